@@ -1,0 +1,18 @@
+/*===- format.h - C view of the shared formats ---------------------*- C -*-===*\
+|*
+|* Enumerations and tables generated from OmpdpFormat.inc for C code (the
+|* runtime and the driver). C++ code includes OmpdpFormat.inc directly.
+|*
+\*===----------------------------------------------------------------------===*/
+#ifndef OMPDP_FORMAT_H
+#define OMPDP_FORMAT_H
+
+#include "ompdp/OmpdpFormat.inc"
+
+typedef enum ompdp_finding_kind {
+#define OMPDP_FINDING_KIND(Enum, Json, Summary, Title, Expl) OMPDP_FK_##Enum,
+#include "ompdp/OmpdpFormat.inc"
+  OMPDP_FK_COUNT
+} ompdp_finding_kind_t;
+
+#endif /* OMPDP_FORMAT_H */

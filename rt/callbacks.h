@@ -1,0 +1,27 @@
+/*===- callbacks.h - the OMPT callbacks ompdp registers -------------*- C -*-===*\
+|*
+|* Declared here so that tool.c can register them and tests can call them
+|* directly with synthetic arguments.
+|*
+\*===----------------------------------------------------------------------===*/
+#ifndef OMPDP_CALLBACKS_H
+#define OMPDP_CALLBACKS_H
+
+#include <omp-tools.h>
+
+void ompdp_cb_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, int device_num,
+                         ompt_data_t *task_data, ompt_data_t *target_task_data,
+                         ompt_data_t *target_data, const void *codeptr_ra);
+void ompdp_cb_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *target_task_data,
+                                 ompt_data_t *target_data, ompt_id_t *host_op_id,
+                                 ompt_target_data_op_t optype, void *src_addr, int src_device_num,
+                                 void *dest_addr, int dest_device_num, size_t bytes,
+                                 const void *codeptr_ra);
+void ompdp_cb_target_submit_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *target_data,
+                                ompt_id_t *host_op_id, unsigned int requested_num_teams);
+
+/* The host's device number (omp_get_initial_device()). */
+int ompdp_host_device(void);
+void ompdp_callbacks_set_submit(int available);
+
+#endif

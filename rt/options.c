@@ -1,0 +1,143 @@
+/*===- options.c - OMPDP_OPTIONS parsing ---------------------------*- C -*-===*\
+|*
+|* Options come from one string of space-separated name=value pairs, described
+|* by options.inc. A value may be double-quoted, with \" and \\ escapes, so
+|* that paths with spaces survive. Unknown names are reported, never ignored
+|* silently.
+|*
+\*===----------------------------------------------------------------------===*/
+#include "ompdp_rt.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+ompdp_options_t ompdp_opts;
+
+/* Strings allocated by the parser, freed on reset. */
+static char *owned[32];
+static size_t num_owned;
+
+void ompdp_options_free(void) {
+  for (size_t i = 0; i < num_owned; ++i)
+    free(owned[i]);
+  num_owned = 0;
+}
+
+void ompdp_options_reset(void) {
+  ompdp_options_free();
+#define OMPDP_OPTION(Type, Name, Default, Description) ompdp_opts.Name = Default;
+#include "options.inc"
+}
+
+/* Setters by type; each takes ownership of value. */
+static int set_int(void *dst, const char *name, char *value) {
+  static const char *const yes[] = {"1", "true", "yes", "on"};
+  static const char *const no[] = {"0", "false", "no", "off"};
+  int rc = 0;
+  for (size_t i = 0; i < 4; ++i) {
+    if (!strcmp(value, yes[i])) {
+      *(int *)dst = 1;
+      goto out;
+    }
+    if (!strcmp(value, no[i])) {
+      *(int *)dst = 0;
+      goto out;
+    }
+  }
+  char *end;
+  errno = 0;
+  long l = strtol(value, &end, 10);
+  if (*value && !*end && !errno && l >= 0 && l <= 1000000) {
+    *(int *)dst = (int)l;
+  } else {
+    fprintf(stderr, "ompdp: option '%s' wants a number or true/false, not '%s'\n", name, value);
+    rc = -1;
+  }
+out:
+  free(value);
+  return rc;
+}
+
+static int set_str(void *dst, const char *name, char *value) {
+  if (num_owned == sizeof(owned) / sizeof(owned[0])) {
+    fprintf(stderr, "ompdp: too many settings in OMPDP_OPTIONS (at '%s')\n", name);
+    free(value);
+    return -1;
+  }
+  owned[num_owned++] = value;
+  *(const char **)dst = value;
+  return 0;
+}
+
+static int apply(const char *name, char *value) {
+#define OMPDP_OPTION(Type, Name, Default, Description)                         \
+  if (!strcmp(name, #Name))                                                    \
+    return _Generic(ompdp_opts.Name, int: set_int, default: set_str)(          \
+        &ompdp_opts.Name, #Name, value);
+#include "options.inc"
+  static const char known[] =
+#define OMPDP_OPTION(Type, Name, Default, Description) " " #Name
+#include "options.inc"
+      ;
+  fprintf(stderr, "ompdp: unknown option '%s' in OMPDP_OPTIONS (known:%s)\n", name, known);
+  free(value);
+  return -1;
+}
+
+static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n'; }
+
+int ompdp_options_parse(const char *text) {
+  int rc = 0;
+  const char *p = text ? text : "";
+  for (;;) {
+    while (is_space(*p))
+      ++p;
+    if (!*p)
+      break;
+    const char *name = p;
+    while (*p && *p != '=' && !is_space(*p))
+      ++p;
+    size_t name_len = (size_t)(p - name);
+    if (*p != '=' || name_len == 0 || name_len > 64) {
+      fprintf(stderr, "ompdp: malformed OMPDP_OPTIONS item near '%.*s' (want name=value)\n",
+              (int)(name_len > 64 ? 64 : name_len), name);
+      rc = -1;
+      while (*p && !is_space(*p))
+        ++p;
+      continue;
+    }
+    char name_buf[65];
+    memcpy(name_buf, name, name_len);
+    name_buf[name_len] = 0;
+    ++p; /* '=' */
+    /* The value: quoted with escapes, or up to the next space. */
+    size_t cap = strlen(p) + 1;
+    char *value = malloc(cap);
+    if (!value)
+      return -1;
+    size_t n = 0;
+    if (*p == '"') {
+      ++p;
+      while (*p && *p != '"') {
+        if (*p == '\\' && (p[1] == '"' || p[1] == '\\'))
+          ++p;
+        value[n++] = *p++;
+      }
+      if (*p != '"') {
+        fprintf(stderr, "ompdp: unterminated quote in OMPDP_OPTIONS value of '%s'\n", name_buf);
+        free(value);
+        return -1;
+      }
+      ++p;
+    } else {
+      while (*p && !is_space(*p))
+        value[n++] = *p++;
+    }
+    value[n] = 0;
+    if (apply(name_buf, value))
+      rc = -1;
+  }
+  return rc;
+}

@@ -1,0 +1,70 @@
+/*===- signals_linux.c - write the report when the program dies ---*- C -*-===*\
+|*
+|* On a fatal signal (SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL) and on
+|* SIGTERM/SIGINT/SIGHUP, write what was gathered, then restore the previous
+|* disposition and re-raise, so the program dies exactly as it would have.
+|* Only signals left at their default disposition are taken over: a program's
+|* own handlers are never replaced. Writing the report from a handler is best
+|* effort (it allocates); an alarm guards against a deadlock in that path so
+|* the program still dies by its own signal.
+|*
+\*===----------------------------------------------------------------------===*/
+#define _GNU_SOURCE
+#include "tool.h"
+
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+static const int signals[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTERM, SIGINT, SIGHUP};
+#define NUM_SIGNALS (sizeof(signals) / sizeof(signals[0]))
+static struct sigaction previous[NUM_SIGNALS];
+static volatile sig_atomic_t dying_signal;
+
+static int slot_of(int sig) {
+  for (size_t i = 0; i < NUM_SIGNALS; ++i)
+    if (signals[i] == sig)
+      return (int)i;
+  return -1;
+}
+
+static void die_now(int sig) {
+  int i = slot_of(sig);
+  if (i >= 0)
+    sigaction(sig, &previous[i], NULL);
+  else
+    signal(sig, SIG_DFL);
+  /* Unblock it: we are inside its handler. */
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, sig);
+  sigprocmask(SIG_UNBLOCK, &set, NULL);
+  raise(sig);
+}
+
+static void on_alarm(int unused) { die_now(dying_signal ? dying_signal : SIGABRT); }
+
+static void on_fatal(int sig) {
+  dying_signal = sig;
+  signal(SIGALRM, on_alarm);
+  alarm(10);
+  ompdp_write_report_once(sig);
+  alarm(0);
+  die_now(sig);
+}
+
+void ompdp_signals_install(void) {
+  for (size_t i = 0; i < NUM_SIGNALS; ++i) {
+    struct sigaction old;
+    if (sigaction(signals[i], NULL, &old) || old.sa_handler != SIG_DFL ||
+        (old.sa_flags & SA_SIGINFO))
+      continue;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_fatal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    previous[i] = old;
+    sigaction(signals[i], &sa, NULL);
+  }
+}

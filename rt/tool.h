@@ -1,0 +1,21 @@
+/*===- tool.h - lifecycle entry points shared by tool, signals, output -*- C -*-===*\
+|*
+|* The report is written once per process, from whichever of finalize, the
+|* exit hook or a fatal signal comes first.
+|*
+\*===----------------------------------------------------------------------===*/
+#ifndef OMPDP_TOOL_H
+#define OMPDP_TOOL_H
+
+#include "report.h"
+
+#include <sys/types.h>
+
+/* signo != 0: called from a fatal signal handler; the report is partial. */
+void ompdp_write_report_once(int signo);
+void ompdp_signals_install(void);
+/* Writes the report where the options say; start_pid is the pid that
+ * initialised the tool (a forked child writes to <output>.<pid>). */
+int ompdp_output_report(const ompdp_report_t *r, pid_t start_pid);
+
+#endif
