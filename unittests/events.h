@@ -1,0 +1,92 @@
+/*===- events.h - hand-written event sequences for unit tests ------*- C -*-===*\
+|*
+|* A tiny builder: each helper appends one complete event at the next time
+|* step, so a test reads as the sequence of operations it models. Device 9
+|* plays the host.
+|*
+\*===----------------------------------------------------------------------===*/
+#ifndef OMPDP_UNITTEST_EVENTS_H
+#define OMPDP_UNITTEST_EVENTS_H
+
+#include "detect.h"
+
+#include <string.h>
+
+#define HOST 9
+#define MAX_EVENTS 256
+
+typedef struct seq {
+  ompdp_event_t ev[MAX_EVENTS];
+  size_t n;
+  uint64_t t;
+} seq_t;
+
+static inline void seq_init(seq_t *s) {
+  memset(s, 0, sizeof(*s));
+  s->t = 1000;
+}
+
+static inline ompdp_event_t *seq_add(seq_t *s, int type, uint64_t duration) {
+  ompdp_event_t *e = &s->ev[s->n++];
+  memset(e, 0, sizeof(*e));
+  e->type = (uint8_t)type;
+  e->flags = OMPDP_EVF_COMPLETE;
+  e->item = -1;
+  e->t_begin = s->t;
+  e->t_end = s->t + duration;
+  s->t += duration + 10;
+  return e;
+}
+
+/* Host buffer `host` with content `hash` to device `dev`. */
+static inline uint32_t h2d(seq_t *s, int dev, uint64_t host, uint64_t devaddr, uint64_t bytes,
+                    uint64_t hash) {
+  ompdp_event_t *e = seq_add(s, OMPDP_EV_TRANSFER, 100);
+  e->src_dev = HOST;
+  e->dst_dev = dev;
+  e->src_addr = host;
+  e->dst_addr = devaddr;
+  e->bytes = bytes;
+  e->hash = hash;
+  e->flags |= OMPDP_EVF_HASHED;
+  return (uint32_t)(s->n - 1);
+}
+
+static inline uint32_t d2h(seq_t *s, int dev, uint64_t devaddr, uint64_t host, uint64_t bytes,
+                    uint64_t hash) {
+  ompdp_event_t *e = seq_add(s, OMPDP_EV_TRANSFER, 100);
+  e->src_dev = dev;
+  e->dst_dev = HOST;
+  e->src_addr = devaddr;
+  e->dst_addr = host;
+  e->bytes = bytes;
+  e->hash = hash;
+  e->flags |= OMPDP_EVF_HASHED;
+  return (uint32_t)(s->n - 1);
+}
+
+static inline uint32_t alloc(seq_t *s, int dev, uint64_t host, uint64_t devaddr, uint64_t bytes) {
+  ompdp_event_t *e = seq_add(s, OMPDP_EV_ALLOC, 50);
+  e->src_dev = HOST;
+  e->dst_dev = dev;
+  e->src_addr = host;
+  e->dst_addr = devaddr;
+  e->bytes = bytes;
+  return (uint32_t)(s->n - 1);
+}
+
+static inline uint32_t del(seq_t *s, int dev, uint64_t devaddr) {
+  ompdp_event_t *e = seq_add(s, OMPDP_EV_DELETE, 50);
+  e->src_dev = dev;
+  e->dst_dev = -1;
+  e->src_addr = devaddr;
+  return (uint32_t)(s->n - 1);
+}
+
+static inline uint32_t kernel(seq_t *s, int dev) {
+  ompdp_event_t *e = seq_add(s, OMPDP_EV_KERNEL, 1000);
+  e->dst_dev = dev;
+  return (uint32_t)(s->n - 1);
+}
+
+#endif
