@@ -1,0 +1,54 @@
+/*===- driver.h - what the ompdp subcommands share ------------*- C -*-===*\
+|*
+|* The driver is one file per subcommand (run.c, report.c), as llvm-xray
+|* is, plus main.c, which dispatches. This header holds the few things the
+|* subcommands have in common: exit codes, option matching, the output
+|* format flag and the rendering of a report to a file or stream.
+|*
+\*===----------------------------------------------------------------------===*/
+#ifndef OMPDP_DRIVER_H
+#define OMPDP_DRIVER_H
+
+#include "report.h"
+
+#include <stdio.h>
+
+/* Exit codes of ompdp's own failures (a program run under `ompdp run`
+ * passes its own status through instead). */
+enum {
+  DRV_EXIT_FAILURE = 1, /* an input could not be read or an output written */
+  DRV_EXIT_USAGE = 2,   /* bad command line, or an output that is not writable */
+};
+
+typedef enum drv_format { DRV_FORMAT_TEXT, DRV_FORMAT_JSON } drv_format_t;
+
+/* Prints "ompdp: <message>\n" on stderr. */
+void drv_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Matches argv[*i] against a flag that takes a value, in any of the forms
+ * "--name=V", "--name V" (and "-oV", "-o V" for a one-letter name). Returns
+ * 1 and sets *value (advancing *i past a separate value), 0 if argv[*i] is
+ * another flag, or -1 after an error message when the value is missing. */
+int drv_flag_value(int argc, char **argv, int *i, const char *name,
+                   const char **value);
+
+/* Parses the value of --format; prints an error and returns -1 if bad. */
+int drv_parse_format(const char *value, drv_format_t *out);
+
+/* Checks, before any work is done, that path can be written: opens it for
+ * writing (creating it if need be) and removes it again if it was created
+ * here. "-" (standard output) always passes. Prints an error and returns -1
+ * otherwise. */
+int drv_check_output(const char *path);
+
+/* Renders r as fmt into path ("-" for standard output), or into dflt when
+ * path is NULL. Returns 0, or -1 after an error message. */
+int drv_write_report(const ompdp_report_t *r, drv_format_t fmt,
+                     const char *path, FILE *dflt);
+
+/* The subcommands; argv[0] is the subcommand's name. Each returns the
+ * process exit status. */
+int drv_run_main(int argc, char **argv);
+int drv_report_main(int argc, char **argv);
+
+#endif /* OMPDP_DRIVER_H */

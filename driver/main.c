@@ -1,0 +1,97 @@
+/*===- main.c - the ompdp command ----------------------------------------===*\
+|*
+|* Entry point of `ompdp`: handles --help and --version and hands the rest
+|* of the command line to the subcommand named first. Also holds the small
+|* helpers every subcommand uses to match flags and report errors.
+|*
+\*===----------------------------------------------------------------------===*/
+#include "driver.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#ifndef OMPDP_VERSION_STRING
+#define OMPDP_VERSION_STRING "unknown"
+#endif
+
+void drv_error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("ompdp: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+int drv_flag_value(int argc, char **argv, int *i, const char *name,
+                   const char **value) {
+  const char *a = argv[*i];
+  size_t len = strlen(name);
+  int short_flag = len == 1;
+  const char *dashes = short_flag ? "-" : "--";
+  size_t dl = strlen(dashes);
+  if (strncmp(a, dashes, dl) != 0 || strncmp(a + dl, name, len) != 0)
+    return 0;
+  const char *rest = a + dl + len;
+  if (*rest == '\0') {
+    if (*i + 1 >= argc) {
+      drv_error("%s%s needs a value", dashes, name);
+      return -1;
+    }
+    *value = argv[++*i];
+    return 1;
+  }
+  if (*rest == '=' && !short_flag) {
+    *value = rest + 1;
+    return 1;
+  }
+  if (short_flag) {
+    *value = rest; /* -oFILE */
+    return 1;
+  }
+  return 0; /* a longer flag that merely starts with name */
+}
+
+static void usage(FILE *out) {
+  fputs("usage: ompdp <command> [options]\n"
+        "\n"
+        "Finds wasted data movement in OpenMP offload programs.\n"
+        "\n"
+        "commands:\n"
+        "  run     run a program under the ompdp runtime and print its report\n"
+        "          ompdp run [--format=text|json] [-o FILE] [--option NAME=VALUE]...\n"
+        "                    [--] PROGRAM [ARGS...]\n"
+        "  report  render a saved JSON report\n"
+        "          ompdp report [--format=text|json] [-o FILE] REPORT.json\n"
+        "\n"
+        "options:\n"
+        "  --help      show this help ('ompdp <command> --help' for a command's)\n"
+        "  --version   show the version\n",
+        out);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return DRV_EXIT_USAGE;
+  }
+  const char *cmd = argv[1];
+  if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+    usage(stdout);
+    return 0;
+  }
+  if (!strcmp(cmd, "--version")) {
+    printf("ompdp %s (report format version %d)\n", OMPDP_VERSION_STRING,
+           OMPDP_REPORT_VERSION);
+    return 0;
+  }
+  if (!strcmp(cmd, "run"))
+    return drv_run_main(argc - 1, argv + 1);
+  if (!strcmp(cmd, "report"))
+    return drv_report_main(argc - 1, argv + 1);
+  if (cmd[0] == '-')
+    drv_error("unknown option '%s' (see 'ompdp --help')", cmd);
+  else
+    drv_error("unknown command '%s' (see 'ompdp --help')", cmd);
+  return DRV_EXIT_USAGE;
+}

@@ -1,0 +1,152 @@
+/*===- report.c - `ompdp report` and report rendering ----------------------===*\
+|*
+|* `ompdp report REPORT.json` reads a saved JSON report and renders it again,
+|* as text for people or as (normalized) JSON. The rendering helpers here are
+|* also what `ompdp run` uses, so both commands print a report the same way.
+|*
+\*===----------------------------------------------------------------------===*/
+#define _POSIX_C_SOURCE 200809L
+#include "driver.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+int drv_parse_format(const char *value, drv_format_t *out) {
+  if (!strcmp(value, "text"))
+    *out = DRV_FORMAT_TEXT;
+  else if (!strcmp(value, "json"))
+    *out = DRV_FORMAT_JSON;
+  else {
+    drv_error("unknown --format '%s' (use text or json)", value);
+    return -1;
+  }
+  return 0;
+}
+
+int drv_check_output(const char *path) {
+  if (!strcmp(path, "-"))
+    return 0;
+  if (!*path) {
+    drv_error("-o needs a file name");
+    return -1;
+  }
+  /* O_NONBLOCK: a FIFO without a reader must not hang the check. */
+  int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NONBLOCK, 0666);
+  if (fd >= 0) {
+    close(fd);
+    unlink(path); /* created only to test: leave no empty file behind */
+    return 0;
+  }
+  if (errno == EEXIST) {
+    fd = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd >= 0 || errno == ENXIO) {
+      if (fd >= 0)
+        close(fd);
+      return 0;
+    }
+  }
+  drv_error("cannot write '%s': %s", path, strerror(errno));
+  return -1;
+}
+
+int drv_write_report(const ompdp_report_t *r, drv_format_t fmt,
+                     const char *path, FILE *dflt) {
+  FILE *out = dflt;
+  const char *name = dflt == stdout ? "standard output" : "standard error";
+  if (path && strcmp(path, "-") != 0) {
+    out = fopen(path, "w");
+    name = path;
+    if (!out) {
+      drv_error("cannot write '%s': %s", path, strerror(errno));
+      return -1;
+    }
+  } else if (path) {
+    out = stdout;
+    name = "standard output";
+  }
+  int rc = fmt == DRV_FORMAT_JSON ? ompdp_report_write_json(r, out)
+                                  : ompdp_report_write_text(r, out);
+  int err = errno;
+  if (out != stdout && out != stderr && fclose(out) != 0 && rc == 0) {
+    rc = -1;
+    err = errno;
+  }
+  if (rc) {
+    drv_error("cannot write the report to %s: %s", name, strerror(err));
+    return -1;
+  }
+  return 0;
+}
+
+static void report_usage(FILE *out) {
+  fputs("usage: ompdp report [--format=text|json] [-o FILE] REPORT.json\n"
+        "\n"
+        "Reads a JSON report (from 'ompdp run --format=json -o FILE' or the\n"
+        "runtime's output=FILE option) and renders it; '-' reads standard input.\n"
+        "\n"
+        "options:\n"
+        "  --format=text|json  how to render it (default: text)\n"
+        "  -o FILE             write it to FILE instead of standard output\n",
+        out);
+}
+
+int drv_report_main(int argc, char **argv) {
+  drv_format_t fmt = DRV_FORMAT_TEXT;
+  const char *output = NULL, *input = NULL;
+  int only_files = 0;
+  for (int i = 1; i < argc; ++i) {
+    const char *a = argv[i], *v;
+    int m;
+    if (!only_files && a[0] == '-' && a[1] != '\0') {
+      if (!strcmp(a, "--")) {
+        only_files = 1;
+        continue;
+      }
+      if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+        report_usage(stdout);
+        return 0;
+      }
+      if ((m = drv_flag_value(argc, argv, &i, "format", &v)) != 0) {
+        if (m < 0 || drv_parse_format(v, &fmt))
+          return DRV_EXIT_USAGE;
+        continue;
+      }
+      if ((m = drv_flag_value(argc, argv, &i, "o", &v)) != 0 ||
+          (m = drv_flag_value(argc, argv, &i, "output", &v)) != 0) {
+        if (m < 0)
+          return DRV_EXIT_USAGE;
+        output = v;
+        continue;
+      }
+      drv_error("unknown option '%s' (see 'ompdp report --help')", a);
+      return DRV_EXIT_USAGE;
+    }
+    if (input) {
+      drv_error("one report at a time ('%s' and '%s' given)", input, a);
+      return DRV_EXIT_USAGE;
+    }
+    input = a;
+  }
+  if (!input) {
+    drv_error("no report given (usage: ompdp report [--format=text|json] "
+              "[-o FILE] REPORT.json)");
+    return DRV_EXIT_USAGE;
+  }
+  if (output && drv_check_output(output))
+    return DRV_EXIT_USAGE;
+
+  ompdp_report_t r;
+  char err[512];
+  if (!strcmp(input, "-"))
+    input = "/dev/stdin";
+  if (ompdp_report_read_json_file(input, &r, err, sizeof(err))) {
+    drv_error("%s", err);
+    return DRV_EXIT_FAILURE;
+  }
+  ompdp_report_sort(&r);
+  int rc = drv_write_report(&r, fmt, output, stdout);
+  ompdp_report_free(&r);
+  return rc ? DRV_EXIT_FAILURE : 0;
+}

@@ -1,0 +1,518 @@
+/*===- run.c - `ompdp run` ---------------------------------------------------===*\
+|*
+|* Runs a program with the ompdp runtime injected as an OMPT tool, then
+|* renders the report the runtime left behind. The program must not notice:
+|* its standard streams are inherited untouched, terminal signals reach it
+|* directly, and ompdp exits with the program's own status (re-raising the
+|* signal that killed it). The runtime is told through OMPDP_OPTIONS to write
+|* a JSON report into a private temporary directory; the driver reads that
+|* back and renders it in the format asked for.
+|*
+\*===----------------------------------------------------------------------===*/
+#define _GNU_SOURCE /* pipe2 */
+#include "driver.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* The runtime's option names, from its one table, so that a misspelt
+ * --option is refused here before the program runs. */
+static const struct {
+  const char *name, *description;
+} RuntimeOptions[] = {
+#define OMPDP_OPTION(Type, Name, Default, Description) {#Name, Description},
+#include "options.inc"
+};
+#define NUM_RUNTIME_OPTIONS (sizeof(RuntimeOptions) / sizeof(RuntimeOptions[0]))
+
+/* Options that ompdp run sets itself: the user's -o and --format say what
+ * the report should be; the runtime always writes JSON into our directory. */
+static int is_driver_option(const char *name, size_t n) {
+  return (n == 6 && !strncmp(name, "output", 6)) ||
+         (n == 6 && !strncmp(name, "format", 6));
+}
+
+static void run_usage(FILE *out) {
+  fputs("usage: ompdp run [--format=text|json] [-o FILE] [--option NAME=VALUE]...\n"
+        "                 [--] PROGRAM [ARGS...]\n"
+        "\n"
+        "Runs PROGRAM with the ompdp runtime and prints its report on standard\n"
+        "error. ompdp exits with the program's exit status.\n"
+        "\n"
+        "options:\n"
+        "  --format=text|json     how to render the report (default: text)\n"
+        "  -o FILE                write the report to FILE instead of standard error\n"
+        "  --option NAME=VALUE    set a runtime option; NAME is one of:\n",
+        out);
+  for (size_t i = 0; i < NUM_RUNTIME_OPTIONS; ++i)
+    if (!is_driver_option(RuntimeOptions[i].name, strlen(RuntimeOptions[i].name)))
+      fprintf(out, "      %-14s %s\n", RuntimeOptions[i].name,
+              RuntimeOptions[i].description);
+}
+
+/*--- OMPDP_OPTIONS ----------------------------------------------------------*/
+
+typedef struct strbuf {
+  char *d;
+  size_t len, cap;
+  int oom;
+} strbuf_t;
+
+static void sb_add(strbuf_t *b, const char *s, size_t n) {
+  if (b->oom)
+    return;
+  if (b->cap - b->len <= n) {
+    size_t cap = b->cap ? b->cap : 128;
+    while (cap - b->len <= n)
+      cap *= 2;
+    char *d = realloc(b->d, cap);
+    if (!d) {
+      b->oom = 1;
+      return;
+    }
+    b->d = d;
+    b->cap = cap;
+  }
+  memcpy(b->d + b->len, s, n);
+  b->len += n;
+  b->d[b->len] = '\0';
+}
+
+static void sb_str(strbuf_t *b, const char *s) { sb_add(b, s, strlen(s)); }
+
+/* Appends " name=value", quoting the value the way the runtime's parser
+ * (rt/options.c) unquotes it: in double quotes with \" and \\ escapes when
+ * it holds a space, a quote or a backslash, or is empty. */
+static void add_option(strbuf_t *b, const char *name, size_t name_len,
+                       const char *value) {
+  if (b->len)
+    sb_str(b, " ");
+  sb_add(b, name, name_len);
+  sb_str(b, "=");
+  if (*value && !strpbrk(value, " \t\n\"\\")) {
+    sb_str(b, value);
+    return;
+  }
+  sb_str(b, "\"");
+  for (const char *p = value; *p; ++p) {
+    if (*p == '"' || *p == '\\')
+      sb_str(b, "\\");
+    sb_add(b, p, 1);
+  }
+  sb_str(b, "\"");
+}
+
+/* Checks one --option NAME=VALUE; prints an error and returns -1 if bad. */
+static int check_option(const char *item) {
+  const char *eq = strchr(item, '=');
+  size_t n = eq ? (size_t)(eq - item) : 0;
+  if (!eq || n == 0) {
+    drv_error("--option wants NAME=VALUE, not '%s'", item);
+    return -1;
+  }
+  if (is_driver_option(item, n)) {
+    drv_error("--option %.*s is set by ompdp run itself (use %s)", (int)n, item,
+              item[0] == 'o' ? "-o FILE" : "--format");
+    return -1;
+  }
+  for (size_t i = 0; i < NUM_RUNTIME_OPTIONS; ++i)
+    if (strlen(RuntimeOptions[i].name) == n &&
+        !strncmp(RuntimeOptions[i].name, item, n))
+      return 0;
+  drv_error("unknown runtime option '%.*s' (see 'ompdp run --help')", (int)n,
+            item);
+  return -1;
+}
+
+/*--- the runtime and the temporary directory --------------------------------*/
+
+/* <directory of this executable>/../lib/libompdp-rt.so, resolved. */
+static char *find_runtime(void) {
+  char exe[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+  if (n < 0) {
+    drv_error("cannot find the ompdp executable: /proc/self/exe: %s",
+              strerror(errno));
+    return NULL;
+  }
+  exe[n] = '\0';
+  char *slash = strrchr(exe, '/');
+  if (slash)
+    *slash = '\0';
+  char path[PATH_MAX + 32];
+  snprintf(path, sizeof(path), "%s/../lib/libompdp-rt.so", exe);
+  char *real = realpath(path, NULL);
+  if (!real || access(real, R_OK) != 0) {
+    drv_error("cannot find the ompdp runtime '%s': %s", path, strerror(errno));
+    free(real);
+    return NULL;
+  }
+  return real;
+}
+
+static char *make_temp_dir(void) {
+  const char *base = getenv("TMPDIR");
+  if (!base || !*base)
+    base = "/tmp";
+  size_t n = strlen(base) + sizeof("/ompdp.XXXXXX");
+  char *dir = malloc(n);
+  if (!dir) {
+    drv_error("out of memory");
+    return NULL;
+  }
+  snprintf(dir, n, "%s/ompdp.XXXXXX", base);
+  if (!mkdtemp(dir)) {
+    drv_error("cannot create a temporary directory in '%s': %s", base,
+              strerror(errno));
+    free(dir);
+    return NULL;
+  }
+  return dir;
+}
+
+/* Removes the temporary directory and whatever the runtime left in it (the
+ * report, maybe a partly written one). It is ours alone, and flat. */
+static void remove_temp_dir(const char *dir) {
+  DIR *d = opendir(dir);
+  if (d) {
+    struct dirent *e;
+    while ((e = readdir(d))) {
+      if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+        continue;
+      unlinkat(dirfd(d), e->d_name, 0);
+    }
+    closedir(d);
+  }
+  if (rmdir(dir) != 0 && errno != ENOENT)
+    drv_error("cannot remove the temporary directory '%s': %s", dir,
+              strerror(errno));
+}
+
+/*--- running the program ----------------------------------------------------*/
+
+/* The signals the driver handles while the program runs. SIGINT and SIGQUIT
+ * come from the terminal to the whole process group, so the program gets
+ * them already: the driver ignores them and outlives the program to print
+ * the report. SIGTERM and SIGHUP are usually sent to the driver alone: it
+ * passes them on. */
+static const int Handled[] = {SIGINT, SIGQUIT, SIGTERM, SIGHUP};
+#define NUM_HANDLED (sizeof(Handled) / sizeof(Handled[0]))
+
+static volatile sig_atomic_t child_pid;
+
+static void forward_signal(int sig) {
+  int saved = errno;
+  pid_t pid = (pid_t)child_pid;
+  if (pid > 0)
+    kill(pid, sig);
+  errno = saved;
+}
+
+typedef struct saved_signals {
+  struct sigaction old[NUM_HANDLED];
+  sigset_t old_mask;
+} saved_signals_t;
+
+static void install_signals(saved_signals_t *s) {
+  sigset_t block;
+  sigemptyset(&block);
+  for (size_t i = 0; i < NUM_HANDLED; ++i)
+    sigaddset(&block, Handled[i]);
+  /* Blocked until the child's pid is known, so no signal is lost between
+   * here and fork. */
+  sigprocmask(SIG_BLOCK, &block, &s->old_mask);
+  for (size_t i = 0; i < NUM_HANDLED; ++i) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sa.sa_handler = (Handled[i] == SIGINT || Handled[i] == SIGQUIT)
+                        ? SIG_IGN
+                        : forward_signal;
+    sigaction(Handled[i], &sa, &s->old[i]);
+  }
+}
+
+static void restore_signals(const saved_signals_t *s) {
+  for (size_t i = 0; i < NUM_HANDLED; ++i)
+    sigaction(Handled[i], &s->old[i], NULL);
+  sigprocmask(SIG_SETMASK, &s->old_mask, NULL);
+}
+
+/* Starts argv[0] and returns its pid, or -1 after an error message with
+ * *exec_status set to 127 (not found) or 126 (not executable). A failed
+ * exec is reported through a close-on-exec pipe: EOF means it succeeded. */
+static pid_t start_program(char **argv, saved_signals_t *sigs, int *exec_status) {
+  int fds[2];
+  *exec_status = 0;
+  if (pipe2(fds, O_CLOEXEC) != 0) {
+    drv_error("cannot create a pipe: %s", strerror(errno));
+    *exec_status = 126;
+    return -1;
+  }
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) {
+    drv_error("cannot start '%s': %s", argv[0], strerror(errno));
+    close(fds[0]);
+    close(fds[1]);
+    *exec_status = 126;
+    return -1;
+  }
+  if (pid == 0) {
+    /* The program starts with the dispositions and mask ompdp was given. */
+    restore_signals(sigs);
+    close(fds[0]);
+    execvp(argv[0], argv);
+    int err = errno;
+    ssize_t w = write(fds[1], &err, sizeof(err));
+    (void)w;
+    _exit(127);
+  }
+  child_pid = pid;
+  close(fds[1]);
+  int err = 0;
+  ssize_t got;
+  do
+    got = read(fds[0], &err, sizeof(err));
+  while (got < 0 && errno == EINTR);
+  close(fds[0]);
+  if (got == (ssize_t)sizeof(err)) {
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+      ;
+    child_pid = 0;
+    drv_error("cannot run '%s': %s", argv[0], strerror(err));
+    *exec_status = (err == ENOENT || err == ENOTDIR) ? 127 : 126;
+    return -1;
+  }
+  return pid;
+}
+
+/* Leaves with the program's status: the same signal if it was killed by
+ * one, else its exit code. */
+static int exit_like(int status) {
+  if (WIFSIGNALED(status)) {
+    int sig = WTERMSIG(status);
+    fflush(NULL);
+    /* No core file for ompdp itself: the program's own is the one wanted. */
+    struct rlimit no_core = {0, 0};
+    setrlimit(RLIMIT_CORE, &no_core);
+    signal(sig, SIG_DFL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+    raise(sig);
+    return 128 + sig; /* only for a signal whose default is not to end us */
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+/*--- the subcommand ---------------------------------------------------------*/
+
+typedef struct run_args {
+  drv_format_t format;
+  const char *output;
+  const char **options; /* NAME=VALUE items, in order */
+  size_t num_options;
+  char **program; /* NULL-terminated, points into argv */
+} run_args_t;
+
+/* Returns 0, or the exit status to leave with (0 included for --help: then
+ * *done is set). */
+static int parse_args(int argc, char **argv, run_args_t *a, int *done) {
+  *done = 0;
+  int i = 1;
+  while (i < argc) {
+    const char *arg = argv[i], *v;
+    int m;
+    if (!strcmp(arg, "--")) {
+      ++i;
+      break;
+    }
+    if (arg[0] != '-' || arg[1] == '\0')
+      break; /* the program; what follows is its own */
+    if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+      run_usage(stdout);
+      *done = 1;
+      return 0;
+    }
+    if ((m = drv_flag_value(argc, argv, &i, "format", &v)) != 0) {
+      if (m < 0 || drv_parse_format(v, &a->format))
+        return DRV_EXIT_USAGE;
+    } else if ((m = drv_flag_value(argc, argv, &i, "o", &v)) != 0 ||
+               (m = drv_flag_value(argc, argv, &i, "output", &v)) != 0) {
+      if (m < 0)
+        return DRV_EXIT_USAGE;
+      a->output = v;
+    } else if ((m = drv_flag_value(argc, argv, &i, "option", &v)) != 0) {
+      if (m < 0 || check_option(v))
+        return DRV_EXIT_USAGE;
+      a->options[a->num_options++] = v;
+    } else {
+      drv_error("unknown option '%s' (see 'ompdp run --help')", arg);
+      return DRV_EXIT_USAGE;
+    }
+    ++i;
+  }
+  if (i >= argc) {
+    drv_error("no program to run (usage: ompdp run [options] [--] PROGRAM "
+              "[ARGS...])");
+    return DRV_EXIT_USAGE;
+  }
+  a->program = argv + i;
+  return 0;
+}
+
+/* Sets the environment that makes the OpenMP runtime load ours. */
+static int set_environment(const char *runtime, const char *report_path,
+                           const run_args_t *a) {
+  strbuf_t libs = {0}, opts = {0};
+  sb_str(&libs, runtime);
+  const char *prev = getenv("OMP_TOOL_LIBRARIES");
+  if (prev && *prev) {
+    sb_str(&libs, ":");
+    sb_str(&libs, prev);
+  }
+  for (size_t i = 0; i < a->num_options; ++i) {
+    const char *eq = strchr(a->options[i], '=');
+    add_option(&opts, a->options[i], (size_t)(eq - a->options[i]), eq + 1);
+  }
+  add_option(&opts, "output", 6, report_path);
+  add_option(&opts, "format", 6, "json");
+  int rc = 0;
+  if (libs.oom || opts.oom) {
+    drv_error("out of memory");
+    rc = -1;
+  } else if (setenv("OMP_TOOL", "enabled", 1) ||
+             setenv("OMP_TOOL_LIBRARIES", libs.d, 1) ||
+             setenv("OMPDP_OPTIONS", opts.d, 1)) {
+    drv_error("cannot set the environment: %s", strerror(errno));
+    rc = -1;
+  }
+  free(libs.d);
+  free(opts.d);
+  return rc;
+}
+
+/* Reads the report the runtime wrote, completes it with what only the
+ * driver knows (how the program ended) and renders it. */
+static void render(const char *report_path, const run_args_t *a, int status) {
+  struct stat st;
+  if (stat(report_path, &st) != 0) {
+    drv_error("no report: %s did not load an OMPT-capable OpenMP runtime or "
+              "ended before writing one",
+              a->program[0]);
+    return;
+  }
+  ompdp_report_t r;
+  char err[1024];
+  if (ompdp_report_read_json_file(report_path, &r, err, sizeof(err))) {
+    drv_error("the runtime's report is unreadable: %s", err);
+    return;
+  }
+  r.has_exit_status = WIFEXITED(status) || WIFSIGNALED(status);
+  r.exit_status = WIFSIGNALED(status) ? 128 + WTERMSIG(status)
+                                      : WEXITSTATUS(status);
+  /* A runtime that could not read its command line leaves argv empty. */
+  int ok = 1;
+  if (r.argc == 0) {
+    size_t n = 0;
+    while (a->program[n])
+      ++n;
+    r.argv = calloc(n ? n : 1, sizeof(*r.argv));
+    ok = r.argv != NULL;
+    for (size_t i = 0; ok && i < n; ++i) {
+      r.argv[i] = ompdp_strdup(a->program[i]);
+      ok = r.argv[i] != NULL;
+      r.argc += ok;
+    }
+  }
+  if (!ok)
+    drv_error("out of memory");
+  ompdp_report_sort(&r);
+  drv_write_report(&r, a->format, a->output, stderr);
+  ompdp_report_free(&r);
+}
+
+int drv_run_main(int argc, char **argv) {
+  run_args_t a;
+  memset(&a, 0, sizeof(a));
+  a.format = DRV_FORMAT_TEXT;
+  /* At most one --option per argument. */
+  a.options = calloc((size_t)argc + 1, sizeof(*a.options));
+  if (!a.options) {
+    drv_error("out of memory");
+    return DRV_EXIT_FAILURE;
+  }
+  int done, rc = parse_args(argc, argv, &a, &done);
+  if (rc || done) {
+    free(a.options);
+    return rc;
+  }
+  if (a.output && drv_check_output(a.output)) {
+    free(a.options);
+    return DRV_EXIT_USAGE;
+  }
+
+  char *runtime = find_runtime();
+  char *dir = runtime ? make_temp_dir() : NULL;
+  char *report_path = NULL;
+  if (dir) {
+    size_t n = strlen(dir) + sizeof("/report.json");
+    report_path = malloc(n);
+    if (report_path)
+      snprintf(report_path, n, "%s/report.json", dir);
+    else
+      drv_error("out of memory");
+  }
+  if (!report_path || set_environment(runtime, report_path, &a)) {
+    if (dir)
+      remove_temp_dir(dir);
+    free(report_path);
+    free(dir);
+    free(runtime);
+    free(a.options);
+    return DRV_EXIT_USAGE;
+  }
+  free(runtime);
+
+  saved_signals_t sigs;
+  install_signals(&sigs);
+  int exec_status, status = 0;
+  pid_t pid = start_program(a.program, &sigs, &exec_status);
+  /* Unblocked only now: a SIGTERM that came while forking is forwarded. */
+  sigprocmask(SIG_SETMASK, &sigs.old_mask, NULL);
+  if (pid > 0) {
+    while (waitpid(pid, &status, 0) < 0) {
+      if (errno != EINTR) {
+        drv_error("cannot wait for '%s': %s", a.program[0], strerror(errno));
+        status = 0;
+        exec_status = DRV_EXIT_FAILURE;
+        break;
+      }
+    }
+  }
+  child_pid = 0;
+  if (pid > 0 && !exec_status)
+    render(report_path, &a, status);
+  restore_signals(&sigs);
+
+  remove_temp_dir(dir);
+  free(report_path);
+  free(dir);
+  free(a.options);
+  if (exec_status)
+    return exec_status;
+  return exit_like(status);
+}

@@ -1,0 +1,193 @@
+/*===- report.c - the in-memory report model ------------------------------===*\
+|*
+|* Lifetime, growth and ordering of an ompdp_report_t, and the names of the
+|* finding kinds. The names come from OmpdpFormat.inc through the X-macro so
+|* that the runtime, the driver and the compiler plugin can never disagree on
+|* how a kind is spelled.
+|*
+\*===----------------------------------------------------------------------===*/
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const KindJson[OMPDP_FK_COUNT] = {
+#define OMPDP_FINDING_KIND(Enum, Json, Summary, Title, Expl) Json,
+#include "ompdp/OmpdpFormat.inc"
+};
+static const char *const KindSummary[OMPDP_FK_COUNT] = {
+#define OMPDP_FINDING_KIND(Enum, Json, Summary, Title, Expl) Summary,
+#include "ompdp/OmpdpFormat.inc"
+};
+static const char *const KindTitle[OMPDP_FK_COUNT] = {
+#define OMPDP_FINDING_KIND(Enum, Json, Summary, Title, Expl) Title,
+#include "ompdp/OmpdpFormat.inc"
+};
+static const char *const KindExpl[OMPDP_FK_COUNT] = {
+#define OMPDP_FINDING_KIND(Enum, Json, Summary, Title, Expl) Expl,
+#include "ompdp/OmpdpFormat.inc"
+};
+
+/* Out-of-range kinds get a name rather than a crash: a report model may come
+ * from a newer writer or from a bug, and printing it must stay safe. */
+static const char *kind_name(const char *const *table, ompdp_finding_kind_t k) {
+  if ((unsigned)k >= (unsigned)OMPDP_FK_COUNT)
+    return "unknown";
+  return table[k];
+}
+
+const char *ompdp_finding_kind_json(ompdp_finding_kind_t k) {
+  return kind_name(KindJson, k);
+}
+const char *ompdp_finding_kind_summary_key(ompdp_finding_kind_t k) {
+  return kind_name(KindSummary, k);
+}
+const char *ompdp_finding_kind_title(ompdp_finding_kind_t k) {
+  return kind_name(KindTitle, k);
+}
+const char *ompdp_finding_kind_explanation(ompdp_finding_kind_t k) {
+  return kind_name(KindExpl, k);
+}
+
+ompdp_finding_kind_t ompdp_finding_kind_from_json(const char *name) {
+  if (!name)
+    return OMPDP_FK_COUNT;
+  for (int k = 0; k < OMPDP_FK_COUNT; ++k)
+    if (strcmp(name, KindJson[k]) == 0)
+      return (ompdp_finding_kind_t)k;
+  return OMPDP_FK_COUNT;
+}
+
+char *ompdp_strdup(const char *s) {
+  if (!s)
+    return NULL;
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  if (d)
+    memcpy(d, s, n);
+  return d;
+}
+
+void ompdp_report_init(ompdp_report_t *r) {
+  memset(r, 0, sizeof(*r));
+  r->version = OMPDP_REPORT_VERSION;
+  r->predicted_speedup = 1.0;
+}
+
+static void free_loc(ompdp_loc_t *l) {
+  free(l->function);
+  free(l->file);
+}
+
+void ompdp_report_free(ompdp_report_t *r) {
+  if (!r)
+    return;
+  for (size_t i = 0; i < r->argc; ++i)
+    free(r->argv[i]);
+  free(r->argv);
+  for (size_t i = 0; i < r->num_warnings; ++i)
+    free(r->warnings[i]);
+  free(r->warnings);
+  for (size_t i = 0; i < r->num_findings; ++i) {
+    ompdp_finding_t *f = &r->findings[i];
+    free(f->devices);
+    free_loc(&f->loc);
+    free_loc(&f->related);
+    free(f->variable);
+    free(f->clause);
+    free(f->suggestion);
+  }
+  free(r->findings);
+  ompdp_report_init(r);
+}
+
+/* The arrays grow to the next power of two (at least 4), so the count alone
+ * tells whether the array is full: the fixed model needs no capacity field,
+ * and n appends cost O(n) copies in total. */
+static int grow(void **arr, size_t n, size_t elem) {
+  size_t cap;
+  if (n == 0)
+    cap = 4;
+  else if (n >= 4 && (n & (n - 1)) == 0)
+    cap = n * 2;
+  else
+    return 0;
+  if (cap > SIZE_MAX / elem)
+    return -1;
+  void *p = realloc(*arr, cap * elem);
+  if (!p)
+    return -1;
+  *arr = p;
+  return 0;
+}
+
+ompdp_finding_t *ompdp_report_add_finding(ompdp_report_t *r,
+                                          ompdp_finding_kind_t k) {
+  if (grow((void **)&r->findings, r->num_findings, sizeof(*r->findings)))
+    return NULL;
+  ompdp_finding_t *f = &r->findings[r->num_findings++];
+  memset(f, 0, sizeof(*f));
+  f->kind = k;
+  return f;
+}
+
+int ompdp_report_add_warning(ompdp_report_t *r, const char *msg) {
+  char *copy = ompdp_strdup(msg ? msg : "");
+  if (!copy)
+    return -1;
+  if (grow((void **)&r->warnings, r->num_warnings, sizeof(*r->warnings))) {
+    free(copy);
+    return -1;
+  }
+  r->warnings[r->num_warnings++] = copy;
+  return 0;
+}
+
+/* NULL (unknown) sorts after every known string, so that located findings
+ * come first within equal savings. */
+static int cmp_str(const char *a, const char *b) {
+  if (!a || !b)
+    return (a == NULL) - (b == NULL);
+  return strcmp(a, b);
+}
+
+static int cmp_u64(uint64_t a, uint64_t b) { return (a > b) - (a < b); }
+
+static int cmp_finding(const void *pa, const void *pb) {
+  const ompdp_finding_t *a = pa, *b = pb;
+  if (a->kind != b->kind)
+    return a->kind < b->kind ? -1 : 1;
+  int c = cmp_u64(b->time_saved_ns, a->time_saved_ns); /* descending */
+  if (!c)
+    c = cmp_str(a->loc.file, b->loc.file);
+  if (!c)
+    c = cmp_u64(a->loc.line, b->loc.line);
+  if (!c)
+    c = cmp_u64(a->loc.column, b->loc.column);
+  if (!c)
+    c = cmp_str(a->loc.function, b->loc.function);
+  if (!c)
+    c = cmp_u64(b->bytes, a->bytes);
+  if (!c)
+    c = cmp_u64(b->count, a->count);
+  return c;
+}
+
+void ompdp_report_sort(ompdp_report_t *r) {
+  if (r->num_findings > 1)
+    qsort(r->findings, r->num_findings, sizeof(*r->findings), cmp_finding);
+}
+
+/* The program would have run for wall - saved; a saving that covers the whole
+ * run (possible only with clock skew between host and device timelines) is
+ * capped at one nanosecond of remaining time so the ratio stays finite. */
+void ompdp_report_update_speedup(ompdp_report_t *r) {
+  if (r->wall_time_ns == 0 || r->time_saved_ns == 0) {
+    r->predicted_speedup = 1.0;
+    return;
+  }
+  uint64_t rest = r->time_saved_ns >= r->wall_time_ns
+                      ? 1
+                      : r->wall_time_ns - r->time_saved_ns;
+  r->predicted_speedup = (double)r->wall_time_ns / (double)rest;
+}

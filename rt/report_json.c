@@ -1,0 +1,231 @@
+/*===- report_json.c - the report for tools -----------------------------===*\
+|*
+|* Renders the model as the JSON report that the driver and the compiler
+|* plugin read back (report_json_read.c). The output is always valid JSON,
+|* whatever bytes the model's strings hold: control characters are escaped
+|* and bytes that are not valid UTF-8 become U+FFFD. Integers are written
+|* exactly; the one double is written with the fewest digits that read back
+|* to the same value, independent of the program's locale.
+|*
+\*===----------------------------------------------------------------------===*/
+#define _POSIX_C_SOURCE 200809L
+#include "report.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <locale.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Length of the valid UTF-8 sequence at s (n bytes available), or 0 if the
+ * bytes there are not one: overlong forms, surrogates and code points past
+ * U+10FFFF are invalid (RFC 3629). */
+static size_t utf8_seq_len(const unsigned char *s, size_t n) {
+  unsigned char c = s[0];
+  size_t len;
+  unsigned lo = 0x80, hi = 0xBF; /* allowed range of the second byte */
+  if (c >= 0xC2 && c <= 0xDF)
+    len = 2;
+  else if (c >= 0xE0 && c <= 0xEF) {
+    len = 3;
+    if (c == 0xE0)
+      lo = 0xA0;
+    else if (c == 0xED)
+      hi = 0x9F;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    len = 4;
+    if (c == 0xF0)
+      lo = 0x90;
+    else if (c == 0xF4)
+      hi = 0x8F;
+  } else
+    return 0;
+  if (n < len || s[1] < lo || s[1] > hi)
+    return 0;
+  for (size_t i = 2; i < len; ++i)
+    if (s[i] < 0x80 || s[i] > 0xBF)
+      return 0;
+  return len;
+}
+
+static void put_string(FILE *out, const char *str) {
+  if (!str) {
+    fputs("null", out);
+    return;
+  }
+  const unsigned char *s = (const unsigned char *)str;
+  size_t n = strlen(str);
+  fputc('"', out);
+  for (size_t i = 0; i < n;) {
+    unsigned char c = s[i];
+    if (c == '"' || c == '\\') {
+      fputc('\\', out);
+      fputc(c, out);
+      ++i;
+    } else if (c < 0x20 || c == 0x7F) {
+      switch (c) {
+      case '\b': fputs("\\b", out); break;
+      case '\f': fputs("\\f", out); break;
+      case '\n': fputs("\\n", out); break;
+      case '\r': fputs("\\r", out); break;
+      case '\t': fputs("\\t", out); break;
+      default: fprintf(out, "\\u%04x", c); break;
+      }
+      ++i;
+    } else if (c < 0x80) {
+      fputc(c, out);
+      ++i;
+    } else {
+      size_t len = utf8_seq_len(s + i, n - i);
+      /* U+FFFD itself is escaped too: a replaced byte reads back as U+FFFD,
+       * and must then be written the same way again, so that a report read
+       * back and rewritten is byte-identical. */
+      if (len == 3 && !memcmp(s + i, "\xEF\xBF\xBD", 3)) {
+        fputs("\\ufffd", out);
+        i += 3;
+      } else if (len) {
+        fwrite(s + i, 1, len, out);
+        i += len;
+      } else {
+        fputs("\\ufffd", out);
+        ++i;
+      }
+    }
+  }
+  fputc('"', out);
+}
+
+/* Formats d into buf (at least 32 bytes) in the C locale, whatever locale
+ * the program under test has set: a decimal comma would break the JSON. The
+ * shortest of %.15g..%.17g that reads back identically is used, so 1.25
+ * stays "1.25" and no value loses bits. JSON has no inf/nan: those become
+ * null. */
+static void fmt_double(char *buf, size_t size, double d) {
+  if (!isfinite(d)) {
+    snprintf(buf, size, "null");
+    return;
+  }
+  locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+  locale_t old = c ? uselocale(c) : (locale_t)0;
+  for (int prec = 15; prec <= 17; ++prec) {
+    snprintf(buf, size, "%.*g", prec, d);
+    if (strtod(buf, NULL) == d)
+      break;
+  }
+  if (c) {
+    uselocale(old);
+    freelocale(c);
+  }
+  /* Without a locale of our own, replace whatever decimal separator the
+   * program's locale used. */
+  for (char *p = buf; *p; ++p)
+    if (*p == ',')
+      *p = '.';
+  if (!strpbrk(buf, ".eE")) {
+    size_t len = strlen(buf);
+    if (len + 2 < size)
+      memcpy(buf + len, ".0", 3);
+  }
+}
+
+static void put_loc_members(FILE *out, const ompdp_loc_t *l, const char *ind) {
+  fprintf(out, "%s\"file\": ", ind);
+  put_string(out, l->file);
+  fprintf(out, ",\n%s\"line\": %" PRIu32 ",\n", ind, l->line);
+  fprintf(out, "%s\"column\": %" PRIu32 ",\n", ind, l->column);
+  fprintf(out, "%s\"function\": ", ind);
+  put_string(out, l->function);
+}
+
+static void put_finding(FILE *out, const ompdp_finding_t *f) {
+  fputs("    {\n      \"kind\": ", out);
+  put_string(out, ompdp_finding_kind_json(f->kind));
+  fprintf(out, ",\n      \"count\": %" PRIu64 ",\n", f->count);
+  fprintf(out, "      \"bytes\": %" PRIu64 ",\n", f->bytes);
+  fprintf(out, "      \"time_ns\": %" PRIu64 ",\n", f->time_ns);
+  fprintf(out, "      \"time_saved_ns\": %" PRIu64 ",\n", f->time_saved_ns);
+  fputs("      \"devices\": [", out);
+  for (size_t i = 0; i < f->num_devices; ++i)
+    fprintf(out, "%s%d", i ? ", " : "", f->devices[i]);
+  fputs("],\n", out);
+  put_loc_members(out, &f->loc, "      ");
+  fputs(",\n      \"variable\": ", out);
+  put_string(out, f->variable);
+  fputs(",\n      \"clause\": ", out);
+  put_string(out, f->clause);
+  fputs(",\n      \"suggestion\": ", out);
+  put_string(out, f->suggestion);
+  fputs(",\n      \"related\": ", out);
+  if (f->related.file || f->related.function || f->related.line ||
+      f->related.column) {
+    fputs("{\n", out);
+    put_loc_members(out, &f->related, "        ");
+    fputs("\n      }", out);
+  } else {
+    fputs("null", out);
+  }
+  if (f->kind == OMPDP_FK_DUPLICATE_TRANSFER) {
+    fprintf(out, ",\n      \"same_buffer\": %" PRIu64, f->same_buffer);
+    fprintf(out, ",\n      \"other_buffer\": %" PRIu64, f->other_buffer);
+  }
+  fputs("\n    }", out);
+}
+
+int ompdp_report_write_json(const ompdp_report_t *r, FILE *out) {
+  char num[64];
+  errno = 0;
+  /* The version written is the one this code writes, whatever the model
+   * says: the layout below is version OMPDP_REPORT_VERSION. */
+  fprintf(out, "{\n  \"ompdp_report_version\": %d,\n", OMPDP_REPORT_VERSION);
+
+  fputs("  \"program\": {\n    \"argv\": [", out);
+  for (size_t i = 0; i < r->argc; ++i) {
+    if (i)
+      fputs(", ", out);
+    put_string(out, r->argv[i] ? r->argv[i] : "");
+  }
+  fputs("],\n    \"exit_status\": ", out);
+  if (r->has_exit_status)
+    fprintf(out, "%d", r->exit_status);
+  else
+    fputs("null", out);
+  fprintf(out, ",\n    \"wall_time_ns\": %" PRIu64 "\n  },\n", r->wall_time_ns);
+
+  fputs("  \"summary\": {\n", out);
+  for (int k = 0; k < OMPDP_FK_COUNT; ++k)
+    fprintf(out, "    \"%s\": %" PRIu64 ",\n",
+            ompdp_finding_kind_summary_key(k), r->counts[k]);
+  fmt_double(num, sizeof(num), r->predicted_speedup);
+  fprintf(out, "    \"time_saved_ns\": %" PRIu64 ",\n", r->time_saved_ns);
+  fprintf(out, "    \"predicted_speedup\": %s\n  },\n", num);
+
+  fprintf(out, "  \"observed\": {\n    \"transfers\": %" PRIu64 ",\n",
+          r->num_transfers);
+  fprintf(out, "    \"allocs\": %" PRIu64 ",\n", r->num_allocs);
+  fprintf(out, "    \"kernels\": %" PRIu64 ",\n", r->num_kernels);
+  fprintf(out, "    \"bytes_transferred\": %" PRIu64 ",\n", r->bytes_transferred);
+  fprintf(out, "    \"transfer_time_ns\": %" PRIu64 ",\n", r->transfer_time_ns);
+  fprintf(out, "    \"hash_collisions\": %" PRIu64 "\n  },\n", r->hash_collisions);
+
+  fprintf(out, "  \"partial\": %s,\n  \"warnings\": [", r->partial ? "true" : "false");
+  for (size_t i = 0; i < r->num_warnings; ++i) {
+    fputs(i ? ",\n    " : "\n    ", out);
+    put_string(out, r->warnings[i] ? r->warnings[i] : "");
+  }
+  fputs(r->num_warnings ? "\n  ],\n" : "],\n", out);
+
+  fputs("  \"findings\": [", out);
+  for (size_t i = 0; i < r->num_findings; ++i) {
+    fputs(i ? ",\n" : "\n", out);
+    put_finding(out, &r->findings[i]);
+  }
+  fputs(r->num_findings ? "\n  ]\n}\n" : "]\n}\n", out);
+
+  if (fflush(out) != 0 || ferror(out)) {
+    if (errno == 0)
+      errno = EIO;
+    return -1;
+  }
+  return 0;
+}

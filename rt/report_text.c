@@ -1,0 +1,217 @@
+/*===- report_text.c - the report for people --------------------------------===*\
+|*
+|* Renders the model as plain text. The layout is kept stable and easy to
+|* grep, because lit tests FileCheck it: every finding is one row that starts
+|* with the kind's JSON name, followed by indented detail lines; numbers use
+|* fixed human units (B/KiB/MiB/GiB, ns/us/ms/s) with one decimal.
+|*
+\*===----------------------------------------------------------------------===*/
+#include "report.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Enough for "18446744073709551615 B" and "18446744073.7 s". */
+#define UNIT_BUF 32
+
+static const char *fmt_bytes(char *buf, uint64_t b) {
+  static const char *const Units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  if (b < 1024) {
+    snprintf(buf, UNIT_BUF, "%" PRIu64 " B", b);
+    return buf;
+  }
+  double v = (double)b / 1024.0;
+  size_t u = 0;
+  while (v >= 1024.0 && u + 1 < sizeof(Units) / sizeof(Units[0])) {
+    v /= 1024.0;
+    ++u;
+  }
+  snprintf(buf, UNIT_BUF, "%.1f %s", v, Units[u]);
+  return buf;
+}
+
+static const char *fmt_time(char *buf, uint64_t ns) {
+  if (ns < 1000)
+    snprintf(buf, UNIT_BUF, "%" PRIu64 " ns", ns);
+  else if (ns < 1000000)
+    snprintf(buf, UNIT_BUF, "%.1f us", (double)ns / 1e3);
+  else if (ns < 1000000000)
+    snprintf(buf, UNIT_BUF, "%.1f ms", (double)ns / 1e6);
+  else
+    snprintf(buf, UNIT_BUF, "%.1f s", (double)ns / 1e9);
+  return buf;
+}
+
+/* Writes s with control characters escaped C-style, so that a name holding
+ * a newline cannot break the one-row-per-finding layout. */
+static void put_str(FILE *out, const char *s) {
+  for (; *s; ++s) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '\n')
+      fputs("\\n", out);
+    else if (c == '\t')
+      fputs("\\t", out);
+    else if (c < 0x20 || c == 0x7F)
+      fprintf(out, "\\x%02x", c);
+    else
+      fputc(c, out);
+  }
+}
+
+static int loc_known(const ompdp_loc_t *l) {
+  return l->file || l->function || l->line;
+}
+
+/* file:line:col in function; the parts that are unknown are left out. */
+static void put_loc(FILE *out, const ompdp_loc_t *l) {
+  put_str(out, l->file ? l->file : "<unknown file>");
+  if (l->line) {
+    fprintf(out, ":%" PRIu32, l->line);
+    if (l->column)
+      fprintf(out, ":%" PRIu32, l->column);
+  }
+  if (l->function) {
+    fputs(" in ", out);
+    put_str(out, l->function);
+  }
+}
+
+/* How the related location relates to the finding, per kind. */
+static const char *related_verb(ompdp_finding_kind_t k) {
+  switch (k) {
+  case OMPDP_FK_DUPLICATE_TRANSFER:
+    return "first sent at";
+  case OMPDP_FK_ROUND_TRIP:
+    return "copied back at";
+  case OMPDP_FK_REPEATED_ALLOC:
+    return "first allocated at";
+  default:
+    return "related to";
+  }
+}
+
+static void put_finding(FILE *out, const ompdp_finding_t *f) {
+  char b1[UNIT_BUF], b2[UNIT_BUF], b3[UNIT_BUF];
+  fprintf(out, "%s  ", ompdp_finding_kind_json(f->kind));
+  put_loc(out, &f->loc);
+  fprintf(out, "  count=%" PRIu64 " bytes=%s time=%s saved=%s devices=",
+          f->count, fmt_bytes(b1, f->bytes), fmt_time(b2, f->time_ns),
+          fmt_time(b3, f->time_saved_ns));
+  if (f->num_devices == 0)
+    fputc('-', out);
+  for (size_t i = 0; i < f->num_devices; ++i)
+    fprintf(out, "%s%d", i ? "," : "", f->devices[i]);
+  fputc('\n', out);
+
+  if (f->variable || f->clause) {
+    fputs("    ", out);
+    if (f->variable) {
+      fputs("variable: ", out);
+      put_str(out, f->variable);
+    }
+    if (f->variable && f->clause)
+      fputs("  ", out);
+    if (f->clause) {
+      fputs("clause: ", out);
+      put_str(out, f->clause);
+    }
+    fputc('\n', out);
+  }
+  if (f->kind == OMPDP_FK_DUPLICATE_TRANSFER &&
+      (f->same_buffer || f->other_buffer))
+    fprintf(out,
+            "    %" PRIu64 " from the same host buffer, %" PRIu64
+            " from other buffers with the same bytes\n",
+            f->same_buffer, f->other_buffer);
+  if (loc_known(&f->related)) {
+    fprintf(out, "    %s ", related_verb(f->kind));
+    put_loc(out, &f->related);
+    fputc('\n', out);
+  }
+  if (f->suggestion) {
+    fputs("    suggestion: ", out);
+    put_str(out, f->suggestion);
+    fputc('\n', out);
+  }
+}
+
+static void put_header(FILE *out, const ompdp_report_t *r) {
+  char b1[UNIT_BUF], b2[UNIT_BUF];
+  fputs("=== ompdp report ===\nprogram:", out);
+  if (r->argc == 0)
+    fputs(" <unknown>", out);
+  for (size_t i = 0; i < r->argc; ++i) {
+    fputc(' ', out);
+    put_str(out, r->argv[i] ? r->argv[i] : "");
+  }
+  fputc('\n', out);
+  if (r->has_exit_status)
+    fprintf(out, "exit status: %d\n", r->exit_status);
+  else
+    fputs("exit status: unknown\n", out);
+  fprintf(out, "wall time: %s\n", fmt_time(b1, r->wall_time_ns));
+  fprintf(out,
+          "observed: %" PRIu64 " transfers (%s, %s), %" PRIu64
+          " allocations, %" PRIu64 " kernels\n",
+          r->num_transfers, fmt_bytes(b1, r->bytes_transferred),
+          fmt_time(b2, r->transfer_time_ns), r->num_allocs, r->num_kernels);
+  if (r->hash_collisions)
+    fprintf(out, "hash collisions: %" PRIu64 "\n", r->hash_collisions);
+
+  fputs("summary:", out);
+  for (int k = 0; k < OMPDP_FK_COUNT; ++k)
+    fprintf(out, " %s=%" PRIu64, ompdp_finding_kind_summary_key(k),
+            r->counts[k]);
+  fputc('\n', out);
+  fprintf(out, "time that the fixes would save: %s of %s (predicted speedup %.2fx)\n",
+          fmt_time(b1, r->time_saved_ns), fmt_time(b2, r->wall_time_ns),
+          r->predicted_speedup);
+  if (r->partial)
+    fputs("warning: this report is incomplete\n", out);
+  for (size_t i = 0; i < r->num_warnings; ++i) {
+    fputs("warning: ", out);
+    put_str(out, r->warnings[i] ? r->warnings[i] : "");
+    fputc('\n', out);
+  }
+}
+
+int ompdp_report_write_text(const ompdp_report_t *r, FILE *out) {
+  /* Sort a shallow copy, so that the caller's report stays as it is (it is
+   * const) while the rows still come out in ompdp_report_sort's order. If
+   * the copy cannot be had, the rows come out unsorted rather than not at
+   * all. */
+  ompdp_report_t sorted = *r;
+  ompdp_finding_t *copy = NULL;
+  if (r->num_findings > 1 &&
+      r->num_findings <= SIZE_MAX / sizeof(*r->findings) &&
+      (copy = malloc(r->num_findings * sizeof(*r->findings)))) {
+    memcpy(copy, r->findings, r->num_findings * sizeof(*r->findings));
+    sorted.findings = copy;
+    ompdp_report_sort(&sorted);
+  }
+
+  errno = 0;
+  put_header(out, &sorted);
+  if (sorted.num_findings == 0)
+    fputs("\nno inefficient data movement found\n", out);
+  int last_kind = -1;
+  for (size_t i = 0; i < sorted.num_findings; ++i) {
+    const ompdp_finding_t *f = &sorted.findings[i];
+    if ((int)f->kind != last_kind) {
+      last_kind = (int)f->kind;
+      fprintf(out, "\n%s: %s\n", ompdp_finding_kind_title(f->kind),
+              ompdp_finding_kind_explanation(f->kind));
+    }
+    put_finding(out, f);
+  }
+  free(copy);
+
+  if (fflush(out) != 0 || ferror(out)) {
+    if (errno == 0)
+      errno = EIO;
+    return -1;
+  }
+  return 0;
+}
