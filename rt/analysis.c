@@ -165,9 +165,9 @@ typedef struct builder {
   const ompdp_analysis_input_t *in;
   const ompdp_event_t *ev;
   ompdp_report_t *r;
-  ompdp_hmap_t sites; /* (kind << 48 | item, codeptr, region) -> finding + 1 */
-  const void **codeptrs;      /* per finding: where it is issued */
-  const void **ref_codeptrs;  /* per finding: the related operation */
+  ompdp_hmap_t by_site; /* (kind << 48 | item, codeptr, region) -> finding + 1 */
+  const ompdp_event_t **sites;     /* per finding: an avoidable event */
+  const ompdp_event_t **ref_sites; /* per finding: the related operation */
   intervals_t iv;
 } builder_t;
 
@@ -175,7 +175,7 @@ static ompdp_finding_t *finding_for(builder_t *b, ompdp_finding_kind_t k, const 
                                     uint32_t *index) {
   uint64_t key0 = (uint64_t)k << 48 | (uint16_t)e->item;
   int inserted;
-  uint64_t *slot = ompdp_hmap_upsert(&b->sites, key0, (uint64_t)(uintptr_t)e->codeptr, e->region,
+  uint64_t *slot = ompdp_hmap_upsert(&b->by_site, key0, (uint64_t)(uintptr_t)e->codeptr, e->region,
                                      &inserted);
   if (!slot)
     return NULL;
@@ -188,18 +188,18 @@ static ompdp_finding_t *finding_for(builder_t *b, ompdp_finding_kind_t k, const 
   if (!f)
     return NULL;
   /* Grow the side arrays along with the findings. */
-  const void **c = realloc(b->codeptrs, (idx + 1) * sizeof(*c));
+  const ompdp_event_t **c = realloc(b->sites, (idx + 1) * sizeof(*c));
   if (!c)
     return NULL;
-  b->codeptrs = c;
-  const void **rc = realloc(b->ref_codeptrs, (idx + 1) * sizeof(*rc));
+  b->sites = c;
+  const ompdp_event_t **rc = realloc(b->ref_sites, (idx + 1) * sizeof(*rc));
   if (!rc)
     return NULL;
-  b->ref_codeptrs = rc;
-  b->codeptrs[idx] = e->codeptr;
-  b->ref_codeptrs[idx] = NULL;
+  b->ref_sites = rc;
+  b->sites[idx] = e;
+  b->ref_sites[idx] = NULL;
   /* The slot pointer may have moved if the map grew: look it up again. */
-  slot = ompdp_hmap_find(&b->sites, key0, (uint64_t)(uintptr_t)e->codeptr, e->region);
+  slot = ompdp_hmap_find(&b->by_site, key0, (uint64_t)(uintptr_t)e->codeptr, e->region);
   *slot = idx + 1;
   *index = (uint32_t)idx;
   return f;
@@ -254,8 +254,8 @@ static int record(builder_t *b, ompdp_finding_kind_t k, const ompdp_matches_t *m
     default:
       break;
     }
-    if (x->ref != OMPDP_NONE && !b->ref_codeptrs[fi])
-      b->ref_codeptrs[fi] = ev[x->ref].codeptr;
+    if (x->ref != OMPDP_NONE && !b->ref_sites[fi])
+      b->ref_sites[fi] = &ev[x->ref];
   }
   b->r->counts[k] += m->n;
   return 0;
@@ -306,7 +306,7 @@ int ompdp_analyze(const ompdp_analysis_input_t *in, ompdp_report_t *r,
     b.ev = owned;
   }
   const ompdp_event_t *ev = b.ev;
-  if (ompdp_hmap_init(&b.sites, 64))
+  if (ompdp_hmap_init(&b.by_site, 64))
     goto out;
 
   for (size_t i = 0; i < n; ++i) {
@@ -339,9 +339,9 @@ int ompdp_analyze(const ompdp_analysis_input_t *in, ompdp_report_t *r,
   for (size_t i = 0; i < r->num_findings; ++i) {
     ompdp_finding_t *f = &r->findings[i];
     if (attribute) {
-      attribute(b.codeptrs[i], &f->loc);
-      if (b.ref_codeptrs[i])
-        attribute(b.ref_codeptrs[i], &f->related);
+      attribute(b.sites[i]->codeptr, OMPDP_EV_CONSTRUCT(b.sites[i]), &f->loc);
+      if (b.ref_sites[i])
+        attribute(b.ref_sites[i]->codeptr, OMPDP_EV_CONSTRUCT(b.ref_sites[i]), &f->related);
     }
     f->suggestion = suggestion(f);
   }
@@ -354,8 +354,8 @@ out:
   free(pairs);
   free(owned);
   free(b.iv.v);
-  free(b.codeptrs);
-  free(b.ref_codeptrs);
-  ompdp_hmap_free(&b.sites);
+  free(b.sites);
+  free(b.ref_sites);
+  ompdp_hmap_free(&b.by_site);
   return rc;
 }

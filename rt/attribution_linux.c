@@ -15,6 +15,7 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
+#include <omp-tools.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,10 +83,9 @@ static char *scope_function(Dwarf_Die *cu, Dwarf_Addr pc) {
   return name;
 }
 
-/* Clang gives the offload call sequence it generates line 0; the first row
- * after it with a real line is the construct's own pragma (line and column
- * of `#pragma omp ...`). Search forward a bounded distance for it. */
-static Dwarf_Line *construct_line(Dwarf_Die *cu, Dwarf_Addr pc) {
+/* The first line-table row after pc with a real line, searched a bounded
+ * distance forward. */
+static Dwarf_Line *next_line(Dwarf_Die *cu, Dwarf_Addr pc) {
   Dwarf_Lines *lines;
   size_t n;
   if (dwarf_getsrclines(cu, &lines, &n) != 0)
@@ -105,7 +105,44 @@ static Dwarf_Line *construct_line(Dwarf_Die *cu, Dwarf_Addr pc) {
   return NULL;
 }
 
-void ompdp_attribute(const void *codeptr, ompdp_loc_t *loc) {
+/* Functions the compiler made for a construct (the task of a `nowait`
+ * target, outlined regions) rather than the user. */
+static bool compiler_made(const char *name) {
+  return !name || name[0] == '.' || !strncmp(name, "__omp_offloading", 16);
+}
+
+/* The user function whose body holds line `line` of `file`: the latest
+ * declared one at or before it, looked for among the unit's functions and
+ * two levels of namespaces and classes. */
+static void enclosing_user_function(Dwarf_Die *parent, const char *file, int line,
+                                    int depth, int *best_line, char **best) {
+  Dwarf_Die child;
+  if (dwarf_child(parent, &child) != 0)
+    return;
+  do {
+    int tag = dwarf_tag(&child);
+    if ((tag == DW_TAG_namespace || tag == DW_TAG_structure_type ||
+         tag == DW_TAG_class_type) && depth < 2) {
+      enclosing_user_function(&child, file, line, depth + 1, best_line, best);
+      continue;
+    }
+    if (tag != DW_TAG_subprogram || !dwarf_hasattr(&child, DW_AT_low_pc))
+      continue;
+    const char *name = dwarf_diename(&child);
+    const char *decl_file = dwarf_decl_file(&child);
+    int decl_line = 0;
+    /* elfutils 0.188 cannot resolve decl_file in clang's DWARF 5: then the
+     * compile unit is the best file match there is. */
+    if (compiler_made(name) || (decl_file && strcmp(decl_file, file)) ||
+        dwarf_decl_line(&child, &decl_line) != 0 || decl_line > line || decl_line <= *best_line)
+      continue;
+    free(*best);
+    *best = strdup(name);
+    *best_line = decl_line;
+  } while (dwarf_siblingof(&child, &child) == 0);
+}
+
+void ompdp_attribute(const void *codeptr, int construct, ompdp_loc_t *loc) {
   memset(loc, 0, sizeof(*loc));
   if (!codeptr)
     return;
@@ -119,11 +156,17 @@ void ompdp_attribute(const void *codeptr, ompdp_loc_t *loc) {
   Dwarf_Die cu;
   Dwarf_Addr bias = 0;
   if (find_cu(mod, addr, &cu, &bias)) {
-    loc->function = scope_function(&cu, addr - bias);
-    Dwarf_Line *line = dwarf_getsrc_die(&cu, addr - bias);
+    Dwarf_Addr pc = addr - bias;
+    loc->function = scope_function(&cu, pc);
+    /* What clang-19 emits: the call of a data construct (enter/exit data,
+     * update, target data) is on its pragma's row. The call that launches a
+     * kernel carries the previous statement's row, or line 0, and the row
+     * right after it is the pragma's. */
+    Dwarf_Line *line = dwarf_getsrc_die(&cu, pc);
     int lineno = 0, col = 0;
-    if (line && dwarf_lineno(line, &lineno) == 0 && lineno == 0)
-      line = construct_line(&cu, addr - bias);
+    bool launch = construct == ompt_target || construct == ompt_target_nowait;
+    if (launch || (line && dwarf_lineno(line, &lineno) == 0 && lineno == 0))
+      line = next_line(&cu, pc);
     const char *file = line ? dwarf_linesrc(line, NULL, NULL) : NULL;
     if (file) {
       dwarf_lineno(line, &lineno);
@@ -131,6 +174,15 @@ void ompdp_attribute(const void *codeptr, ompdp_loc_t *loc) {
       loc->file = strdup(file);
       loc->line = lineno > 0 ? (uint32_t)lineno : 0;
       loc->column = col > 0 ? (uint32_t)col : 0;
+      if (compiler_made(loc->function)) {
+        int best_line = 0;
+        char *best = NULL;
+        enclosing_user_function(&cu, file, lineno, 0, &best_line, &best);
+        if (best) {
+          free(loc->function);
+          loc->function = best;
+        }
+      }
     }
   }
   if (!loc->function) {

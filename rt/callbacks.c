@@ -66,7 +66,7 @@ void ompdp_cb_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, int
     if (!e)
       return;
     e->type = OMPDP_EV_TARGET;
-    e->flags = (uint8_t)kind;
+    e->flags = (uint8_t)(kind & 0xf);
     e->dst_dev = device_num;
     e->codeptr = codeptr_ra;
     e->t_begin = ompdp_now_ns();
@@ -100,6 +100,7 @@ void ompdp_cb_target_submit_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *tar
       k->dst_dev = t->dst_dev;
       k->codeptr = t->codeptr;
       k->region = t->region;
+      k->flags |= (uint8_t)(t->flags << OMPDP_EVF_CONSTRUCT_SHIFT);
       t->src_addr = (uint64_t)(uintptr_t)k; /* see the target end above */
     }
     return;
@@ -156,6 +157,7 @@ void ompdp_cb_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *ta
     ompdp_event_t *t = target_data ? target_data->ptr : NULL;
     if (t) {
       e->region = t->region;
+      e->flags |= (uint8_t)(t->flags << OMPDP_EVF_CONSTRUCT_SHIFT);
       if (!e->codeptr)
         e->codeptr = t->codeptr;
     }

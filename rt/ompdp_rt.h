@@ -28,6 +28,11 @@ enum ompdp_event_flags {
   OMPDP_EVF_COMPLETE = 1 << 0, /* the end callback has been seen */
   OMPDP_EVF_HASHED = 1 << 1,   /* hash holds the XXH3 of the host-side bytes */
 };
+/* Data ops and kernels keep the ompt_target_t kind of their construct in the
+ * upper four bits of flags (attribution reads the line table differently
+ * for kernel launches and data constructs). */
+#define OMPDP_EVF_CONSTRUCT_SHIFT 4
+#define OMPDP_EV_CONSTRUCT(e) ((int)((e)->flags >> OMPDP_EVF_CONSTRUCT_SHIFT))
 
 /* One event. Times are CLOCK_MONOTONIC nanoseconds. Kernel intervals run from
  * the launch until the end of the enclosing construct, which over-approximates
@@ -87,9 +92,11 @@ void ompdp_options_free(void);
 
 /*===- attribution (attribution_linux.c) ----------------------------------===*/
 
-/* Fills loc with the source location of the call whose return address is
- * codeptr (uses codeptr - 1: the call itself). Strings are malloc'd. */
-void ompdp_attribute(const void *codeptr, ompdp_loc_t *loc);
+/* Fills loc with the source location of the offload call whose return
+ * address is codeptr (uses codeptr - 1: the call itself), made by a
+ * construct of the given ompt_target_t kind (0 when unknown). Strings are
+ * malloc'd. */
+void ompdp_attribute(const void *codeptr, int construct, ompdp_loc_t *loc);
 void ompdp_attribution_done(void);
 
 /*===- analysis (analysis.c) ----------------------------------------------===*/
@@ -104,7 +111,7 @@ typedef struct ompdp_analysis_input {
 
 /* Runs all detections and fills the report's summary and findings. Source
  * locations are resolved through the given function (NULL: leave unset). */
-typedef void (*ompdp_attribute_fn)(const void *codeptr, ompdp_loc_t *loc);
+typedef void (*ompdp_attribute_fn)(const void *codeptr, int construct, ompdp_loc_t *loc);
 int ompdp_analyze(const ompdp_analysis_input_t *in, ompdp_report_t *r,
                   ompdp_attribute_fn attribute);
 

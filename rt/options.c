@@ -139,5 +139,11 @@ int ompdp_options_parse(const char *text) {
     if (apply(name_buf, value))
       rc = -1;
   }
+  if (strcmp(ompdp_opts.format, "text") && strcmp(ompdp_opts.format, "json")) {
+    fprintf(stderr, "ompdp: option 'format' wants text or json, not '%s'; using text\n",
+            ompdp_opts.format);
+    ompdp_opts.format = "text";
+    rc = -1;
+  }
   return rc;
 }
