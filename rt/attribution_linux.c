@@ -108,7 +108,8 @@ static Dwarf_Line *next_line(Dwarf_Die *cu, Dwarf_Addr pc) {
 /* Functions the compiler made for a construct (the task of a `nowait`
  * target, outlined regions) rather than the user. */
 static bool compiler_made(const char *name) {
-  return !name || name[0] == '.' || !strncmp(name, "__omp_offloading", 16);
+  return !name || name[0] == '.' || !strncmp(name, "__omp_offloading", 16) ||
+         strstr(name, ".omp_outlined") || strstr(name, "omp_outlined_debug__");
 }
 
 /* The user function whose body holds line `line` of `file`: the latest

@@ -84,7 +84,7 @@ static const char *related_verb(ompdp_finding_kind_t k) {
   case OMPDP_FK_DUPLICATE_TRANSFER:
     return "first sent at";
   case OMPDP_FK_ROUND_TRIP:
-    return "copied back at";
+    return "outgoing copy at";
   case OMPDP_FK_REPEATED_ALLOC:
     return "first allocated at";
   default:

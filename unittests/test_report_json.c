@@ -223,7 +223,7 @@ static void test_text(void) {
                     "bytes=1.0 TiB time=20 ns saved=20 ns devices=-\n") != NULL);
     CHECK(strstr(t, "\nround_trip  listing2.c:30:5 in compute  count=1 bytes=3.9 KiB "
                     "time=5.0 us saved=5.0 us devices=0,1\n") != NULL);
-    CHECK(strstr(t, "    copied back at listing2.c:22:1\n") != NULL);
+    CHECK(strstr(t, "    outgoing copy at listing2.c:22:1\n") != NULL);
     CHECK(strstr(t, "no inefficient data movement found") == NULL);
     /* Sorted: kinds in table order, larger savings first within a kind. */
     const char *d1 = strstr(t, "duplicate_transfer  listing1.c");

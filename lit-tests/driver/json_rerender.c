@@ -36,11 +36,11 @@
 // TEXT-NEXT: program: {{.*}}json_rerender.c.tmp one {{"?}}two words{{"?}}
 // TEXT-NEXT: exit status: 0
 // TEXT: summary: duplicate_transfers=1 round_trips=4 repeated_allocs=5 unused_allocs=0 unused_transfers=0
-// TEXT: duplicate_transfer {{.*}}json_rerender.c:{{[0-9]+}}:{{[0-9]+}} in main count=1 bytes=512 B {{.*}} devices=0{{$}}
+// TEXT: duplicate_transfer {{.*}}json_rerender.c:[[@LINE+19]]:1 in main count=1 bytes=512 B {{.*}} devices=0{{$}}
 // TEXT-NEXT: 1 from the same host buffer, 0 from other buffers with the same bytes
 // TEXT: round_trip {{.*}}json_rerender.c:[[@LINE+22]]:1 in main count=4 bytes=2.0 KiB {{.*}} devices=0{{$}}
 // TEXT-DAG: repeated_alloc {{.*}}json_rerender.c:[[@LINE+21]]:1 in main count=4 bytes=2.0 KiB {{.*}} devices=0{{$}}
-// TEXT-DAG: repeated_alloc {{.*}}json_rerender.c:{{[0-9]+}}:{{[0-9]+}} in main count=1 bytes=512 B {{.*}} devices=0{{$}}
+// TEXT-DAG: repeated_alloc {{.*}}json_rerender.c:[[@LINE+15]]:1 in main count=1 bytes=512 B {{.*}} devices=0{{$}}
 // TEXT-NOT: unused_
 
 #include <stdio.h>

@@ -6,8 +6,8 @@
 // repeats: 1 duplicate, 1 repeated allocation, nothing more.
 // OTHER, two different zero-filled arrays sent by one region: the second
 // holds the same bytes as the first, so it is a duplicate "from another
-// buffer"; two different host buffers are not a repeated allocation. (Its
-// line is not checked: source_location_after_statement.c covers that.)
+// buffer"; two different host buffers are not a repeated allocation. It is
+// reported at the region's line.
 // NONE, the array changes on the host between the two regions: nothing is
 // sent twice (but it is still allocated twice).
 //
@@ -93,7 +93,7 @@ int main(void) {
 #pragma omp target map(to : z1, z2) map(tofrom : z)
   for (int i = 0; i < N; ++i)
     z += z1[i] + z2[i] + 1;
-  // OTHER: duplicate_transfer {{.*}}duplicate_transfer.c:{{[0-9]+}}:{{[0-9]+}} in main count=1 bytes=4.0 KiB {{.*}} devices=0{{$}}
+  // OTHER: duplicate_transfer {{.*}}duplicate_transfer.c:[[@LINE-3]]:1 in main count=1 bytes=4.0 KiB {{.*}} devices=0{{$}}
   // OTHER-NEXT: 0 from the same host buffer, 1 from other buffers with the same bytes
   // OTHER-NOT: repeated_alloc
   // OTHER-NOT: round_trip

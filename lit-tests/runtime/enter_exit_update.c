@@ -32,11 +32,11 @@
 // NOKERNEL: x[5]=5
 // NOKERNEL: observed: 3 transfers (768 B, {{.*}}), 1 allocations, 0 kernels
 // NOKERNEL: summary: duplicate_transfers=1 round_trips=1 repeated_allocs=0 unused_allocs=1 unused_transfers=2
-// NOKERNEL-DAG: duplicate_transfer {{.*}}enter_exit_update.c:{{[0-9]+}}:{{[0-9]+}} in main count=1 bytes=256 B {{.*}} devices=0{{$}}
-// NOKERNEL-DAG: round_trip {{.*}}enter_exit_update.c:{{[0-9]+}}:{{[0-9]+}} in main count=1 bytes=256 B {{.*}} devices=0{{$}}
-// NOKERNEL-DAG: unused_alloc {{.*}}enter_exit_update.c:{{[0-9]+}}:{{[0-9]+}} in main count=1 bytes=256 B {{.*}} devices=0{{$}}
-// NOKERNEL-DAG: unused_transfer {{.*}}enter_exit_update.c:{{[0-9]+}}:{{[0-9]+}} in main count=1 bytes=256 B {{.*}} devices=0{{$}}
-// NOKERNEL-DAG: unused_transfer {{.*}}enter_exit_update.c:{{[0-9]+}}:{{[0-9]+}} in main count=1 bytes=256 B {{.*}} devices=0{{$}}
+// NOKERNEL-DAG: duplicate_transfer {{.*}}enter_exit_update.c:[[@LINE+27]]:1 in main count=1 bytes=256 B {{.*}} devices=0{{$}}
+// NOKERNEL-DAG: round_trip {{.*}}enter_exit_update.c:[[@LINE+21]]:1 in main count=1 bytes=256 B {{.*}} devices=0{{$}}
+// NOKERNEL-DAG: unused_alloc {{.*}}enter_exit_update.c:[[@LINE+14]]:1 in main count=1 bytes=256 B {{.*}} devices=0{{$}}
+// NOKERNEL-DAG: unused_transfer {{.*}}enter_exit_update.c:[[@LINE+13]]:1 in main count=1 bytes=256 B {{.*}} devices=0{{$}}
+// NOKERNEL-DAG: unused_transfer {{.*}}enter_exit_update.c:[[@LINE+23]]:1 in main count=1 bytes=256 B {{.*}} devices=0{{$}}
 // NOKERNEL-NOT: repeated_alloc
 // NOKERNEL-JSON: "duplicate_transfers": 1,
 // NOKERNEL-JSON-NEXT: "round_trips": 1,

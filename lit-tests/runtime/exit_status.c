@@ -32,7 +32,7 @@
 // ABORT: exit status: 134
 // CHECK: summary: duplicate_transfers=1 round_trips=0 repeated_allocs=1
 // ABORT: warning: this report is incomplete
-// CHECK: duplicate_transfer {{.*}}exit_status.c:{{[0-9]+}}:{{[0-9]+}} in main count=1 bytes=400 B
+// CHECK: duplicate_transfer {{.*}}exit_status.c:[[@LINE+17]]:1 in main count=1 bytes=400 B
 // RET3-NOT: incomplete
 // THREAD-NOT: incomplete
 

@@ -18,10 +18,10 @@
 // TEXT: threads=2
 // TEXT: observed: 12 transfers ({{.*}}), 12 allocations, 6 kernels
 // TEXT-NEXT: summary: duplicate_transfers=4 round_trips=0 repeated_allocs=4 unused_allocs=0 unused_transfers=0
-// TEXT: duplicate_transfer {{.*}}host_threads.c:{{[0-9]+}}:{{[0-9]+}} in main{{.*}} count=4 bytes=4.0 KiB {{.*}} devices=0{{$}}
+// TEXT: duplicate_transfer {{.*}}host_threads.c:[[@LINE+22]]:1 in main  count=4 bytes=4.0 KiB {{.*}} devices=0{{$}}
 // TEXT-NEXT: 4 from the same host buffer, 0 from other buffers with the same bytes
 // TEXT-NOT: round_trip
-// TEXT: repeated_alloc {{.*}}host_threads.c:{{[0-9]+}}:{{[0-9]+}} in main{{.*}} count=4 bytes=4.0 KiB {{.*}} devices=0{{$}}
+// TEXT: repeated_alloc {{.*}}host_threads.c:[[@LINE+19]]:1 in main  count=4 bytes=4.0 KiB {{.*}} devices=0{{$}}
 // TEXT-NOT: unused_
 
 // JSON: "duplicate_transfers": 4,

@@ -34,10 +34,10 @@ static int region(int dev, int extra, int k) {
 
 // PER: r=44851 44951 44853 44953
 // PER: summary: duplicate_transfers=2 round_trips=0 repeated_allocs=2 unused_allocs=0 unused_transfers=0
-// PER: duplicate_transfer {{.*}}multi_device.c:{{[0-9]+}}:{{[0-9]+}} in region count=2 bytes=2.3 KiB {{.*}} devices=1,3{{$}}
+// PER: duplicate_transfer {{.*}}multi_device.c:[[@LINE-11]]:1 in region count=2 bytes=2.3 KiB {{.*}} devices=1,3{{$}}
 // PER-NOT: devices={{.*}}0
 // PER-NOT: devices={{.*}}2
-// PER: repeated_alloc {{.*}}multi_device.c:{{[0-9]+}}:{{[0-9]+}} in region count=2 bytes=2.3 KiB {{.*}} devices=1,3{{$}}
+// PER: repeated_alloc {{.*}}multi_device.c:[[@LINE-14]]:1 in region count=2 bytes=2.3 KiB {{.*}} devices=1,3{{$}}
 // PER-NOT: devices={{.*}}0
 // PER-NOT: devices={{.*}}2
 

@@ -32,7 +32,7 @@
 // JSON-NEXT: "bytes": 4096,
 // JSON: "devices": [0],
 // JSON-NEXT: "file": "{{.*}}paper_listings.c",
-// JSON-NEXT: "line": [[#L1B:]],
+// JSON-NEXT: "line": [[#@LINE+22]],
 // JSON-NEXT: "column": 1,
 // JSON-NEXT: "function": "listing1",
 // JSON: "kind": "round_trip",
@@ -74,7 +74,7 @@ static void listing2(void) {
   printf("listing2: a2[N-1]=%d\n", a2[N - 1]);
 }
 // TEXT: round_trip {{.*}}paper_listings.c:[[@LINE-6]]:1 in listing2 count=9 bytes=36.0 KiB {{.*}} devices=0{{$}}
-// TEXT-NEXT: copied back at {{.*}}paper_listings.c:[[@LINE-7]]:1 in listing2
+// TEXT-NEXT: outgoing copy at {{.*}}paper_listings.c:[[@LINE-7]]:1 in listing2
 // TEXT-DAG: repeated_alloc {{.*}}paper_listings.c:[[@LINE-21]]:1 in listing1 count=1 bytes=4.0 KiB {{.*}} devices=0{{$}}
 // TEXT-DAG: first allocated at {{.*}}paper_listings.c:[[@LINE-27]]:1 in listing1
 // TEXT-DAG: repeated_alloc {{.*}}paper_listings.c:[[@LINE-10]]:1 in listing2 count=9 bytes=36.0 KiB {{.*}} devices=0{{$}}

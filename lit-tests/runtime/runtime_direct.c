@@ -27,7 +27,7 @@
 // TEXT: r=4950 4951
 // TEXT: === ompdp report ===
 // TEXT: summary: duplicate_transfers=1 round_trips=0 repeated_allocs=1 unused_allocs=0 unused_transfers=0
-// TEXT: duplicate_transfer {{.*}}runtime_direct.c:{{[0-9]+}}:{{[0-9]+}} in main count=1 bytes=400 B
+// TEXT: duplicate_transfer {{.*}}runtime_direct.c:[[@LINE+32]]:1 in main count=1 bytes=400 B
 
 // QUIET: r=4950 4951
 // QUIET-NOT: {{.}}

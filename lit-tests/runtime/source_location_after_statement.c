@@ -30,6 +30,6 @@ int main(void) {
 // CHECK: x=3 y=3
 // CHECK: summary: duplicate_transfers=0 round_trips=2 repeated_allocs=2
 // CHECK-DAG: round_trip {{.*}}source_location_after_statement.c:[[@LINE-9]]:1 in main count=1
-// CHECK-DAG: copied back at {{.*}}source_location_after_statement.c:[[@LINE-13]]:1 in main
+// CHECK-DAG: outgoing copy at {{.*}}source_location_after_statement.c:[[@LINE-13]]:1 in main
 // CHECK-DAG: round_trip {{.*}}source_location_after_statement.c:[[@LINE-8]]:1 in main count=1
-// CHECK-DAG: copied back at {{.*}}source_location_after_statement.c:[[@LINE-12]]:1 in main
+// CHECK-DAG: outgoing copy at {{.*}}source_location_after_statement.c:[[@LINE-12]]:1 in main

@@ -34,8 +34,8 @@
 // UNUSED-NOT: duplicate_transfer
 // UNUSED-NOT: round_trip
 // UNUSED-NOT: repeated_alloc
-// UNUSED-DEV0: unused_alloc {{.*}}unused_alloc.c:{{[0-9]+}}:{{[0-9]+}} in main count=1 bytes=3.9 KiB {{.*}} devices=0{{$}}
-// UNUSED-DEV1: unused_alloc {{.*}}unused_alloc.c:{{[0-9]+}}:{{[0-9]+}} in main count=1 bytes=3.9 KiB {{.*}} devices=1{{$}}
+// UNUSED-DEV0: unused_alloc {{.*}}unused_alloc.c:[[@LINE+22]]:1 in main count=1 bytes=3.9 KiB {{.*}} devices=0{{$}}
+// UNUSED-DEV1: unused_alloc {{.*}}unused_alloc.c:[[@LINE+21]]:1 in main count=1 bytes=3.9 KiB {{.*}} devices=1{{$}}
 // UNUSED-NOT: unused_
 
 // JSON: "unused_allocs": 1,
