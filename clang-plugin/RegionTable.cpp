@@ -1,0 +1,256 @@
+//===- RegionTable.cpp - build, serialize, dump and read region tables ----===//
+//
+// The table is built in memory by the Clang plugin, serialized into the
+// layout of include/ompdp/OmpdpFormat.inc, and read back by the LLVM pass.
+// Strings are pooled and referred to by offset, so a table is position
+// independent and needs no relocations in a shared library.
+//
+//===----------------------------------------------------------------------===//
+#include "RegionTable.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/xxhash.h"
+
+#include <cstring>
+
+using namespace ompdp;
+
+const char *ompdp::constructKindName(uint32_t K) {
+  static const char *const Names[] = {
+#define OMPDP_CONSTRUCT_KIND(Enum, Spelling) Spelling,
+#include "ompdp/OmpdpFormat.inc"
+  };
+  return K < sizeof(Names) / sizeof(Names[0]) ? Names[K] : "unknown";
+}
+
+const char *ompdp::mapTypeName(uint32_t T) {
+  static const char *const Names[] = {
+#define OMPDP_MAP_TYPE(Enum, Spelling) Spelling,
+#include "ompdp/OmpdpFormat.inc"
+  };
+  return T < sizeof(Names) / sizeof(Names[0]) ? Names[T] : "none";
+}
+
+uint64_t ompdp::regionId(llvm::StringRef File, uint32_t Line, uint32_t Column,
+                         uint32_t Kind) {
+  std::string Key;
+  llvm::raw_string_ostream OS(Key);
+  OS << File << '\0' << Line << '\0' << Column << '\0' << Kind;
+  return llvm::xxh3_64bits(llvm::StringRef(Key));
+}
+
+bool TableBuilder::add(Region R) {
+  std::string Key = std::to_string(R.Id);
+  if (!Seen.try_emplace(Key, Regions.size()).second)
+    return false;
+  Regions.push_back(std::move(R));
+  return true;
+}
+
+namespace {
+/// Deduplicating string pool; offset 0 is the empty string.
+class StringPool {
+public:
+  StringPool() { Data.push_back('\0'); }
+  uint32_t get(llvm::StringRef S) {
+    if (S.empty())
+      return 0;
+    auto [It, New] = Offsets.try_emplace(S, uint32_t(Data.size()));
+    if (New) {
+      Data.append(S.begin(), S.end());
+      Data.push_back('\0');
+    }
+    return It->second;
+  }
+  std::string Data;
+
+private:
+  llvm::StringMap<uint32_t> Offsets;
+};
+
+template <typename T> void append(std::string &Out, const T &V) {
+  Out.append(reinterpret_cast<const char *>(&V), sizeof(V));
+}
+} // namespace
+
+std::string TableBuilder::serialize() const {
+  StringPool Pool;
+  std::vector<RegionRecord> RR;
+  std::vector<ItemRecord> IR;
+  for (const Region &R : Regions) {
+    RegionRecord Rec;
+    std::memset(&Rec, 0, sizeof(Rec));
+    Rec.Id = R.Id;
+    Rec.Kind = R.Kind;
+    Rec.Flags = R.Flags;
+    Rec.File = Pool.get(R.File);
+    Rec.Function = Pool.get(R.Function);
+    Rec.Line = R.Begin.Line;
+    Rec.Column = R.Begin.Column;
+    Rec.EndLine = R.End.Line;
+    Rec.EndColumn = R.End.Column;
+    Rec.LoopKind = Pool.get(R.LoopKind);
+    Rec.LoopLine = R.LoopBegin.Line;
+    Rec.LoopColumn = R.LoopBegin.Column;
+    Rec.LoopEndLine = R.LoopEnd.Line;
+    Rec.LoopEndColumn = R.LoopEnd.Column;
+    Rec.FirstItem = uint32_t(IR.size());
+    Rec.NumItems = uint32_t(R.Items.size());
+    Rec.Index = uint32_t(RR.size());
+    RR.push_back(Rec);
+    for (const Item &It : R.Items) {
+      ItemRecord I;
+      std::memset(&I, 0, sizeof(I));
+      I.Name = Pool.get(It.Name);
+      I.Expr = Pool.get(It.Expr);
+      I.Clause = Pool.get(It.Clause);
+      I.MatchName = Pool.get(It.MatchName);
+      I.MapType = It.MapType;
+      I.Modifiers = It.Modifiers;
+      I.DeclLine = It.Decl.Line;
+      I.DeclColumn = It.Decl.Column;
+      I.ClauseLine = It.ClauseBegin.Line;
+      I.ClauseColumn = It.ClauseBegin.Column;
+      I.ClauseEndLine = It.ClauseEnd.Line;
+      I.ClauseEndColumn = It.ClauseEnd.Column;
+      I.ItemLine = It.ItemBegin.Line;
+      I.ItemColumn = It.ItemBegin.Column;
+      I.ItemEndLine = It.ItemEnd.Line;
+      I.ItemEndColumn = It.ItemEnd.Column;
+      IR.push_back(I);
+    }
+  }
+  std::string Strings = Pool.Data;
+  while (Strings.size() % 8)
+    Strings.push_back('\0');
+
+  TableHeader H;
+  std::memset(&H, 0, sizeof(H));
+  H.Magic = OMPDP_REGION_TABLE_MAGIC;
+  H.Version = OMPDP_REGION_TABLE_VERSION;
+  H.HeaderSize = sizeof(TableHeader);
+  H.RegionSize = sizeof(RegionRecord);
+  H.ItemSize = sizeof(ItemRecord);
+  H.NumRegions = uint32_t(RR.size());
+  H.NumItems = uint32_t(IR.size());
+  H.StringsSize = uint32_t(Strings.size());
+  H.TotalSize = uint32_t(sizeof(H) + RR.size() * sizeof(RegionRecord) +
+                         IR.size() * sizeof(ItemRecord) + Strings.size());
+  std::string Out;
+  Out.reserve(H.TotalSize);
+  append(Out, H);
+  for (const RegionRecord &R : RR)
+    append(Out, R);
+  for (const ItemRecord &I : IR)
+    append(Out, I);
+  Out += Strings;
+  return Out;
+}
+
+static void printModifiers(llvm::raw_ostream &OS, uint32_t M) {
+  bool First = true;
+#define OMPDP_MAP_MODIFIER(Enum, Bit, Spelling)                                \
+  if (M & (1u << Bit)) {                                                       \
+    OS << (First ? "" : ",") << Spelling;                                      \
+    First = false;                                                             \
+  }
+#include "ompdp/OmpdpFormat.inc"
+  if (First)
+    OS << "-";
+}
+
+void TableBuilder::dump(llvm::raw_ostream &OS) const {
+  OS << "ompdp region table: " << Regions.size() << " region(s), section "
+     << OMPDP_REGION_SECTION << "\n";
+  for (const Region &R : Regions) {
+    OS << "region " << llvm::format_hex(R.Id, 18) << " '"
+       << constructKindName(R.Kind) << "' at " << R.File << ":"
+       << R.Begin.Line << ":" << R.Begin.Column << " in '" << R.Function
+       << "'";
+    if (R.Flags & RF_NOWAIT)
+      OS << " nowait";
+    if (R.Flags & RF_IN_MACRO)
+      OS << " macro";
+    if (R.Flags & RF_IN_TEMPLATE)
+      OS << " template";
+    OS << "\n";
+    if (R.LoopKind.empty())
+      OS << "  loop: none\n";
+    else
+      OS << "  loop: " << R.LoopKind << " " << R.LoopBegin.Line << ":"
+         << R.LoopBegin.Column << "-" << R.LoopEnd.Line << ":"
+         << R.LoopEnd.Column << "\n";
+    for (size_t I = 0; I < R.Items.size(); ++I) {
+      const Item &It = R.Items[I];
+      OS << "  item " << I << ": " << mapTypeName(It.MapType) << " '"
+         << It.Expr << "' var '" << It.Name << "' mods ";
+      printModifiers(OS, It.Modifiers);
+      OS << " clause '" << It.Clause << "'";
+      if (It.ClauseBegin.Line)
+        OS << " clause-range " << It.ClauseBegin.Line << ":"
+           << It.ClauseBegin.Column << "-" << It.ClauseEnd.Line << ":"
+           << It.ClauseEnd.Column;
+      if (It.ItemBegin.Line)
+        OS << " item-range " << It.ItemBegin.Line << ":"
+           << It.ItemBegin.Column << "-" << It.ItemEnd.Line << ":"
+           << It.ItemEnd.Column;
+      OS << "\n";
+    }
+  }
+}
+
+std::optional<TableReader> TableReader::open(llvm::StringRef Bytes,
+                                             std::string &Error) {
+  TableReader R;
+  if (Bytes.size() < sizeof(TableHeader)) {
+    Error = "region table truncated";
+    return std::nullopt;
+  }
+  std::memcpy(&R.Hdr, Bytes.data(), sizeof(TableHeader));
+  if (R.Hdr.Magic != OMPDP_REGION_TABLE_MAGIC) {
+    Error = "region table has a wrong magic number";
+    return std::nullopt;
+  }
+  if (R.Hdr.Version != OMPDP_REGION_TABLE_VERSION) {
+    Error = "region table version " + std::to_string(R.Hdr.Version) +
+            " is not the supported version " +
+            std::to_string(OMPDP_REGION_TABLE_VERSION);
+    return std::nullopt;
+  }
+  uint64_t Need = uint64_t(R.Hdr.HeaderSize) +
+                  uint64_t(R.Hdr.NumRegions) * R.Hdr.RegionSize +
+                  uint64_t(R.Hdr.NumItems) * R.Hdr.ItemSize +
+                  R.Hdr.StringsSize;
+  if (R.Hdr.HeaderSize != sizeof(TableHeader) ||
+      R.Hdr.RegionSize != sizeof(RegionRecord) ||
+      R.Hdr.ItemSize != sizeof(ItemRecord) || Need != R.Hdr.TotalSize ||
+      Need > Bytes.size()) {
+    Error = "region table sizes are inconsistent";
+    return std::nullopt;
+  }
+  R.Bytes = Bytes.take_front(Need);
+  return R;
+}
+
+RegionRecord TableReader::region(uint32_t I) const {
+  RegionRecord R;
+  std::memcpy(&R, Bytes.data() + regionOffset(I), sizeof(R));
+  return R;
+}
+
+ItemRecord TableReader::item(uint32_t I) const {
+  ItemRecord R;
+  std::memcpy(&R,
+              Bytes.data() + Hdr.HeaderSize +
+                  uint64_t(Hdr.NumRegions) * Hdr.RegionSize +
+                  uint64_t(I) * Hdr.ItemSize,
+              sizeof(R));
+  return R;
+}
+
+llvm::StringRef TableReader::str(uint32_t Off) const {
+  uint64_t Base = Bytes.size() - Hdr.StringsSize;
+  if (Off >= Hdr.StringsSize)
+    return "";
+  return llvm::StringRef(Bytes.data() + Base + Off);
+}

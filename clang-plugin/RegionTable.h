@@ -1,0 +1,126 @@
+//===- RegionTable.h - the region table, in C++ -----------------*- C++ -*-===//
+//
+// C++ view of the region table defined in include/ompdp/OmpdpFormat.inc: the
+// record structs (generated from the X-macros, so they match the C runtime's
+// byte for byte), a builder that the Clang plugin fills and serializes, and a
+// reader that the LLVM pass uses to find the region behind an offload call.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OMPDP_CLANG_PLUGIN_REGIONTABLE_H
+#define OMPDP_CLANG_PLUGIN_REGIONTABLE_H
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ompdp/OmpdpFormat.inc"
+
+namespace ompdp {
+
+struct TableHeader {
+#define OMPDP_REGION_HEADER_FIELD(Type, Name, Desc) Type Name;
+#include "ompdp/OmpdpFormat.inc"
+};
+struct RegionRecord {
+#define OMPDP_REGION_FIELD(Type, Name, Desc) Type Name;
+#include "ompdp/OmpdpFormat.inc"
+};
+struct ItemRecord {
+#define OMPDP_ITEM_FIELD(Type, Name, Desc) Type Name;
+#include "ompdp/OmpdpFormat.inc"
+};
+static_assert(sizeof(TableHeader) % 8 == 0 && sizeof(RegionRecord) % 8 == 0 &&
+                  sizeof(ItemRecord) % 8 == 0,
+              "region table records must be multiples of 8 bytes");
+
+enum ConstructKind : uint32_t {
+#define OMPDP_CONSTRUCT_KIND(Enum, Spelling) CK_##Enum,
+#include "ompdp/OmpdpFormat.inc"
+};
+enum MapType : uint32_t {
+#define OMPDP_MAP_TYPE(Enum, Spelling) MT_##Enum,
+#include "ompdp/OmpdpFormat.inc"
+};
+enum MapModifier : uint32_t {
+#define OMPDP_MAP_MODIFIER(Enum, Bit, Spelling) MM_##Enum = 1u << Bit,
+#include "ompdp/OmpdpFormat.inc"
+};
+enum RegionFlag : uint32_t {
+#define OMPDP_REGION_FLAG(Enum, Bit, Spelling) RF_##Enum = 1u << Bit,
+#include "ompdp/OmpdpFormat.inc"
+};
+
+const char *constructKindName(uint32_t K);
+const char *mapTypeName(uint32_t T);
+
+/// A source position as Clang presents it (presumed location).
+struct Pos {
+  uint32_t Line = 0, Column = 0;
+};
+
+/// One map or motion list item, before serialization.
+struct Item {
+  std::string Name, Expr, Clause, MatchName;
+  uint32_t MapType = MT_NONE, Modifiers = 0;
+  Pos Decl, ClauseBegin, ClauseEnd, ItemBegin, ItemEnd;
+};
+
+/// One offload construct, before serialization.
+struct Region {
+  uint64_t Id = 0;
+  uint32_t Kind = CK_UNKNOWN, Flags = 0;
+  std::string File, Function, LoopKind;
+  Pos Begin, End, LoopBegin, LoopEnd;
+  std::vector<Item> Items;
+};
+
+/// The regions of one translation unit.
+class TableBuilder {
+public:
+  /// Adds R unless a region with the same ID is already there (template
+  /// instantiations share their pattern's directive). Returns whether added.
+  bool add(Region R);
+  bool empty() const { return Regions.empty(); }
+  const std::vector<Region> &regions() const { return Regions; }
+  /// The table in its object-file layout (size a multiple of 8).
+  std::string serialize() const;
+  /// Human-readable listing (the plugin's dump option; lit tests check it).
+  void dump(llvm::raw_ostream &OS) const;
+
+private:
+  std::vector<Region> Regions;
+  llvm::StringMap<unsigned> Seen;
+};
+
+/// The stable region ID: a hash of where the directive is and what it is.
+uint64_t regionId(llvm::StringRef File, uint32_t Line, uint32_t Column,
+                  uint32_t Kind);
+
+/// Read-only access to a serialized table (the pass's side).
+class TableReader {
+public:
+  /// Fails (returns nullopt) on a wrong magic, version or size.
+  static std::optional<TableReader> open(llvm::StringRef Bytes,
+                                         std::string &Error);
+  uint32_t numRegions() const { return Hdr.NumRegions; }
+  RegionRecord region(uint32_t I) const;
+  ItemRecord item(uint32_t I) const;
+  llvm::StringRef str(uint32_t Off) const;
+  /// Byte offset of region I from the start of the table.
+  uint64_t regionOffset(uint32_t I) const {
+    return Hdr.HeaderSize + uint64_t(I) * Hdr.RegionSize;
+  }
+
+private:
+  llvm::StringRef Bytes;
+  TableHeader Hdr{};
+};
+
+} // namespace ompdp
+
+#endif

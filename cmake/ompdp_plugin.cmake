@@ -1,0 +1,60 @@
+#===- cmake/ompdp_plugin.cmake - the compiler half of ompdp ---------------===#
+#
+# Builds lib/ompdp.so (Clang frontend plugin + LLVM pass plugin in one module)
+# and lib/ompdp.cfg (the clang config file users add with --config=), and
+# defines ompdp_instrument(<target>) for CMake users. Skipped, with a
+# message, when the LLVM 19 / Clang 19 development files are missing.
+#
+#===----------------------------------------------------------------------===#
+# find_package(LLVM 19) rejects 19.1.x (LLVM's version file wants the
+# minor version too), so look again without a version and check the major.
+if(NOT LLVM_FOUND)
+  find_package(LLVM CONFIG QUIET
+    HINTS /usr/lib/llvm-19/lib/cmake/llvm NO_DEFAULT_PATH)
+endif()
+if(NOT LLVM_FOUND OR NOT LLVM_VERSION_MAJOR EQUAL 19)
+  message(STATUS "ompdp: LLVM 19 development files not found; not building lib/ompdp.so")
+  return()
+endif()
+find_package(Clang CONFIG QUIET
+  HINTS ${LLVM_DIR}/../clang /usr/lib/llvm-19/lib/cmake/clang NO_DEFAULT_PATH)
+if(NOT Clang_FOUND OR NOT EXISTS ${CLANG_INCLUDE_DIRS}/clang/Frontend/FrontendPluginRegistry.h)
+  message(STATUS "ompdp: Clang 19 development files not found; not building lib/ompdp.so")
+  return()
+endif()
+
+add_library(ompdp-plugin MODULE
+  ${CMAKE_SOURCE_DIR}/clang-plugin/OmpdpPlugin.cpp
+  ${CMAKE_SOURCE_DIR}/clang-plugin/OmpdpAction.cpp
+  ${CMAKE_SOURCE_DIR}/clang-plugin/RegionCollector.cpp
+  ${CMAKE_SOURCE_DIR}/clang-plugin/RegionTable.cpp
+  ${CMAKE_SOURCE_DIR}/llvm-pass/OmpdpPassPlugin.cpp
+  ${CMAKE_SOURCE_DIR}/llvm-pass/TagOffloadCalls.cpp)
+set_target_properties(ompdp-plugin PROPERTIES
+  OUTPUT_NAME ompdp PREFIX "" SUFFIX ".so"
+  LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib
+  CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
+target_include_directories(ompdp-plugin SYSTEM PRIVATE
+  ${LLVM_INCLUDE_DIRS} ${CLANG_INCLUDE_DIRS})
+target_include_directories(ompdp-plugin PRIVATE ${CMAKE_SOURCE_DIR}/include)
+separate_arguments(OMPDP_LLVM_DEFS NATIVE_COMMAND "${LLVM_DEFINITIONS}")
+target_compile_options(ompdp-plugin PRIVATE ${OMPDP_LLVM_DEFS} -fno-rtti
+  -Wno-unused-parameter)
+# Clang and LLVM symbols come from the compiler that loads the plugin.
+
+# The one thing users add: --config=<build>/lib/ompdp.cfg. Both flags are
+# needed: the AST plugin records the table in the host compile from source,
+# the pass tags the calls in the host compile from IR.
+set(OMPDP_PLUGIN_SO ${CMAKE_BINARY_DIR}/lib/ompdp.so)
+file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/lib/ompdp.cfg CONTENT
+"# ompdp: record offload regions and tag offload calls (clang 19)
+-fplugin=${OMPDP_PLUGIN_SO}
+-fpass-plugin=${OMPDP_PLUGIN_SO}
+")
+
+# ompdp_instrument(<target>): compile <target>'s C/C++ sources with ompdp.
+function(ompdp_instrument target)
+  target_compile_options(${target} PRIVATE
+    "$<$<COMPILE_LANGUAGE:C,CXX>:--config=${CMAKE_BINARY_DIR}/lib/ompdp.cfg>")
+  add_dependencies(${target} ompdp-plugin)
+endfunction()

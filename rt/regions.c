@@ -1,0 +1,393 @@
+/*===- regions.c - compiler region tables, seen from the runtime ---*- C -*-===*\
+|*
+|* Finds region tables through the ELF note the pass emits next to each one
+|* (dl_iterate_phdr walks the PT_NOTE segments of every loaded object, so
+|* tables in shared libraries and dlopen'd plugins are found too; __start_/
+|* __stop_ symbols would only show the runtime's own object). Registering a
+|* table writes the hook slot in its header, which the instrumented code
+|* calls before each offload call. The call's record and map arguments wait
+|* in a thread-local pending slot until target_emi begin takes them.
+|*
+|* Handles: ((table number + 1) << OMPDP_RH_SHIFT) | region index.
+|*
+\*===----------------------------------------------------------------------===*/
+#define _GNU_SOURCE
+#include "regions.h"
+
+#include <link.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ompdp/OmpdpFormat.inc"
+
+typedef struct ompdp_rt_header {
+#define OMPDP_REGION_HEADER_FIELD(Type, Name, Desc) Type Name;
+#include "ompdp/OmpdpFormat.inc"
+} ompdp_rt_header_t;
+
+typedef struct ompdp_rt_region {
+#define OMPDP_REGION_FIELD(Type, Name, Desc) Type Name;
+#include "ompdp/OmpdpFormat.inc"
+} ompdp_rt_region_t;
+
+typedef struct ompdp_rt_item {
+#define OMPDP_ITEM_FIELD(Type, Name, Desc) Type Name;
+#include "ompdp/OmpdpFormat.inc"
+} ompdp_rt_item_t;
+
+enum {
+#define OMPDP_REGION_FLAG(Enum, Bit, Spelling) OMPDP_RF_##Enum = 1u << Bit,
+#include "ompdp/OmpdpFormat.inc"
+};
+
+static const char *const construct_names[] = {
+#define OMPDP_CONSTRUCT_KIND(Enum, Spelling) Spelling,
+#include "ompdp/OmpdpFormat.inc"
+};
+static const char *const map_type_names[] = {
+#define OMPDP_MAP_TYPE(Enum, Spelling) Spelling,
+#include "ompdp/OmpdpFormat.inc"
+};
+#define OMPDP_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+#define OMPDP_RH_SHIFT 20u
+#define OMPDP_MAX_TABLES 4095u
+
+static const ompdp_rt_header_t *tables[OMPDP_MAX_TABLES];
+static atomic_uint num_tables;
+static pthread_mutex_t tables_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_ullong seen_adds;
+
+typedef struct ompdp_call {
+  const ompdp_rt_region_t *rec;
+  int32_t n;
+  void **ptrs;
+  int64_t *sizes;
+  const char **names;
+} ompdp_call_t;
+
+static _Thread_local ompdp_call_t pending;
+static _Thread_local ompdp_call_t active;
+static _Thread_local uint32_t active_handle;
+
+/*===- tables --------------------------------------------------------------===*/
+
+static const ompdp_rt_region_t *region_at(const ompdp_rt_header_t *h,
+                                          uint32_t i) {
+  return (const ompdp_rt_region_t *)((const char *)h + h->HeaderSize +
+                                     (size_t)i * h->RegionSize);
+}
+static const ompdp_rt_item_t *item_at(const ompdp_rt_header_t *h, uint32_t i) {
+  return (const ompdp_rt_item_t *)((const char *)h + h->HeaderSize +
+                                   (size_t)h->NumRegions * h->RegionSize +
+                                   (size_t)i * h->ItemSize);
+}
+static const char *str_at(const ompdp_rt_header_t *h, uint32_t off) {
+  if (off >= h->StringsSize)
+    return "";
+  return (const char *)h + h->TotalSize - h->StringsSize + off;
+}
+
+static int table_valid(const ompdp_rt_header_t *h) {
+  if (h->Magic != OMPDP_REGION_TABLE_MAGIC)
+    return 0;
+  if (h->Version != OMPDP_REGION_TABLE_VERSION) {
+    fprintf(stderr,
+            "ompdp: region table version %u is not the supported version %u; "
+            "rebuild with the matching ompdp plugin\n",
+            (unsigned)h->Version, (unsigned)OMPDP_REGION_TABLE_VERSION);
+    return 0;
+  }
+  uint64_t need = (uint64_t)h->HeaderSize +
+                  (uint64_t)h->NumRegions * h->RegionSize +
+                  (uint64_t)h->NumItems * h->ItemSize + h->StringsSize;
+  if (h->HeaderSize != sizeof(ompdp_rt_header_t) ||
+      h->RegionSize != sizeof(ompdp_rt_region_t) ||
+      h->ItemSize != sizeof(ompdp_rt_item_t) || need != h->TotalSize ||
+      h->NumRegions >= (1u << OMPDP_RH_SHIFT)) {
+    fprintf(stderr, "ompdp: malformed region table ignored\n");
+    return 0;
+  }
+  return 1;
+}
+
+/* Registers h once; returns its table number + 1, or 0. */
+static uint32_t register_table(ompdp_rt_header_t *h) {
+  uint64_t tag = __atomic_load_n(&h->RuntimeTag, __ATOMIC_ACQUIRE);
+  if (tag)
+    return (uint32_t)tag;
+  if (!table_valid(h))
+    return 0;
+  pthread_mutex_lock(&tables_lock);
+  tag = __atomic_load_n(&h->RuntimeTag, __ATOMIC_ACQUIRE);
+  if (!tag) {
+    unsigned n = atomic_load_explicit(&num_tables, memory_order_relaxed);
+    if (n < OMPDP_MAX_TABLES) {
+      tables[n] = h;
+      atomic_store_explicit(&num_tables, n + 1, memory_order_release);
+      tag = n + 1;
+      __atomic_store_n(&h->RuntimeTag, tag, __ATOMIC_RELEASE);
+      __atomic_store_n(&h->Hook, (uint64_t)(uintptr_t)&__ompdp_region_call,
+                       __ATOMIC_RELEASE);
+    }
+  }
+  pthread_mutex_unlock(&tables_lock);
+  return (uint32_t)tag;
+}
+
+static size_t align_up(size_t v, size_t a) { return (v + a - 1) & ~(a - 1); }
+
+static int scan_object(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  int *found = data;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type != PT_NOTE)
+      continue;
+    size_t a = ph->p_align == 8 ? 8 : 4;
+    const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr);
+    const char *end = p + ph->p_memsz;
+    while (p + 12 <= end) {
+      uint32_t namesz, descsz, type;
+      memcpy(&namesz, p, 4);
+      memcpy(&descsz, p + 4, 4);
+      memcpy(&type, p + 8, 4);
+      const char *name = p + 12;
+      /* Offsets are aligned from the note's start (matters for a = 8). */
+      const char *desc = p + align_up(12 + (size_t)namesz, a);
+      const char *next = p + align_up((size_t)(desc - p) + descsz, a);
+      if (next > end || next <= p)
+        break;
+      if (type == OMPDP_REGION_NOTE_TYPE &&
+          namesz == sizeof(OMPDP_REGION_NOTE_NAME) &&
+          memcmp(name, OMPDP_REGION_NOTE_NAME, namesz) == 0 && descsz == 8) {
+        int64_t rel;
+        memcpy(&rel, desc, 8);
+        if (register_table((ompdp_rt_header_t *)(desc + rel)))
+          ++*found;
+      }
+      p = next;
+    }
+  }
+  return 0;
+}
+
+static int first_object_adds(struct dl_phdr_info *info, size_t size,
+                             void *data) {
+  (void)size;
+  *(unsigned long long *)data = info->dlpi_adds;
+  return 1;
+}
+
+static int rescan(void) {
+  unsigned long long adds = 0;
+  dl_iterate_phdr(first_object_adds, &adds);
+  atomic_store(&seen_adds, adds);
+  int found = 0;
+  dl_iterate_phdr(scan_object, &found);
+  return found;
+}
+
+int ompdp_regions_init(void) {
+  rescan();
+  return (int)atomic_load(&num_tables);
+}
+
+int ompdp_regions_num_tables(void) { return (int)atomic_load(&num_tables); }
+
+/* Objects loaded since the last scan may hold tables whose hook slot is
+ * still empty; look again (cheap when nothing was loaded). */
+static void rescan_if_new_objects(void) {
+  unsigned long long adds = 0;
+  dl_iterate_phdr(first_object_adds, &adds);
+  if (adds != atomic_load(&seen_adds))
+    rescan();
+}
+
+/*===- the per-thread call -------------------------------------------------===*/
+
+void __ompdp_region_call(const void *record, int32_t num_args,
+                         void **arg_bases, void **args, int64_t *arg_sizes,
+                         int64_t *arg_types, const char **arg_names) {
+  (void)arg_bases;
+  (void)arg_types;
+  pending.rec = record;
+  pending.n = num_args;
+  pending.ptrs = args;
+  pending.sizes = arg_sizes;
+  pending.names = arg_names;
+}
+
+static const ompdp_rt_header_t *header_of(const ompdp_rt_region_t *r) {
+  /* Index and sizes are fixed by the format, so the header is found from
+   * any record without a search. */
+  return (const ompdp_rt_header_t *)((const char *)r -
+                                     sizeof(ompdp_rt_header_t) -
+                                     (size_t)r->Index *
+                                         sizeof(ompdp_rt_region_t));
+}
+
+uint32_t ompdp_regions_begin(const void *codeptr_ra) {
+  (void)codeptr_ra;
+  active = pending;
+  memset(&pending, 0, sizeof(pending));
+  active_handle = 0;
+  if (!active.rec) {
+    if (atomic_load_explicit(&num_tables, memory_order_relaxed))
+      rescan_if_new_objects();
+    return 0;
+  }
+  /* Reached through the weak symbol before the table was registered. */
+  uint32_t t = register_table((ompdp_rt_header_t *)header_of(active.rec));
+  if (!t) {
+    memset(&active, 0, sizeof(active));
+    return 0;
+  }
+  active_handle = (t << OMPDP_RH_SHIFT) | active.rec->Index;
+  return active_handle;
+}
+
+void ompdp_regions_end(void) {
+  memset(&active, 0, sizeof(active));
+  active_handle = 0;
+}
+
+/* ";expr;file;line;col;;" (Clang's .offload_mapnames) -> parts. */
+static int parse_map_name(const char *s, const char **expr, size_t *expr_len,
+                          uint32_t *line, uint32_t *col) {
+  if (!s || s[0] != ';')
+    return 0;
+  const char *end = s + strlen(s);
+  if (end - s < 3 || end[-1] != ';' || end[-2] != ';')
+    return 0;
+  end -= 2; /* at ";;" */
+  const char *c = end;
+  while (c > s && c[-1] != ';')
+    --c;
+  const char *l = c - 1;
+  while (l > s && l[-1] != ';')
+    --l;
+  const char *f = l - 1;
+  while (f > s && f[-1] != ';')
+    --f;
+  if (f <= s + 1)
+    return 0;
+  *expr = s + 1;
+  *expr_len = (size_t)(f - 1 - (s + 1));
+  unsigned long lv = 0, cv = 0;
+  for (const char *p = l; p < c - 1; ++p)
+    lv = lv * 10 + (unsigned long)(*p - '0');
+  for (const char *p = c; p < end; ++p)
+    cv = cv * 10 + (unsigned long)(*p - '0');
+  *line = (uint32_t)lv;
+  *col = (uint32_t)cv;
+  return 1;
+}
+
+static int item_for_arg(const ompdp_rt_region_t *r, int32_t arg) {
+  const ompdp_rt_header_t *h = header_of(r);
+  const char *expr;
+  size_t len;
+  uint32_t line, col;
+  if (active.names && parse_map_name(active.names[arg], &expr, &len, &line,
+                                     &col)) {
+    int by_decl = -1, by_name = -1, n_decl = 0;
+    for (uint32_t i = 0; i < r->NumItems; ++i) {
+      const ompdp_rt_item_t *it = item_at(h, r->FirstItem + i);
+      const char *m = str_at(h, it->MatchName);
+      int same_name = strlen(m) == len && memcmp(m, expr, len) == 0;
+      int same_decl = it->DeclLine == line && it->DeclColumn == col;
+      if (same_name && same_decl)
+        return (int)i;
+      if (same_name && by_name < 0)
+        by_name = (int)i;
+      if (same_decl) {
+        by_decl = (int)i;
+        ++n_decl;
+      }
+    }
+    if (by_name >= 0)
+      return by_name;
+    if (n_decl == 1)
+      return by_decl;
+  }
+  /* No usable name: one item only is unambiguous. */
+  return r->NumItems == 1 ? 0 : -1;
+}
+
+int ompdp_regions_match_item(uint64_t host_addr, uint64_t bytes) {
+  const ompdp_rt_region_t *r = active.rec;
+  if (!r || !active.ptrs || active.n <= 0)
+    return -1;
+  int32_t best = -1;
+  uint64_t best_size = UINT64_MAX;
+  for (int32_t j = 0; j < active.n; ++j) {
+    uint64_t p = (uint64_t)(uintptr_t)active.ptrs[j];
+    uint64_t s = active.sizes ? (uint64_t)active.sizes[j] : 0;
+    int inside = s ? (host_addr >= p && host_addr - p < s &&
+                      bytes <= s - (host_addr - p))
+                   : host_addr == p;
+    /* The most specific argument wins (a member over its struct). */
+    if (inside && s < best_size) {
+      best = j;
+      best_size = s;
+    }
+  }
+  return best < 0 ? -1 : item_for_arg(r, best);
+}
+
+/*===- describe ------------------------------------------------------------===*/
+
+int ompdp_regions_describe(uint32_t region, int item,
+                           ompdp_region_info_t *out) {
+  uint32_t t = region >> OMPDP_RH_SHIFT;
+  uint32_t idx = region & ((1u << OMPDP_RH_SHIFT) - 1);
+  if (!out || t == 0 || t > atomic_load_explicit(&num_tables,
+                                                 memory_order_acquire))
+    return -1;
+  const ompdp_rt_header_t *h = tables[t - 1];
+  if (idx >= h->NumRegions)
+    return -1;
+  const ompdp_rt_region_t *r = region_at(h, idx);
+  if (item >= 0 && (uint32_t)item >= r->NumItems)
+    return -1;
+  memset(out, 0, sizeof(*out));
+  out->id = r->Id;
+  out->construct = r->Kind < OMPDP_COUNT(construct_names)
+                       ? construct_names[r->Kind]
+                       : "unknown";
+  out->file = str_at(h, r->File);
+  out->function = str_at(h, r->Function);
+  out->line = r->Line;
+  out->column = r->Column;
+  out->nowait = (r->Flags & OMPDP_RF_NOWAIT) != 0;
+  out->num_items = r->NumItems;
+  out->loop_kind = str_at(h, r->LoopKind);
+  out->loop_line = r->LoopLine;
+  out->loop_column = r->LoopColumn;
+  out->loop_end_line = r->LoopEndLine;
+  out->loop_end_column = r->LoopEndColumn;
+  out->variable = out->expr = out->clause = out->map_type = "";
+  if (item < 0)
+    return 0;
+  const ompdp_rt_item_t *it = item_at(h, r->FirstItem + (uint32_t)item);
+  out->variable = str_at(h, it->Name);
+  out->expr = str_at(h, it->Expr);
+  out->clause = str_at(h, it->Clause);
+  out->map_type = it->MapType < OMPDP_COUNT(map_type_names)
+                      ? map_type_names[it->MapType]
+                      : "none";
+  out->modifiers = it->Modifiers;
+  out->implicit = (it->Modifiers & OMPDP_MOD_IMPLICIT) != 0;
+  out->clause_line = it->ClauseLine;
+  out->clause_column = it->ClauseColumn;
+  out->clause_end_line = it->ClauseEndLine;
+  out->clause_end_column = it->ClauseEndColumn;
+  out->item_line = it->ItemLine;
+  out->item_column = it->ItemColumn;
+  out->item_end_line = it->ItemEndLine;
+  out->item_end_column = it->ItemEndColumn;
+  return 0;
+}

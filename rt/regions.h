@@ -1,0 +1,92 @@
+/*===- regions.h - compiler region tables, seen from the runtime ---*- C -*-===*\
+|*
+|* Objects built with the ompdp plugin (--config=<build>/lib/ompdp.cfg) carry
+|* a region table (include/ompdp/OmpdpFormat.inc) and call
+|* __ompdp_region_call right before every __tgt_* offloading call. This file
+|* finds the tables of every loaded object, keeps the call as this thread's
+|* "pending call", and lets the OMPT callbacks attribute what they see:
+|*
+|*   ompdp_regions_init()               once, at tool initialization
+|*   target_emi begin:   r = ompdp_regions_begin(codeptr_ra)   (0: unknown)
+|*   data_op_emi:        i = ompdp_regions_match_item(host_addr, bytes)
+|*   target_emi end:     ompdp_regions_end()
+|*   at report time:     ompdp_regions_describe(r, i, &info)
+|*
+|* All of it works when no object has a table (then begin returns 0 and the
+|* DWARF path applies). Begin/match/end touch only thread-local state; no
+|* locks or allocation on that path. Region handles are opaque, nonzero, and
+|* valid for the life of the process (as long as the object that holds the
+|* table stays loaded: strings in the info point into that object).
+|*
+\*===----------------------------------------------------------------------===*/
+#ifndef OMPDP_REGIONS_H
+#define OMPDP_REGIONS_H
+
+#include <stdint.h>
+
+/* One region (and optionally one of its items), as recorded by the compiler.
+ * Strings are never NULL ("" when unknown); line/column 0 means unknown. */
+typedef struct ompdp_region_info {
+  uint64_t id;             /* stable region ID (hash of file:line:col:kind) */
+  const char *construct;   /* "target", "target data", "target enter data",
+                              "target exit data", "target update" */
+  const char *file;        /* as the compiler saw it (presumed file name) */
+  const char *function;    /* enclosing function, qualified */
+  uint32_t line, column;   /* the directive */
+  int nowait;              /* the construct has a nowait clause */
+  uint32_t num_items;      /* map/motion items of the region */
+  /* Innermost loop around the directive (in the same function), for
+   * hoisting; loop_kind is "" when there is none. */
+  const char *loop_kind;   /* "for", "while", "do", "range-for" */
+  uint32_t loop_line, loop_column, loop_end_line, loop_end_column;
+  /* The item; all "" / 0 when the item index was -1. */
+  const char *variable;    /* u, s.a, this->x */
+  const char *expr;        /* the item as written: u[0:n] */
+  const char *clause;      /* map(tofrom: u[0:n]) / implicit map(tofrom: a) */
+  const char *map_type;    /* to, from, tofrom, alloc, release, delete,
+                              firstprivate, update to, update from, ... */
+  uint32_t modifiers;      /* OMPDP_MOD_* bits */
+  int implicit;            /* added by the compiler, not written */
+  uint32_t clause_line, clause_column, clause_end_line, clause_end_column;
+  uint32_t item_line, item_column, item_end_line, item_end_column;
+} ompdp_region_info_t;
+
+enum {
+#define OMPDP_MAP_MODIFIER(Enum, Bit, Spelling) OMPDP_MOD_##Enum = 1u << Bit,
+#include "ompdp/OmpdpFormat.inc"
+};
+
+/* Finds the tables of all objects loaded now (later ones are found when
+ * their first call arrives). Returns the number of tables, or -1 with a
+ * message on stderr if a table is malformed (the rest are still used). */
+int ompdp_regions_init(void);
+
+/* At target_emi begin, on the thread of the construct: the region of the
+ * pending call on this thread (0 if none), which becomes the active call
+ * until ompdp_regions_end. codeptr_ra is kept for future cross-checks. */
+uint32_t ompdp_regions_begin(const void *codeptr_ra);
+
+/* The item of the active call whose host range holds [host_addr,
+ * host_addr + bytes), as an index into the region's items, or -1. */
+int ompdp_regions_match_item(uint64_t host_addr, uint64_t bytes);
+
+/* At target_emi end: forgets the active call. */
+void ompdp_regions_end(void);
+
+/* Fills *out for region (a handle from ompdp_regions_begin) and item (-1 for
+ * the region only). Returns 0, or -1 if region or item is unknown. */
+int ompdp_regions_describe(uint32_t region, int item,
+                           ompdp_region_info_t *out);
+
+/* Number of tables known (for tests and the report header). */
+int ompdp_regions_num_tables(void);
+
+/* Called by the code the pass inserts before each offload call; exported.
+ * record: the region's record in its table; the rest are the call's map
+ * arguments (arg_names may be NULL). */
+__attribute__((visibility("default"))) void
+__ompdp_region_call(const void *record, int32_t num_args, void **arg_bases,
+                    void **args, int64_t *arg_sizes, int64_t *arg_types,
+                    const char **arg_names);
+
+#endif /* OMPDP_REGIONS_H */
