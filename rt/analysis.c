@@ -106,20 +106,21 @@ static char *suggestion(const ompdp_finding_t *f) {
   char *devs = format_device_list(f);
   const char *d = devs ? devs : "?";
   const char *plural = f->num_devices > 1 ? "s" : "";
+  const char *v = f->variable ? f->variable : "...";
   switch (f->kind) {
   case OMPDP_FK_DUPLICATE_TRANSFER:
     if (f->other_buffer == 0)
       snprintf(buf, sizeof(buf),
                "the same host buffer is sent again with unchanged contents to device%s %s: "
-               "keep it resident with `#pragma omp target data map(to: ...)` (or `target enter "
+               "keep it resident with `#pragma omp target data map(to: %s)` (or `target enter "
                "data`) around the constructs that use it, and drop the per-construct copy",
-               plural, d);
+               plural, d, v);
     else if (f->same_buffer == 0)
       snprintf(buf, sizeof(buf),
                "other host buffers with identical bytes were already sent to device%s %s (e.g. "
-               "zero-initialised arrays): map these with `map(alloc: ...)` and initialise them "
+               "zero-initialised arrays): map %s with `map(alloc: %s)` and initialise it "
                "on the device instead of copying",
-               plural, d);
+               plural, d, f->variable ? f->variable : "these", v);
     else
       snprintf(buf, sizeof(buf),
                "%llu repeat(s) re-send the same host buffer (keep it resident with `target data`) "
@@ -130,9 +131,9 @@ static char *suggestion(const ompdp_finding_t *f) {
   case OMPDP_FK_ROUND_TRIP:
     snprintf(buf, sizeof(buf),
              "data copied back from device%s %s returns unchanged: keep it on the device across "
-             "the enclosing loop with `#pragma omp target data map(tofrom: ...)`, and use "
-             "`#pragma omp target update from(...)` only where the host reads it",
-             plural, d);
+             "the enclosing loop with `#pragma omp target data map(tofrom: %s)`, and use "
+             "`#pragma omp target update from(%s)` only where the host reads it",
+             plural, d, v, v);
     break;
   case OMPDP_FK_REPEATED_ALLOC:
     snprintf(buf, sizeof(buf),
@@ -339,9 +340,9 @@ int ompdp_analyze(const ompdp_analysis_input_t *in, ompdp_report_t *r,
   for (size_t i = 0; i < r->num_findings; ++i) {
     ompdp_finding_t *f = &r->findings[i];
     if (attribute) {
-      attribute(b.sites[i]->codeptr, OMPDP_EV_CONSTRUCT(b.sites[i]), &f->loc);
+      attribute(b.sites[i], &f->loc, &f->variable, &f->clause);
       if (b.ref_sites[i])
-        attribute(b.ref_sites[i]->codeptr, OMPDP_EV_CONSTRUCT(b.ref_sites[i]), &f->related);
+        attribute(b.ref_sites[i], &f->related, NULL, NULL);
     }
     f->suggestion = suggestion(f);
   }

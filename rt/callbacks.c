@@ -16,6 +16,7 @@
 #define _GNU_SOURCE
 #include "callbacks.h"
 #include "ompdp_rt.h"
+#include "regions.h"
 
 #include <dlfcn.h>
 #include <stdatomic.h>
@@ -69,11 +70,14 @@ void ompdp_cb_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, int
     e->flags = (uint8_t)(kind & 0xf);
     e->dst_dev = device_num;
     e->codeptr = codeptr_ra;
+    /* The plugin's hook ran just before this offload call on this thread. */
+    e->region = ompdp_regions_begin(codeptr_ra);
     e->t_begin = ompdp_now_ns();
     return;
   }
   if (endpoint != ompt_scope_end || !target_data || !target_data->ptr)
     return;
+  ompdp_regions_end();
   ompdp_event_t *e = target_data->ptr;
   uint64_t now = ompdp_now_ns();
   e->t_end = now;
@@ -161,8 +165,15 @@ void ompdp_cb_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *ta
       if (!e->codeptr)
         e->codeptr = t->codeptr;
     }
-    if (type == OMPDP_EV_TRANSFER && src_device_num == ompdp_host_device() &&
-        dest_device_num != src_device_num)
+    int host = ompdp_host_device();
+    if (e->region && type != OMPDP_EV_DELETE) {
+      /* Which map item: by the host side of the operation. A delete only
+       * names the device address, so it stays unattributed to an item. */
+      uint64_t host_addr = dest_device_num == host && src_device_num != host
+                               ? e->dst_addr : e->src_addr;
+      e->item = (int16_t)ompdp_regions_match_item(host_addr, bytes);
+    }
+    if (type == OMPDP_EV_TRANSFER && src_device_num == host && dest_device_num != src_device_num)
       hash_into(e, src_addr, bytes);
     e->t_begin = ompdp_now_ns();
     *host_op_id = (ompt_id_t)(uintptr_t)e;

@@ -111,7 +111,9 @@ typedef struct ompdp_analysis_input {
 
 /* Runs all detections and fills the report's summary and findings. Source
  * locations are resolved through the given function (NULL: leave unset). */
-typedef void (*ompdp_attribute_fn)(const void *codeptr, int construct, ompdp_loc_t *loc);
+/* Fills loc (and, when not NULL, variable and clause) for event e. */
+typedef void (*ompdp_attribute_fn)(const ompdp_event_t *e, ompdp_loc_t *loc, char **variable,
+                                   char **clause);
 int ompdp_analyze(const ompdp_analysis_input_t *in, ompdp_report_t *r,
                   ompdp_attribute_fn attribute);
 

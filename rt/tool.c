@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include "callbacks.h"
 #include "ompdp_rt.h"
+#include "regions.h"
 #include "tool.h"
 
 #include <stdatomic.h>
@@ -72,6 +73,7 @@ static int ompdp_initialize(ompt_function_lookup_t lookup, int initial_device_nu
   kernels_from_targets = !have_submit;
   if (!have_target && !have_data)
     return 0;
+  ompdp_regions_init();
   ompdp_signals_install();
   if (ompdp_opts.verbose)
     fprintf(stderr, "ompdp: tool initialised (hash %s)\n", ompdp_hash_impl_name());
@@ -103,6 +105,27 @@ static void set_argv(ompdp_report_t *r) {
     return;
   for (size_t i = 0; i < n && r->argc < argc; i += strlen(buf + i) + 1)
     r->argv[r->argc++] = ompdp_strdup(buf + i);
+}
+
+/* Where an event comes from: the compiler's region table when the code was
+ * built with the plugin (exact, no -g needed, names the map item), else
+ * DWARF. */
+static void attribute_event(const ompdp_event_t *e, ompdp_loc_t *loc, char **variable,
+                            char **clause) {
+  ompdp_region_info_t info;
+  if (e->region && ompdp_regions_describe(e->region, e->item, &info) == 0) {
+    memset(loc, 0, sizeof(*loc));
+    loc->file = ompdp_strdup(info.file);
+    loc->function = ompdp_strdup(info.function);
+    loc->line = info.line;
+    loc->column = info.column;
+    if (e->item >= 0 && variable && clause && info.variable && info.variable[0]) {
+      *variable = ompdp_strdup(info.variable);
+      *clause = ompdp_strdup(info.clause);
+    }
+    return;
+  }
+  ompdp_attribute(e->codeptr, OMPDP_EV_CONSTRUCT(e), loc);
 }
 
 void ompdp_write_report_once(int signo) {
@@ -141,7 +164,7 @@ void ompdp_write_report_once(int signo) {
       .wall_time_ns = ompdp_now_ns() - start_ns,
       .kernels_from_targets = kernels_from_targets,
   };
-  if (ompdp_analyze(&in, &r, ompdp_attribute))
+  if (ompdp_analyze(&in, &r, attribute_event))
     fprintf(stderr, "ompdp: out of memory during analysis; the report is incomplete\n");
   r.hash_collisions = ompdp_hash_collisions();
   free(ev);
