@@ -1,0 +1,369 @@
+#!/usr/bin/env python3
+# ===- run.py - ompdp overhead benchmark suite -----------------------------===#
+#
+# Builds the programs in benchmarks/programs/ for offload to the host, runs
+# each one without and with `ompdp run`, alternating the two, and prints per
+# program: the median wall time and its ratio, peak RSS, the tool's memory per
+# event, and the time spent after main returns (where ompdp analyses). Then it
+# runs benchmarks/hashbench/ (XXH3 against memcpy per buffer size) and prints
+# the goals met or missed. Nothing here fails because something is slow: the
+# exit status is non-zero only when a program cannot be built or does not run
+# correctly (a non-zero exit, a missing report), so it also serves as a smoke
+# test with --quick. The method is described in benchmarks/README.md.
+#
+# ===----------------------------------------------------------------------===#
+
+import argparse
+import datetime
+import json
+import math
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+
+# name, source, size for the full suite, size for --quick, what it measures.
+# The sizes keep the full suite under ten minutes on two cores, --quick under
+# two; small_events_mem (10^7 events) is the row that the memory and analysis
+# goals are read from.
+PROGRAMS = [
+    ("transfer_torture", "transfer_torture.c", 256 << 20, 16 << 20,
+     "H2D+D2H transfers, 8 B .. max size (bytes)"),
+    ("small_events", "small_events.c", 10**6, 10**5,
+     "data ops of 8 B (count)"),
+    ("small_events_mem", "small_events.c", 10**7, 10**6,
+     "data ops of 8 B (count): memory and analysis"),
+    ("kernel_bound", "kernel_bound.c", 1000, 100,
+     "10 kernels, 2 transfers (rounds per element)"),
+    ("patterns_S", "patterns.c", 1 << 10, 1 << 10,
+     "the paper's patterns (doubles per array)"),
+    ("patterns_M", "patterns.c", 1 << 15, 1 << 13,
+     "the paper's patterns (doubles per array)"),
+    ("patterns_L", "patterns.c", 1 << 20, 1 << 16,
+     "the paper's patterns (doubles per array)"),
+    ("threads_nowait", "threads_nowait.c", 1 << 20, 1 << 14,
+     "4 threads x nowait x all devices (doubles/thread)"),
+    ("lu", "lu.c", 768, 128,
+     "LU, whole matrix mapped every step (order)"),
+]
+
+# Extra environment for some programs, on both sides of the comparison.
+# threads_nowait: libomp 19's hidden helper threads make it abort now and then
+# with or without a tool (see the program's banner).
+PROGRAM_ENV = {"threads_nowait": {"LIBOMP_USE_HIDDEN_HELPER_TASK": "0"}}
+
+END_MARK = "ompdp-bench-end "
+
+# Goals of the issue; reported, never enforced.
+GOAL_GEOMEAN = 1.03
+GOAL_WORST = 1.15
+GOAL_BYTES_PER_EVENT = 32
+GOAL_ANALYSIS_S = 2.0
+
+
+def die(msg):
+    print(f"run.py: error: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def machine():
+    model = platform.processor() or "unknown"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return {"nproc": os.cpu_count(), "cpu": model,
+            "kernel": platform.release()}
+
+
+def has_avx2():
+    try:
+        with open("/proc/cpuinfo") as f:
+            return any(l.startswith("flags") and " avx2" in l for l in f)
+    except OSError:
+        return False
+
+
+def compile_all(cc, outdir, names):
+    base = [cc, "-O2", "-g", "-fopenmp", "-fopenmp-targets=x86_64-pc-linux-gnu",
+            "-Wl,-rpath,/usr/lib/llvm-19/lib"]
+    built = {}
+    for src in sorted({p[1] for p in PROGRAMS if p[0] in names}):
+        exe = os.path.join(outdir, src[:-2])
+        cmd = base + [os.path.join(HERE, "programs", src), "-o", exe]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            die(f"cannot build {src}:\n{' '.join(cmd)}\n{r.stderr}")
+        built[src] = exe
+    hb = os.path.join(outdir, "hashbench")
+    cmd = [cc, "-O2"] + (["-mavx2"] if has_avx2() else []) + \
+        [os.path.join(HERE, "hashbench", "hashbench.c"), "-o", hb]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        die(f"cannot build hashbench:\n{' '.join(cmd)}\n{r.stderr}")
+    return built, hb
+
+
+def run_once(argv, errpath, env=None):
+    """Runs argv; returns wall seconds, peak RSS in KiB, seconds after main.
+
+    The peak RSS comes from wait4 on the direct child. Linux reports there the
+    larger of the child's own peak and that of the children it reaped, so for
+    `ompdp run` it is the program's peak, not the driver's."""
+    with open(errpath, "w") as err:
+        t0 = time.monotonic_ns()
+        p = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
+                             stdout=subprocess.DEVNULL, stderr=err, env=env)
+        _, status, ru = os.wait4(p.pid, 0)
+        t1 = time.monotonic_ns()
+        p.returncode = os.waitstatus_to_exitcode(status)
+    with open(errpath, errors="replace") as f:
+        text = f.read()
+    if p.returncode != 0:
+        die(f"{' '.join(argv)} exited with {p.returncode}:\n{text[-2000:]}")
+    end = None
+    for line in text.splitlines():
+        if line.startswith(END_MARK):
+            end = int(line[len(END_MARK):])
+    if end is None:
+        die(f"{' '.join(argv)} did not print its end-of-main time:\n"
+            f"{text[-2000:]}")
+    # Both clocks are CLOCK_MONOTONIC (Python's monotonic clock on Linux).
+    return (t1 - t0) / 1e9, ru.ru_maxrss, (t1 - end) / 1e9
+
+
+def bench_program(name, exe, size, runs, ompdp, work):
+    base = [exe, str(size)]
+    report = os.path.join(work, f"{name}.json")
+    tool = [ompdp, "run", "--format=json", "-o", report, "--"] + base
+    errpath = os.path.join(work, f"{name}.stderr")
+    env = dict(os.environ, **PROGRAM_ENV.get(name, {}))
+    # One untimed run of each first: page cache, dynamic loader, CPU clocks.
+    run_once(base, errpath, env)
+    run_once(tool, errpath, env)
+    without, with_ = [], []
+    for i in range(runs):
+        # Alternated, and the order flips every pair, so a slow drift of the
+        # machine (another process, frequency) falls on both sides alike.
+        order = [(base, without), (tool, with_)]
+        if i % 2:
+            order.reverse()
+        for argv, acc in order:
+            acc.append(run_once(argv, errpath, env))
+    try:
+        with open(report) as f:
+            observed = json.load(f)["observed"]
+    except (OSError, ValueError, KeyError) as e:
+        die(f"{name}: no usable JSON report from ompdp ({e})")
+    events = observed["transfers"] + observed["allocs"] + observed["kernels"]
+
+    def med(acc, k):
+        return statistics.median(r[k] for r in acc)
+    t0, t1 = med(without, 0), med(with_, 0)
+    rss0, rss1 = med(without, 1), med(with_, 1)
+    x0, x1 = med(without, 2), med(with_, 2)
+    return {
+        "name": name, "size": size, "runs": runs,
+        "wall_s_without": t0, "wall_s_with": t1, "slowdown": t1 / t0,
+        "wall_s_all_without": [r[0] for r in without],
+        "wall_s_all_with": [r[0] for r in with_],
+        "peak_rss_kib_without": rss0, "peak_rss_kib_with": rss1,
+        "events": events, "observed": observed,
+        "tool_bytes_per_event":
+            (rss1 - rss0) * 1024 / events if events else None,
+        "after_main_s_without": x0, "after_main_s_with": x1,
+        "analysis_s": x1 - x0,
+    }
+
+
+def bench_hash(hb, quick):
+    # Largest buffer, and the shortest timing a measurement may rest on.
+    args = [hb, str(16 << 20), "0.01"] if quick else \
+        [hb, str(256 << 20), "0.05"]
+    r = subprocess.run(args, capture_output=True, text=True)
+    if r.returncode != 0:
+        die(f"hashbench failed:\n{r.stderr}")
+    rows = []
+    for line in r.stdout.split("\n"):
+        kv = dict(f.split("=") for f in line.split())
+        if kv:
+            rows.append({"size": int(kv["size"]),
+                         "hash_gbps": float(kv["hash_gbps"]),
+                         "memcpy_gbps": float(kv["memcpy_gbps"])})
+    return rows
+
+
+def human(n):
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
+            return f"{n:g} {unit}" if unit == "B" else f"{n:.0f} {unit}"
+        n /= 1024
+
+
+def fmt_table(header, rows):
+    out = ["| " + " | ".join(header) + " |",
+           "|" + "|".join("---" if i == 0 else "---:"
+                          for i in range(len(header))) + "|"]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(out)
+
+
+def render(res):
+    lines = []
+    m = res["machine"]
+    lines.append(f"date: {res['date']}  ")
+    lines.append(f"machine: {m['nproc']} cores, {m['cpu']}, "
+                 f"Linux {m['kernel']}  ")
+    lines.append(f"mode: {'quick' if res['quick'] else 'full'}, "
+                 f"{res['runs']} alternated runs per side, medians")
+    lines.append("")
+    rows = []
+    for p in res["programs"]:
+        bpe = p["tool_bytes_per_event"]
+        rows.append([
+            p["name"], str(p["size"]), str(p["events"]),
+            f"{p['wall_s_without']:.3f}", f"{p['wall_s_with']:.3f}",
+            f"{p['slowdown']:.2f}",
+            f"{p['peak_rss_kib_without'] / 1024:.1f}",
+            f"{p['peak_rss_kib_with'] / 1024:.1f}",
+            # Below 10^4 events the tool's fixed cost (its code, its tables)
+            # dominates and bytes per event says nothing; the JSON has it.
+            "-" if bpe is None or p["events"] < 10**4 else f"{bpe:.0f}",
+            f"{p['after_main_s_without'] * 1e3:.1f}",
+            f"{p['after_main_s_with'] * 1e3:.1f}",
+        ])
+    lines.append(fmt_table(
+        ["program", "size", "events", "wall s (no tool)", "wall s (ompdp)",
+         "slowdown", "peak RSS MiB (no tool)", "peak RSS MiB (ompdp)",
+         "tool B/event", "after main ms (no tool)", "after main ms (ompdp)"],
+        rows))
+    s = res["summary"]
+    lines.append("")
+    lines.append(f"slowdown: geometric mean {s['geomean_slowdown']:.3f}, "
+                 f"worst {s['worst_slowdown']:.3f} ({s['worst_program']})")
+    lines.append("")
+    hrows = [[human(h["size"]), f"{h['hash_gbps']:.2f}",
+              f"{h['memcpy_gbps']:.2f}",
+              f"{h['hash_gbps'] / h['memcpy_gbps']:.2f}"]
+             for h in res["hash"]]
+    lines.append(fmt_table(["buffer", "XXH3 GB/s", "memcpy GB/s",
+                            "hash/memcpy"], hrows))
+    lines.append("")
+    lines.append("goals (reported, not enforced):")
+    for g in res["goals"]:
+        lines.append(f"- {g['goal']}: {g['measured']} -> "
+                     f"{'met' if g['met'] else 'missed'}")
+    return "\n".join(lines)
+
+
+def goals(res):
+    s = res["summary"]
+    out = [
+        {"goal": f"slowdown geomean <= {GOAL_GEOMEAN}",
+         "measured": f"{s['geomean_slowdown']:.3f}",
+         "met": s["geomean_slowdown"] <= GOAL_GEOMEAN},
+        {"goal": f"worst slowdown <= {GOAL_WORST}",
+         "measured": f"{s['worst_slowdown']:.3f} ({s['worst_program']})",
+         "met": s["worst_slowdown"] <= GOAL_WORST},
+    ]
+    slow = [h for h in res["hash"] if h["hash_gbps"] < h["memcpy_gbps"]]
+    out.append({"goal": "XXH3 >= memcpy throughput at every size",
+                "measured": "slower at " +
+                ", ".join(human(h["size"]) for h in slow)
+                if slow else "faster or equal at every size",
+                "met": not slow})
+    mem = [p for p in res["programs"] if p["name"].startswith("small_events")]
+    if mem:
+        p = max(mem, key=lambda p: p["events"])
+        out.append({"goal": f"tool memory <= {GOAL_BYTES_PER_EVENT} B per "
+                    "data-op event",
+                    "measured": f"{p['tool_bytes_per_event']:.1f} B "
+                    f"({p['name']}, {p['events']} events)",
+                    "met": p["tool_bytes_per_event"] <= GOAL_BYTES_PER_EVENT})
+        out.append({"goal":
+                    f"analysis of the largest run < {GOAL_ANALYSIS_S} s",
+                    "measured": f"{p['analysis_s']:.3f} s "
+                    f"({p['name']}, {p['events']} events)",
+                    "met": p["analysis_s"] < GOAL_ANALYSIS_S})
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(
+        description="Measure what ompdp costs: time, memory, analysis, "
+        "hashing.")
+    ap.add_argument("--build", default=os.path.join(REPO, "build"),
+                    help="ompdp build directory (default: build/ in the repo)")
+    ap.add_argument("--quick", action="store_true",
+                    help="small sizes and 3 runs (a smoke test, ~1-2 min)")
+    ap.add_argument("--runs", type=int,
+                    help="alternated runs per side (default 5, 3 with --quick)")
+    ap.add_argument("--json", metavar="FILE",
+                    help="also write the results here")
+    ap.add_argument("--only", metavar="NAME", action="append",
+                    help="run only this program (repeatable)")
+    ap.add_argument("--cc", default="clang-19",
+                    help="compiler (default clang-19)")
+    a = ap.parse_args()
+
+    ompdp = os.path.join(os.path.abspath(a.build), "bin", "ompdp")
+    if not os.access(ompdp, os.X_OK):
+        die(f"no ompdp at {ompdp}: build it first or pass --build")
+    if not shutil.which(a.cc):
+        die(f"compiler '{a.cc}' not found")
+    runs = a.runs or (3 if a.quick else 5)
+    if runs < 1:
+        die("--runs must be at least 1")
+    known = [p[0] for p in PROGRAMS]
+    names = a.only or known
+    for n in names:
+        if n not in known:
+            die(f"unknown program '{n}' (known: {', '.join(known)})")
+
+    work = tempfile.mkdtemp(prefix="ompdp-bench-")
+    try:
+        built, hb = compile_all(a.cc, work, names)
+        res = {"date": datetime.datetime.now().astimezone().isoformat(
+                   timespec="seconds"),
+               "machine": machine(), "quick": a.quick, "runs": runs,
+               "ompdp": ompdp, "programs": []}
+        for name, src, full, quick, what in PROGRAMS:
+            if name not in names:
+                continue
+            size = quick if a.quick else full
+            print(f"running {name} ({size}) ...", file=sys.stderr, flush=True)
+            r = bench_program(name, built[src], size, runs, ompdp, work)
+            r["measures"] = what
+            res["programs"].append(r)
+        print("running hashbench ...", file=sys.stderr, flush=True)
+        res["hash"] = bench_hash(hb, a.quick)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+    sd = [p["slowdown"] for p in res["programs"]]
+    worst = max(res["programs"], key=lambda p: p["slowdown"])
+    res["summary"] = {
+        "geomean_slowdown": math.exp(sum(map(math.log, sd)) / len(sd)),
+        "worst_slowdown": worst["slowdown"], "worst_program": worst["name"]}
+    res["goals"] = goals(res)
+    print(render(res))
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(res, f, indent=1)
+            f.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
