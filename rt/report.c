@@ -74,9 +74,20 @@ void ompdp_report_init(ompdp_report_t *r) {
   r->predicted_speedup = 1.0;
 }
 
-static void free_loc(ompdp_loc_t *l) {
+void ompdp_loc_free(ompdp_loc_t *l) {
   free(l->function);
   free(l->file);
+  l->function = l->file = NULL;
+}
+
+void ompdp_finding_free(ompdp_finding_t *f) {
+  free(f->devices);
+  ompdp_loc_free(&f->loc);
+  ompdp_loc_free(&f->related);
+  free(f->variable);
+  free(f->clause);
+  free(f->suggestion);
+  memset(f, 0, sizeof(*f));
 }
 
 void ompdp_report_free(ompdp_report_t *r) {
@@ -88,15 +99,8 @@ void ompdp_report_free(ompdp_report_t *r) {
   for (size_t i = 0; i < r->num_warnings; ++i)
     free(r->warnings[i]);
   free(r->warnings);
-  for (size_t i = 0; i < r->num_findings; ++i) {
-    ompdp_finding_t *f = &r->findings[i];
-    free(f->devices);
-    free_loc(&f->loc);
-    free_loc(&f->related);
-    free(f->variable);
-    free(f->clause);
-    free(f->suggestion);
-  }
+  for (size_t i = 0; i < r->num_findings; ++i)
+    ompdp_finding_free(&r->findings[i]);
   free(r->findings);
   ompdp_report_init(r);
 }

@@ -72,6 +72,9 @@ typedef struct ompdp_report {
 /* Lifetime. */
 void ompdp_report_init(ompdp_report_t *r);
 void ompdp_report_free(ompdp_report_t *r);
+/* Frees what a finding or location owns and zeroes it. */
+void ompdp_finding_free(ompdp_finding_t *f);
+void ompdp_loc_free(ompdp_loc_t *l);
 /* Appends a zeroed finding and returns it, or NULL when out of memory. */
 ompdp_finding_t *ompdp_report_add_finding(ompdp_report_t *r, ompdp_finding_kind_t k);
 int ompdp_report_add_warning(ompdp_report_t *r, const char *msg);

@@ -641,21 +641,6 @@ static int lookup(const char *const *names, int count, const char *key) {
 
 /*--- the report's members -------------------------------------------------*/
 
-static void free_loc(ompdp_loc_t *l) {
-  free(l->file);
-  free(l->function);
-  l->file = l->function = NULL;
-}
-
-static void free_finding(ompdp_finding_t *f) {
-  free(f->devices);
-  free_loc(&f->loc);
-  free_loc(&f->related);
-  free(f->variable);
-  free(f->clause);
-  free(f->suggestion);
-  memset(f, 0, sizeof(*f));
-}
 
 enum { L_FILE, L_LINE, L_COLUMN, L_FUNCTION, L_COUNT };
 static const char *const LocNames[L_COUNT] = {"file", "line", "column", "function"};
@@ -680,7 +665,7 @@ static int get_loc_member(parser_t *p, int m, ompdp_loc_t *l) {
 }
 
 static int read_related(parser_t *p, ompdp_loc_t *l) {
-  free_loc(l);
+  ompdp_loc_free(l);
   memset(l, 0, sizeof(*l));
   if (is_null(p))
     return 0;
@@ -795,7 +780,7 @@ static int read_findings(parser_t *p, ompdp_report_t *rep, size_t *unknown,
     char *kind_name = NULL;
     memset(&f, 0, sizeof(f));
     if (read_finding(p, &f, &kind_name)) {
-      free_finding(&f);
+      ompdp_finding_free(&f);
       free(kind_name);
       return -1;
     }
@@ -804,14 +789,14 @@ static int read_findings(parser_t *p, ompdp_report_t *rep, size_t *unknown,
       /* A kind from a newer writer: skipped, and said so in a warning. */
       if (!(*unknown)++)
         printable(unknown_name, unknown_size, kind_name);
-      free_finding(&f);
+      ompdp_finding_free(&f);
       free(kind_name);
       continue;
     }
     free(kind_name);
     ompdp_finding_t *slot = ompdp_report_add_finding(rep, k);
     if (!slot) {
-      free_finding(&f);
+      ompdp_finding_free(&f);
       return oom(p);
     }
     f.kind = k;
