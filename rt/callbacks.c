@@ -22,7 +22,8 @@
 #include <stdatomic.h>
 #include <time.h>
 
-#define HOST_UNKNOWN (-1000000)
+#define HOST_UNKNOWN (-1000000) /* not looked up yet */
+#define HOST_NONE (-1000001)    /* looked up, not found: no device number matches */
 static _Atomic int host_device = HOST_UNKNOWN;
 static int have_submit;
 
@@ -40,7 +41,7 @@ int ompdp_host_device(void) {
    * not link against libomp, so look it up in the process. Safe from a
    * target callback, not from ompt_initialize (libomptarget is not up yet). */
   int (*get)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "omp_get_initial_device");
-  h = get ? get() : HOST_UNKNOWN;
+  h = get ? get() : HOST_NONE; /* look up once, also when it fails */
   atomic_store_explicit(&host_device, h, memory_order_relaxed);
   return h;
 }

@@ -28,22 +28,19 @@ static int kernels_from_targets;
 static char *warnings[8];
 static size_t num_warnings;
 
-static void warn(const char *fmt, const char *name, const char *lost) {
-  char buf[512];
-  snprintf(buf, sizeof(buf), fmt, name, lost);
-  fprintf(stderr, "ompdp: %s\n", buf);
-  if (num_warnings < sizeof(warnings) / sizeof(warnings[0]))
-    warnings[num_warnings++] = ompdp_strdup(buf);
-}
-
 /* Registers one callback; returns 1 if the runtime will deliver it. */
 static int register_cb(ompt_set_callback_t set, ompt_callbacks_t which, ompt_callback_t cb,
                        const char *name, const char *lost) {
   int r = set(which, cb);
   if (r >= ompt_set_sometimes)
     return 1;
-  warn("the OpenMP runtime does not deliver %s (an OMPT runtime without EMI callbacks?): %s",
-       name, lost);
+  char buf[512];
+  snprintf(buf, sizeof(buf),
+           "the OpenMP runtime does not deliver %s (an OMPT runtime without EMI callbacks?): %s",
+           name, lost);
+  fprintf(stderr, "ompdp: %s\n", buf);
+  if (num_warnings < sizeof(warnings) / sizeof(warnings[0]))
+    warnings[num_warnings++] = ompdp_strdup(buf);
   return 0;
 }
 
