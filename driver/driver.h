@@ -1,6 +1,6 @@
 /*===- driver.h - what the ompdp subcommands share ------------*- C -*-===*\
 |*
-|* The driver is one file per subcommand (run.c, report.c), as llvm-xray
+|* The driver is one file per subcommand (run.c, report.c, fix.c), as llvm-xray
 |* is, plus main.c, which dispatches. This header holds the few things the
 |* subcommands have in common: exit codes, option matching, the output
 |* format flag and the rendering of a report to a file or stream.
@@ -20,7 +20,7 @@ enum {
   DRV_EXIT_USAGE = 2,   /* bad command line, or an output that is not writable */
 };
 
-typedef enum drv_format { DRV_FORMAT_TEXT, DRV_FORMAT_JSON } drv_format_t;
+typedef enum drv_format { DRV_FORMAT_TEXT, DRV_FORMAT_JSON, DRV_FORMAT_SARIF } drv_format_t;
 
 /* Prints "ompdp: <message>\n" on stderr. */
 void drv_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -50,5 +50,6 @@ int drv_write_report(const ompdp_report_t *r, drv_format_t fmt,
  * process exit status. */
 int drv_run_main(int argc, char **argv);
 int drv_report_main(int argc, char **argv);
+int drv_fix_main(int argc, char **argv);
 
 #endif /* OMPDP_DRIVER_H */

@@ -1,8 +1,9 @@
 /*===- report.c - `ompdp report` and report rendering ----------------------===*\
 |*
 |* `ompdp report REPORT.json` reads a saved JSON report and renders it again,
-|* as text for people or as (normalized) JSON. The rendering helpers here are
-|* also what `ompdp run` uses, so both commands print a report the same way.
+|* as text for people, as (normalized) JSON, or as SARIF for editors and
+|* code-scanning services. The rendering helpers here are also what `ompdp
+|* run` uses, so both commands print a report the same way.
 |*
 \*===----------------------------------------------------------------------===*/
 #define _POSIX_C_SOURCE 200809L
@@ -13,13 +14,19 @@
 #include <string.h>
 #include <unistd.h>
 
+#ifndef OMPDP_VERSION_STRING
+#define OMPDP_VERSION_STRING "unknown"
+#endif
+
 int drv_parse_format(const char *value, drv_format_t *out) {
   if (!strcmp(value, "text"))
     *out = DRV_FORMAT_TEXT;
   else if (!strcmp(value, "json"))
     *out = DRV_FORMAT_JSON;
+  else if (!strcmp(value, "sarif"))
+    *out = DRV_FORMAT_SARIF;
   else {
-    drv_error("unknown --format '%s' (use text or json)", value);
+    drv_error("unknown --format '%s' (use text, json or sarif)", value);
     return -1;
   }
   return 0;
@@ -32,7 +39,8 @@ int drv_check_output(const char *path) {
     drv_error("-o needs a file name");
     return -1;
   }
-  /* O_NONBLOCK: a FIFO without a reader must not hang the check. */
+  /* O_NONBLOCK: a FIFO without a reader must not hang the check.
+   * O_NOFOLLOW: a symlink planted at the path is refused, never followed. */
   int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NONBLOCK, 0666);
   if (fd >= 0) {
     close(fd);
@@ -40,11 +48,16 @@ int drv_check_output(const char *path) {
     return 0;
   }
   if (errno == EEXIST) {
-    fd = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK);
+    fd = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
     if (fd >= 0 || errno == ENXIO) {
       if (fd >= 0)
         close(fd);
       return 0;
+    }
+    if (errno == ELOOP) {
+      drv_error("cannot write '%s': it is a symbolic link, which ompdp does not follow",
+                path);
+      return -1;
     }
   }
   drv_error("cannot write '%s': %s", path, strerror(errno));
@@ -56,7 +69,11 @@ int drv_write_report(const ompdp_report_t *r, drv_format_t fmt,
   FILE *out = dflt;
   const char *name = dflt == stdout ? "standard output" : "standard error";
   if (path && strcmp(path, "-") != 0) {
-    out = fopen(path, "w");
+    /* Created with the user's umask, never through a symlink. */
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
+    out = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!out && fd >= 0)
+      close(fd);
     name = path;
     if (!out) {
       drv_error("cannot write '%s': %s", path, strerror(errno));
@@ -66,8 +83,9 @@ int drv_write_report(const ompdp_report_t *r, drv_format_t fmt,
     out = stdout;
     name = "standard output";
   }
-  int rc = fmt == DRV_FORMAT_JSON ? ompdp_report_write_json(r, out)
-                                  : ompdp_report_write_text(r, out);
+  int rc = fmt == DRV_FORMAT_JSON    ? ompdp_report_write_json(r, out)
+           : fmt == DRV_FORMAT_SARIF ? ompdp_report_write_sarif(r, out, OMPDP_VERSION_STRING)
+                                     : ompdp_report_write_text(r, out);
   int err = errno;
   if (out != stdout && out != stderr && fclose(out) != 0 && rc == 0) {
     rc = -1;
@@ -81,14 +99,16 @@ int drv_write_report(const ompdp_report_t *r, drv_format_t fmt,
 }
 
 static void report_usage(FILE *out) {
-  fputs("usage: ompdp report [--format=text|json] [-o FILE] REPORT.json\n"
+  fputs("usage: ompdp report [--format=text|json|sarif] [-o FILE] REPORT.json\n"
         "\n"
         "Reads a JSON report (from 'ompdp run --format=json -o FILE' or the\n"
         "runtime's output=FILE option) and renders it; '-' reads standard input.\n"
+        "SARIF 2.1.0 is for editors' SARIF viewers and code-scanning services:\n"
+        "one result per finding, with its rewrites as fixes.\n"
         "\n"
         "options:\n"
-        "  --format=text|json  how to render it (default: text)\n"
-        "  -o FILE             write it to FILE instead of standard output\n",
+        "  --format=text|json|sarif  how to render it (default: text)\n"
+        "  -o FILE                   write it to FILE instead of standard output\n",
         out);
 }
 
@@ -130,7 +150,7 @@ int drv_report_main(int argc, char **argv) {
     input = a;
   }
   if (!input) {
-    drv_error("no report given (usage: ompdp report [--format=text|json] "
+    drv_error("no report given (usage: ompdp report [--format=text|json|sarif] "
               "[-o FILE] REPORT.json)");
     return DRV_EXIT_USAGE;
   }

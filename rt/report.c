@@ -1,9 +1,11 @@
 /*===- report.c - the in-memory report model ------------------------------===*\
 |*
-|* Lifetime, growth and ordering of an ompdp_report_t, and the names of the
-|* finding kinds. The names come from OmpdpFormat.inc through the X-macro so
-|* that the runtime, the driver and the compiler plugin can never disagree on
-|* how a kind is spelled.
+|* Lifetime, growth and ordering of an ompdp_report_t (findings, their
+|* rewrites and edits), the names of the finding and rewrite kinds, and the
+|* white-space-blind comparison that checks an edit's original text. The
+|* names come from OmpdpFormat.inc through the X-macro so that the runtime,
+|* the driver and the compiler plugin can never disagree on how a kind is
+|* spelled.
 |*
 \*===----------------------------------------------------------------------===*/
 #include "report.h"
@@ -28,10 +30,33 @@ static const char *const KindExpl[OMPDP_FK_COUNT] = {
 #include "ompdp/OmpdpFormat.inc"
 };
 
+/* Designated initializers: the rule table may list the kinds in any order. */
+static const char *const RuleName[OMPDP_FK_COUNT] = {
+#define OMPDP_FINDING_RULE(Enum, Name, Group, Help) [OMPDP_FK_##Enum] = Name,
+#include "ompdp/OmpdpFormat.inc"
+};
+static const char *const RuleGroup[OMPDP_FK_COUNT] = {
+#define OMPDP_FINDING_RULE(Enum, Name, Group, Help) [OMPDP_FK_##Enum] = Group,
+#include "ompdp/OmpdpFormat.inc"
+};
+static const char *const RuleHelp[OMPDP_FK_COUNT] = {
+#define OMPDP_FINDING_RULE(Enum, Name, Group, Help) [OMPDP_FK_##Enum] = Help,
+#include "ompdp/OmpdpFormat.inc"
+};
+
+static const char *const RewriteJson[OMPDP_RK_COUNT] = {
+#define OMPDP_REWRITE_KIND(Enum, Json, Desc) Json,
+#include "ompdp/OmpdpFormat.inc"
+};
+static const char *const RewriteDesc[OMPDP_RK_COUNT] = {
+#define OMPDP_REWRITE_KIND(Enum, Json, Desc) Desc,
+#include "ompdp/OmpdpFormat.inc"
+};
+
 /* Out-of-range kinds get a name rather than a crash: a report model may come
  * from a newer writer or from a bug, and printing it must stay safe. */
 static const char *kind_name(const char *const *table, ompdp_finding_kind_t k) {
-  if ((unsigned)k >= (unsigned)OMPDP_FK_COUNT)
+  if ((unsigned)k >= (unsigned)OMPDP_FK_COUNT || !table[k])
     return "unknown";
   return table[k];
 }
@@ -47,6 +72,54 @@ const char *ompdp_finding_kind_title(ompdp_finding_kind_t k) {
 }
 const char *ompdp_finding_kind_explanation(ompdp_finding_kind_t k) {
   return kind_name(KindExpl, k);
+}
+
+const char *ompdp_finding_kind_rule_name(ompdp_finding_kind_t k) {
+  return kind_name(RuleName, k);
+}
+const char *ompdp_finding_kind_warning_group(ompdp_finding_kind_t k) {
+  return kind_name(RuleGroup, k);
+}
+const char *ompdp_finding_kind_help(ompdp_finding_kind_t k) {
+  return kind_name(RuleHelp, k);
+}
+
+const char *ompdp_rewrite_kind_json(ompdp_rewrite_kind_t k) {
+  return (unsigned)k < (unsigned)OMPDP_RK_COUNT ? RewriteJson[k] : RewriteJson[0];
+}
+const char *ompdp_rewrite_kind_description(ompdp_rewrite_kind_t k) {
+  return (unsigned)k < (unsigned)OMPDP_RK_COUNT ? RewriteDesc[k] : RewriteDesc[0];
+}
+ompdp_rewrite_kind_t ompdp_rewrite_kind_from_json(const char *name) {
+  for (int k = 0; name && k < OMPDP_RK_COUNT; ++k)
+    if (strcmp(name, RewriteJson[k]) == 0)
+      return (ompdp_rewrite_kind_t)k;
+  return OMPDP_RK_OTHER;
+}
+
+/* White space as the compiler collapses it when it records a clause (see
+ * RegionCollector's text()), plus the form feed and vertical tab of C. */
+static int is_ws(unsigned char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
+         c == '\v' || c == '\\';
+}
+
+int ompdp_text_matches(const char *text, size_t len, const char *original) {
+  const unsigned char *t = (const unsigned char *)text;
+  const unsigned char *o = (const unsigned char *)original;
+  size_t i = 0;
+  for (;;) {
+    while (i < len && is_ws(t[i]))
+      ++i;
+    while (*o && is_ws(*o))
+      ++o;
+    if (i == len || !*o)
+      return i == len && !*o;
+    if (t[i] != *o)
+      return 0;
+    ++i;
+    ++o;
+  }
 }
 
 ompdp_finding_kind_t ompdp_finding_kind_from_json(const char *name) {
@@ -80,7 +153,26 @@ void ompdp_loc_free(ompdp_loc_t *l) {
   l->function = l->file = NULL;
 }
 
+void ompdp_edit_free(ompdp_edit_t *e) {
+  free(e->file);
+  free(e->original);
+  free(e->replacement);
+  memset(e, 0, sizeof(*e));
+}
+
+void ompdp_rewrite_free(ompdp_rewrite_t *rw) {
+  for (size_t i = 0; i < rw->num_edits; ++i)
+    ompdp_edit_free(&rw->edits[i]);
+  free(rw->edits);
+  free(rw->description);
+  free(rw->assumption);
+  memset(rw, 0, sizeof(*rw));
+}
+
 void ompdp_finding_free(ompdp_finding_t *f) {
+  for (size_t i = 0; i < f->num_rewrites; ++i)
+    ompdp_rewrite_free(&f->rewrites[i]);
+  free(f->rewrites);
   free(f->devices);
   ompdp_loc_free(&f->loc);
   ompdp_loc_free(&f->related);
@@ -132,7 +224,75 @@ ompdp_finding_t *ompdp_report_add_finding(ompdp_report_t *r,
   ompdp_finding_t *f = &r->findings[r->num_findings++];
   memset(f, 0, sizeof(*f));
   f->kind = k;
+  f->item = -1;
+  f->range.offset = f->range.end_offset = -1;
   return f;
+}
+
+ompdp_rewrite_t *ompdp_finding_add_rewrite(ompdp_finding_t *f,
+                                           ompdp_rewrite_kind_t k) {
+  if (grow((void **)&f->rewrites, f->num_rewrites, sizeof(*f->rewrites)))
+    return NULL;
+  ompdp_rewrite_t *rw = &f->rewrites[f->num_rewrites++];
+  memset(rw, 0, sizeof(*rw));
+  rw->kind = k;
+  return rw;
+}
+
+ompdp_edit_t *ompdp_rewrite_add_edit(ompdp_rewrite_t *rw) {
+  if (grow((void **)&rw->edits, rw->num_edits, sizeof(*rw->edits)))
+    return NULL;
+  ompdp_edit_t *e = &rw->edits[rw->num_edits++];
+  memset(e, 0, sizeof(*e));
+  e->range.offset = e->range.end_offset = -1;
+  return e;
+}
+
+int ompdp_rewrite_copy(ompdp_rewrite_t *dst, const ompdp_rewrite_t *src) {
+  memset(dst, 0, sizeof(*dst));
+  dst->kind = src->kind;
+  dst->time_saved_ns = src->time_saved_ns;
+  dst->transfers_removed = src->transfers_removed;
+  dst->allocs_removed = src->allocs_removed;
+  dst->bytes_removed = src->bytes_removed;
+  dst->description = ompdp_strdup(src->description);
+  dst->assumption = ompdp_strdup(src->assumption);
+  if ((src->description && !dst->description) || (src->assumption && !dst->assumption))
+    return -1;
+  for (size_t i = 0; i < src->num_edits; ++i) {
+    const ompdp_edit_t *s = &src->edits[i];
+    ompdp_edit_t *d = ompdp_rewrite_add_edit(dst);
+    if (!d)
+      return -1;
+    d->range = s->range;
+    d->file_hash = s->file_hash;
+    d->file = ompdp_strdup(s->file);
+    d->original = ompdp_strdup(s->original);
+    d->replacement = ompdp_strdup(s->replacement);
+    if ((s->file && !d->file) || (s->original && !d->original) ||
+        (s->replacement && !d->replacement))
+      return -1;
+  }
+  return 0;
+}
+
+static int same_str(const char *a, const char *b) {
+  return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+int ompdp_rewrite_same_edits(const ompdp_rewrite_t *a, const ompdp_rewrite_t *b) {
+  if (a->num_edits != b->num_edits)
+    return 0;
+  for (size_t i = 0; i < a->num_edits; ++i) {
+    const ompdp_edit_t *x = &a->edits[i], *y = &b->edits[i];
+    if (!same_str(x->file, y->file) || x->range.line != y->range.line ||
+        x->range.column != y->range.column ||
+        x->range.end_line != y->range.end_line ||
+        x->range.end_column != y->range.end_column || x->file_hash != y->file_hash ||
+        !same_str(x->replacement, y->replacement))
+      return 0;
+  }
+  return 1;
 }
 
 int ompdp_report_add_warning(ompdp_report_t *r, const char *msg) {

@@ -2,8 +2,9 @@
 |*
 |* One model of an ompdp report. The runtime fills it from the event log at
 |* exit; the driver fills it from a saved JSON report. Every output format
-|* (text, JSON) is rendered from this model and nothing else, so the formats
-|* cannot disagree. All strings are owned by the report (malloc'd copies).
+|* (text, JSON, SARIF) is rendered from this model and nothing else, so the
+|* formats cannot disagree. All strings are owned by the report (malloc'd
+|* copies).
 |*
 \*===----------------------------------------------------------------------===*/
 #ifndef OMPDP_REPORT_H
@@ -24,6 +25,45 @@ typedef struct ompdp_loc {
   uint32_t column;
 } ompdp_loc_t;
 
+/* A range of source text: from the first byte replaced to the first byte
+ * after it (1-based lines and byte columns, as Clang counts them). An empty
+ * range (end == start) is an insertion point. Byte offsets from the start of
+ * the file are -1 when the compiler did not record them. */
+typedef struct ompdp_range {
+  uint32_t line, column;
+  uint32_t end_line, end_column;
+  int64_t offset, end_offset;
+} ompdp_range_t;
+
+/* One text edit: replace the range of file with replacement. original is
+ * the text the range held when the program was compiled (as the compiler
+ * recorded it, so it is compared ignoring white space, see
+ * ompdp_text_matches); NULL when nothing is known about it. */
+typedef struct ompdp_edit {
+  char *file;
+  ompdp_range_t range;
+  char *original;
+  char *replacement; /* never NULL after construction; "" deletes */
+  /* XXH3-64 of the whole file as the compiler read it (0: unknown): a file
+   * that no longer hashes to it changed since the program was built. */
+  uint64_t file_hash;
+} ompdp_edit_t;
+
+/* A concrete source change that removes (part of) a finding's waste. The
+ * edits belong together: apply all of them or none. The predicted effect is
+ * what the run saw happen and the rewrite would have avoided. */
+typedef struct ompdp_rewrite {
+  ompdp_rewrite_kind_t kind;
+  char *description;       /* what it does, in words */
+  char *assumption;        /* what it relies on that ompdp could not check; NULL: nothing */
+  uint64_t time_saved_ns;  /* union of the intervals of the operations it avoids */
+  uint64_t transfers_removed;
+  uint64_t allocs_removed;
+  uint64_t bytes_removed;  /* bytes of the transfers removed */
+  ompdp_edit_t *edits;
+  size_t num_edits;
+} ompdp_rewrite_t;
+
 typedef struct ompdp_finding {
   ompdp_finding_kind_t kind;
   uint64_t count;         /* avoidable operations (Table 1 semantics) */
@@ -41,6 +81,18 @@ typedef struct ompdp_finding {
    * versus other host buffers that happen to hold the same bytes. */
   uint64_t same_buffer;
   uint64_t other_buffer;
+  /* From the compiler's region table (0 / -1 / zero range when unknown):
+   * the construct's stable region ID, the map item's index in it, and the
+   * item's source range in loc.file. */
+  uint64_t region_id;
+  int32_t item;
+  ompdp_range_t range;
+  ompdp_rewrite_t *rewrites;
+  size_t num_rewrites;
+  /* Runtime only, never written: the region handle (rt/regions.h) of the
+   * operations the finding counts, 0 when unknown; with item, the site the
+   * rewrites look up. */
+  uint32_t rt_region;
 } ompdp_finding_t;
 
 typedef struct ompdp_report {
@@ -75,8 +127,21 @@ void ompdp_report_free(ompdp_report_t *r);
 /* Frees what a finding or location owns and zeroes it. */
 void ompdp_finding_free(ompdp_finding_t *f);
 void ompdp_loc_free(ompdp_loc_t *l);
-/* Appends a zeroed finding and returns it, or NULL when out of memory. */
+/* Appends a zeroed finding (item -1) and returns it, or NULL when out of
+ * memory. */
 ompdp_finding_t *ompdp_report_add_finding(ompdp_report_t *r, ompdp_finding_kind_t k);
+/* Appends a zeroed rewrite to f / a zeroed edit (offsets -1) to rw; NULL
+ * when out of memory. */
+ompdp_rewrite_t *ompdp_finding_add_rewrite(ompdp_finding_t *f, ompdp_rewrite_kind_t k);
+ompdp_edit_t *ompdp_rewrite_add_edit(ompdp_rewrite_t *rw);
+void ompdp_rewrite_free(ompdp_rewrite_t *rw);
+/* Deep copy of src into dst (whose contents are replaced, not freed).
+ * Returns 0, or -1 when out of memory (dst then owns what was copied). */
+int ompdp_rewrite_copy(ompdp_rewrite_t *dst, const ompdp_rewrite_t *src);
+void ompdp_edit_free(ompdp_edit_t *e);
+/* 1 if the two rewrites make exactly the same edits (several findings may
+ * share one rewrite: consumers apply it once). */
+int ompdp_rewrite_same_edits(const ompdp_rewrite_t *a, const ompdp_rewrite_t *b);
 int ompdp_report_add_warning(ompdp_report_t *r, const char *msg);
 /* Sorts findings by kind, then time saved (descending), then location. */
 void ompdp_report_sort(ompdp_report_t *r);
@@ -90,10 +155,29 @@ const char *ompdp_finding_kind_title(ompdp_finding_kind_t k);
 const char *ompdp_finding_kind_explanation(ompdp_finding_kind_t k);
 /* Returns OMPDP_FK_COUNT when the name is unknown. */
 ompdp_finding_kind_t ompdp_finding_kind_from_json(const char *name);
+/* SARIF rule name and compiler warning group (OMPDP_FINDING_RULE). */
+const char *ompdp_finding_kind_rule_name(ompdp_finding_kind_t k);
+const char *ompdp_finding_kind_warning_group(ompdp_finding_kind_t k);
+const char *ompdp_finding_kind_help(ompdp_finding_kind_t k);
+/* OMPDP_REWRITE_KIND names; unknown names give OMPDP_RK_OTHER. */
+const char *ompdp_rewrite_kind_json(ompdp_rewrite_kind_t k);
+const char *ompdp_rewrite_kind_description(ompdp_rewrite_kind_t k);
+ompdp_rewrite_kind_t ompdp_rewrite_kind_from_json(const char *name);
+
+/* 1 if text[0..len) holds original, comparing only the characters that are
+ * not white space (space, tab, newline, carriage return, form feed, vertical
+ * tab and the backslash of a line continuation): the compiler records
+ * clauses with their white space collapsed, and a check must not fail on
+ * indentation. */
+int ompdp_text_matches(const char *text, size_t len, const char *original);
 
 /* Rendering. Return 0, or -1 with errno set when the stream fails. */
 int ompdp_report_write_text(const ompdp_report_t *r, FILE *out);
 int ompdp_report_write_json(const ompdp_report_t *r, FILE *out);
+/* SARIF 2.1.0 (report_sarif.c); tool_version goes into tool.driver.version
+ * (NULL: left out). */
+int ompdp_report_write_sarif(const ompdp_report_t *r, FILE *out,
+                             const char *tool_version);
 
 /* Reading a JSON report. Returns 0, or -1 after writing a one-line reason
  * (without the "ompdp: " prefix) into err. */
@@ -104,5 +188,14 @@ int ompdp_report_read_json_file(const char *path, ompdp_report_t *r,
 
 /* strdup that accepts NULL. */
 char *ompdp_strdup(const char *s);
+
+/* Helpers shared by the writers. A JSON string literal for s (null for
+ * NULL), always valid JSON whatever the bytes (report_json.c). */
+void ompdp_json_put_string(FILE *out, const char *s);
+/* Human units with one decimal into buf (OMPDP_UNIT_BUF bytes):
+ * "16.0 KiB", "8.9 us" (report_text.c). */
+#define OMPDP_UNIT_BUF 32
+const char *ompdp_format_bytes(char *buf, uint64_t bytes);
+const char *ompdp_format_time(char *buf, uint64_t ns);
 
 #endif /* OMPDP_REPORT_H */

@@ -49,7 +49,7 @@ static size_t utf8_seq_len(const unsigned char *s, size_t n) {
   return len;
 }
 
-static void put_string(FILE *out, const char *str) {
+void ompdp_json_put_string(FILE *out, const char *str) {
   if (!str) {
     fputs("null", out);
     return;
@@ -131,16 +131,79 @@ static void fmt_double(char *buf, size_t size, double d) {
 
 static void put_loc_members(FILE *out, const ompdp_loc_t *l, const char *ind) {
   fprintf(out, "%s\"file\": ", ind);
-  put_string(out, l->file);
+  ompdp_json_put_string(out, l->file);
   fprintf(out, ",\n%s\"line\": %" PRIu32 ",\n", ind, l->line);
   fprintf(out, "%s\"column\": %" PRIu32 ",\n", ind, l->column);
   fprintf(out, "%s\"function\": ", ind);
-  put_string(out, l->function);
+  ompdp_json_put_string(out, l->function);
+}
+
+static int range_known(const ompdp_range_t *r) { return r->line != 0; }
+
+static void put_offset(FILE *out, int64_t off) {
+  if (off >= 0)
+    fprintf(out, "%" PRId64, off);
+  else
+    fputs("null", out);
+}
+
+/* A range on one line: {"line": L, "column": C, "end_line": L2,
+ * "end_column": C2, "offset": O, "end_offset": O2}. */
+static void put_range_members(FILE *out, const ompdp_range_t *r) {
+  fprintf(out,
+          "\"line\": %" PRIu32 ", \"column\": %" PRIu32 ", \"end_line\": %" PRIu32
+          ", \"end_column\": %" PRIu32 ", \"offset\": ",
+          r->line, r->column, r->end_line, r->end_column);
+  put_offset(out, r->offset);
+  fputs(", \"end_offset\": ", out);
+  put_offset(out, r->end_offset);
+}
+
+static void put_range(FILE *out, const ompdp_range_t *r) {
+  fputc('{', out);
+  put_range_members(out, r);
+  fputc('}', out);
+}
+
+/* One edit per line, so that a lit test can match an edit with one CHECK. */
+static void put_edit(FILE *out, const ompdp_edit_t *e) {
+  fputs("            {\"file\": ", out);
+  ompdp_json_put_string(out, e->file);
+  fputs(", ", out);
+  put_range_members(out, &e->range);
+  fputs(", \"original\": ", out);
+  ompdp_json_put_string(out, e->original);
+  fputs(", \"replacement\": ", out);
+  ompdp_json_put_string(out, e->replacement ? e->replacement : "");
+  if (e->file_hash)
+    fprintf(out, ", \"file_hash\": \"%016" PRIx64 "\"", e->file_hash);
+  else
+    fputs(", \"file_hash\": null", out);
+  fputc('}', out);
+}
+
+static void put_rewrite(FILE *out, const ompdp_rewrite_t *rw) {
+  fputs("        {\n          \"kind\": ", out);
+  ompdp_json_put_string(out, ompdp_rewrite_kind_json(rw->kind));
+  fputs(",\n          \"description\": ", out);
+  ompdp_json_put_string(out, rw->description ? rw->description : "");
+  fputs(",\n          \"assumption\": ", out);
+  ompdp_json_put_string(out, rw->assumption);
+  fprintf(out, ",\n          \"time_saved_ns\": %" PRIu64, rw->time_saved_ns);
+  fprintf(out, ",\n          \"transfers_removed\": %" PRIu64, rw->transfers_removed);
+  fprintf(out, ",\n          \"allocs_removed\": %" PRIu64, rw->allocs_removed);
+  fprintf(out, ",\n          \"bytes_removed\": %" PRIu64, rw->bytes_removed);
+  fputs(",\n          \"edits\": [", out);
+  for (size_t i = 0; i < rw->num_edits; ++i) {
+    fputs(i ? ",\n" : "\n", out);
+    put_edit(out, &rw->edits[i]);
+  }
+  fputs(rw->num_edits ? "\n          ]\n        }" : "]\n        }", out);
 }
 
 static void put_finding(FILE *out, const ompdp_finding_t *f) {
   fputs("    {\n      \"kind\": ", out);
-  put_string(out, ompdp_finding_kind_json(f->kind));
+  ompdp_json_put_string(out, ompdp_finding_kind_json(f->kind));
   fprintf(out, ",\n      \"count\": %" PRIu64 ",\n", f->count);
   fprintf(out, "      \"bytes\": %" PRIu64 ",\n", f->bytes);
   fprintf(out, "      \"time_ns\": %" PRIu64 ",\n", f->time_ns);
@@ -151,11 +214,11 @@ static void put_finding(FILE *out, const ompdp_finding_t *f) {
   fputs("],\n", out);
   put_loc_members(out, &f->loc, "      ");
   fputs(",\n      \"variable\": ", out);
-  put_string(out, f->variable);
+  ompdp_json_put_string(out, f->variable);
   fputs(",\n      \"clause\": ", out);
-  put_string(out, f->clause);
+  ompdp_json_put_string(out, f->clause);
   fputs(",\n      \"suggestion\": ", out);
-  put_string(out, f->suggestion);
+  ompdp_json_put_string(out, f->suggestion);
   fputs(",\n      \"related\": ", out);
   if (f->related.file || f->related.function || f->related.line ||
       f->related.column) {
@@ -169,6 +232,27 @@ static void put_finding(FILE *out, const ompdp_finding_t *f) {
     fprintf(out, ",\n      \"same_buffer\": %" PRIu64, f->same_buffer);
     fprintf(out, ",\n      \"other_buffer\": %" PRIu64, f->other_buffer);
   }
+  /* A hex string: 64-bit IDs do not survive readers that hold numbers as
+   * doubles. */
+  if (f->region_id)
+    fprintf(out, ",\n      \"region_id\": \"%016" PRIx64 "\"", f->region_id);
+  else
+    fputs(",\n      \"region_id\": null", out);
+  if (f->item >= 0)
+    fprintf(out, ",\n      \"item\": %" PRId32, f->item);
+  else
+    fputs(",\n      \"item\": null", out);
+  fputs(",\n      \"range\": ", out);
+  if (range_known(&f->range))
+    put_range(out, &f->range);
+  else
+    fputs("null", out);
+  fputs(",\n      \"rewrites\": [", out);
+  for (size_t i = 0; i < f->num_rewrites; ++i) {
+    fputs(i ? ",\n" : "\n", out);
+    put_rewrite(out, &f->rewrites[i]);
+  }
+  fputs(f->num_rewrites ? "\n      ]" : "]", out);
   fputs("\n    }", out);
 }
 
@@ -183,7 +267,7 @@ int ompdp_report_write_json(const ompdp_report_t *r, FILE *out) {
   for (size_t i = 0; i < r->argc; ++i) {
     if (i)
       fputs(", ", out);
-    put_string(out, r->argv[i] ? r->argv[i] : "");
+    ompdp_json_put_string(out, r->argv[i] ? r->argv[i] : "");
   }
   fputs("],\n    \"exit_status\": ", out);
   if (r->has_exit_status)
@@ -211,7 +295,7 @@ int ompdp_report_write_json(const ompdp_report_t *r, FILE *out) {
   fprintf(out, "  \"partial\": %s,\n  \"warnings\": [", r->partial ? "true" : "false");
   for (size_t i = 0; i < r->num_warnings; ++i) {
     fputs(i ? ",\n    " : "\n    ", out);
-    put_string(out, r->warnings[i] ? r->warnings[i] : "");
+    ompdp_json_put_string(out, r->warnings[i] ? r->warnings[i] : "");
   }
   fputs(r->num_warnings ? "\n  ],\n" : "],\n", out);
 

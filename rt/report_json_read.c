@@ -709,14 +709,264 @@ static int read_devices(parser_t *p, ompdp_finding_t *f) {
   return r;
 }
 
+/*--- rewrites (version 2) --------------------------------------------------*/
+
+enum { R_LINE, R_COLUMN, R_END_LINE, R_END_COLUMN, R_OFFSET, R_END_OFFSET, R_NUM };
+static const char *const RangeNames[R_NUM] = {
+    "line", "column", "end_line", "end_column", "offset", "end_offset"};
+
+/* One member of a range (a finding's "range", or an edit's own members). */
+static int get_range_member(parser_t *p, int m, ompdp_range_t *r) {
+  uint64_t v;
+  if (m == R_OFFSET || m == R_END_OFFSET) {
+    int64_t *dst = m == R_OFFSET ? &r->offset : &r->end_offset;
+    *dst = -1;
+    if (is_null(p))
+      return 0;
+    if (get_u64(p, RangeNames[m], INT64_MAX, &v))
+      return -1;
+    *dst = (int64_t)v;
+    return 0;
+  }
+  if (get_u64(p, RangeNames[m], UINT32_MAX, &v))
+    return -1;
+  uint32_t *const Dst[4] = {&r->line, &r->column, &r->end_line, &r->end_column};
+  *Dst[m] = (uint32_t)v;
+  return 0;
+}
+
+/* Checks a complete range: lines and columns are 1-based, the end is not
+ * before the start, and offsets are both known or both unknown. */
+static int check_range(parser_t *p, size_t at, unsigned seen, unsigned base,
+                       const ompdp_range_t *r, const char *what) {
+  for (int m = R_LINE; m <= R_END_COLUMN; ++m)
+    if (!(seen & (1u << (base + (unsigned)m))))
+      return fail_at(p, at, "%s has no \"%s\"", what, RangeNames[m]);
+  if (!r->line || !r->column || !r->end_line || !r->end_column)
+    return fail_at(p, at, "%s has a line or column 0 (they count from 1)", what);
+  if (r->end_line < r->line ||
+      (r->end_line == r->line && r->end_column < r->column))
+    return fail_at(p, at, "%s ends before it starts", what);
+  if ((r->offset < 0) != (r->end_offset < 0))
+    return fail_at(p, at, "%s has only one of \"offset\" and \"end_offset\"", what);
+  if (r->end_offset < r->offset)
+    return fail_at(p, at, "%s has \"end_offset\" before \"offset\"", what);
+  return 0;
+}
+
+static int read_range(parser_t *p, ompdp_range_t *r) {
+  memset(r, 0, sizeof(*r));
+  r->offset = r->end_offset = -1;
+  if (is_null(p))
+    return 0;
+  if (peek(p) != '{')
+    return type_error(p, "range", "an object or null");
+  size_t start = p->pos;
+  int state = 0, rc;
+  unsigned seen = 0;
+  char *key;
+  while ((rc = obj_next(p, &state, &key)) == 1) {
+    size_t at = p->pos;
+    int m = lookup(RangeNames, R_NUM, key);
+    free(key);
+    if (m < 0 ? skip_value(p)
+              : once(p, &seen, (unsigned)m, RangeNames[m], at) ||
+                    get_range_member(p, m, r))
+      return -1;
+  }
+  if (rc)
+    return rc;
+  return check_range(p, start, seen, 0, r, "a range");
+}
+
+enum { E_FILE = R_NUM, E_ORIGINAL, E_REPLACEMENT, E_HASH, E_NUM };
+static const char *const EditNames[E_NUM - R_NUM] = {"file", "original",
+                                                      "replacement", "file_hash"};
+
+static int read_hex64(parser_t *p, const char *name, uint64_t *out);
+
+static int read_edit(parser_t *p, ompdp_edit_t *e) {
+  if (peek(p) != '{')
+    return type_error(p, "edits", "an array of objects");
+  size_t start = p->pos;
+  int state = 0, rc;
+  unsigned seen = 0;
+  char *key;
+  while ((rc = obj_next(p, &state, &key)) == 1) {
+    size_t at = p->pos;
+    int m = lookup(RangeNames, R_NUM, key);
+    if (m < 0) {
+      m = lookup(EditNames, E_NUM - R_NUM, key);
+      if (m >= 0)
+        m += R_NUM;
+    }
+    free(key);
+    if (m < 0) {
+      if (skip_value(p))
+        return -1;
+      continue;
+    }
+    const char *name = m < R_NUM ? RangeNames[m] : EditNames[m - R_NUM];
+    if (once(p, &seen, (unsigned)m, name, at))
+      return -1;
+    int err;
+    switch (m) {
+    case E_FILE: err = get_str(p, "file", 0, &e->file); break;
+    case E_ORIGINAL: err = get_str(p, "original", 1, &e->original); break;
+    case E_REPLACEMENT: err = get_str(p, "replacement", 0, &e->replacement); break;
+    case E_HASH: err = read_hex64(p, "file_hash", &e->file_hash); break;
+    default: err = get_range_member(p, m, &e->range); break;
+    }
+    if (err)
+      return -1;
+  }
+  if (rc)
+    return rc;
+  if (!e->file || !e->file[0])
+    return fail_at(p, start, "an edit has no \"file\"");
+  if (!e->replacement)
+    return fail_at(p, start, "an edit has no \"replacement\"");
+  return check_range(p, start, seen, 0, &e->range, "an edit");
+}
+
+enum {
+  W_KIND, W_DESCRIPTION, W_ASSUMPTION, W_SAVED, W_TRANSFERS, W_ALLOCS,
+  W_BYTES, W_EDITS, W_NUM
+};
+static const char *const RewriteNames[W_NUM] = {
+    "kind", "description", "assumption", "time_saved_ns", "transfers_removed",
+    "allocs_removed", "bytes_removed", "edits"};
+
+static int read_rewrite(parser_t *p, ompdp_rewrite_t *rw) {
+  if (peek(p) != '{')
+    return type_error(p, "rewrites", "an array of objects");
+  size_t start = p->pos;
+  int state = 0, rc;
+  unsigned seen = 0;
+  char *key;
+  while ((rc = obj_next(p, &state, &key)) == 1) {
+    size_t at = p->pos;
+    int m = lookup(RewriteNames, W_NUM, key);
+    free(key);
+    if (m < 0) {
+      if (skip_value(p))
+        return -1;
+      continue;
+    }
+    if (once(p, &seen, (unsigned)m, RewriteNames[m], at))
+      return -1;
+    int err = 0, st = 0, r2 = 0;
+    char *kind = NULL;
+    switch (m) {
+    case W_KIND:
+      err = get_str(p, "kind", 0, &kind);
+      rw->kind = ompdp_rewrite_kind_from_json(kind);
+      free(kind);
+      break;
+    case W_DESCRIPTION: err = get_str(p, "description", 1, &rw->description); break;
+    case W_ASSUMPTION: err = get_str(p, "assumption", 1, &rw->assumption); break;
+    case W_SAVED:
+      err = get_u64(p, "time_saved_ns", UINT64_MAX, &rw->time_saved_ns);
+      break;
+    case W_TRANSFERS:
+      err = get_u64(p, "transfers_removed", UINT64_MAX, &rw->transfers_removed);
+      break;
+    case W_ALLOCS:
+      err = get_u64(p, "allocs_removed", UINT64_MAX, &rw->allocs_removed);
+      break;
+    case W_BYTES:
+      err = get_u64(p, "bytes_removed", UINT64_MAX, &rw->bytes_removed);
+      break;
+    case W_EDITS:
+      if (peek(p) != '[') {
+        err = type_error(p, "edits", "an array of objects");
+        break;
+      }
+      while ((r2 = arr_next(p, &st)) == 1) {
+        ompdp_edit_t *e = ompdp_rewrite_add_edit(rw);
+        if (!e)
+          return oom(p);
+        if (read_edit(p, e))
+          return -1;
+      }
+      err = r2;
+      break;
+    }
+    if (err)
+      return -1;
+  }
+  if (rc)
+    return rc;
+  if (!(seen & (1u << W_KIND)))
+    return fail_at(p, start, "a rewrite has no \"kind\"");
+  if (!rw->num_edits)
+    return fail_at(p, start, "a rewrite has no edits");
+  return 0;
+}
+
+static int read_rewrites(parser_t *p, ompdp_finding_t *f) {
+  if (peek(p) != '[')
+    return type_error(p, "rewrites", "an array of objects");
+  int state = 0, r;
+  while ((r = arr_next(p, &state)) == 1) {
+    ompdp_rewrite_t *rw = ompdp_finding_add_rewrite(f, OMPDP_RK_OTHER);
+    if (!rw)
+      return oom(p);
+    if (read_rewrite(p, rw))
+      return -1;
+  }
+  return r;
+}
+
+/* A 64-bit value as 1 to 16 hex digits in a string (so that no reader
+ * rounds it), or null for 0 (unknown). */
+static int read_hex64(parser_t *p, const char *name, uint64_t *out) {
+  *out = 0;
+  if (is_null(p))
+    return 0;
+  size_t at = p->pos;
+  char *s = NULL;
+  if (get_str(p, name, 0, &s))
+    return -1;
+  uint64_t v = 0;
+  size_t n = strlen(s);
+  int ok = n > 0 && n <= 16;
+  for (size_t i = 0; ok && i < n; ++i) {
+    char c = s[i];
+    unsigned d = c >= '0' && c <= '9'   ? (unsigned)(c - '0')
+                 : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
+                 : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10)
+                                        : 16u;
+    ok = d < 16;
+    v = v << 4 | d;
+  }
+  free(s);
+  if (!ok)
+    return fail_at(p, at, "\"%s\" must be a string of 1 to 16 hex digits", name);
+  *out = v;
+  return 0;
+}
+
+static int read_item(parser_t *p, int32_t *out) {
+  uint64_t v;
+  *out = -1;
+  if (is_null(p))
+    return 0;
+  if (get_u64(p, "item", INT32_MAX, &v))
+    return -1;
+  *out = (int32_t)v;
+  return 0;
+}
+
 enum {
   F_KIND, F_COUNT, F_BYTES, F_TIME, F_SAVED, F_DEVICES, F_VARIABLE, F_CLAUSE,
-  F_SUGGESTION, F_RELATED, F_SAME, F_OTHER, F_NUM
+  F_SUGGESTION, F_RELATED, F_SAME, F_OTHER, F_REGION_ID, F_ITEM, F_RANGE,
+  F_REWRITES, F_NUM
 };
 static const char *const FindingNames[F_NUM] = {
     "kind", "count", "bytes", "time_ns", "time_saved_ns", "devices",
     "variable", "clause", "suggestion", "related", "same_buffer",
-    "other_buffer"};
+    "other_buffer", "region_id", "item", "range", "rewrites"};
 
 /* Reads one finding into f (zeroed by the caller). *kind_name gets the
  * "kind" string, which the caller resolves. */
@@ -761,6 +1011,10 @@ static int read_finding(parser_t *p, ompdp_finding_t *f, char **kind_name) {
     case F_RELATED: e = read_related(p, &f->related); break;
     case F_SAME: e = get_u64(p, "same_buffer", UINT64_MAX, &f->same_buffer); break;
     case F_OTHER: e = get_u64(p, "other_buffer", UINT64_MAX, &f->other_buffer); break;
+    case F_REGION_ID: e = read_hex64(p, "region_id", &f->region_id); break;
+    case F_ITEM: e = read_item(p, &f->item); break;
+    case F_RANGE: e = read_range(p, &f->range); break;
+    case F_REWRITES: e = read_rewrites(p, f); break;
     }
     if (e)
       return -1;
@@ -779,6 +1033,8 @@ static int read_findings(parser_t *p, ompdp_report_t *rep, size_t *unknown,
     ompdp_finding_t f;
     char *kind_name = NULL;
     memset(&f, 0, sizeof(f));
+    f.item = -1;
+    f.range.offset = f.range.end_offset = -1;
     if (read_finding(p, &f, &kind_name)) {
       ompdp_finding_free(&f);
       free(kind_name);
@@ -1042,13 +1298,16 @@ static int check_version(parser_t *p) {
     set_err(p, "not an ompdp report (\"ompdp_report_version\" is not an integer)");
     return -1;
   }
-  if (ver.neg || ver.overflow || ver.mag != OMPDP_REPORT_VERSION) {
+  if (ver.neg || ver.overflow || ver.mag < OMPDP_REPORT_MIN_VERSION ||
+      ver.mag > OMPDP_REPORT_VERSION) {
     char text[32];
     size_t len = ver.len < sizeof(text) - 4 ? ver.len : sizeof(text) - 4;
     memcpy(text, p->s + ver.at, len);
     strcpy(text + len, len < ver.len ? "..." : "");
-    set_err(p, "report version %s is not supported (this ompdp reads version %d)",
-            text, OMPDP_REPORT_VERSION);
+    set_err(p,
+            "report version %s is not supported (this ompdp reads versions %d "
+            "to %d)",
+            text, OMPDP_REPORT_MIN_VERSION, OMPDP_REPORT_VERSION);
     return -1;
   }
   return 0;

@@ -2,8 +2,9 @@
 |*
 |* Renders the model as plain text. The layout is kept stable and easy to
 |* grep, because lit tests FileCheck it: every finding is one row that starts
-|* with the kind's JSON name, followed by indented detail lines; numbers use
-|* fixed human units (B/KiB/MiB/GiB, ns/us/ms/s) with one decimal.
+|* with the kind's JSON name, followed by indented detail lines (its
+|* rewrites: one line each, then one line per edit); numbers use fixed human
+|* units (B/KiB/MiB/GiB, ns/us/ms/s) with one decimal.
 |*
 \*===----------------------------------------------------------------------===*/
 #include "report.h"
@@ -13,13 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Enough for "18446744073709551615 B" and "18446744073.7 s". */
-#define UNIT_BUF 32
+/* OMPDP_UNIT_BUF is enough for "18446744073709551615 B" and
+ * "18446744073.7 s". */
 
-static const char *fmt_bytes(char *buf, uint64_t b) {
+const char *ompdp_format_bytes(char *buf, uint64_t b) {
   static const char *const Units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
   if (b < 1024) {
-    snprintf(buf, UNIT_BUF, "%" PRIu64 " B", b);
+    snprintf(buf, OMPDP_UNIT_BUF, "%" PRIu64 " B", b);
     return buf;
   }
   double v = (double)b / 1024.0;
@@ -28,27 +29,27 @@ static const char *fmt_bytes(char *buf, uint64_t b) {
     v /= 1024.0;
     ++u;
   }
-  snprintf(buf, UNIT_BUF, "%.1f %s", v, Units[u]);
+  snprintf(buf, OMPDP_UNIT_BUF, "%.1f %s", v, Units[u]);
   return buf;
 }
 
-static const char *fmt_time(char *buf, uint64_t ns) {
+const char *ompdp_format_time(char *buf, uint64_t ns) {
   if (ns < 1000)
-    snprintf(buf, UNIT_BUF, "%" PRIu64 " ns", ns);
+    snprintf(buf, OMPDP_UNIT_BUF, "%" PRIu64 " ns", ns);
   else if (ns < 1000000)
-    snprintf(buf, UNIT_BUF, "%.1f us", (double)ns / 1e3);
+    snprintf(buf, OMPDP_UNIT_BUF, "%.1f us", (double)ns / 1e3);
   else if (ns < 1000000000)
-    snprintf(buf, UNIT_BUF, "%.1f ms", (double)ns / 1e6);
+    snprintf(buf, OMPDP_UNIT_BUF, "%.1f ms", (double)ns / 1e6);
   else
-    snprintf(buf, UNIT_BUF, "%.1f s", (double)ns / 1e9);
+    snprintf(buf, OMPDP_UNIT_BUF, "%.1f s", (double)ns / 1e9);
   return buf;
 }
 
 /* Writes s with control characters escaped C-style, so that a name holding
  * a newline cannot break the one-row-per-finding layout. */
-static void put_str(FILE *out, const char *s) {
-  for (; *s; ++s) {
-    unsigned char c = (unsigned char)*s;
+static void put_str_n(FILE *out, const char *s, size_t n) {
+  for (size_t i = 0; i < n && s[i]; ++i) {
+    unsigned char c = (unsigned char)s[i];
     if (c == '\n')
       fputs("\\n", out);
     else if (c == '\t')
@@ -59,6 +60,8 @@ static void put_str(FILE *out, const char *s) {
       fputc(c, out);
   }
 }
+
+static void put_str(FILE *out, const char *s) { put_str_n(out, s, SIZE_MAX); }
 
 static int loc_known(const ompdp_loc_t *l) {
   return l->file || l->function || l->line;
@@ -92,13 +95,85 @@ static const char *related_verb(ompdp_finding_kind_t k) {
   }
 }
 
+static void put_pos(FILE *out, uint32_t line, uint32_t col) {
+  fprintf(out, "%" PRIu32 ":%" PRIu32, line, col);
+}
+
+/* Quoted and escaped, so that an edit's text (newlines included) stays on
+ * its one line. */
+static void put_quoted(FILE *out, const char *s) {
+  fputc('"', out);
+  for (; *s; ++s) {
+    if (*s == '"' || *s == '\\') {
+      fputc('\\', out);
+      fputc(*s, out);
+    } else {
+      put_str_n(out, s, 1);
+    }
+  }
+  fputc('"', out);
+}
+
+/* file:L:C-L2:C2: replace "old" with "new" | insert "new" | delete "old". */
+static void put_edit(FILE *out, const ompdp_edit_t *e) {
+  const ompdp_range_t *r = &e->range;
+  /* An empty range, or one that must hold nothing but white space (the
+   * end of a line), is where text goes in. */
+  int empty = r->line == r->end_line && r->column == r->end_column;
+  int insert = empty || (e->original && !*e->original);
+  const char *rep = e->replacement ? e->replacement : "";
+  fputs("      ", out);
+  put_str(out, e->file ? e->file : "<unknown file>");
+  fputc(':', out);
+  put_pos(out, r->line, r->column);
+  if (!empty) {
+    fputc('-', out);
+    put_pos(out, r->end_line, r->end_column);
+  }
+  fputs(": ", out);
+  if (insert) {
+    fputs("insert ", out);
+    put_quoted(out, rep);
+  } else {
+    fputs(*rep ? "replace " : "delete ", out);
+    if (e->original)
+      put_quoted(out, e->original);
+    else
+      fputs("the text", out);
+    if (*rep) {
+      fputs(" with ", out);
+      put_quoted(out, rep);
+    }
+  }
+  fputc('\n', out);
+}
+
+/* "rewrite (keep_resident): <description>  [saves 1.2 us: 3 transfers (12.0
+ * KiB), 3 allocations]" and one line per edit. */
+static void put_rewrite(FILE *out, const ompdp_rewrite_t *rw) {
+  char b1[OMPDP_UNIT_BUF], b2[OMPDP_UNIT_BUF];
+  fprintf(out, "    rewrite (%s): ", ompdp_rewrite_kind_json(rw->kind));
+  put_str(out, rw->description ? rw->description : "");
+  fprintf(out, "  [saves %s: %" PRIu64 " transfer%s (%s), %" PRIu64 " allocation%s]\n",
+          ompdp_format_time(b1, rw->time_saved_ns), rw->transfers_removed,
+          rw->transfers_removed == 1 ? "" : "s", ompdp_format_bytes(b2, rw->bytes_removed),
+          rw->allocs_removed, rw->allocs_removed == 1 ? "" : "s");
+  if (rw->assumption) {
+    fputs("      assumes: ", out);
+    put_str(out, rw->assumption);
+    fputc('\n', out);
+  }
+  for (size_t i = 0; i < rw->num_edits; ++i)
+    put_edit(out, &rw->edits[i]);
+}
+
 static void put_finding(FILE *out, const ompdp_finding_t *f) {
-  char b1[UNIT_BUF], b2[UNIT_BUF], b3[UNIT_BUF];
+  char b1[OMPDP_UNIT_BUF], b2[OMPDP_UNIT_BUF], b3[OMPDP_UNIT_BUF];
   fprintf(out, "%s  ", ompdp_finding_kind_json(f->kind));
   put_loc(out, &f->loc);
   fprintf(out, "  count=%" PRIu64 " bytes=%s time=%s saved=%s devices=",
-          f->count, fmt_bytes(b1, f->bytes), fmt_time(b2, f->time_ns),
-          fmt_time(b3, f->time_saved_ns));
+          f->count, ompdp_format_bytes(b1, f->bytes), ompdp_format_time(b2, f->time_ns),
+          ompdp_format_time(b3, f->time_saved_ns));
   if (f->num_devices == 0)
     fputc('-', out);
   for (size_t i = 0; i < f->num_devices; ++i)
@@ -135,10 +210,12 @@ static void put_finding(FILE *out, const ompdp_finding_t *f) {
     put_str(out, f->suggestion);
     fputc('\n', out);
   }
+  for (size_t i = 0; i < f->num_rewrites; ++i)
+    put_rewrite(out, &f->rewrites[i]);
 }
 
 static void put_header(FILE *out, const ompdp_report_t *r) {
-  char b1[UNIT_BUF], b2[UNIT_BUF];
+  char b1[OMPDP_UNIT_BUF], b2[OMPDP_UNIT_BUF];
   fputs("=== ompdp report ===\nprogram:", out);
   if (r->argc == 0)
     fputs(" <unknown>", out);
@@ -151,12 +228,12 @@ static void put_header(FILE *out, const ompdp_report_t *r) {
     fprintf(out, "exit status: %d\n", r->exit_status);
   else
     fputs("exit status: unknown\n", out);
-  fprintf(out, "wall time: %s\n", fmt_time(b1, r->wall_time_ns));
+  fprintf(out, "wall time: %s\n", ompdp_format_time(b1, r->wall_time_ns));
   fprintf(out,
           "observed: %" PRIu64 " transfers (%s, %s), %" PRIu64
           " allocations, %" PRIu64 " kernels\n",
-          r->num_transfers, fmt_bytes(b1, r->bytes_transferred),
-          fmt_time(b2, r->transfer_time_ns), r->num_allocs, r->num_kernels);
+          r->num_transfers, ompdp_format_bytes(b1, r->bytes_transferred),
+          ompdp_format_time(b2, r->transfer_time_ns), r->num_allocs, r->num_kernels);
   if (r->hash_collisions)
     fprintf(out, "hash collisions: %" PRIu64 "\n", r->hash_collisions);
 
@@ -166,7 +243,7 @@ static void put_header(FILE *out, const ompdp_report_t *r) {
             r->counts[k]);
   fputc('\n', out);
   fprintf(out, "time that the fixes would save: %s of %s (predicted speedup %.2fx)\n",
-          fmt_time(b1, r->time_saved_ns), fmt_time(b2, r->wall_time_ns),
+          ompdp_format_time(b1, r->time_saved_ns), ompdp_format_time(b2, r->wall_time_ns),
           r->predicted_speedup);
   if (r->partial)
     fputs("warning: this report is incomplete\n", out);

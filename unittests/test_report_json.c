@@ -95,6 +95,32 @@ static void build(ompdp_report_t *r) {
   f->suggestion = ompdp_strdup("use a target data region");
   f->same_buffer = 1;
   f->other_buffer = 0;
+  f->region_id = 0xab;
+  f->item = 2;
+  f->range = (ompdp_range_t){17, 30, 17, 40, 310, 320};
+  ompdp_rewrite_t *rw = ompdp_finding_add_rewrite(f, OMPDP_RK_KEEP_RESIDENT);
+  rw->description = ompdp_strdup("keep `a` on device 0 for the whole loop");
+  rw->assumption = ompdp_strdup("the region does not write `a`");
+  rw->time_saved_ns = 1234;
+  rw->transfers_removed = 3;
+  rw->allocs_removed = 2;
+  rw->bytes_removed = 3072;
+  ompdp_edit_t *e = ompdp_rewrite_add_edit(rw);
+  e->file = ompdp_strdup("listing1.c");
+  e->range = (ompdp_range_t){5, 1, 5, 4, 40, 43};
+  e->original = ompdp_strdup("for");
+  e->replacement = ompdp_strdup("#pragma omp target data map(to: a[0:1000])\nfor");
+  e->file_hash = 0xfedcba9876543210ull;
+  e = ompdp_rewrite_add_edit(rw);
+  e->file = ompdp_strdup("listing1.c");
+  e->range = (ompdp_range_t){17, 41, 17, 41, -1, -1};
+  e->original = NULL;
+  e->replacement = ompdp_strdup(" map(\"x\")");
+  e = ompdp_rewrite_add_edit(rw);
+  e->file = ompdp_strdup("other.c");
+  e->range = (ompdp_range_t){3, 1, 4, 1, -1, -1};
+  e->original = ompdp_strdup("#pragma omp target update to(a)");
+  e->replacement = ompdp_strdup("");
 
   f = ompdp_report_add_finding(r, OMPDP_FK_DUPLICATE_TRANSFER);
   f->count = UINT64_MAX;
@@ -145,10 +171,45 @@ static void test_round_trip(void) {
     CHECK_EQ_U64(b.findings[2].count, UINT64_MAX);
     CHECK(b.findings[2].loc.file == NULL && b.findings[2].suggestion == NULL);
     CHECK(b.findings[0].related.function == NULL);
+    /* Version 2: the site and the rewrites. */
+    const ompdp_finding_t *f = &b.findings[1];
+    CHECK_EQ_U64(f->region_id, 0xab);
+    CHECK(f->item == 2 && b.findings[0].item == -1 && b.findings[0].region_id == 0);
+    CHECK(f->range.line == 17 && f->range.end_column == 40 && f->range.offset == 310 &&
+          f->range.end_offset == 320);
+    CHECK(b.findings[0].range.line == 0 && b.findings[0].range.offset == -1);
+    CHECK(f->num_rewrites == 1 && b.findings[0].num_rewrites == 0);
+    if (f->num_rewrites == 1) {
+      const ompdp_rewrite_t *rw = &f->rewrites[0];
+      CHECK(rw->kind == OMPDP_RK_KEEP_RESIDENT);
+      CHECK(!strcmp(rw->assumption, "the region does not write `a`"));
+      CHECK(rw->time_saved_ns == 1234 && rw->transfers_removed == 3 &&
+            rw->allocs_removed == 2 && rw->bytes_removed == 3072);
+      CHECK(rw->num_edits == 3);
+      CHECK(rw->num_edits == 3 && rw->edits[0].range.offset == 40 &&
+            !strcmp(rw->edits[0].replacement, "#pragma omp target data map(to: a[0:1000])\nfor"));
+      CHECK(rw->num_edits == 3 && rw->edits[0].file_hash == 0xfedcba9876543210ull &&
+            rw->edits[1].file_hash == 0);
+      CHECK(rw->num_edits == 3 && rw->edits[1].original == NULL &&
+            rw->edits[1].range.offset == -1 && !strcmp(rw->edits[1].replacement, " map(\"x\")"));
+      CHECK(rw->num_edits == 3 && !strcmp(rw->edits[2].file, "other.c") &&
+            rw->edits[2].range.end_line == 4 && !strcmp(rw->edits[2].replacement, ""));
+      CHECK(ompdp_rewrite_same_edits(rw, &a.findings[1].rewrites[0]));
+    }
   }
 
   /* The required names are there, spelled exactly. */
-  CHECK(j1 && strstr(j1, "\"ompdp_report_version\": 1"));
+  CHECK(j1 && strstr(j1, "\"ompdp_report_version\": 2"));
+  CHECK(j1 && strstr(j1, "\"region_id\": \"00000000000000ab\""));
+  CHECK(j1 && strstr(j1, "\"range\": {\"line\": 17, \"column\": 30, \"end_line\": 17, "
+                         "\"end_column\": 40, \"offset\": 310, \"end_offset\": 320}"));
+  CHECK(j1 && strstr(j1, "{\"file\": \"listing1.c\", \"line\": 17, \"column\": 41, "
+                         "\"end_line\": 17, \"end_column\": 41, \"offset\": null, "
+                         "\"end_offset\": null, \"original\": null, \"replacement\": "
+                         "\" map(\\\"x\\\")\", \"file_hash\": null}"));
+  CHECK(j1 && strstr(j1, "\"file_hash\": \"fedcba9876543210\"}"));
+  CHECK(j1 && strstr(j1, "\"rewrites\": []"));
+  CHECK(j1 && strstr(j1, "\"zero_transfers\": 0"));
   CHECK(j1 && strstr(j1, "\"duplicate_transfers\": 2"));
   CHECK(j1 && strstr(j1, "\"unused_transfers\": 18446744073709551615"));
   CHECK(j1 && strstr(j1, "\"kind\": \"duplicate_transfer\""));
@@ -206,7 +267,16 @@ static void test_text(void) {
     CHECK(strstr(t, "wall time: 1.2 s") != NULL);
     CHECK(strstr(t, "summary: duplicate_transfers=2 round_trips=1 "
                     "repeated_allocs=0 unused_allocs=0 "
-                    "unused_transfers=18446744073709551615") != NULL);
+                    "unused_transfers=18446744073709551615 zero_transfers=0 "
+                    "overbroad_maps=0\n") != NULL);
+    CHECK(strstr(t, "    suggestion: use a target data region\n"
+                    "    rewrite (keep_resident): keep `a` on device 0 for the whole loop  "
+                    "[saves 1.2 us: 3 transfers (3.0 KiB), 2 allocations]\n"
+                    "      assumes: the region does not write `a`\n"
+                    "      listing1.c:5:1-5:4: replace \"for\" with \"#pragma omp target data "
+                    "map(to: a[0:1000])\\nfor\"\n"
+                    "      listing1.c:17:41: insert \" map(\\\"x\\\")\"\n"
+                    "      other.c:3:1-4:1: delete \"#pragma omp target update to(a)\"\n") != NULL);
     CHECK(strstr(t, "time that the fixes would save: 12.3 us of 1.2 s "
                     "(predicted speedup 1.00x)") != NULL);
     CHECK(strstr(t, "warning: this report is incomplete") != NULL);
@@ -269,6 +339,16 @@ static void test_model(void) {
   CHECK(ompdp_finding_kind_from_json("nope") == OMPDP_FK_COUNT);
   CHECK(ompdp_finding_kind_from_json(NULL) == OMPDP_FK_COUNT);
   CHECK(!strcmp(ompdp_finding_kind_summary_key(OMPDP_FK_REPEATED_ALLOC), "repeated_allocs"));
+  for (int k = 0; k < OMPDP_FK_COUNT; ++k) {
+    CHECK(strcmp(ompdp_finding_kind_rule_name(k), "unknown") != 0);
+    CHECK(!strncmp(ompdp_finding_kind_warning_group(k), "ompdp-", 6));
+    CHECK(strlen(ompdp_finding_kind_help(k)) > 20);
+  }
+  CHECK(!strcmp(ompdp_finding_kind_warning_group(OMPDP_FK_ROUND_TRIP), "ompdp-round-trip"));
+  CHECK(!strcmp(ompdp_finding_kind_json(OMPDP_FK_OVERBROAD_MAP), "overbroad_map"));
+  for (int k = 0; k < OMPDP_RK_COUNT; ++k)
+    CHECK(ompdp_rewrite_kind_from_json(ompdp_rewrite_kind_json(k)) == (ompdp_rewrite_kind_t)k);
+  CHECK(ompdp_rewrite_kind_from_json("nope") == OMPDP_RK_OTHER);
 
   r.wall_time_ns = 1000;
   r.time_saved_ns = 500;
@@ -312,7 +392,8 @@ static void test_malformed(void) {
   BAD("hello", "not an ompdp report");
   BAD("{\"ompdp_report_version\": 1,", "invalid JSON at line 1, column 28: unexpected end");
   BAD("{\"some\": \"other tool\"}", "not an ompdp report");
-  BAD("{\"ompdp_report_version\": 7}", "report version 7 is not supported (this ompdp reads version 1)");
+  BAD("{\"ompdp_report_version\": 7}", "report version 7 is not supported (this ompdp reads versions 1 to 2)");
+  BAD("{\"ompdp_report_version\": 0}", "report version 0 is not supported");
   BAD("{\"ompdp_report_version\": 99999999999999999999999}", "is not supported");
   BAD("{\"ompdp_report_version\": \"1\"}", "not an integer");
   BAD("{\"ompdp_report_version\": 1.0}", "not an integer");
@@ -347,6 +428,47 @@ static void test_malformed(void) {
   BAD(HDR "\"program\": {}, \"summary\": {\"predicted_speedup\": 1e400}, \"findings\": []}", "out of range");
   BAD(HDR "\"program\": {}, \"summary\": {\"predicted_speedup\": \"fast\"}, \"findings\": []}", "a number");
   BAD(HDR "\"program\": {}, \"summary\": {\"round_trips\": -0.0}, \"findings\": []}", "non-negative");
+  /* Version 2 members. */
+#define FIND(x) MIN "\"findings\": [{\"kind\": \"round_trip\", " x "}]}"
+#define REW(x) FIND("\"rewrites\": [" x "]")
+#define EDIT0 "\"file\": \"a.c\", \"line\": 1, \"column\": 1, \"end_line\": 1, \"end_column\": 2"
+#define ONE(x) REW("{\"kind\": \"remove_item\", \"edits\": [{" x "}]}")
+  BAD(FIND("\"region_id\": 12"), "must be a string");
+  BAD(FIND("\"region_id\": \"xyz\""), "hex digits");
+  BAD(FIND("\"region_id\": \"\""), "hex digits");
+  BAD(FIND("\"region_id\": \"00000000000000001\""), "hex digits");
+  BAD(FIND("\"item\": -1"), "non-negative");
+  BAD(FIND("\"item\": 2147483648"), "out of range");
+  BAD(FIND("\"range\": []"), "object or null");
+  BAD(FIND("\"range\": {\"line\": 1}"), "a range has no \"column\"");
+  BAD(FIND("\"range\": {\"line\": 2, \"column\": 1, \"end_line\": 1, \"end_column\": 9}"),
+      "ends before it starts");
+  BAD(FIND("\"rewrites\": {}"), "\"rewrites\" must be an array");
+  BAD(REW("1"), "array of objects");
+  BAD(REW("{\"edits\": [{" EDIT0 ", \"replacement\": \"\"}]}"), "a rewrite has no \"kind\"");
+  BAD(REW("{\"kind\": \"remove_item\"}"), "a rewrite has no edits");
+  BAD(REW("{\"kind\": \"remove_item\", \"edits\": []}"), "a rewrite has no edits");
+  BAD(REW("{\"kind\": \"remove_item\", \"edits\": {}}"), "array of objects");
+  BAD(REW("{\"kind\": \"remove_item\", \"time_saved_ns\": -5, \"edits\": []}"), "non-negative");
+  BAD(ONE(EDIT0), "an edit has no \"replacement\"");
+  BAD(ONE("\"line\": 1, \"column\": 1, \"end_line\": 1, \"end_column\": 2, \"replacement\": \"\""),
+      "an edit has no \"file\"");
+  BAD(ONE("\"file\": \"a.c\", \"line\": 1, \"column\": 1, \"end_line\": 1, \"replacement\": \"\""),
+      "an edit has no \"end_column\"");
+  BAD(ONE("\"file\": \"a.c\", \"line\": 0, \"column\": 1, \"end_line\": 1, \"end_column\": 1, "
+          "\"replacement\": \"\""),
+      "count from 1");
+  BAD(ONE("\"file\": \"a.c\", \"line\": 1, \"column\": 5, \"end_line\": 1, \"end_column\": 4, "
+          "\"replacement\": \"\""),
+      "ends before it starts");
+  BAD(ONE(EDIT0 ", \"offset\": 3, \"replacement\": \"\""), "only one of");
+  BAD(ONE(EDIT0 ", \"offset\": 3, \"end_offset\": 2, \"replacement\": \"\""), "before \"offset\"");
+  BAD(ONE(EDIT0 ", \"offset\": -3, \"end_offset\": 2, \"replacement\": \"\""), "non-negative");
+  BAD(ONE(EDIT0 ", \"replacement\": null"), "must be a string");
+  BAD(ONE(EDIT0 ", \"original\": 1, \"replacement\": \"\""), "string or null");
+  BAD(ONE(EDIT0 ", \"file\": \"b.c\", \"replacement\": \"\""), "appears twice");
+  BAD(ONE(EDIT0 ", \"file_hash\": 5, \"replacement\": \"\""), "\"file_hash\" must be a string");
+  BAD(ONE(EDIT0 ", \"file_hash\": \"12g\", \"replacement\": \"\""), "\"file_hash\" must be a string of 1 to 16 hex digits");
   /* Lexical errors. */
   BAD(MIN "\"findings\": [], \"x\": \"\\x\"}", "invalid escape");
   BAD(MIN "\"findings\": [], \"x\": \"\\u12\"}", "hex digit");
@@ -407,7 +529,10 @@ static void test_forward_compatible(void) {
       " \"ompdp_report_version\": 1, \"program\": {\"argv\": [\"a\\u00e9\\ud83d\\ude00\\ud800\"], \"new\": true},"
       " \"summary\": {\"round_trips\": 2, \"predicted_speedup\": null},"
       " \"findings\": [{\"kind\": \"round_trip\", \"count\": 2, \"extra\": [{}]},"
-      " {\"kind\": \"teleport\", \"count\": 1}, {\"kind\": \"teleport\"}],"
+      " {\"kind\": \"teleport\", \"count\": 1}, {\"kind\": \"teleport\"},"
+      " {\"kind\": \"unused_alloc\", \"rewrites\": [{\"kind\": \"warp\", \"future\": 1, \"edits\":"
+      " [{\"file\": \"a.c\", \"line\": 1, \"column\": 1, \"end_line\": 1, \"end_column\": 1,"
+      " \"replacement\": \"x\", \"new\": [1]}]}]}],"
       " \"warnings\": []}";
   ompdp_report_t r;
   char err[256] = "";
@@ -415,7 +540,12 @@ static void test_forward_compatible(void) {
   CHECK(rc == 0);
   if (rc)
     fprintf(stderr, "read error: %s\n", err);
-  CHECK_EQ_U64(r.num_findings, 1);
+  CHECK_EQ_U64(r.num_findings, 2);
+  /* A rewrite of a kind from a newer ompdp is kept: its edits say it all. */
+  CHECK(r.num_findings == 2 && r.findings[1].num_rewrites == 1 &&
+        r.findings[1].rewrites[0].kind == OMPDP_RK_OTHER &&
+        r.findings[1].rewrites[0].num_edits == 1 &&
+        r.findings[1].rewrites[0].edits[0].range.offset == -1);
   CHECK_EQ_U64(r.counts[OMPDP_FK_ROUND_TRIP], 2);
   CHECK(r.predicted_speedup == 1.0);
   CHECK(r.argc == 1 && !strcmp(r.argv[0], "a\xc3\xa9\xf0\x9f\x98\x80\xef\xbf\xbd"));

@@ -15,4 +15,10 @@ typedef enum ompdp_finding_kind {
   OMPDP_FK_COUNT
 } ompdp_finding_kind_t;
 
+typedef enum ompdp_rewrite_kind {
+#define OMPDP_REWRITE_KIND(Enum, Json, Desc) OMPDP_RK_##Enum,
+#include "ompdp/OmpdpFormat.inc"
+  OMPDP_RK_COUNT
+} ompdp_rewrite_kind_t;
+
 #endif /* OMPDP_FORMAT_H */

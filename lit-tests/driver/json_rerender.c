@@ -21,7 +21,7 @@
 // PROG-NOT: ompdp report
 // PROG-NOT: "findings"
 
-// JSON: "ompdp_report_version": 1,
+// JSON: "ompdp_report_version": 2,
 // JSON: "argv": ["{{.*}}json_rerender.c.tmp", "one", "two words"],
 // JSON-NEXT: "exit_status": 0,
 // JSON: "duplicate_transfers": 1,

@@ -32,7 +32,7 @@
 // QUIET: r=4950 4951
 // QUIET-NOT: {{.}}
 
-// JSON: "ompdp_report_version": 1,
+// JSON: "ompdp_report_version": 2,
 // JSON: "argv": ["{{.*}}runtime_direct.c.tmp"],
 // JSON: "duplicate_transfers": 1,
 // JSON-NEXT: "round_trips": 0,

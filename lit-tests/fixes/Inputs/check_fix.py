@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""check_fix.py - did applying a report's rewrites do what they predicted?
+
+usage: check_fix.py BEFORE.json AFTER.json
+
+BEFORE is the report of the original program, AFTER the report of the
+program rebuilt after `ompdp fix --apply BEFORE.json`. Checks that
+
+  1. the transfers and device allocations the run observed dropped by
+     exactly what the (distinct) rewrites of BEFORE predicted;
+  2. every finding of BEFORE that had a rewrite is gone from AFTER (no
+     finding of the same kind on the same variable in the same function).
+
+Prints one line per fact, then "OK" or the first failure (exit status 1).
+"""
+import json
+import sys
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def edits_key(rw):
+    return tuple((e["file"], e["line"], e["column"], e["end_line"], e["end_column"],
+                  e["replacement"]) for e in rw["edits"])
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    before, after = load(sys.argv[1]), load(sys.argv[2])
+    rewrites = {}
+    for f in before["findings"]:
+        for rw in f.get("rewrites", []):
+            rewrites.setdefault(edits_key(rw), rw)
+    fixed = [f for f in before["findings"] if f.get("rewrites")]
+    print("rewrites: %d for %d finding(s)" % (len(rewrites), len(fixed)))
+    failures = []
+    for what, member in (("transfers", "transfers_removed"), ("allocs", "allocs_removed")):
+        predicted = sum(rw[member] for rw in rewrites.values())
+        b, a = before["observed"][what], after["observed"][what]
+        print("%s: %d -> %d (removed %d, predicted %d)" % (what, b, a, b - a, predicted))
+        if b - a != predicted:
+            failures.append("%s dropped by %d, not by the predicted %d" % (what, b - a, predicted))
+    for f in fixed:
+        same = [g for g in after["findings"]
+                if g["kind"] == f["kind"] and g.get("variable") == f.get("variable")
+                and g.get("function") == f.get("function")]
+        print("gone: %s of %s: %s" % (f["kind"], f.get("variable"), "yes" if not same else "no"))
+        if same:
+            failures.append("%s of %s is still found" % (f["kind"], f.get("variable")))
+    if failures:
+        print("FAILED: " + failures[0])
+        return 1
+    print("OK")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

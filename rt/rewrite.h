@@ -1,0 +1,90 @@
+/*===- rewrite.h - concrete source rewrites for findings -----------*- C -*-===*\
+|*
+|* Turns a finding into exact text edits at exact source ranges, from what
+|* the compiler recorded about the construct (rt/regions.h) and what the run
+|* saw happen to the buffer (the event log). Two layers:
+|*
+|*   text primitives   ompdp_rw_remove_item, ompdp_rw_set_map_type,
+|*                     ompdp_rw_keep_resident: pure functions of region
+|*                     records, unit-tested (unittests/test_rewrite.c);
+|*   policy            ompdp_rewrite_report: decides, per finding, which
+|*                     rewrite is safe and what it saves (docs/fixes.md).
+|*
+|* Every edit carries the original text it expects (the clause, the item,
+|* the loop keyword...), so that `ompdp fix` and the compiler plugin can
+|* refuse a file that changed since the program was built.
+|*
+\*===----------------------------------------------------------------------===*/
+#ifndef OMPDP_REWRITE_H
+#define OMPDP_REWRITE_H
+
+#include "ompdp_rt.h"
+#include "regions.h"
+#include "report.h"
+
+/* A construct as the compiler recorded it: one record per map item, in item
+ * order (ompdp_regions_describe(region, j) for j < num_items). */
+typedef struct ompdp_rw_region {
+  const ompdp_region_info_t *items;
+  uint32_t num_items;
+} ompdp_rw_region_t;
+
+/*--- text primitives --------------------------------------------------------
+ * Each appends edits to rw and returns 0, or returns -1 with *why set to a
+ * static reason (the edits already appended are then meaningless: the
+ * caller drops the rewrite). */
+
+/* Removes item k from its clause: the item and its comma when the clause
+ * lists others, else the clause, else (for a directive that needs a map or
+ * motion clause) the whole directive line. */
+int ompdp_rw_remove_item(ompdp_rewrite_t *rw, const ompdp_rw_region_t *reg,
+                         uint32_t k, const char **why);
+
+/* Maps item k with map type `type` ("to", "from", "tofrom", "alloc"),
+ * adding the `always` modifier when always is set and keeping the others:
+ * the clause is rewritten when k is its only item, else k moves into a new
+ * clause after it; an implicit item gets an explicit clause at the end of
+ * the directive. */
+int ompdp_rw_set_map_type(ompdp_rewrite_t *rw, const ompdp_rw_region_t *reg,
+                          uint32_t k, const char *type, int always,
+                          const char **why);
+
+/* Inserts `#pragma omp target data map(<types[0]>: <items[0]>) ...` on its
+ * own line before the innermost loop around the constructs of items[0..n)
+ * (one loop for all), with the loop's indentation. */
+int ompdp_rw_keep_resident(ompdp_rewrite_t *rw, const ompdp_region_info_t *const *items,
+                           const char *const *types, size_t n, const char **why);
+
+/*--- policy -----------------------------------------------------------------*/
+
+typedef int (*ompdp_describe_fn)(uint32_t region, int item,
+                                 ompdp_region_info_t *out);
+
+/* What the run did to each buffer and each map item of each construct, as
+ * far as the rewrites need it: aggregates only, so memory grows with the
+ * number of buffers and constructs, not of events. Fed while the events
+ * stream by (or from a saved array), in analysis order. */
+typedef struct ompdp_rw_facts ompdp_rw_facts_t;
+
+ompdp_rw_facts_t *ompdp_rw_facts_create(int host_device);
+/* One complete event (the expanded view; times in any unit, converted by
+ * ompdp_rewrite_report). Returns 0, or -1 when out of memory (the facts
+ * then give no rewrites). */
+int ompdp_rw_facts_feed(ompdp_rw_facts_t *f, const ompdp_event_t *e);
+void ompdp_rw_facts_destroy(ompdp_rw_facts_t *f);
+
+/* Adds rewrites to every finding of r whose site (rt_region, item) the
+ * region table describes and the facts make safe to rewrite (rules:
+ * docs/fixes.md), and fills its region_id and range. Findings it cannot
+ * rewrite keep their words-only suggestion. Times become nanoseconds as
+ * time * tick_mult >> 32 (tick_mult 0: they already are). Returns 0, or -1
+ * when out of memory. */
+int ompdp_rewrite_report(ompdp_report_t *r, const ompdp_rw_facts_t *facts,
+                         ompdp_describe_fn describe, uint64_t tick_mult);
+
+/* The same for events held in an array (analysis order, times in ns):
+ * collects the facts, adds the rewrites, and frees the facts. */
+int ompdp_rewrite_report_events(ompdp_report_t *r, const ompdp_event_t *ev, size_t n,
+                                int host_device, ompdp_describe_fn describe);
+
+#endif /* OMPDP_REWRITE_H */

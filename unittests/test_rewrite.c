@@ -1,0 +1,698 @@
+/*===- test_rewrite.c - rewrites: text and policy -------------------------===*\
+|*
+|* The text primitives are tested on real source lines: a region record is
+|* built from the line (ranges found by searching it, as the compiler would
+|* record them), the primitive's edits are checked against the line the way
+|* `ompdp fix` checks them (ompdp_text_matches) and applied, and the result
+|* must be the expected line. The policy is tested on hand-written event
+|* sequences with a stand-in region table.
+|*
+\*===----------------------------------------------------------------------===*/
+#define _POSIX_C_SOURCE 200809L
+#include "check.h"
+#include "rewrite.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/*--- records from source text ---------------------------------------------*/
+
+static void pos_of(const char *src, size_t off, uint32_t *line, uint32_t *col) {
+  *line = 1;
+  *col = 1;
+  for (size_t i = 0; i < off; ++i) {
+    if (src[i] == '\n') {
+      ++*line;
+      *col = 1;
+    } else {
+      ++*col;
+    }
+  }
+}
+
+/* Which "#pragma" of the source the next records describe (0: the first). */
+static int nth_pragma;
+
+/* The directive: the line holding "#pragma", to its newline. */
+static void set_directive(ompdp_region_info_t *it, const char *src, const char *construct) {
+  const char *p = strstr(src, "#pragma");
+  for (int i = 0; i < nth_pragma; ++i)
+    p = strstr(p + 1, "#pragma");
+  const char *e = strchr(p, '\n');
+  it->construct = construct;
+  it->file = "t.c";
+  it->function = "f";
+  pos_of(src, (size_t)(p - src), &it->line, &it->column);
+  pos_of(src, (size_t)(e - src), &it->end_line, &it->end_column);
+  it->loop_kind = "";
+  it->variable = it->expr = it->clause = it->map_type = "";
+}
+
+/* An explicit item: the clause is the nth (0-based) occurrence of clause in
+ * src, the item the first occurrence of expr in it after `skip` chars. */
+static ompdp_region_info_t item(const char *src, const char *construct, const char *clause,
+                                const char *expr, const char *var, const char *type,
+                                size_t skip) {
+  ompdp_region_info_t it;
+  memset(&it, 0, sizeof(it));
+  set_directive(&it, src, construct);
+  const char *c = strstr(src, clause);
+  const char *x = strstr(c + skip, expr);
+  size_t co = (size_t)(c - src), xo = (size_t)(x - src);
+  pos_of(src, co, &it.clause_line, &it.clause_column);
+  pos_of(src, co + strlen(clause), &it.clause_end_line, &it.clause_end_column);
+  pos_of(src, xo, &it.item_line, &it.item_column);
+  pos_of(src, xo + strlen(expr), &it.item_end_line, &it.item_end_column);
+  it.clause = clause;
+  it.expr = expr;
+  it.variable = var;
+  it.map_type = type;
+  return it;
+}
+
+static ompdp_region_info_t implicit_item(const char *src, const char *var) {
+  ompdp_region_info_t it;
+  memset(&it, 0, sizeof(it));
+  set_directive(&it, src, "target");
+  it.variable = it.expr = var;
+  it.map_type = "tofrom";
+  it.implicit = 1;
+  it.modifiers = OMPDP_MOD_IMPLICIT;
+  return it;
+}
+
+/* Byte offset of line:col in src, or -1. */
+static long offset(const char *src, uint32_t line, uint32_t col) {
+  size_t n = strlen(src);
+  uint32_t l = 1;
+  size_t i = 0;
+  while (l < line) {
+    const char *nl = memchr(src + i, '\n', n - i);
+    if (!nl)
+      return -1;
+    i = (size_t)(nl - src) + 1;
+    ++l;
+  }
+  if (i + col - 1 > n)
+    return -1;
+  return (long)(i + col - 1);
+}
+
+/* Checks every edit of rw against src and applies them (they must not
+ * overlap); NULL when a check fails. */
+static char *apply(const char *src, const ompdp_rewrite_t *rw) {
+  size_t n = strlen(src);
+  long *start = calloc(rw->num_edits + 1, sizeof(long));
+  long *end = calloc(rw->num_edits + 1, sizeof(long));
+  for (size_t i = 0; i < rw->num_edits; ++i) {
+    const ompdp_edit_t *e = &rw->edits[i];
+    start[i] = offset(src, e->range.line, e->range.column);
+    end[i] = offset(src, e->range.end_line, e->range.end_column);
+    if (start[i] < 0 || end[i] < start[i] ||
+        (e->original &&
+         !ompdp_text_matches(src + start[i], (size_t)(end[i] - start[i]), e->original))) {
+      free(start);
+      free(end);
+      return NULL;
+    }
+  }
+  char *out = malloc(n + 4096);
+  size_t o = 0;
+  long at = 0;
+  for (;;) {
+    size_t best = rw->num_edits;
+    for (size_t i = 0; i < rw->num_edits; ++i)
+      if (start[i] >= at && (best == rw->num_edits || start[i] < start[best]))
+        best = i;
+    if (best == rw->num_edits)
+      break;
+    memcpy(out + o, src + at, (size_t)(start[best] - at));
+    o += (size_t)(start[best] - at);
+    size_t rl = strlen(rw->edits[best].replacement);
+    memcpy(out + o, rw->edits[best].replacement, rl);
+    o += rl;
+    at = end[best];
+    start[best] = -1;
+  }
+  memcpy(out + o, src + at, n - (size_t)at);
+  out[o + n - (size_t)at] = '\0';
+  free(start);
+  free(end);
+  return out;
+}
+
+static int expect_text(const char *src, const ompdp_rewrite_t *rw, const char *want, int line) {
+  char *got = apply(src, rw);
+  int ok = got && !strcmp(got, want);
+  if (!ok)
+    fprintf(stderr, "line %d: got\n%s\nwant\n%s\n", line, got ? got : "(no match)", want);
+  free(got);
+  return ok;
+}
+
+#define EXPECT(src, rw, want) CHECK(expect_text(src, rw, want, __LINE__))
+
+static void reset(ompdp_rewrite_t *rw) {
+  ompdp_rewrite_free(rw);
+  memset(rw, 0, sizeof(*rw));
+}
+
+/*--- removing items -------------------------------------------------------*/
+
+static void test_remove_lists(void) {
+  ompdp_rewrite_t rw = {0};
+  const char *why = NULL;
+  /* three items: first, middle, last */
+  const char *s3 = "#pragma omp target enter data map(to: a, b[0:n], c)\nx;\n";
+  const char *cl = "map(to: a, b[0:n], c)";
+  ompdp_region_info_t it3[3] = {
+      item(s3, "target enter data", cl, "a", "a", "to", 7),
+      item(s3, "target enter data", cl, "b[0:n]", "b", "to", 7),
+      item(s3, "target enter data", cl, "c", "c", "to", 7)};
+  ompdp_rw_region_t r3 = {it3, 3};
+  CHECK(ompdp_rw_remove_item(&rw, &r3, 0, &why) == 0);
+  EXPECT(s3, &rw, "#pragma omp target enter data map(to: b[0:n], c)\nx;\n");
+  reset(&rw);
+  CHECK(ompdp_rw_remove_item(&rw, &r3, 1, &why) == 0);
+  EXPECT(s3, &rw, "#pragma omp target enter data map(to: a, c)\nx;\n");
+  reset(&rw);
+  CHECK(ompdp_rw_remove_item(&rw, &r3, 2, &why) == 0);
+  EXPECT(s3, &rw, "#pragma omp target enter data map(to: a, b[0:n])\nx;\n");
+  reset(&rw);
+
+  /* two items, with modifiers */
+  const char *s2 = "#pragma omp target map(always, close, tofrom: u[0:n], v) map(to: w)\n";
+  const char *c2 = "map(always, close, tofrom: u[0:n], v)";
+  ompdp_region_info_t it2[3] = {item(s2, "target", c2, "u[0:n]", "u", "tofrom", 25),
+                                item(s2, "target", c2, "v", "v", "tofrom", 25),
+                                item(s2, "target", "map(to: w)", "w", "w", "to", 7)};
+  ompdp_rw_region_t r2 = {it2, 3};
+  CHECK(ompdp_rw_remove_item(&rw, &r2, 0, &why) == 0);
+  EXPECT(s2, &rw, "#pragma omp target map(always, close, tofrom: v) map(to: w)\n");
+  reset(&rw);
+  CHECK(ompdp_rw_remove_item(&rw, &r2, 1, &why) == 0);
+  EXPECT(s2, &rw, "#pragma omp target map(always, close, tofrom: u[0:n]) map(to: w)\n");
+  reset(&rw);
+  /* the only item of a clause: the clause and one blank go */
+  CHECK(ompdp_rw_remove_item(&rw, &r2, 2, &why) == 0);
+  EXPECT(s2, &rw, "#pragma omp target map(always, close, tofrom: u[0:n], v)\n");
+  reset(&rw);
+
+  /* the only item of a first clause of a target: the blank after it goes */
+  const char *s1 = "#pragma omp target map(to: a) map(tofrom: s) nowait\n";
+  ompdp_region_info_t it1[2] = {item(s1, "target", "map(to: a)", "a", "a", "to", 7),
+                                item(s1, "target", "map(tofrom: s)", "s", "s", "tofrom", 11)};
+  ompdp_rw_region_t r1 = {it1, 2};
+  CHECK(ompdp_rw_remove_item(&rw, &r1, 0, &why) == 0);
+  EXPECT(s1, &rw, "#pragma omp target map(tofrom: s) nowait\n");
+  reset(&rw);
+}
+
+static void test_remove_directive(void) {
+  ompdp_rewrite_t rw = {0};
+  const char *why = NULL;
+  /* the only item of an enter data: the whole line, indentation included */
+  const char *s = "  x = 1;\n  #pragma omp target enter data map(alloc : x[0:N])\n  y();\n";
+  ompdp_region_info_t it =
+      item(s, "target enter data", "map(alloc : x[0:N])", "x[0:N]", "x", "alloc", 10);
+  ompdp_rw_region_t r = {&it, 1};
+  CHECK(ompdp_rw_remove_item(&rw, &r, 0, &why) == 0);
+  EXPECT(s, &rw, "  x = 1;\n  y();\n");
+  /* a clause the table does not know (device) makes the check fail rather
+   * than the edit guess */
+  reset(&rw);
+  const char *sd = "#pragma omp target enter data map(alloc : x[0:N]) device(1)\ny();\n";
+  ompdp_region_info_t idv =
+      item(sd, "target enter data", "map(alloc : x[0:N])", "x[0:N]", "x", "alloc", 10);
+  ompdp_rw_region_t rdv = {&idv, 1};
+  CHECK(ompdp_rw_remove_item(&rw, &rdv, 0, &why) == 0);
+  CHECK(apply(sd, &rw) == NULL);
+  reset(&rw);
+
+  /* target update with two motion items, then with one */
+  const char *su = "#pragma omp target update to(x, y)\n";
+  ompdp_region_info_t iu[2] = {item(su, "target update", "to(x, y)", "x", "x", "update to", 3),
+                               item(su, "target update", "to(x, y)", "y", "y", "update to", 3)};
+  ompdp_rw_region_t ru = {iu, 2};
+  CHECK(ompdp_rw_remove_item(&rw, &ru, 1, &why) == 0);
+  EXPECT(su, &rw, "#pragma omp target update to(x)\n");
+  reset(&rw);
+  const char *s1 = "{\n#pragma omp target update to(x) nowait\n}\n";
+  ompdp_region_info_t i1 = item(s1, "target update", "to(x)", "x", "x", "update to", 3);
+  i1.nowait = 1;
+  ompdp_rw_region_t r1 = {&i1, 1};
+  CHECK(ompdp_rw_remove_item(&rw, &r1, 0, &why) == 0);
+  EXPECT(s1, &rw, "{\n}\n");
+  reset(&rw);
+
+  /* an implicit item has no clause to leave */
+  const char *si = "#pragma omp target\n";
+  ompdp_region_info_t ii = implicit_item(si, "b");
+  ompdp_rw_region_t ri = {&ii, 1};
+  CHECK(ompdp_rw_remove_item(&rw, &ri, 0, &why) == -1 && why);
+  reset(&rw);
+}
+
+/*--- changing map types ---------------------------------------------------*/
+
+static void test_set_map_type(void) {
+  ompdp_rewrite_t rw = {0};
+  const char *why = NULL;
+  const char *s = "#pragma omp target enter data map(to : a)\n";
+  ompdp_region_info_t it = item(s, "target enter data", "map(to : a)", "a", "a", "to", 8);
+  ompdp_rw_region_t r = {&it, 1};
+  CHECK(ompdp_rw_set_map_type(&rw, &r, 0, "alloc", -1, &why) == 0);
+  EXPECT(s, &rw, "#pragma omp target enter data map(alloc: a)\n");
+  reset(&rw);
+
+  /* always dropped for alloc; other modifiers kept */
+  const char *sa = "#pragma omp target map(always, close, to: a)\n";
+  ompdp_region_info_t ia = item(sa, "target", "map(always, close, to: a)", "a", "a", "to", 20);
+  ompdp_rw_region_t ra = {&ia, 1};
+  CHECK(ompdp_rw_set_map_type(&rw, &ra, 0, "alloc", -1, &why) == 0);
+  EXPECT(sa, &rw, "#pragma omp target map(close, alloc: a)\n");
+  reset(&rw);
+  CHECK(ompdp_rw_set_map_type(&rw, &ra, 0, "from", 1, &why) == 0);
+  EXPECT(sa, &rw, "#pragma omp target map(always, close, from: a)\n");
+  reset(&rw);
+
+  /* an item with siblings moves into a clause of its own */
+  const char *s2 = "#pragma omp target map(tofrom: a, u[0:n])\n";
+  const char *c2 = "map(tofrom: a, u[0:n])";
+  ompdp_region_info_t i2[2] = {item(s2, "target", c2, "a", "a", "tofrom", 11),
+                               item(s2, "target", c2, "u[0:n]", "u", "tofrom", 11)};
+  ompdp_rw_region_t r2 = {i2, 2};
+  CHECK(ompdp_rw_set_map_type(&rw, &r2, 1, "from", 1, &why) == 0);
+  EXPECT(s2, &rw, "#pragma omp target map(tofrom: a) map(always, from: u[0:n])\n");
+  reset(&rw);
+  CHECK(ompdp_rw_set_map_type(&rw, &r2, 0, "to", 0, &why) == 0);
+  EXPECT(s2, &rw, "#pragma omp target map(tofrom: u[0:n]) map(to: a)\n");
+  reset(&rw);
+
+  /* an implicit item gets an explicit clause at the end of the directive */
+  const char *si = "  for (;;) {\n    #pragma omp target teams distribute\n    for (;;) b[j]++;\n";
+  ompdp_region_info_t ii = implicit_item(si, "b");
+  ompdp_rw_region_t ri = {&ii, 1};
+  CHECK(ompdp_rw_set_map_type(&rw, &ri, 0, "from", 1, &why) == 0);
+  EXPECT(si, &rw,
+         "  for (;;) {\n    #pragma omp target teams distribute map(always, from: b)\n"
+         "    for (;;) b[j]++;\n");
+  /* the line must still end where the directive did */
+  CHECK(apply("  for (;;) {\n    #pragma omp target teams distribute x\n", &rw) == NULL);
+  reset(&rw);
+
+  /* C++ scope and mapper modifiers parse; a non-map clause does not change */
+  const char *sc = "#pragma omp target map(mapper(id), to: ns::a)\n";
+  ompdp_region_info_t ic =
+      item(sc, "target", "map(mapper(id), to: ns::a)", "ns::a", "ns::a", "to", 20);
+  ompdp_rw_region_t rc = {&ic, 1};
+  CHECK(ompdp_rw_set_map_type(&rw, &rc, 0, "alloc", -1, &why) == 0);
+  EXPECT(sc, &rw, "#pragma omp target map(mapper(id), alloc: ns::a)\n");
+  reset(&rw);
+  const char *sf = "#pragma omp target firstprivate(n)\n";
+  ompdp_region_info_t ifp = item(sf, "target", "firstprivate(n)", "n", "n", "firstprivate", 13);
+  ompdp_rw_region_t rf = {&ifp, 1};
+  CHECK(ompdp_rw_set_map_type(&rw, &rf, 0, "to", 0, &why) == -1 && why);
+  reset(&rw);
+}
+
+/*--- target data around the loop ------------------------------------------*/
+
+static void test_keep_resident(void) {
+  ompdp_rewrite_t rw = {0};
+  const char *why = NULL;
+  const char *s = "int f() {\n    for (int i = 0; i < n; ++i) {\n"
+                  "#pragma omp target map(to: a[0:n])\n      g();\n    }\n}\n";
+  ompdp_region_info_t it = item(s, "target", "map(to: a[0:n])", "a[0:n]", "a", "to", 7);
+  it.loop_kind = "for";
+  it.loop_line = 2;
+  it.loop_column = 5;
+  const ompdp_region_info_t *one[1] = {&it};
+  const char *to[1] = {"to"};
+  CHECK(ompdp_rw_keep_resident(&rw, one, to, 1, &why) == 0);
+  EXPECT(s, &rw,
+         "int f() {\n    #pragma omp target data map(to: a[0:n])\n    for (int i = 0; i < n; "
+         "++i) {\n#pragma omp target map(to: a[0:n])\n      g();\n    }\n}\n");
+  /* something before the loop on its line: a pragma cannot go there */
+  CHECK(apply("int f() {\n x; for (int i = 0; i < n; ++i) {\n", &rw) == NULL);
+  reset(&rw);
+
+  /* while and do loops; an implicit item is named by its variable */
+  const char *sw = "\twhile (k--)\n#pragma omp target\n  b[0]++;\n";
+  ompdp_region_info_t iw = implicit_item(sw, "b");
+  iw.loop_kind = "while";
+  iw.loop_line = 1;
+  iw.loop_column = 2;
+  const ompdp_region_info_t *w1[1] = {&iw};
+  const char *tofrom[1] = {"tofrom"};
+  CHECK(ompdp_rw_keep_resident(&rw, w1, tofrom, 1, &why) == 0);
+  EXPECT(sw, &rw, " #pragma omp target data map(tofrom: b)\n while (k--)\n#pragma omp target\n  b[0]++;\n");
+  reset(&rw);
+  const char *sd = "do {\n#pragma omp target map(alloc: t)\n;} while (0);\n";
+  ompdp_region_info_t id = item(sd, "target", "map(alloc: t)", "t", "t", "alloc", 10);
+  id.loop_kind = "do";
+  id.loop_line = 1;
+  id.loop_column = 1;
+  const ompdp_region_info_t *d1[1] = {&id};
+  const char *alloc[1] = {"alloc"};
+  CHECK(ompdp_rw_keep_resident(&rw, d1, alloc, 1, &why) == 0);
+  EXPECT(sd, &rw,
+         "#pragma omp target data map(alloc: t)\ndo {\n#pragma omp target map(alloc: t)\n;} "
+         "while (0);\n");
+  reset(&rw);
+
+  /* two items of one loop: one pragma; items of different loops: none */
+  const char *s2 = "  for (;;) {\n#pragma omp target map(to: a[0:n], b)\n;\n  }\n";
+  const char *c2 = "map(to: a[0:n], b)";
+  ompdp_region_info_t i2[2] = {item(s2, "target", c2, "a[0:n]", "a", "to", 7),
+                               item(s2, "target", c2, "b", "b", "tofrom", 7)};
+  for (int i = 0; i < 2; ++i) {
+    i2[i].loop_kind = "for";
+    i2[i].loop_line = 1;
+    i2[i].loop_column = 3;
+  }
+  const ompdp_region_info_t *two[2] = {&i2[0], &i2[1]};
+  const char *types[2] = {"to", "tofrom"};
+  CHECK(ompdp_rw_keep_resident(&rw, two, types, 2, &why) == 0);
+  EXPECT(s2, &rw,
+         "  #pragma omp target data map(to: a[0:n]) map(tofrom: b)\n  for (;;) {\n#pragma omp "
+         "target map(to: a[0:n], b)\n;\n  }\n");
+  reset(&rw);
+  i2[1].loop_line = 7;
+  CHECK(ompdp_rw_keep_resident(&rw, two, types, 2, &why) == -1 && why);
+  reset(&rw);
+
+  /* no loop: nothing to keep it resident across */
+  it.loop_kind = "";
+  CHECK(ompdp_rw_keep_resident(&rw, one, to, 1, &why) == -1 && why);
+  reset(&rw);
+}
+
+/*--- policy ---------------------------------------------------------------*/
+
+#define HOST 9
+#define DEV 0
+
+typedef struct evseq {
+  ompdp_event_t ev[256];
+  size_t n;
+  uint64_t t;
+} evseq_t;
+
+static ompdp_event_t *add(evseq_t *s, int type, uint32_t region, int item) {
+  ompdp_event_t *e = &s->ev[s->n++];
+  memset(e, 0, sizeof(*e));
+  e->type = (uint8_t)type;
+  e->flags = OMPDP_EVF_COMPLETE;
+  e->region = region;
+  e->item = (int16_t)item;
+  e->t_begin = s->t += 100;
+  e->t_end = s->t += 10; /* every operation takes 10 ns */
+  return e;
+}
+static void ev_alloc(evseq_t *s, uint32_t r, int i, uint64_t host, uint64_t dev) {
+  ompdp_event_t *e = add(s, OMPDP_EV_ALLOC, r, i);
+  e->src_dev = HOST;
+  e->dst_dev = DEV;
+  e->src_addr = host;
+  e->dst_addr = dev;
+  e->bytes = 64;
+}
+static void ev_delete(evseq_t *s, uint32_t r, uint64_t dev) {
+  ompdp_event_t *e = add(s, OMPDP_EV_DELETE, r, -1);
+  e->src_dev = DEV;
+  e->dst_dev = -1;
+  e->src_addr = dev;
+}
+static void ev_copy(evseq_t *s, uint32_t r, int i, int in, uint64_t host, uint64_t dev,
+                    uint64_t hash) {
+  ompdp_event_t *e = add(s, OMPDP_EV_TRANSFER, r, i);
+  e->src_dev = in ? HOST : DEV;
+  e->dst_dev = in ? DEV : HOST;
+  e->src_addr = in ? host : dev;
+  e->dst_addr = in ? dev : host;
+  e->bytes = 64;
+  e->hash = hash;
+  e->flags |= OMPDP_EVF_HASHED;
+}
+
+/* The stand-in region table: region 1 is `#pragma omp target` in a for
+ * loop with b mapped implicitly tofrom; region 2 `target enter data
+ * map(to: x)`, region 3 `target exit data map(delete: x)`, region 4
+ * `target update to(x)`. */
+static const char *SrcLoop = "  for (int i = 0; i < 4; ++i) {\n#pragma omp target\n  b[0]++;\n  }\n";
+static const char *SrcEnter = "#pragma omp target enter data map(to: x)\n";
+static const char *SrcExit = "#pragma omp target exit data map(delete: x)\n";
+static const char *SrcUpdate = "#pragma omp target update to(x)\n";
+static const char *SrcTwo = "  for (int i = 0; i < 4; ++i) {\n#pragma omp target\n  b[0]++;\n"
+                            "#pragma omp target\n  c[0]++;\n  }\n";
+
+static const char *SrcTo = "  for (int i = 0; i < 4; ++i) {\n#pragma omp target map(to: a)\n  ;\n  }\n";
+static uint32_t access7; /* what the compiler says region 7 does with a */
+
+static int describe(uint32_t region, int it, ompdp_region_info_t *out) {
+  switch (region) {
+  case 7:
+    *out = item(SrcTo, "target", "map(to: a)", "a", "a", "to", 7);
+    out->loop_kind = "for";
+    out->loop_line = 1;
+    out->loop_column = 3;
+    out->access = access7;
+    break;
+  case 1:
+    *out = implicit_item(SrcLoop, "b");
+    out->loop_kind = "for";
+    out->loop_line = 1;
+    out->loop_column = 3;
+    break;
+  case 2:
+    *out = item(SrcEnter, "target enter data", "map(to: x)", "x", "x", "to", 7);
+    break;
+  case 3:
+    *out = item(SrcExit, "target exit data", "map(delete: x)", "x", "x", "delete", 11);
+    break;
+  case 4:
+    *out = item(SrcUpdate, "target update", "to(x)", "x", "x", "update to", 3);
+    break;
+  case 5:
+  case 6:
+    nth_pragma = (int)region - 5;
+    *out = implicit_item(SrcTwo, region == 5 ? "b" : "c");
+    nth_pragma = 0;
+    out->loop_kind = "for";
+    out->loop_line = 1;
+    out->loop_column = 3;
+    break;
+  default:
+    return -1;
+  }
+  out->id = 0x100 + region;
+  out->num_items = 1;
+  return it > 0 ? -1 : 0;
+}
+
+static ompdp_finding_t *finding(ompdp_report_t *r, ompdp_finding_kind_t k, uint32_t region,
+                                uint64_t count) {
+  ompdp_finding_t *f = ompdp_report_add_finding(r, k);
+  f->rt_region = region;
+  f->item = 0;
+  f->count = count;
+  return f;
+}
+
+static void test_policy_keep_resident(void) {
+  /* Listing 2: four iterations map b tofrom; the device changes it each
+   * time and the host sends back what it got. */
+  evseq_t s = {.t = 1000};
+  for (int i = 0; i < 4; ++i) {
+    ev_alloc(&s, 1, 0, 0x1000, 0x9000);
+    ev_copy(&s, 1, 0, 1, 0x1000, 0x9000, 10 + (uint64_t)i);
+    ev_copy(&s, 1, 0, 0, 0x1000, 0x9000, 11 + (uint64_t)i);
+    ev_delete(&s, 1, 0x9000);
+  }
+  ompdp_report_t r;
+  ompdp_report_init(&r);
+  ompdp_finding_t *rt = finding(&r, OMPDP_FK_ROUND_TRIP, 1, 3);
+  CHECK(ompdp_rewrite_report_events(&r, s.ev, s.n, HOST, describe) == 0);
+  CHECK(rt->num_rewrites == 1);
+  if (rt->num_rewrites == 1) {
+    const ompdp_rewrite_t *rw = &rt->rewrites[0];
+    CHECK(rw->kind == OMPDP_RK_KEEP_RESIDENT);
+    /* 3 allocations and 3 deletes, 3 copies in: 9 operations of 10 ns */
+    CHECK_EQ_U64(rw->allocs_removed, 3);
+    CHECK_EQ_U64(rw->transfers_removed, 3);
+    CHECK_EQ_U64(rw->bytes_removed, 192);
+    CHECK_EQ_U64(rw->time_saved_ns, 90);
+    CHECK(rw->assumption == NULL);
+    EXPECT(SrcLoop, rw,
+           "  #pragma omp target data map(to: b)\n  for (int i = 0; i < 4; ++i) {\n#pragma omp "
+           "target map(always, from: b)\n  b[0]++;\n  }\n");
+  }
+  CHECK_EQ_U64(rt->region_id, 0x101);
+  ompdp_report_free(&r);
+
+  /* The host changes b between iterations (the copy in differs from what
+   * came back): keeping it resident would lose that, so no rewrite. */
+  s.ev[5].hash = 99;
+  ompdp_report_init(&r);
+  rt = finding(&r, OMPDP_FK_REPEATED_ALLOC, 1, 3);
+  CHECK(ompdp_rewrite_report_events(&r, s.ev, s.n, HOST, describe) == 0);
+  CHECK(rt->num_rewrites == 0);
+  ompdp_report_free(&r);
+
+  /* The device never changes it: nothing needs to come back. */
+  evseq_t u = {.t = 1000};
+  for (int i = 0; i < 3; ++i) {
+    ev_alloc(&u, 1, 0, 0x1000, 0x9000);
+    ev_copy(&u, 1, 0, 1, 0x1000, 0x9000, 7);
+    ev_copy(&u, 1, 0, 0, 0x1000, 0x9000, 7);
+    ev_delete(&u, 1, 0x9000);
+  }
+  ompdp_report_init(&r);
+  rt = finding(&r, OMPDP_FK_DUPLICATE_TRANSFER, 1, 2);
+  CHECK(ompdp_rewrite_report_events(&r, u.ev, u.n, HOST, describe) == 0);
+  CHECK(rt->num_rewrites == 1 && rt->rewrites[0].num_edits == 1 &&
+        rt->rewrites[0].transfers_removed == 2 + 3);
+  ompdp_report_free(&r);
+
+  /* Another construct uses the buffer between two iterations: no rewrite. */
+  ev_copy(&u, 4, 0, 1, 0x1000, 0x9000, 7);
+  ev_alloc(&u, 1, 0, 0x1000, 0x9000);
+  ev_delete(&u, 1, 0x9000);
+  ompdp_report_init(&r);
+  rt = finding(&r, OMPDP_FK_REPEATED_ALLOC, 1, 3);
+  CHECK(ompdp_rewrite_report_events(&r, u.ev, u.n, HOST, describe) == 0);
+  CHECK(rt->num_rewrites == 0);
+  ompdp_report_free(&r);
+}
+
+static void test_policy_one_loop(void) {
+  /* Two constructs in one loop, each with its own round trips: one rewrite
+   * with both maps, given to both findings. */
+  evseq_t s = {.t = 1000};
+  for (int i = 0; i < 3; ++i)
+    for (uint32_t r = 5; r <= 6; ++r) {
+      uint64_t host = 0x1000 * r, dev = 0x9000 * r;
+      ev_alloc(&s, r, 0, host, dev);
+      ev_copy(&s, r, 0, 1, host, dev, 100 * r + (uint64_t)i);
+      ev_copy(&s, r, 0, 0, host, dev, 100 * r + (uint64_t)i + 1);
+      ev_delete(&s, r, dev);
+    }
+  ompdp_report_t r;
+  ompdp_report_init(&r);
+  finding(&r, OMPDP_FK_ROUND_TRIP, 5, 2);
+  finding(&r, OMPDP_FK_ROUND_TRIP, 6, 2);
+  finding(&r, OMPDP_FK_REPEATED_ALLOC, 6, 2);
+  CHECK(ompdp_rewrite_report_events(&r, s.ev, s.n, HOST, describe) == 0);
+  for (size_t i = 0; i < r.num_findings; ++i)
+    CHECK(r.findings[i].num_rewrites == 1);
+  if (r.findings[0].num_rewrites == 1 && r.findings[2].num_rewrites == 1) {
+    const ompdp_rewrite_t *rw = &r.findings[0].rewrites[0];
+    CHECK(ompdp_rewrite_same_edits(rw, &r.findings[2].rewrites[0]));
+    CHECK_EQ_U64(rw->allocs_removed, 4);
+    CHECK_EQ_U64(rw->transfers_removed, 4);
+    EXPECT(SrcTwo, rw,
+           "  #pragma omp target data map(to: b) map(to: c)\n  for (int i = 0; i < 4; ++i) {\n"
+           "#pragma omp target map(always, from: b)\n  b[0]++;\n"
+           "#pragma omp target map(always, from: c)\n  c[0]++;\n  }\n");
+  }
+  ompdp_report_free(&r);
+}
+
+static void test_policy_access(void) {
+  /* `a` goes in unchanged three times. Whether keeping it resident is safe
+   * depends on whether the region writes it, which only the compiler
+   * knows: unknown gives the rewrite with that assumption, read gives it
+   * without, write gives none. */
+  evseq_t s = {.t = 1000};
+  for (int i = 0; i < 3; ++i) {
+    ev_alloc(&s, 7, 0, 0x7000, 0xB000);
+    ev_copy(&s, 7, 0, 1, 0x7000, 0xB000, 5);
+    ev_delete(&s, 7, 0xB000);
+  }
+  const uint32_t Access[3] = {OMPDP_ACCESS_UNKNOWN, OMPDP_ACCESS_READ, OMPDP_ACCESS_WRITE};
+  for (int k = 0; k < 3; ++k) {
+    access7 = Access[k];
+    ompdp_report_t r;
+    ompdp_report_init(&r);
+    ompdp_finding_t *f = finding(&r, OMPDP_FK_DUPLICATE_TRANSFER, 7, 2);
+    CHECK(ompdp_rewrite_report_events(&r, s.ev, s.n, HOST, describe) == 0);
+    CHECK(f->num_rewrites == (k < 2 ? 1u : 0u));
+    if (f->num_rewrites == 1) {
+      CHECK((f->rewrites[0].assumption != NULL) == (k == 0));
+      CHECK_EQ_U64(f->rewrites[0].transfers_removed, 2);
+      EXPECT(SrcTo, &f->rewrites[0],
+             "  #pragma omp target data map(to: a)\n  for (int i = 0; i < 4; ++i) {\n#pragma "
+             "omp target map(to: a)\n  ;\n  }\n");
+    }
+    ompdp_report_free(&r);
+  }
+  access7 = 0;
+}
+
+static void test_policy_unused(void) {
+  /* enter data map(to: x), no kernel, exit data map(delete: x) */
+  evseq_t s = {.t = 1000};
+  ev_alloc(&s, 2, 0, 0x2000, 0xA000);
+  ev_copy(&s, 2, 0, 1, 0x2000, 0xA000, 5);
+  ev_delete(&s, 3, 0xA000);
+  ompdp_report_t r;
+  ompdp_report_init(&r);
+  ompdp_finding_t *f = finding(&r, OMPDP_FK_UNUSED_ALLOC, 2, 1);
+  CHECK(ompdp_rewrite_report_events(&r, s.ev, s.n, HOST, describe) == 0);
+  CHECK(f->num_rewrites == 1);
+  if (f->num_rewrites == 1) {
+    const ompdp_rewrite_t *rw = &f->rewrites[0];
+    CHECK(rw->kind == OMPDP_RK_REMOVE_ITEM && rw->num_edits == 2);
+    CHECK_EQ_U64(rw->allocs_removed, 1);
+    CHECK_EQ_U64(rw->transfers_removed, 1);
+    CHECK_EQ_U64(rw->time_saved_ns, 30);
+    if (rw->num_edits == 2) {
+      CHECK(!strcmp(rw->edits[0].original, "#pragma omp target enter data map(to: x)"));
+      CHECK(!strcmp(rw->edits[1].original, "#pragma omp target exit data map(delete: x)"));
+    }
+  }
+  ompdp_report_free(&r);
+
+  /* two updates to the same bytes, no kernel: the first is unused; if
+   * something copies the bytes back in between, it is not removable */
+  evseq_t u = {.t = 1000};
+  ev_alloc(&u, 2, 0, 0x2000, 0xA000);
+  ev_copy(&u, 4, 0, 1, 0x2000, 0xA000, 5);
+  ev_copy(&u, 2, 0, 1, 0x2000, 0xA000, 6);
+  ompdp_report_init(&r);
+  f = finding(&r, OMPDP_FK_UNUSED_TRANSFER, 4, 1);
+  CHECK(ompdp_rewrite_report_events(&r, u.ev, u.n, HOST, describe) == 0);
+  CHECK(f->num_rewrites == 1 && f->rewrites[0].transfers_removed == 1);
+  ompdp_report_free(&r);
+  u.n = 2;
+  ev_copy(&u, 3, 0, 0, 0x2000, 0xA000, 5);
+  ev_copy(&u, 2, 0, 1, 0x2000, 0xA000, 6);
+  ompdp_report_init(&r);
+  f = finding(&r, OMPDP_FK_UNUSED_TRANSFER, 4, 1);
+  CHECK(ompdp_rewrite_report_events(&r, u.ev, u.n, HOST, describe) == 0);
+  CHECK(f->num_rewrites == 0);
+  ompdp_report_free(&r);
+}
+
+static void test_text_matches(void) {
+  CHECK(ompdp_text_matches("map(to : a)", 11, "map(to: a)"));
+  CHECK(ompdp_text_matches("map(to:\\\n  a)", 13, "map(to: a)"));
+  CHECK(ompdp_text_matches("  \n", 3, ""));
+  CHECK(!ompdp_text_matches("map(to: b)", 10, "map(to: a)"));
+  CHECK(!ompdp_text_matches("map(to: a) x", 12, "map(to: a)"));
+  CHECK(!ompdp_text_matches("map(to: a", 9, "map(to: a)"));
+}
+
+int main(void) {
+  test_text_matches();
+  test_remove_lists();
+  test_remove_directive();
+  test_set_map_type();
+  test_keep_resident();
+  test_policy_keep_resident();
+  test_policy_one_loop();
+  test_policy_access();
+  test_policy_unused();
+  return CHECK_DONE();
+}
