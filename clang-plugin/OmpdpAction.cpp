@@ -1,18 +1,19 @@
 //===- OmpdpAction.cpp - collect the region table and emit it -------------===//
 //
 // Runs before code generation's consumer in the same compile (the plugin is
-// an AddBeforeMainAction), so by HandleTranslationUnit Sema is done and
-// codegen has not yet finished the module. It then:
-//   1. walks the AST for offload constructs (RegionCollector);
-//   2. serializes the table and passes it to code generation as a synthesized
-//      `static char __ompdp_region_table[]` in section ompdp_regions. In an
-//      offload compile the host object is made from IR by a second cc1 run
-//      where no AST exists; the table rides along in that IR, and the pass
-//      finds it there.
-// It also turns on location tracking (no DWARF is emitted) when no debug
-// info was requested, so that Clang writes each directive's file, line and
-// column into the ident_t of its __tgt_* call; the pass keys on those.
-// The device compile is left untouched.
+// an AddBeforeMainAction), so it sees every declaration just before code
+// generation does:
+//   1. each declaration handed over (top-level declarations, inline member
+//      functions, template instantiations) is walked for offload constructs,
+//      and each directive gets the pass's markers (RegionCollector);
+//   2. at the end of the translation unit the table is serialized and passed
+//      to code generation as a synthesized `static char
+//      __ompdp_region_table[]` in section ompdp_regions. In an offload
+//      compile the host object is made from IR by a second cc1 run where no
+//      AST exists; the table and the markers ride along in that IR, and the
+//      pass finds them there.
+// Debug info is left as the user asked: the markers, not source locations,
+// tie offload calls to regions. The device compile is left untouched.
 //
 //===----------------------------------------------------------------------===//
 #include "OmpdpAction.h"
@@ -36,18 +37,40 @@ namespace {
 
 class OmpdpConsumer : public ASTConsumer {
 public:
-  OmpdpConsumer(CompilerInstance &CI, bool Dump, std::string DumpPath)
-      : CI(CI), Dump(Dump), DumpPath(std::move(DumpPath)) {}
+  OmpdpConsumer(CompilerInstance &CI, bool Dump, std::string DumpPath,
+                bool Markers, ProfileOptions Profile = {})
+      : CI(CI), Dump(Dump), DumpPath(std::move(DumpPath)),
+        Profile(std::move(Profile)),
+        Collector(CI, Table, Markers) {}
+
+  bool HandleTopLevelDecl(DeclGroupRef DG) override {
+    if (!Emitting)
+      for (Decl *D : DG)
+        Collector.handle(D);
+    return true;
+  }
+  // Member functions defined in their class arrive here first, and code
+  // generation may emit them before the class reaches HandleTopLevelDecl.
+  void HandleInlineFunctionDefinition(FunctionDecl *D) override {
+    Collector.handle(D);
+  }
+  void HandleCXXImplicitFunctionInstantiation(FunctionDecl *D) override {
+    Collector.handle(D);
+  }
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     if (CI.getDiagnostics().hasErrorOccurred())
       return;
-    TableBuilder Table;
-    collectRegions(Ctx, Table);
+    emitProfileDiagnostics(CI, Table, Profile);
     if (Dump)
       dump(Table);
     if (!Table.empty())
       emit(Ctx, Table);
+    if (FunctionDecl *Marker = Collector.markerFunction()) {
+      Emitting = true;
+      CI.getASTConsumer().HandleTopLevelDecl(DeclGroupRef(Marker));
+      Emitting = false;
+    }
   }
 
 private:
@@ -59,21 +82,29 @@ private:
     }
     std::error_code EC;
     llvm::raw_fd_ostream OS(DumpPath, EC, llvm::sys::fs::OF_Text);
+    DiagnosticsEngine &D = CI.getDiagnostics();
+    unsigned CannotWrite = D.getCustomDiagID(
+        DiagnosticsEngine::Error,
+        "ompdp: cannot write the region table dump to '%0': %1");
     if (EC) {
-      DiagnosticsEngine &D = CI.getDiagnostics();
-      D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
-                                 "ompdp: cannot write the region table dump "
-                                 "to '%0': %1"))
-          << DumpPath << EC.message();
+      D.Report(CannotWrite) << DumpPath << EC.message();
       return;
     }
     Table.dump(OS);
+    // A failed write (a full disk) would otherwise be a fatal "IO failure"
+    // when OS is destroyed.
+    OS.close();
+    if (OS.has_error()) {
+      D.Report(CannotWrite) << DumpPath << OS.error().message();
+      OS.clear_error();
+    }
   }
 
-  /// Hands `static char __ompdp_region_table[N] = "<table>"` with section,
-  /// used and aligned(8) attributes to code generation.
+  /// Hands `static char __ompdp_region_table[N] = "<packed table>"` with
+  /// section, used and aligned(8) attributes to code generation; the pass
+  /// unpacks it.
   void emit(ASTContext &Ctx, const TableBuilder &Table) {
-    std::string Bytes = Table.serialize();
+    std::string Bytes = packTable(Table.serialize());
     QualType ArrTy = Ctx.getConstantArrayType(
         Ctx.CharTy, llvm::APInt(64, Bytes.size()), nullptr,
         ArraySizeModifier::Normal, 0);
@@ -92,12 +123,18 @@ private:
     VD->setImplicit();
     TU->addDecl(VD);
     // The multiplexer reaches code generation (and us, which ignores it).
+    Emitting = true;
     CI.getASTConsumer().HandleTopLevelDecl(DeclGroupRef(VD));
+    Emitting = false;
   }
 
   CompilerInstance &CI;
   bool Dump;
   std::string DumpPath;
+  ProfileOptions Profile;
+  TableBuilder Table;
+  RegionCollector Collector;
+  bool Emitting = false;
 };
 
 } // namespace
@@ -108,12 +145,10 @@ OmpdpAction::CreateASTConsumer(CompilerInstance &CI, llvm::StringRef) {
   // Only the host side of an OpenMP compile has anything to do.
   if (!LO.OpenMP || LO.OpenMPIsTargetDevice || LO.CUDAIsDevice)
     return std::make_unique<ASTConsumer>();
-  // Code generation is created before plugins but builds its module (and
-  // reads this option) only when parsing starts.
-  CodeGenOptions &CGO = CI.getCodeGenOpts();
-  if (CGO.getDebugInfo() == llvm::codegenoptions::NoDebugInfo)
-    CGO.setDebugInfo(llvm::codegenoptions::LocTrackingOnly);
-  return std::make_unique<OmpdpConsumer>(CI, Dump, DumpPath);
+  // Without offload targets Clang emits no offload calls (target regions
+  // run on the host), so there is nothing for markers to point at.
+  bool Markers = !LO.OMPTargetTriples.empty();
+  return std::make_unique<OmpdpConsumer>(CI, Dump, DumpPath, Markers, Profile);
 }
 
 bool OmpdpAction::ParseArgs(const CompilerInstance &CI,
@@ -132,11 +167,15 @@ bool OmpdpAction::ParseArgs(const CompilerInstance &CI,
       }
       Dump = true;
       DumpPath = Arg.str();
-    } else {
+    } else if (bool Handled = false; !Profile.parse(Arg, D, Handled)) {
+      if (Handled) // profile= or W<spec>, but bad: the error is said
+        return false;
       D.Report(D.getCustomDiagID(
           DiagnosticsEngine::Error,
           "ompdp: unknown plugin argument '%0' (valid: "
-          "-fplugin-arg-ompdp-dump, -fplugin-arg-ompdp-dump=<file>)"))
+          "-fplugin-arg-ompdp-dump, -fplugin-arg-ompdp-dump=<file>, "
+          "-fplugin-arg-ompdp-profile=<report.json>, "
+          "-fplugin-arg-ompdp-W<ompdp warning option>)"))
           << A;
       return false;
     }

@@ -8,6 +8,8 @@
 #ifndef OMPDP_CLANG_PLUGIN_OMPDPACTION_H
 #define OMPDP_CLANG_PLUGIN_OMPDPACTION_H
 
+#include "ProfileDiagnostics.h"
+
 #include "clang/Frontend/FrontendAction.h"
 
 #include <string>
@@ -25,6 +27,7 @@ public:
 private:
   bool Dump = false;
   std::string DumpPath; // empty: stdout
+  ProfileOptions Profile; // profile=, W<spec> (ProfileDiagnostics.h)
 };
 
 } // namespace ompdp

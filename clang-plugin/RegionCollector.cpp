@@ -1,16 +1,30 @@
-//===- RegionCollector.cpp - find offload constructs in a translation unit ===//
+//===- RegionCollector.cpp - find offload constructs and mark them -------===//
 //
 // A RecursiveASTVisitor keeps a stack of the loops around the current
 // statement (reset at every function or lambda body, since a loop around a
-// lambda's definition does not repeat the lambda's body) and the function it
-// is in. Template instantiations are visited, not patterns: Sema adds the
-// implicit map clauses only once types are known. Locations are presumed
-// locations of the expansion, exactly what Clang's OpenMP code generation
-// writes into the ident_t and .offload_mapnames strings, which is how the
-// pass later finds the region and the item behind each offload call.
+// lambda's definition does not repeat the lambda's body), the function it is
+// in, the innermost function-like context (function, lambda, OpenMP captured
+// region) and the statements above it. Template instantiations are visited,
+// not patterns: Sema adds the implicit map clauses only once types are
+// known, and code generation only ever emits instantiations.
+//
+// Markers. Without debug info Clang's offload calls say nothing about where
+// they come from, and turning debug info on makes OpenMP code generation
+// quadratic in the number of constructs. So before code generation sees a
+// function, each directive D is replaced by `{ M; D }`, where
+//   M = __ompdp_marker(<region index>, &<variable of item 0>, ...)
+// calls an internal no-op function (null where an item has no variable
+// worth comparing). Code generation emits the call right before the
+// directive's code, in the same function; the pass finds each offload
+// call's region by the nearest marker before it, matches the call's map
+// arguments to items by comparing the address computations, and deletes
+// the markers and the function. The AST is only changed in code that
+// nothing is instantiated from.
 //
 //===----------------------------------------------------------------------===//
 #include "RegionCollector.h"
+
+#include "AccessAnalysis.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -20,165 +34,19 @@
 #include "clang/AST/StmtOpenMP.h"
 #include "clang/Basic/OpenMPKinds.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/xxhash.h"
 
 using namespace clang;
 using namespace ompdp;
 
 namespace {
-
-class Collector : public RecursiveASTVisitor<Collector> {
-public:
-  Collector(ASTContext &Ctx, TableBuilder &Table)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), Table(Table),
-        Policy(Ctx.getLangOpts()) {}
-
-  bool shouldVisitTemplateInstantiations() const { return true; }
-  bool shouldVisitLambdaBody() const { return true; }
-
-  // No data recursion: children must be traversed while the loop stack
-  // still holds their loops, not queued for later.
-  bool TraverseStmt(Stmt *S, DataRecursionQueue * = nullptr) {
-    return RecursiveASTVisitor::TraverseStmt(S, nullptr);
-  }
-
-  bool TraverseDecl(Decl *D) {
-    auto *FD = llvm::dyn_cast_or_null<FunctionDecl>(D);
-    if (!FD)
-      return RecursiveASTVisitor::TraverseDecl(D);
-    // Dependent code has no implicit clauses yet; its instantiations do.
-    if (FD->isDependentContext())
-      return true;
-    std::vector<const Stmt *> SavedLoops;
-    SavedLoops.swap(Loops);
-    const FunctionDecl *SavedFn = Fn;
-    Fn = FD;
-    bool R = RecursiveASTVisitor::TraverseDecl(D);
-    Fn = SavedFn;
-    Loops.swap(SavedLoops);
-    return R;
-  }
-
-#define OMPDP_LOOP(Class)                                                      \
-  bool Traverse##Class(Class *S, DataRecursionQueue *Q = nullptr) {            \
-    Loops.push_back(S);                                                        \
-    bool R = RecursiveASTVisitor::Traverse##Class(S, Q);                       \
-    Loops.pop_back();                                                          \
-    return R;                                                                  \
-  }
-  OMPDP_LOOP(ForStmt)
-  OMPDP_LOOP(WhileStmt)
-  OMPDP_LOOP(DoStmt)
-  OMPDP_LOOP(CXXForRangeStmt)
-#undef OMPDP_LOOP
-
-  bool VisitOMPExecutableDirective(OMPExecutableDirective *D);
-
-private:
-  Pos pos(SourceLocation L) const {
-    Pos P;
-    if (L.isInvalid())
-      return P;
-    PresumedLoc PL = SM.getPresumedLoc(L);
-    if (PL.isInvalid())
-      return P;
-    P.Line = PL.getLine();
-    P.Column = PL.getColumn();
-    return P;
-  }
-  /// End of the last token of a range, as a presumed location.
-  Pos endPos(SourceLocation L) const {
-    if (L.isInvalid())
-      return Pos();
-    SourceLocation E = SM.getExpansionRange(L).getEnd();
-    E = Lexer::getLocForEndOfToken(E, 0, SM, Ctx.getLangOpts());
-    return pos(E.isValid() ? E : L);
-  }
-  /// Text of a range as written; empty if it is not one contiguous piece.
-  std::string text(SourceRange R) const {
-    if (R.isInvalid())
-      return "";
-    SourceLocation B = SM.getSpellingLoc(R.getBegin());
-    SourceLocation E = SM.getSpellingLoc(R.getEnd());
-    if (SM.getFileID(B) != SM.getFileID(E))
-      return "";
-    bool Invalid = false;
-    StringRef T = Lexer::getSourceText(CharSourceRange::getTokenRange(B, E),
-                                       SM, Ctx.getLangOpts(), &Invalid);
-    if (Invalid)
-      return "";
-    // One line for people: collapse whitespace runs.
-    std::string Out;
-    bool Space = false;
-    for (char C : T) {
-      if (C == '\\' || C == '\n' || C == '\r' || C == '\t' || C == ' ') {
-        Space = true;
-        continue;
-      }
-      if (Space && !Out.empty())
-        Out.push_back(' ');
-      Space = false;
-      Out.push_back(C);
-    }
-    return Out;
-  }
-  std::string printed(const Expr *E) const {
-    std::string S;
-    llvm::raw_string_ostream OS(S);
-    E->printPretty(OS, nullptr, Policy);
-    return S;
-  }
-  /// The variable an item names: the item without its array sections and
-  /// subscripts (u[0:n] -> u, s.a[0:s.n] -> s.a, this->x[0:n] -> this->x).
-  std::string baseName(const Expr *E) const {
-    for (;;) {
-      E = E->IgnoreParenImpCasts();
-      if (auto *AS = dyn_cast<ArraySectionExpr>(E))
-        E = AS->getBase();
-      else if (auto *AE = dyn_cast<ArraySubscriptExpr>(E))
-        E = AE->getBase();
-      else if (auto *UO = dyn_cast<UnaryOperator>(E);
-               UO && UO->getOpcode() == UO_Deref)
-        E = UO->getSubExpr();
-      else if (auto *SH = dyn_cast<OMPArrayShapingExpr>(E))
-        E = SH->getBase();
-      else
-        break;
-    }
-    return printed(E);
-  }
-  const ValueDecl *baseDecl(const Expr *E) const {
-    E = E->IgnoreParenImpCasts();
-    if (auto *DRE = dyn_cast<DeclRefExpr>(E))
-      return DRE->getDecl();
-    if (auto *ME = dyn_cast<MemberExpr>(E)) {
-      if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
-        return ME->getMemberDecl();
-      return baseDecl(ME->getBase());
-    }
-    if (auto *AS = dyn_cast<ArraySectionExpr>(E))
-      return baseDecl(AS->getBase());
-    if (auto *AE = dyn_cast<ArraySubscriptExpr>(E))
-      return baseDecl(AE->getBase());
-    if (auto *UO = dyn_cast<UnaryOperator>(E))
-      return baseDecl(UO->getSubExpr());
-    if (auto *SH = dyn_cast<OMPArrayShapingExpr>(E))
-      return baseDecl(SH->getBase());
-    return nullptr;
-  }
-
-  void addUncoveredCaptures(Region &R, OMPExecutableDirective *D);
-  void addListItems(Region &R, const OMPClause *C, ArrayRef<const Expr *> Vars,
-                    uint32_t Type, uint32_t Mods, StringRef Head);
-
-  ASTContext &Ctx;
-  SourceManager &SM;
-  TableBuilder &Table;
-  PrintingPolicy Policy;
-  std::vector<const Stmt *> Loops;
-  const FunctionDecl *Fn = nullptr;
-};
 
 uint32_t constructKind(OpenMPDirectiveKind K) {
   switch (K) {
@@ -228,11 +96,334 @@ const char *loopKind(const Stmt *S) {
   }
 }
 
+/// The storage an item names: the item without its array sections,
+/// subscripts and dereferences (u[0:n] -> u, s.a[0:s.n] -> s.a,
+/// this->x[0:n] -> this->x, *p -> p).
+const Expr *stripToVariable(const Expr *E) {
+  for (;;) {
+    E = E->IgnoreParenImpCasts();
+    if (auto *AS = dyn_cast<ArraySectionExpr>(E))
+      E = AS->getBase();
+    else if (auto *AE = dyn_cast<ArraySubscriptExpr>(E))
+      E = AE->getBase();
+    else if (auto *UO = dyn_cast<UnaryOperator>(E);
+             UO && UO->getOpcode() == UO_Deref)
+      E = UO->getSubExpr();
+    else if (auto *SH = dyn_cast<OMPArrayShapingExpr>(E))
+      E = SH->getBase();
+    else
+      return E;
+  }
+}
+
+/// CapturedStmt has no public way to change its statement (only
+/// serialization may), but a directive that is the whole body of an OpenMP
+/// region is its captured statement. An explicit instantiation may name a
+/// private member; this one hands out CapturedStmt::setCapturedStmt.
+struct CapturedStmtSetter {
+  using Type = void (CapturedStmt::*)(Stmt *);
+  friend Type privateMember(CapturedStmtSetter);
+};
+template <typename Tag, typename Tag::Type Member> struct GrantAccess {
+  friend typename Tag::Type privateMember(Tag) { return Member; }
+};
+template struct GrantAccess<CapturedStmtSetter, &CapturedStmt::setCapturedStmt>;
+
 } // namespace
 
-void Collector::addListItems(Region &R, const OMPClause *C,
-                             ArrayRef<const Expr *> Vars, uint32_t Type,
-                             uint32_t Mods, StringRef Head) {
+class RegionCollector::Impl : public RecursiveASTVisitor<Impl> {
+  using Base = RecursiveASTVisitor<Impl>;
+
+public:
+  Impl(CompilerInstance &CI, TableBuilder &Table, bool Markers)
+      : Ctx(CI.getASTContext()), SM(Ctx.getSourceManager()), Table(Table),
+        Markers(Markers), Policy(Ctx.getLangOpts()) {}
+
+  void handle(Decl *D) {
+    if (!D || Ctx.getDiagnostics().hasErrorOccurred())
+      return;
+    Loops.clear();
+    Parents.clear();
+    Contexts.clear();
+    Fn = nullptr;
+    TraverseDecl(D);
+  }
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitLambdaBody() const { return true; }
+
+  // No data recursion: children must be traversed while the stacks still
+  // hold their loops and parents, not queued for later.
+  bool TraverseStmt(Stmt *S, DataRecursionQueue * = nullptr) {
+    if (!S)
+      return true;
+    Parents.push_back(S);
+    bool R;
+    // A target region's body is device code, where no construct that maps
+    // data may appear: only the directive itself matters.
+    if (auto *D = dyn_cast<OMPExecutableDirective>(S);
+        D && isOpenMPTargetExecutionDirective(D->getDirectiveKind()))
+      R = VisitOMPExecutableDirective(D);
+    else
+      R = Base::TraverseStmt(S, nullptr);
+    Parents.pop_back();
+    return R;
+  }
+
+  bool TraverseDecl(Decl *D) {
+    if (auto *CD = dyn_cast_or_null<CapturedDecl>(D)) {
+      Contexts.push_back(CD);
+      bool R = Base::TraverseDecl(D);
+      Contexts.pop_back();
+      return R;
+    }
+    auto *FD = dyn_cast_or_null<FunctionDecl>(D);
+    if (!FD)
+      return Base::TraverseDecl(D);
+    // Dependent code has no implicit clauses yet; its instantiations do. It
+    // must not be changed either: instantiations are copied from it.
+    if (FD->isDependentContext())
+      return true;
+    std::vector<const Stmt *> SavedLoops;
+    SavedLoops.swap(Loops);
+    std::vector<Stmt *> SavedParents;
+    SavedParents.swap(Parents);
+    const FunctionDecl *SavedFn = Fn;
+    Fn = FD;
+    Contexts.push_back(FD);
+    bool R = Base::TraverseDecl(D);
+    Contexts.pop_back();
+    Fn = SavedFn;
+    Parents.swap(SavedParents);
+    Loops.swap(SavedLoops);
+    return R;
+  }
+
+  bool TraverseLambdaExpr(LambdaExpr *LE, DataRecursionQueue *Q = nullptr) {
+    // A generic lambda's body is a pattern; its instantiations reach
+    // handle() as functions of their own.
+    if (LE->isGenericLambda() || LE->getCallOperator()->isDependentContext())
+      return true;
+    std::vector<const Stmt *> SavedLoops;
+    SavedLoops.swap(Loops);
+    Contexts.push_back(LE->getCallOperator());
+    bool R = Base::TraverseLambdaExpr(LE, Q);
+    Contexts.pop_back();
+    Loops.swap(SavedLoops);
+    return R;
+  }
+
+#define OMPDP_LOOP(Class)                                                      \
+  bool Traverse##Class(Class *S, DataRecursionQueue *Q = nullptr) {            \
+    Loops.push_back(S);                                                        \
+    bool R = Base::Traverse##Class(S, Q);                                      \
+    Loops.pop_back();                                                          \
+    return R;                                                                  \
+  }
+  OMPDP_LOOP(ForStmt)
+  OMPDP_LOOP(WhileStmt)
+  OMPDP_LOOP(DoStmt)
+  OMPDP_LOOP(CXXForRangeStmt)
+#undef OMPDP_LOOP
+
+  bool VisitOMPExecutableDirective(OMPExecutableDirective *D);
+
+private:
+  /// A region under construction and, per item, the address expression of
+  /// its variable for the item marker (null: no marker).
+  struct Pending {
+    Region R;
+    std::vector<Expr *> Addr;
+    std::vector<StoragePath> Storage; // per item, for the access analysis
+    FileID File; // where the directive is written (its expansion)
+  };
+
+  Pos pos(SourceLocation L) const {
+    Pos P;
+    if (L.isInvalid())
+      return P;
+    PresumedLoc PL = SM.getPresumedLoc(L);
+    if (PL.isInvalid())
+      return P;
+    P.Line = PL.getLine();
+    P.Column = PL.getColumn();
+    return P;
+  }
+  /// Just past the last token of a range (in the expansion).
+  SourceLocation endOfToken(SourceLocation L) const {
+    if (L.isInvalid())
+      return L;
+    SourceLocation E = SM.getExpansionRange(L).getEnd();
+    SourceLocation After =
+        Lexer::getLocForEndOfToken(E, 0, SM, Ctx.getLangOpts());
+    return After.isValid() ? After : E;
+  }
+  Pos endPos(SourceLocation L) const { return pos(endOfToken(L)); }
+  /// Bytes [B, E) of file F, both taken at their expansion; {} when they are
+  /// not both in F.
+  Span span(FileID F, SourceLocation B, SourceLocation E) const {
+    if (B.isInvalid() || E.isInvalid())
+      return Span();
+    B = SM.getExpansionLoc(B);
+    E = SM.getExpansionLoc(E);
+    if (SM.getFileID(B) != F || SM.getFileID(E) != F)
+      return Span();
+    unsigned OB = SM.getFileOffset(B), OE = SM.getFileOffset(E);
+    if (OE < OB)
+      return Span();
+    return Span{OB, OE - OB};
+  }
+  /// Text of a range as written; empty if it is not one contiguous piece.
+  std::string text(SourceRange R) const {
+    if (R.isInvalid())
+      return "";
+    SourceLocation B = SM.getSpellingLoc(R.getBegin());
+    SourceLocation E = SM.getSpellingLoc(R.getEnd());
+    if (SM.getFileID(B) != SM.getFileID(E))
+      return "";
+    bool Invalid = false;
+    StringRef T = Lexer::getSourceText(CharSourceRange::getTokenRange(B, E), SM,
+                                       Ctx.getLangOpts(), &Invalid);
+    if (Invalid)
+      return "";
+    // One line for people: collapse whitespace runs.
+    std::string Out;
+    bool Space = false;
+    for (char C : T) {
+      if (C == '\\' || C == '\n' || C == '\r' || C == '\t' || C == ' ') {
+        Space = true;
+        continue;
+      }
+      if (Space && !Out.empty())
+        Out.push_back(' ');
+      Space = false;
+      Out.push_back(C);
+    }
+    return Out;
+  }
+  std::string printed(const Expr *E) const {
+    std::string S;
+    llvm::raw_string_ostream OS(S);
+    E->printPretty(OS, nullptr, Policy);
+    return S;
+  }
+  /// The variable an item names, as written (u, s.a, this->x).
+  std::string baseName(const Expr *E) const {
+    return printed(stripToVariable(E));
+  }
+  const ValueDecl *baseDecl(const Expr *E) const {
+    E = E->IgnoreParenImpCasts();
+    if (auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return DRE->getDecl();
+    if (auto *ME = dyn_cast<MemberExpr>(E)) {
+      if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+        return ME->getMemberDecl();
+      return baseDecl(ME->getBase());
+    }
+    if (auto *AS = dyn_cast<ArraySectionExpr>(E))
+      return baseDecl(AS->getBase());
+    if (auto *AE = dyn_cast<ArraySubscriptExpr>(E))
+      return baseDecl(AE->getBase());
+    if (auto *UO = dyn_cast<UnaryOperator>(E))
+      return baseDecl(UO->getSubExpr());
+    if (auto *SH = dyn_cast<OMPArrayShapingExpr>(E))
+      return baseDecl(SH->getBase());
+    return nullptr;
+  }
+
+  void fillSource(Pending &P, OMPExecutableDirective *D);
+  void addUncoveredCaptures(Pending &P, OMPExecutableDirective *D);
+  void addListItems(Pending &P, const OMPClause *C, ArrayRef<const Expr *> Vars,
+                    uint32_t Type, uint32_t Mods, StringRef Head);
+
+  // Markers.
+  Expr *itemAddress(const Expr *E, bool Implicit, SourceLocation L);
+  Expr *varRef(VarDecl *VD, SourceLocation L);
+  FunctionDecl *markerDecl();
+  bool insertMarkers(OMPExecutableDirective *D, uint32_t Index,
+                     const std::vector<Expr *> &Addr, size_t NumItems);
+  void warnUnmarked(OMPExecutableDirective *D);
+
+  ASTContext &Ctx;
+  SourceManager &SM;
+  TableBuilder &Table;
+  bool Markers;
+  PrintingPolicy Policy;
+  std::vector<const Stmt *> Loops;
+  std::vector<Stmt *> Parents;
+  std::vector<const DeclContext *> Contexts;
+  const FunctionDecl *Fn = nullptr;
+  llvm::DenseSet<const Stmt *> Done;
+
+public:
+  FunctionDecl *MarkerFD = nullptr;
+
+private:
+  llvm::DenseMap<FileID, uint64_t> FileHashes;
+  struct EntryKey {
+    uint64_t Device = 0, Inode = 0;
+    bool Physical = false; // the presumed file does not exist
+  };
+  llvm::StringMap<EntryKey> EntryKeys;
+};
+
+/// Where the directive's text is, and the key of the kernel's entry name:
+/// Clang names a kernel after the unique ID (device, inode) of the presumed
+/// file and the presumed line, or of the physical ones when the presumed
+/// file does not exist (a #line to a name that is not a file).
+void RegionCollector::Impl::fillSource(Pending &P, OMPExecutableDirective *D) {
+  Region &R = P.R;
+  SourceLocation B = D->getBeginLoc();
+  FileID F = SM.getFileID(SM.getExpansionLoc(B));
+  P.File = F;
+  if (OptionalFileEntryRef FE = SM.getFileEntryRefForID(F))
+    R.SourceFile = FE->getName().str();
+  else
+    R.SourceFile = SM.getBufferName(SM.getExpansionLoc(B)).str();
+  auto [HI, New] = FileHashes.try_emplace(F, 0);
+  if (New) {
+    bool Invalid = false;
+    StringRef Data = SM.getBufferData(F, &Invalid);
+    HI->second = Invalid ? 0 : llvm::xxh3_64bits(Data);
+  }
+  R.FileHash = HI->second;
+  // The directive ends at its end of line (the annotation's end token); one
+  // from a macro ends with the macro's invocation.
+  SourceLocation E = D->getEndLoc();
+  R.DirectiveBytes = span(F, B, E.isMacroID() ? endOfToken(E) : E);
+  if (!Loops.empty()) {
+    const Stmt *L = Loops.back();
+    R.LoopBytes = span(F, L->getBeginLoc(), endOfToken(L->getEndLoc()));
+  }
+  if (R.Kind != CK_TARGET)
+    return;
+  PresumedLoc PL = SM.getPresumedLoc(B);
+  if (PL.isInvalid())
+    return;
+  auto [KI, NewKey] = EntryKeys.try_emplace(PL.getFilename());
+  if (NewKey) {
+    llvm::sys::fs::UniqueID ID;
+    if (llvm::sys::fs::getUniqueID(PL.getFilename(), ID)) {
+      KI->second.Physical = true;
+      PresumedLoc Phys = SM.getPresumedLoc(B, /*UseLineDirectives=*/false);
+      if (Phys.isValid() && !llvm::sys::fs::getUniqueID(Phys.getFilename(), ID))
+        KI->second.Device = ID.getDevice(), KI->second.Inode = ID.getFile();
+    } else {
+      KI->second.Device = ID.getDevice();
+      KI->second.Inode = ID.getFile();
+    }
+  }
+  R.FileDevice = KI->second.Device;
+  R.FileInode = KI->second.Inode;
+  R.OffloadLine = KI->second.Physical ? SM.getPresumedLoc(B, false).getLine()
+                                      : PL.getLine();
+}
+
+void RegionCollector::Impl::addListItems(Pending &P, const OMPClause *C,
+                                         ArrayRef<const Expr *> Vars,
+                                         uint32_t Type, uint32_t Mods,
+                                         StringRef Head) {
+  Region &R = P.R;
   bool Implicit = C->isImplicit() || C->getBeginLoc().isInvalid();
   std::string ClauseText;
   if (!Implicit)
@@ -249,6 +440,7 @@ void Collector::addListItems(Region &R, const OMPClause *C,
   }
   if (Implicit)
     Mods |= MM_IMPLICIT;
+  FileID F = P.File;
   for (const Expr *E : Vars) {
     Item It;
     if (Implicit) // one implicit clause per item, as a person would write it
@@ -260,8 +452,9 @@ void Collector::addListItems(Region &R, const OMPClause *C,
     It.Clause = ClauseText;
     It.MapType = Type;
     It.Modifiers = Mods;
-    // Key of Clang's .offload_mapnames entry: the expression printed (the
-    // declaration's name for implicit items) at the declaration.
+    // Key of Clang's .offload_mapnames entry (with -g): the expression
+    // printed (the declaration's name for implicit items) at the
+    // declaration.
     const ValueDecl *VD = baseDecl(E);
     It.MatchName = (Implicit && VD) ? VD->getNameAsString() : printed(E);
     if (VD)
@@ -271,16 +464,27 @@ void Collector::addListItems(Region &R, const OMPClause *C,
       It.ClauseEnd = endPos(C->getEndLoc());
       It.ItemBegin = pos(E->getBeginLoc());
       It.ItemEnd = endPos(E->getEndLoc());
+      It.ClauseBytes = span(F, C->getBeginLoc(), endOfToken(C->getEndLoc()));
+      It.ItemBytes = span(F, E->getBeginLoc(), endOfToken(E->getEndLoc()));
     }
     R.Items.push_back(std::move(It));
+    P.Storage.push_back(StoragePath::ofItem(E));
+    // Firstprivate scalars are passed by value: no data to attribute.
+    bool ByValue = Type == MT_FIRSTPRIVATE && !E->getType()->isArrayType() &&
+                   !E->getType()->isRecordType();
+    P.Addr.push_back(Markers && !ByValue
+                         ? itemAddress(E, Implicit, C->getBeginLoc())
+                         : nullptr);
   }
 }
 
-bool Collector::VisitOMPExecutableDirective(OMPExecutableDirective *D) {
+bool RegionCollector::Impl::VisitOMPExecutableDirective(
+    OMPExecutableDirective *D) {
   uint32_t Kind = constructKind(D->getDirectiveKind());
-  if (Kind == CK_UNKNOWN)
+  if (Kind == CK_UNKNOWN || !Done.insert(D).second)
     return true;
-  Region R;
+  Pending P;
+  Region &R = P.R;
   R.Kind = Kind;
   SourceLocation B = D->getBeginLoc();
   PresumedLoc PL = SM.getPresumedLoc(B);
@@ -297,12 +501,15 @@ bool Collector::VisitOMPExecutableDirective(OMPExecutableDirective *D) {
     R.Flags |= RF_IN_TEMPLATE;
   if (D->hasClausesOfKind<OMPNowaitClause>())
     R.Flags |= RF_NOWAIT;
+  if (D->hasClausesOfKind<OMPDependClause>())
+    R.Flags |= RF_DEPEND;
   if (!Loops.empty()) {
     const Stmt *L = Loops.back();
     R.LoopKind = loopKind(L);
     R.LoopBegin = pos(L->getBeginLoc());
     R.LoopEnd = endPos(L->getEndLoc());
   }
+  fillSource(P, D);
 
   auto Vars = [](auto *C) {
     std::vector<const Expr *> V;
@@ -325,74 +532,258 @@ bool Collector::VisitOMPExecutableDirective(OMPExecutableDirective *D) {
       }
       uint32_t T = mapType(M->getMapType());
       std::string Head = std::string("map(") + mapTypeName(T) + ": ";
-      addListItems(R, C, Vars(M), T, Mods, Head);
+      addListItems(P, C, Vars(M), T, Mods, Head);
     } else if (auto *To = dyn_cast<OMPToClause>(C)) {
       uint32_t Mods = 0;
       for (OpenMPMotionModifierKind K : To->getMotionModifiers())
         Mods |= K == OMPC_MOTION_MODIFIER_present  ? MM_PRESENT
                 : K == OMPC_MOTION_MODIFIER_mapper ? MM_MAPPER
                                                    : 0;
-      addListItems(R, C, Vars(To), MT_UPDATE_TO, Mods, "to(");
+      addListItems(P, C, Vars(To), MT_UPDATE_TO, Mods, "to(");
     } else if (auto *From = dyn_cast<OMPFromClause>(C)) {
       uint32_t Mods = 0;
       for (OpenMPMotionModifierKind K : From->getMotionModifiers())
         Mods |= K == OMPC_MOTION_MODIFIER_present  ? MM_PRESENT
                 : K == OMPC_MOTION_MODIFIER_mapper ? MM_MAPPER
                                                    : 0;
-      addListItems(R, C, Vars(From), MT_UPDATE_FROM, Mods, "from(");
+      addListItems(P, C, Vars(From), MT_UPDATE_FROM, Mods, "from(");
     } else if (auto *FP = dyn_cast<OMPFirstprivateClause>(C)) {
-      addListItems(R, C, Vars(FP), MT_FIRSTPRIVATE, 0, "firstprivate(");
+      addListItems(P, C, Vars(FP), MT_FIRSTPRIVATE, 0, "firstprivate(");
     } else if (auto *IDP = dyn_cast<OMPIsDevicePtrClause>(C)) {
-      addListItems(R, C, Vars(IDP), MT_IS_DEVICE_PTR, 0, "is_device_ptr(");
+      addListItems(P, C, Vars(IDP), MT_IS_DEVICE_PTR, 0, "is_device_ptr(");
     } else if (auto *HDA = dyn_cast<OMPHasDeviceAddrClause>(C)) {
-      addListItems(R, C, Vars(HDA), MT_HAS_DEVICE_ADDR, 0,
-                   "has_device_addr(");
+      addListItems(P, C, Vars(HDA), MT_HAS_DEVICE_ADDR, 0, "has_device_addr(");
     }
   }
-  if (Kind == CK_TARGET)
-    addUncoveredCaptures(R, D);
-  Table.add(std::move(R));
+  if (Kind == CK_TARGET) {
+    addUncoveredCaptures(P, D);
+    std::vector<uint32_t> Access = analyzeAccesses(D, P.Storage);
+    for (size_t I = 0; I < R.Items.size() && I < Access.size(); ++I)
+      R.Items[I].Access = Access[I];
+  }
+  size_t NumItems = R.Items.size();
+  bool Added = false;
+  uint32_t Index = Table.add(std::move(R), Added);
+  // An instantiation of a template already seen shares its region; its
+  // items are the same list.
+  if (!Added)
+    NumItems = std::min(NumItems, Table.regions()[Index].Items.size());
+  if (Markers && !insertMarkers(D, Index, P.Addr, NumItems))
+    warnUnmarked(D);
   return true;
 }
 
 /// Variables a target region captures without naming them in any clause
 /// (scalars passed by value, pointers, `this`): codegen maps them too.
-void Collector::addUncoveredCaptures(Region &R, OMPExecutableDirective *D) {
+void RegionCollector::Impl::addUncoveredCaptures(Pending &P,
+                                                 OMPExecutableDirective *D) {
   if (!D->hasAssociatedStmt())
     return;
   const CapturedStmt *CS = D->getCapturedStmt(llvm::omp::OMPD_target);
   if (!CS)
     return;
+  // Variables some clause already made an item of (a reduction variable,
+  // say, is not one: codegen maps it as a capture).
   llvm::SmallPtrSet<const Decl *, 8> Covered;
   for (const OMPClause *C : D->clauses())
-    for (const Stmt *Child : const_cast<OMPClause *>(C)->children())
-      if (auto *E = dyn_cast_or_null<Expr>(Child))
-        if (const ValueDecl *VD = baseDecl(E))
-          Covered.insert(VD->getCanonicalDecl());
+    if (isa<OMPMapClause, OMPToClause, OMPFromClause, OMPFirstprivateClause,
+            OMPIsDevicePtrClause, OMPHasDeviceAddrClause>(C))
+      for (const Stmt *Child : const_cast<OMPClause *>(C)->children())
+        if (auto *E = dyn_cast_or_null<Expr>(Child))
+          if (const ValueDecl *VD = baseDecl(E))
+            Covered.insert(VD->getCanonicalDecl());
+  auto Field = CS->getCapturedRecordDecl()->field_begin();
   for (const CapturedStmt::Capture &Cap : CS->captures()) {
+    QualType FieldTy = (*Field++)->getType();
     Item It;
     It.Modifiers = MM_IMPLICIT;
+    Expr *Addr = nullptr;
+    SourceLocation L = D->getBeginLoc();
     if (Cap.capturesThis()) {
       It.Name = It.Expr = It.MatchName = "this";
       It.MapType = MT_TOFROM;
       It.Clause = "implicit map(tofrom: this[:1])";
+      if (Markers && FieldTy->isPointerType())
+        Addr = CXXThisExpr::Create(Ctx, L, FieldTy, /*IsImplicit=*/true);
     } else if (Cap.capturesVariable() || Cap.capturesVariableByCopy()) {
-      const VarDecl *VD = Cap.getCapturedVar();
+      VarDecl *VD = Cap.getCapturedVar();
       if (Covered.count(VD->getCanonicalDecl()))
         continue;
       It.Name = It.Expr = It.MatchName = VD->getNameAsString();
       It.Decl = pos(VD->getLocation());
       bool ByCopy = Cap.capturesVariableByCopy();
       It.MapType = ByCopy ? MT_FIRSTPRIVATE : MT_TOFROM;
-      It.Clause = (ByCopy ? "implicit firstprivate(" : "implicit map(tofrom: ") +
-                  It.Name + ")";
+      It.Clause =
+          (ByCopy ? "implicit firstprivate(" : "implicit map(tofrom: ") +
+          It.Name + ")";
+      if (Markers && !ByCopy)
+        if (Expr *Ref = varRef(VD, L))
+          Addr = UnaryOperator::Create(
+              Ctx, Ref, UO_AddrOf, Ctx.getPointerType(Ref->getType()),
+              VK_PRValue, OK_Ordinary, L, false, FPOptionsOverride());
     } else {
       continue;
     }
-    R.Items.push_back(std::move(It));
+    P.R.Items.push_back(std::move(It));
+    P.Addr.push_back(Addr);
+    P.Storage.push_back(Cap.capturesThis()
+                            ? StoragePath::ofThisObject()
+                            : StoragePath::ofVariable(Cap.getCapturedVar()));
   }
 }
 
-void ompdp::collectRegions(ASTContext &Ctx, TableBuilder &Table) {
-  Collector(Ctx, Table).TraverseDecl(Ctx.getTranslationUnitDecl());
+//===- markers
+//-------------------------------------------------------------===//
+
+/// A reference to VD from the directive's context: it refers to an
+/// enclosing variable (a lambda or captured-region capture) when VD is a
+/// local of an outer function-like context.
+Expr *RegionCollector::Impl::varRef(VarDecl *VD, SourceLocation L) {
+  if (!VD || Contexts.empty())
+    return nullptr;
+  bool Enclosing = false;
+  if (VD->hasLocalStorage()) {
+    Enclosing = true;
+    for (const DeclContext *DC = VD->getDeclContext(); DC; DC = DC->getParent())
+      if (DC == Contexts.back()) {
+        Enclosing = false;
+        break;
+      }
+  }
+  return DeclRefExpr::Create(Ctx, NestedNameSpecifierLoc(), SourceLocation(),
+                             VD, Enclosing, L,
+                             VD->getType().getNonReferenceType(), VK_LValue);
 }
+
+/// (the address of) the variable of item E, usable at the directive (null
+/// when there is none worth marking). Explicit items are written outside
+/// the region, so their expressions already belong there; implicit ones
+/// come from inside the region and are rebuilt.
+Expr *RegionCollector::Impl::itemAddress(const Expr *E, bool Implicit,
+                                         SourceLocation L) {
+  const Expr *V = stripToVariable(E);
+  if (isa<CXXThisExpr>(V))
+    return const_cast<Expr *>(V);
+  if (Implicit) {
+    if (auto *DRE = dyn_cast<DeclRefExpr>(V))
+      V = varRef(const_cast<VarDecl *>(dyn_cast<VarDecl>(DRE->getDecl())), L);
+    else if (auto *ME = dyn_cast<MemberExpr>(V);
+             !ME || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      V = nullptr;
+  }
+  if (!V || !V->isLValue() || V->refersToBitField() ||
+      V->getType()->isFunctionType() || V->HasSideEffects(Ctx))
+    return nullptr;
+  return UnaryOperator::Create(Ctx, const_cast<Expr *>(V), UO_AddrOf,
+                               Ctx.getPointerType(V->getType()), VK_PRValue,
+                               OK_Ordinary, L, false, FPOptionsOverride());
+}
+
+/// static void __ompdp_marker(unsigned, ...) {}, named so in C and C++
+/// (an asm label: no mangling). Handed to code generation at the end of the
+/// translation unit, once calls to it exist.
+FunctionDecl *RegionCollector::Impl::markerDecl() {
+  if (MarkerFD)
+    return MarkerFD;
+  FunctionProtoType::ExtProtoInfo EPI;
+  EPI.Variadic = true;
+  // It cannot throw: calls, not invokes, even in cleanup scopes.
+  if (Ctx.getLangOpts().CPlusPlus)
+    EPI.ExceptionSpec.Type = EST_BasicNoexcept;
+  QualType FT = Ctx.getFunctionType(Ctx.VoidTy, {Ctx.UnsignedIntTy}, EPI);
+  TranslationUnitDecl *TU = Ctx.getTranslationUnitDecl();
+  auto *FD =
+      FunctionDecl::Create(Ctx, TU, SourceLocation(), SourceLocation(),
+                           DeclarationName(&Ctx.Idents.get(OMPDP_MARKER_FN)),
+                           FT, Ctx.getTrivialTypeSourceInfo(FT), SC_Static);
+  auto *Region = ParmVarDecl::Create(
+      Ctx, FD, SourceLocation(), SourceLocation(), nullptr, Ctx.UnsignedIntTy,
+      Ctx.getTrivialTypeSourceInfo(Ctx.UnsignedIntTy), SC_None, nullptr);
+  FD->setParams({Region});
+  FD->setBody(CompoundStmt::Create(Ctx, {}, FPOptionsOverride(),
+                                   SourceLocation(), SourceLocation()));
+  FD->addAttr(AsmLabelAttr::CreateImplicit(Ctx, OMPDP_MARKER_FN,
+                                           /*LiteralLabel=*/false));
+  FD->addAttr(NoThrowAttr::CreateImplicit(Ctx));
+  FD->setImplicit();
+  MarkerFD = FD;
+  return FD;
+}
+
+/// Replaces D, where it stands, by { markers; D }.
+bool RegionCollector::Impl::insertMarkers(OMPExecutableDirective *D,
+                                          uint32_t Index,
+                                          const std::vector<Expr *> &Addr,
+                                          size_t NumItems) {
+  if (Parents.size() < 2 || Parents.back() != D)
+    return false;
+  Stmt *Parent = Parents[Parents.size() - 2];
+  SourceLocation L = D->getBeginLoc();
+  FunctionDecl *FD = markerDecl();
+  SmallVector<Expr *, 8> Args;
+  Args.push_back(IntegerLiteral::Create(Ctx, llvm::APInt(32, Index),
+                                        Ctx.UnsignedIntTy, L));
+  // Trailing items without an address need no argument.
+  size_t Last = std::min(NumItems, Addr.size());
+  while (Last && !Addr[Last - 1])
+    --Last;
+  for (size_t I = 0; I < Last; ++I)
+    Args.push_back(Addr[I] ? Addr[I]
+                           : ImplicitCastExpr::Create(
+                                 Ctx, Ctx.VoidPtrTy, CK_NullToPointer,
+                                 IntegerLiteral::Create(Ctx, llvm::APInt(32, 0),
+                                                        Ctx.IntTy, L),
+                                 nullptr, VK_PRValue, FPOptionsOverride()));
+  auto *Ref =
+      DeclRefExpr::Create(Ctx, NestedNameSpecifierLoc(), SourceLocation(), FD,
+                          false, L, FD->getType(), VK_LValue);
+  Expr *Callee = ImplicitCastExpr::Create(
+      Ctx, Ctx.getPointerType(FD->getType()), CK_FunctionToPointerDecay, Ref,
+      nullptr, VK_PRValue, FPOptionsOverride());
+  Expr *M = CallExpr::Create(Ctx, Callee, Args, Ctx.VoidTy, VK_PRValue, L,
+                             FPOptionsOverride());
+  Stmt *Body[] = {M, D};
+  auto *W = CompoundStmt::Create(Ctx, Body, FPOptionsOverride(), L, L);
+  Done.insert(W);
+  if (auto *CS = dyn_cast<CompoundStmt>(Parent)) {
+    for (Stmt *&S : CS->body())
+      if (S == D) {
+        S = W;
+        return true;
+      }
+    return false;
+  }
+  if (auto *Cap = dyn_cast<CapturedStmt>(Parent)) {
+    // The captured statement is also the body of its CapturedDecl.
+    if (Cap->getCapturedStmt() != D)
+      return false;
+    (Cap->*privateMember(CapturedStmtSetter()))(W);
+    Cap->getCapturedDecl()->setBody(W);
+    return true;
+  }
+  for (Stmt *&S : Parent->children())
+    if (S == D) {
+      S = W;
+      return true;
+    }
+  return false;
+}
+
+void RegionCollector::Impl::warnUnmarked(OMPExecutableDirective *D) {
+  DiagnosticsEngine &Diags = Ctx.getDiagnostics();
+  unsigned ID = Diags.getCustomDiagID(
+      DiagnosticsEngine::Warning,
+      "ompdp: cannot mark this directive; its offload calls will be "
+      "attributed by debug info only");
+  Diags.Report(D->getBeginLoc(), ID);
+}
+
+RegionCollector::RegionCollector(CompilerInstance &CI, TableBuilder &Table,
+                                 bool Markers)
+    : P(std::make_unique<Impl>(CI, Table, Markers)) {}
+
+RegionCollector::~RegionCollector() = default;
+
+void RegionCollector::handle(Decl *D) { P->handle(D); }
+
+FunctionDecl *RegionCollector::markerFunction() const { return P->MarkerFD; }

@@ -1,9 +1,11 @@
-//===- RegionCollector.h - find offload constructs in a translation unit --===//
+//===- RegionCollector.h - find offload constructs and mark them ---------===//
 //
-// Walks the AST of one translation unit and records every OpenMP construct
-// that maps data (target and its combined forms, target data, target enter
-// data, target exit data, target update) with its map items, explicit and
-// implicit, and the innermost loop around it.
+// Walks each declaration the compiler hands to the AST consumers, records
+// every OpenMP construct that maps data (target and its combined forms,
+// target data, target enter data, target exit data, target update) with its
+// map items, explicit and implicit, and the innermost loop around it; and,
+// before code generation sees the declaration, puts the pass's marker in
+// front of each directive (see OmpdpFormat.inc, OMPDP_MARKER_FN).
 //
 //===----------------------------------------------------------------------===//
 #ifndef OMPDP_CLANG_PLUGIN_REGIONCOLLECTOR_H
@@ -11,13 +13,37 @@
 
 #include "RegionTable.h"
 
+#include <memory>
+
 namespace clang {
-class ASTContext;
-}
+class CompilerInstance;
+class Decl;
+class FunctionDecl;
+} // namespace clang
 
 namespace ompdp {
-/// Adds the offload constructs of Ctx's translation unit to Table.
-void collectRegions(clang::ASTContext &Ctx, TableBuilder &Table);
+
+class RegionCollector {
+public:
+  /// Markers: also insert the markers (only worth it when the compile has
+  /// offload targets: without them Clang emits no offload calls).
+  RegionCollector(clang::CompilerInstance &CI, TableBuilder &Table,
+                  bool Markers);
+  ~RegionCollector();
+  /// Adds the constructs of D (a top-level declaration, an inline member
+  /// function or a template instantiation) to the table. Must run before
+  /// code generation handles D. A directive is handled once, however often
+  /// it is reached.
+  void handle(clang::Decl *D);
+  /// The markers' no-op function, once a marker calls it: code generation
+  /// must get its definition.
+  clang::FunctionDecl *markerFunction() const;
+
+private:
+  class Impl;
+  std::unique_ptr<Impl> P;
+};
+
 } // namespace ompdp
 
 #endif

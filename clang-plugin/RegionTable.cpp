@@ -8,10 +8,13 @@
 //===----------------------------------------------------------------------===//
 #include "RegionTable.h"
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/xxhash.h"
 
+#include <algorithm>
 #include <cstring>
+#include <tuple>
 
 using namespace ompdp;
 
@@ -31,6 +34,14 @@ const char *ompdp::mapTypeName(uint32_t T) {
   return T < sizeof(Names) / sizeof(Names[0]) ? Names[T] : "none";
 }
 
+const char *ompdp::accessName(uint32_t A) {
+  static const char *const Names[] = {
+#define OMPDP_ACCESS(Enum, Spelling) Spelling,
+#include "ompdp/OmpdpFormat.inc"
+  };
+  return A < sizeof(Names) / sizeof(Names[0]) ? Names[A] : "unknown";
+}
+
 uint64_t ompdp::regionId(llvm::StringRef File, uint32_t Line, uint32_t Column,
                          uint32_t Kind) {
   std::string Key;
@@ -39,12 +50,12 @@ uint64_t ompdp::regionId(llvm::StringRef File, uint32_t Line, uint32_t Column,
   return llvm::xxh3_64bits(llvm::StringRef(Key));
 }
 
-bool TableBuilder::add(Region R) {
-  std::string Key = std::to_string(R.Id);
-  if (!Seen.try_emplace(Key, Regions.size()).second)
-    return false;
-  Regions.push_back(std::move(R));
-  return true;
+uint32_t TableBuilder::add(Region R, bool &Added) {
+  auto [It, New] = Seen.try_emplace(R.Id, uint32_t(Regions.size()));
+  Added = New;
+  if (New)
+    Regions.push_back(std::move(R));
+  return It->second;
 }
 
 namespace {
@@ -81,6 +92,15 @@ std::string TableBuilder::serialize() const {
     RegionRecord Rec;
     std::memset(&Rec, 0, sizeof(Rec));
     Rec.Id = R.Id;
+    Rec.FileHash = R.FileHash;
+    Rec.FileDevice = R.FileDevice;
+    Rec.FileInode = R.FileInode;
+    Rec.OffloadLine = R.OffloadLine;
+    Rec.SourceFile = Pool.get(R.SourceFile);
+    Rec.DirectiveOffset = R.DirectiveBytes.Offset;
+    Rec.DirectiveLength = R.DirectiveBytes.Length;
+    Rec.LoopOffset = R.LoopBytes.Offset;
+    Rec.LoopLength = R.LoopBytes.Length;
     Rec.Kind = R.Kind;
     Rec.Flags = R.Flags;
     Rec.File = Pool.get(R.File);
@@ -117,6 +137,11 @@ std::string TableBuilder::serialize() const {
       I.ItemColumn = It.ItemBegin.Column;
       I.ItemEndLine = It.ItemEnd.Line;
       I.ItemEndColumn = It.ItemEnd.Column;
+      I.Access = It.Access;
+      I.ClauseOffset = It.ClauseBytes.Offset;
+      I.ClauseLength = It.ClauseBytes.Length;
+      I.ItemOffset = It.ItemBytes.Offset;
+      I.ItemLength = It.ItemBytes.Length;
       IR.push_back(I);
     }
   }
@@ -147,6 +172,58 @@ std::string TableBuilder::serialize() const {
   return Out;
 }
 
+namespace {
+void putLEB(std::string &Out, uint64_t V) {
+  do {
+    uint8_t B = V & 0x7f;
+    V >>= 7;
+    Out.push_back(char(B | (V ? 0x80 : 0)));
+  } while (V);
+}
+bool getLEB(llvm::StringRef &In, uint64_t &V) {
+  V = 0;
+  for (unsigned Shift = 0; Shift < 64; Shift += 7) {
+    if (In.empty())
+      return false;
+    uint8_t B = uint8_t(In.front());
+    In = In.drop_front();
+    V |= uint64_t(B & 0x7f) << Shift;
+    if (!(B & 0x80))
+      return true;
+  }
+  return false;
+}
+} // namespace
+
+std::string ompdp::packTable(llvm::StringRef Table) {
+  std::string Out;
+  Out.reserve(Table.size() / 3 + 16);
+  putLEB(Out, OMPDP_REGION_TRANSPORT_MAGIC);
+  putLEB(Out, Table.size());
+  for (size_t I = 0; I + 4 <= Table.size(); I += 4) {
+    const auto *P = reinterpret_cast<const uint8_t *>(Table.data() + I);
+    putLEB(Out, uint32_t(P[0]) | uint32_t(P[1]) << 8 | uint32_t(P[2]) << 16 |
+                    uint32_t(P[3]) << 24);
+  }
+  return Out;
+}
+
+bool ompdp::unpackTable(llvm::StringRef Packed, std::string &Table) {
+  uint64_t Magic, Size, W;
+  if (!getLEB(Packed, Magic) || Magic != OMPDP_REGION_TRANSPORT_MAGIC ||
+      !getLEB(Packed, Size) || Size % 8 || Size > (1ull << 32))
+    return false;
+  Table.clear();
+  Table.reserve(Size);
+  while (Table.size() < Size) {
+    if (!getLEB(Packed, W) || W > UINT32_MAX)
+      return false;
+    for (int K = 0; K < 4; ++K)
+      Table.push_back(char((W >> (8 * K)) & 0xff));
+  }
+  return true;
+}
+
 static void printModifiers(llvm::raw_ostream &OS, uint32_t M) {
   bool First = true;
 #define OMPDP_MAP_MODIFIER(Enum, Bit, Spelling)                                \
@@ -159,31 +236,49 @@ static void printModifiers(llvm::raw_ostream &OS, uint32_t M) {
     OS << "-";
 }
 
+static void printSpan(llvm::raw_ostream &OS, const Span &S) {
+  OS << S.Offset << "+" << S.Length;
+}
+
 void TableBuilder::dump(llvm::raw_ostream &OS) const {
   OS << "ompdp region table: " << Regions.size() << " region(s), section "
      << OMPDP_REGION_SECTION << "\n";
-  for (const Region &R : Regions) {
+  // Source order, whatever order the compiler handed the functions over in
+  // (template instantiations come last).
+  std::vector<const Region *> Order;
+  for (const Region &R : Regions)
+    Order.push_back(&R);
+  std::sort(Order.begin(), Order.end(), [](const Region *A, const Region *B) {
+    return std::tie(A->File, A->Begin.Line, A->Begin.Column, A) <
+           std::tie(B->File, B->Begin.Line, B->Begin.Column, B);
+  });
+  for (const Region *RP : Order) {
+    const Region &R = *RP;
     OS << "region " << llvm::format_hex(R.Id, 18) << " '"
-       << constructKindName(R.Kind) << "' at " << R.File << ":"
-       << R.Begin.Line << ":" << R.Begin.Column << " in '" << R.Function
-       << "'";
+       << constructKindName(R.Kind) << "' at " << R.File << ":" << R.Begin.Line
+       << ":" << R.Begin.Column << " in '" << R.Function << "'";
     if (R.Flags & RF_NOWAIT)
       OS << " nowait";
     if (R.Flags & RF_IN_MACRO)
       OS << " macro";
     if (R.Flags & RF_IN_TEMPLATE)
       OS << " template";
+    if (R.Flags & RF_DEPEND)
+      OS << " depend";
     OS << "\n";
-    if (R.LoopKind.empty())
+    if (R.LoopKind.empty()) {
       OS << "  loop: none\n";
-    else
+    } else {
       OS << "  loop: " << R.LoopKind << " " << R.LoopBegin.Line << ":"
          << R.LoopBegin.Column << "-" << R.LoopEnd.Line << ":"
-         << R.LoopEnd.Column << "\n";
+         << R.LoopEnd.Column << " bytes ";
+      printSpan(OS, R.LoopBytes);
+      OS << "\n";
+    }
     for (size_t I = 0; I < R.Items.size(); ++I) {
       const Item &It = R.Items[I];
-      OS << "  item " << I << ": " << mapTypeName(It.MapType) << " '"
-         << It.Expr << "' var '" << It.Name << "' mods ";
+      OS << "  item " << I << ": " << mapTypeName(It.MapType) << " '" << It.Expr
+         << "' var '" << It.Name << "' mods ";
       printModifiers(OS, It.Modifiers);
       OS << " clause '" << It.Clause << "'";
       if (It.ClauseBegin.Line)
@@ -191,11 +286,27 @@ void TableBuilder::dump(llvm::raw_ostream &OS) const {
            << It.ClauseBegin.Column << "-" << It.ClauseEnd.Line << ":"
            << It.ClauseEnd.Column;
       if (It.ItemBegin.Line)
-        OS << " item-range " << It.ItemBegin.Line << ":"
-           << It.ItemBegin.Column << "-" << It.ItemEnd.Line << ":"
-           << It.ItemEnd.Column;
+        OS << " item-range " << It.ItemBegin.Line << ":" << It.ItemBegin.Column
+           << "-" << It.ItemEnd.Line << ":" << It.ItemEnd.Column;
+      OS << " access " << accessName(It.Access);
+      if (It.ClauseBytes.Length) {
+        OS << " clause-bytes ";
+        printSpan(OS, It.ClauseBytes);
+      }
+      if (It.ItemBytes.Length) {
+        OS << " item-bytes ";
+        printSpan(OS, It.ItemBytes);
+      }
       OS << "\n";
     }
+    OS << "  source: '" << R.SourceFile << "' hash "
+       << llvm::format_hex(R.FileHash, 18) << " directive-bytes ";
+    printSpan(OS, R.DirectiveBytes);
+    if (R.Kind == CK_TARGET)
+      OS << " entry "
+         << llvm::format("%x_%x", unsigned(R.FileDevice), unsigned(R.FileInode))
+         << " l" << R.OffloadLine;
+    OS << "\n";
   }
 }
 
@@ -219,8 +330,7 @@ std::optional<TableReader> TableReader::open(llvm::StringRef Bytes,
   }
   uint64_t Need = uint64_t(R.Hdr.HeaderSize) +
                   uint64_t(R.Hdr.NumRegions) * R.Hdr.RegionSize +
-                  uint64_t(R.Hdr.NumItems) * R.Hdr.ItemSize +
-                  R.Hdr.StringsSize;
+                  uint64_t(R.Hdr.NumItems) * R.Hdr.ItemSize + R.Hdr.StringsSize;
   if (R.Hdr.HeaderSize != sizeof(TableHeader) ||
       R.Hdr.RegionSize != sizeof(RegionRecord) ||
       R.Hdr.ItemSize != sizeof(ItemRecord) || Need != R.Hdr.TotalSize ||

@@ -9,7 +9,7 @@
 #ifndef OMPDP_CLANG_PLUGIN_REGIONTABLE_H
 #define OMPDP_CLANG_PLUGIN_REGIONTABLE_H
 
-#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -34,6 +34,11 @@ struct ItemRecord {
 #define OMPDP_ITEM_FIELD(Type, Name, Desc) Type Name;
 #include "ompdp/OmpdpFormat.inc"
 };
+/// A tagged call's descriptor, without the item indices that may follow.
+struct CallDescriptor {
+#define OMPDP_CALL_FIELD(Type, Name, Desc) Type Name;
+#include "ompdp/OmpdpFormat.inc"
+};
 static_assert(sizeof(TableHeader) % 8 == 0 && sizeof(RegionRecord) % 8 == 0 &&
                   sizeof(ItemRecord) % 8 == 0,
               "region table records must be multiples of 8 bytes");
@@ -54,20 +59,31 @@ enum RegionFlag : uint32_t {
 #define OMPDP_REGION_FLAG(Enum, Bit, Spelling) RF_##Enum = 1u << Bit,
 #include "ompdp/OmpdpFormat.inc"
 };
+enum Access : uint32_t {
+#define OMPDP_ACCESS(Enum, Spelling) AC_##Enum,
+#include "ompdp/OmpdpFormat.inc"
+};
 
 const char *constructKindName(uint32_t K);
 const char *mapTypeName(uint32_t T);
+const char *accessName(uint32_t A);
 
 /// A source position as Clang presents it (presumed location).
 struct Pos {
   uint32_t Line = 0, Column = 0;
 };
 
+/// A byte range in the region's source file (Length 0: unknown).
+struct Span {
+  uint32_t Offset = 0, Length = 0;
+};
+
 /// One map or motion list item, before serialization.
 struct Item {
   std::string Name, Expr, Clause, MatchName;
-  uint32_t MapType = MT_NONE, Modifiers = 0;
+  uint32_t MapType = MT_NONE, Modifiers = 0, Access = AC_UNKNOWN;
   Pos Decl, ClauseBegin, ClauseEnd, ItemBegin, ItemEnd;
+  Span ClauseBytes, ItemBytes;
 };
 
 /// One offload construct, before serialization.
@@ -76,6 +92,13 @@ struct Region {
   uint32_t Kind = CK_UNKNOWN, Flags = 0;
   std::string File, Function, LoopKind;
   Pos Begin, End, LoopBegin, LoopEnd;
+  /// The file the byte ranges refer to, and the hash of its contents.
+  std::string SourceFile;
+  uint64_t FileHash = 0;
+  Span DirectiveBytes, LoopBytes;
+  /// Key of the kernel entry name (.__omp_offloading_<dev>_<ino>_..._l<line>).
+  uint64_t FileDevice = 0, FileInode = 0;
+  uint32_t OffloadLine = 0;
   std::vector<Item> Items;
 };
 
@@ -83,19 +106,27 @@ struct Region {
 class TableBuilder {
 public:
   /// Adds R unless a region with the same ID is already there (template
-  /// instantiations share their pattern's directive). Returns whether added.
-  bool add(Region R);
+  /// instantiations share their pattern's directive). Returns the index of
+  /// the region in the table; Added says whether R was new.
+  uint32_t add(Region R, bool &Added);
   bool empty() const { return Regions.empty(); }
   const std::vector<Region> &regions() const { return Regions; }
   /// The table in its object-file layout (size a multiple of 8).
   std::string serialize() const;
-  /// Human-readable listing (the plugin's dump option; lit tests check it).
+  /// Human-readable listing in source order (the plugin's dump option; lit
+  /// tests check it).
   void dump(llvm::raw_ostream &OS) const;
 
 private:
   std::vector<Region> Regions;
-  llvm::StringMap<unsigned> Seen;
+  llvm::DenseMap<uint64_t, uint32_t> Seen;
 };
+
+/// The table packed for the trip through the host IR (see
+/// OMPDP_REGION_TRANSPORT_MAGIC), and back. unpackTable returns false on
+/// anything that is not a well-formed packed table.
+std::string packTable(llvm::StringRef Table);
+bool unpackTable(llvm::StringRef Packed, std::string &Table);
 
 /// The stable region ID: a hash of where the directive is and what it is.
 uint64_t regionId(llvm::StringRef File, uint32_t Line, uint32_t Column,

@@ -28,8 +28,10 @@ add_library(ompdp-plugin MODULE
   ${CMAKE_SOURCE_DIR}/clang-plugin/OmpdpAction.cpp
   ${CMAKE_SOURCE_DIR}/clang-plugin/RegionCollector.cpp
   ${CMAKE_SOURCE_DIR}/clang-plugin/RegionTable.cpp
+  ${CMAKE_SOURCE_DIR}/clang-plugin/AccessAnalysis.cpp
   ${CMAKE_SOURCE_DIR}/llvm-pass/OmpdpPassPlugin.cpp
-  ${CMAKE_SOURCE_DIR}/llvm-pass/TagOffloadCalls.cpp)
+  ${CMAKE_SOURCE_DIR}/llvm-pass/TagOffloadCalls.cpp
+  ${CMAKE_SOURCE_DIR}/clang-plugin/ProfileDiagnostics.cpp)
 set_target_properties(ompdp-plugin PROPERTIES
   OUTPUT_NAME ompdp PREFIX "" SUFFIX ".so"
   LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib
@@ -37,6 +39,9 @@ set_target_properties(ompdp-plugin PROPERTIES
 target_include_directories(ompdp-plugin SYSTEM PRIVATE
   ${LLVM_INCLUDE_DIRS} ${CLANG_INCLUDE_DIRS})
 target_include_directories(ompdp-plugin PRIVATE ${CMAKE_SOURCE_DIR}/include)
+# -fplugin-arg-ompdp-profile= reads reports with the runtime's own reader
+# (a static library built -fPIC, hidden symbols).
+target_link_libraries(ompdp-plugin PRIVATE ompdp-report)
 separate_arguments(OMPDP_LLVM_DEFS NATIVE_COMMAND "${LLVM_DEFINITIONS}")
 target_compile_options(ompdp-plugin PRIVATE ${OMPDP_LLVM_DEFS} -fno-rtti
   -Wno-unused-parameter)

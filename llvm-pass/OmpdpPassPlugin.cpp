@@ -19,8 +19,9 @@ extern "C" LLVM_ATTRIBUTE_WEAK __attribute__((visibility("default")))
 llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "ompdp", "0.1", [](PassBuilder &PB) {
             PB.registerPipelineStartEPCallback(
-                [](ModulePassManager &MPM, OptimizationLevel) {
-                  MPM.addPass(ompdp::TagOffloadCallsPass());
+                [](ModulePassManager &MPM, OptimizationLevel Level) {
+                  MPM.addPass(ompdp::TagOffloadCallsPass(
+                      Level != OptimizationLevel::O0));
                 });
             PB.registerPipelineParsingCallback(
                 [](StringRef Name, ModulePassManager &MPM,

@@ -13,16 +13,22 @@
 
 namespace ompdp {
 
-/// The work, as a plain function. Returns whether M changed.
-bool tagOffloadCalls(llvm::Module &M);
+/// The work, as a plain function. Optimizing: the module will be
+/// optimized (not -O0). Returns whether M changed.
+bool tagOffloadCalls(llvm::Module &M, bool Optimizing);
 
 class TagOffloadCallsPass : public llvm::PassInfoMixin<TagOffloadCallsPass> {
 public:
+  explicit TagOffloadCallsPass(bool Optimizing = false)
+      : Optimizing(Optimizing) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &) {
-    return tagOffloadCalls(M) ? llvm::PreservedAnalyses::none()
-                              : llvm::PreservedAnalyses::all();
+    return tagOffloadCalls(M, Optimizing) ? llvm::PreservedAnalyses::none()
+                                          : llvm::PreservedAnalyses::all();
   }
   static bool isRequired() { return true; }
+
+private:
+  bool Optimizing;
 };
 
 } // namespace ompdp

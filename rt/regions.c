@@ -8,12 +8,22 @@
 |* calls before each offload call. The call's record and map arguments wait
 |* in a thread-local pending slot until target_emi begin takes them.
 |*
+|* Objects loaded later: the runtime makes its own symbols global at init,
+|* so an instrumented library dlopen'ed afterwards binds its weak
+|* __ompdp_region_call to us and registers its table with its first call.
+|* Where that cannot work, a construct without a pending call makes the
+|* runtime look for new objects, but only when the loader's count of added
+|* objects changed, and never twice for the same call site (a lock-free
+|* set of code addresses known to have no table), so code built without the
+|* plugin costs one hash lookup per construct.
+|*
 |* Handles: ((table number + 1) << OMPDP_RH_SHIFT) | region index.
 |*
 \*===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE
 #include "regions.h"
 
+#include <dlfcn.h>
 #include <link.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -37,6 +47,11 @@ typedef struct ompdp_rt_item {
 #include "ompdp/OmpdpFormat.inc"
 } ompdp_rt_item_t;
 
+typedef struct ompdp_rt_call {
+#define OMPDP_CALL_FIELD(Type, Name, Desc) Type Name;
+#include "ompdp/OmpdpFormat.inc"
+} ompdp_rt_call_t;
+
 enum {
 #define OMPDP_REGION_FLAG(Enum, Bit, Spelling) OMPDP_RF_##Enum = 1u << Bit,
 #include "ompdp/OmpdpFormat.inc"
@@ -50,7 +65,14 @@ static const char *const map_type_names[] = {
 #define OMPDP_MAP_TYPE(Enum, Spelling) Spelling,
 #include "ompdp/OmpdpFormat.inc"
 };
+static const char *const access_names[] = {
+#define OMPDP_ACCESS(Enum, Spelling) Spelling,
+#include "ompdp/OmpdpFormat.inc"
+};
 #define OMPDP_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* libomptarget's map type bit for a pointer mapped with its pointee. */
+#define OMPDP_MAPTYPE_PTR_AND_OBJ 0x10
 
 #define OMPDP_RH_SHIFT 20u
 #define OMPDP_MAX_TABLES 4095u
@@ -65,7 +87,10 @@ typedef struct ompdp_call {
   int32_t n;
   void **ptrs;
   int64_t *sizes;
+  int64_t *types;
   const char **names;
+  void **mappers;
+  const int16_t *items;
 } ompdp_call_t;
 
 static _Thread_local ompdp_call_t pending;
@@ -190,34 +215,110 @@ static int rescan(void) {
   return found;
 }
 
+/* Objects dlopen'ed later resolve their weak reference to
+ * __ompdp_region_call when they are loaded, but only against objects in the
+ * global scope; OMP_TOOL_LIBRARIES loads the runtime without RTLD_GLOBAL. */
+static void make_symbols_global(void) {
+  Dl_info info;
+  if (!dladdr((void *)&__ompdp_region_call, &info) || !info.dli_fname)
+    return;
+  /* Kept open: the promotion lasts as long as the handle. */
+  (void)dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_GLOBAL);
+}
+
 int ompdp_regions_init(void) {
+  make_symbols_global();
   rescan();
   return (int)atomic_load(&num_tables);
 }
 
 int ompdp_regions_num_tables(void) { return (int)atomic_load(&num_tables); }
 
-/* Objects loaded since the last scan may hold tables whose hook slot is
- * still empty; look again (cheap when nothing was loaded). */
-static void rescan_if_new_objects(void) {
+/* Call sites known to have no table: open addressing, lock-free, never
+ * shrinks (a full neighbourhood just means looking again). */
+#define OMPDP_NOTABLE_SLOTS 4096u
+#define OMPDP_NOTABLE_PROBES 8u
+static _Atomic uintptr_t no_table[OMPDP_NOTABLE_SLOTS];
+
+static size_t no_table_hash(uintptr_t pc) {
+  uint64_t h = (uint64_t)pc * 0x9e3779b97f4a7c15ull;
+  return (size_t)(h >> 40) & (OMPDP_NOTABLE_SLOTS - 1);
+}
+
+static int no_table_known(uintptr_t pc) {
+  size_t h = no_table_hash(pc);
+  for (unsigned k = 0; k < OMPDP_NOTABLE_PROBES; ++k) {
+    uintptr_t v = atomic_load_explicit(&no_table[(h + k) & (OMPDP_NOTABLE_SLOTS - 1)],
+                                       memory_order_relaxed);
+    if (v == pc)
+      return 1;
+    if (!v)
+      return 0;
+  }
+  return 0;
+}
+
+static void no_table_add(uintptr_t pc) {
+  size_t h = no_table_hash(pc);
+  for (unsigned k = 0; k < OMPDP_NOTABLE_PROBES; ++k) {
+    _Atomic uintptr_t *slot = &no_table[(h + k) & (OMPDP_NOTABLE_SLOTS - 1)];
+    uintptr_t expected = 0;
+    if (atomic_compare_exchange_strong_explicit(slot, &expected, pc, memory_order_relaxed,
+                                                memory_order_relaxed) ||
+        expected == pc)
+      return;
+  }
+}
+
+/* A construct came without a pending call: its code has no table, or its
+ * object was loaded after the last scan and could not reach us. Look for
+ * new objects once per call site, and only if some were loaded. */
+static void rescan_if_new_objects(const void *codeptr_ra) {
+  uintptr_t pc = (uintptr_t)codeptr_ra;
+  if (pc && no_table_known(pc))
+    return;
   unsigned long long adds = 0;
   dl_iterate_phdr(first_object_adds, &adds);
   if (adds != atomic_load(&seen_adds))
     rescan();
+  if (pc)
+    no_table_add(pc);
 }
 
 /*===- the per-thread call -------------------------------------------------===*/
 
-void __ompdp_region_call(const void *record, int32_t num_args,
-                         void **arg_bases, void **args, int64_t *arg_sizes,
-                         int64_t *arg_types, const char **arg_names) {
-  (void)arg_bases;
-  (void)arg_types;
-  pending.rec = record;
-  pending.n = num_args;
-  pending.ptrs = args;
-  pending.sizes = arg_sizes;
-  pending.names = arg_names;
+/* struct __tgt_kernel_arguments of LLVM 19 (version 3), as far as read. */
+typedef struct ompdp_kernel_args {
+  uint32_t version, num_args;
+  void **bases, **ptrs;
+  int64_t *sizes, *types;
+  const char **names;
+  void **mappers;
+} ompdp_kernel_args_t;
+
+void __ompdp_region_call(const void *descriptor, void *a, void *b, void *c) {
+  const ompdp_rt_call_t *d = descriptor;
+  pending.rec = (const ompdp_rt_region_t *)(uintptr_t)d->Record;
+  pending.items = (const int16_t *)(uintptr_t)d->Items;
+  if (d->Flags & OMPDP_CALL_KERNEL) {
+    const ompdp_kernel_args_t *k = a;
+    pending.n = k ? (int32_t)k->num_args : 0;
+    pending.ptrs = k ? k->ptrs : NULL;
+    pending.sizes = k ? k->sizes : NULL;
+    pending.types = k ? k->types : NULL;
+    pending.names = k ? k->names : NULL;
+    pending.mappers = k ? k->mappers : NULL;
+    /* Items were matched for the arguments the compiler saw. */
+    if (d->NumArgs != (uint32_t)pending.n)
+      pending.items = NULL;
+    return;
+  }
+  pending.n = (int32_t)d->NumArgs;
+  pending.ptrs = a;
+  pending.sizes = b ? b : (int64_t *)(uintptr_t)d->Sizes;
+  pending.types = (int64_t *)(uintptr_t)d->Types;
+  pending.names = (const char **)(uintptr_t)d->Names;
+  pending.mappers = c ? c : (void **)(uintptr_t)d->Mappers;
 }
 
 static const ompdp_rt_header_t *header_of(const ompdp_rt_region_t *r) {
@@ -230,13 +331,11 @@ static const ompdp_rt_header_t *header_of(const ompdp_rt_region_t *r) {
 }
 
 uint32_t ompdp_regions_begin(const void *codeptr_ra) {
-  (void)codeptr_ra;
   active = pending;
   memset(&pending, 0, sizeof(pending));
   active_handle = 0;
   if (!active.rec) {
-    if (atomic_load_explicit(&num_tables, memory_order_relaxed))
-      rescan_if_new_objects();
+    rescan_if_new_objects(codeptr_ra);
     return 0;
   }
   /* Reached through the weak symbol before the table was registered. */
@@ -287,6 +386,10 @@ static int parse_map_name(const char *s, const char **expr, size_t *expr_len,
 }
 
 static int item_for_arg(const ompdp_rt_region_t *r, int32_t arg) {
+  /* The compiler's match, when it made one. */
+  if (active.items && active.items[arg] >= 0 &&
+      (uint32_t)active.items[arg] < r->NumItems)
+    return active.items[arg];
   const ompdp_rt_header_t *h = header_of(r);
   const char *expr;
   size_t len;
@@ -335,7 +438,39 @@ int ompdp_regions_match_item(uint64_t host_addr, uint64_t bytes) {
       best_size = s;
     }
   }
-  return best < 0 ? -1 : item_for_arg(r, best);
+  if (best >= 0)
+    return item_for_arg(r, best);
+  /* Operations with a host address no argument holds:
+   * - attaching a pointer: libomptarget copies the device address of the
+   *   pointee into the device's pointer from a variable of its own; it
+   *   belongs to the pointer-and-pointee argument, if only one item has
+   *   one (OMP_TGT_MAPTYPE_PTR_AND_OBJ);
+   * - pushed by a user-defined mapper: the components of the one item
+   *   mapped through a mapper, if only one is. */
+  int item = -1;
+  if (bytes == sizeof(void *) && active.types) {
+    for (int32_t j = 0; j < active.n; ++j) {
+      if (!(active.types[j] & OMPDP_MAPTYPE_PTR_AND_OBJ))
+        continue;
+      int i = item_for_arg(r, j);
+      if (i < 0 || (item >= 0 && i != item)) {
+        item = -1;
+        break;
+      }
+      item = i;
+    }
+    if (item >= 0)
+      return item;
+  }
+  for (int32_t j = 0; active.mappers && j < active.n; ++j) {
+    if (!active.mappers[j])
+      continue;
+    int i = item_for_arg(r, j);
+    if (i < 0 || (item >= 0 && i != item))
+      return -1;
+    item = i;
+  }
+  return item;
 }
 
 /*===- describe ------------------------------------------------------------===*/
@@ -362,6 +497,8 @@ int ompdp_regions_describe(uint32_t region, int item,
   out->function = str_at(h, r->Function);
   out->line = r->Line;
   out->column = r->Column;
+  out->end_line = r->EndLine;
+  out->end_column = r->EndColumn;
   out->nowait = (r->Flags & OMPDP_RF_NOWAIT) != 0;
   out->num_items = r->NumItems;
   out->loop_kind = str_at(h, r->LoopKind);
@@ -369,6 +506,14 @@ int ompdp_regions_describe(uint32_t region, int item,
   out->loop_column = r->LoopColumn;
   out->loop_end_line = r->LoopEndLine;
   out->loop_end_column = r->LoopEndColumn;
+  out->source_file = str_at(h, r->SourceFile);
+  out->file_hash = r->FileHash;
+  out->directive_offset = r->DirectiveOffset;
+  out->directive_length = r->DirectiveLength;
+  out->loop_offset = r->LoopOffset;
+  out->loop_length = r->LoopLength;
+  out->access = OMPDP_ACCESS_UNKNOWN;
+  out->access_name = access_names[OMPDP_ACCESS_UNKNOWN];
   out->variable = out->expr = out->clause = out->map_type = "";
   if (item < 0)
     return 0;
@@ -389,5 +534,11 @@ int ompdp_regions_describe(uint32_t region, int item,
   out->item_column = it->ItemColumn;
   out->item_end_line = it->ItemEndLine;
   out->item_end_column = it->ItemEndColumn;
+  out->clause_offset = it->ClauseOffset;
+  out->clause_length = it->ClauseLength;
+  out->item_offset = it->ItemOffset;
+  out->item_length = it->ItemLength;
+  out->access = it->Access < OMPDP_COUNT(access_names) ? it->Access : OMPDP_ACCESS_UNKNOWN;
+  out->access_name = access_names[out->access];
   return 0;
 }

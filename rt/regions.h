@@ -33,6 +33,7 @@ typedef struct ompdp_region_info {
   const char *file;        /* as the compiler saw it (presumed file name) */
   const char *function;    /* enclosing function, qualified */
   uint32_t line, column;   /* the directive */
+  uint32_t end_line, end_column; /* end of the directive (its newline) */
   int nowait;              /* the construct has a nowait clause */
   uint32_t num_items;      /* map/motion items of the region */
   /* Innermost loop around the directive (in the same function), for
@@ -49,7 +50,25 @@ typedef struct ompdp_region_info {
   int implicit;            /* added by the compiler, not written */
   uint32_t clause_line, clause_column, clause_end_line, clause_end_column;
   uint32_t item_line, item_column, item_end_line, item_end_column;
+  /* For source edits: byte ranges (offset, length; length 0 = unknown) in
+   * source_file, whose contents the compiler saw hashed to file_hash
+   * (xxh3-64): a tool compares it with the file before editing. */
+  const char *source_file; /* the file the byte ranges refer to */
+  uint64_t file_hash;
+  uint32_t directive_offset, directive_length; /* to the end of its line */
+  uint32_t loop_offset, loop_length;           /* innermost loop, or 0, 0 */
+  uint32_t clause_offset, clause_length;       /* the item's clause */
+  uint32_t item_offset, item_length;           /* the item */
+  /* What the region body does with the item: OMPDP_ACCESS_* ("unknown"
+   * for constructs without a device body, and for no item). */
+  uint32_t access;
+  const char *access_name; /* "unknown", "none", "read", "write", "read-write" */
 } ompdp_region_info_t;
+
+enum {
+#define OMPDP_ACCESS(Enum, Spelling) OMPDP_ACCESS_##Enum,
+#include "ompdp/OmpdpFormat.inc"
+};
 
 enum {
 #define OMPDP_MAP_MODIFIER(Enum, Bit, Spelling) OMPDP_MOD_##Enum = 1u << Bit,
@@ -63,11 +82,16 @@ int ompdp_regions_init(void);
 
 /* At target_emi begin, on the thread of the construct: the region of the
  * pending call on this thread (0 if none), which becomes the active call
- * until ompdp_regions_end. codeptr_ra is kept for future cross-checks. */
+ * until ompdp_regions_end. codeptr_ra (the offload call's return address)
+ * remembers call sites without a table, so that code built without the
+ * plugin does not make every construct look for newly loaded objects. */
 uint32_t ompdp_regions_begin(const void *codeptr_ra);
 
 /* The item of the active call whose host range holds [host_addr,
- * host_addr + bytes), as an index into the region's items, or -1. */
+ * host_addr + bytes), as an index into the region's items, or -1. An
+ * operation that no map argument holds comes from a user-defined mapper
+ * (the components it pushes): it belongs to the item mapped through a
+ * mapper when there is exactly one. */
 int ompdp_regions_match_item(uint64_t host_addr, uint64_t bytes);
 
 /* At target_emi end: forgets the active call. */
@@ -82,11 +106,12 @@ int ompdp_regions_describe(uint32_t region, int item,
 int ompdp_regions_num_tables(void);
 
 /* Called by the code the pass inserts before each offload call; exported.
- * record: the region's record in its table; the rest are the call's map
- * arguments (arg_names may be NULL). */
+ * descriptor: the call's descriptor (OMPDP_CALL_FIELD in OmpdpFormat.inc:
+ * the region's record, the constant parts of the call's map arguments, the
+ * item of each argument); a, b, c: a kernel launch's
+ * __tgt_kernel_arguments, or a data call's args, arg_sizes and mappers
+ * (NULL where the descriptor has them). */
 __attribute__((visibility("default"))) void
-__ompdp_region_call(const void *record, int32_t num_args, void **arg_bases,
-                    void **args, int64_t *arg_sizes, int64_t *arg_types,
-                    const char **arg_names);
+__ompdp_region_call(const void *descriptor, void *a, void *b, void *c);
 
 #endif /* OMPDP_REGIONS_H */

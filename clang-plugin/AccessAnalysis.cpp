@@ -1,0 +1,449 @@
+//===- AccessAnalysis.cpp - what a target region does with its map items --===//
+//
+// A walk over the region's body (the innermost captured statement of the
+// target directive, nested directives included) that records every use of
+// storage as (path, kind). Expressions are visited top-down with what their
+// context does with them: lvalue(E, K, S) says that the storage of E, at
+// the further steps S, is accessed with kind K; rvalue(E, K, S) says that
+// the value of E is used, and, for a pointer, that what it points to is
+// accessed with K at S (K = None: the pointer value itself goes somewhere,
+// so what it points to escapes). Then an item is read (written) when a use
+// lies inside its storage, or a use of storage around it takes it along.
+//
+//===----------------------------------------------------------------------===//
+#include "AccessAnalysis.h"
+
+#include "RegionTable.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ExprOpenMP.h"
+#include "clang/AST/OpenMPClause.h"
+#include "clang/AST/StmtOpenMP.h"
+
+using namespace clang;
+using namespace ompdp;
+
+const void *StoragePath::thisRoot() {
+  static const char Tag = 0;
+  return &Tag;
+}
+const void *StoragePath::deref() {
+  static const char Tag = 0;
+  return &Tag;
+}
+
+/// Roots are canonical declarations, as Decl pointers.
+static const void *rootOf(const Decl *D) { return D->getCanonicalDecl(); }
+
+StoragePath StoragePath::ofVariable(const ValueDecl *VD) {
+  StoragePath P;
+  if (!VD)
+    return P;
+  P.Root = rootOf(VD);
+  P.Valid = true;
+  return P;
+}
+
+StoragePath StoragePath::ofThisObject() {
+  StoragePath P;
+  P.Root = thisRoot();
+  P.Steps.push_back(deref());
+  P.Valid = true;
+  return P;
+}
+
+StoragePath StoragePath::ofItem(const Expr *E) {
+  StoragePath P;
+  SmallVector<const void *, 4> Rev; // steps from the outside in
+  for (;;) {
+    E = E->IgnoreParenImpCasts();
+    auto Elements = [&](const Expr *Base) {
+      // Elements of an array are the array's storage; of a pointer, what
+      // it points to.
+      if (Base->IgnoreParenImpCasts()->getType()->isAnyPointerType())
+        Rev.push_back(deref());
+      E = Base;
+    };
+    if (auto *AS = dyn_cast<ArraySectionExpr>(E)) {
+      Elements(AS->getBase());
+    } else if (auto *AE = dyn_cast<ArraySubscriptExpr>(E)) {
+      Elements(AE->getBase());
+    } else if (auto *SH = dyn_cast<OMPArrayShapingExpr>(E)) {
+      Rev.push_back(deref());
+      E = SH->getBase();
+    } else if (auto *UO = dyn_cast<UnaryOperator>(E);
+               UO && UO->getOpcode() == UO_Deref) {
+      Rev.push_back(deref());
+      E = UO->getSubExpr();
+    } else if (auto *ME = dyn_cast<MemberExpr>(E)) {
+      auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+      if (!FD)
+        return P;
+      Rev.push_back(rootOf(FD));
+      if (ME->isArrow())
+        Rev.push_back(deref());
+      E = ME->getBase();
+    } else if (isa<CXXThisExpr>(E)) {
+      P.Root = thisRoot();
+      break;
+    } else if (auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      if (!isa<VarDecl>(DRE->getDecl()))
+        return P;
+      P.Root = rootOf(DRE->getDecl());
+      break;
+    } else {
+      return P; // not a variable's storage: not analysable
+    }
+  }
+  P.Steps.assign(Rev.rbegin(), Rev.rend());
+  P.Valid = true;
+  return P;
+}
+
+namespace {
+
+/// What an expression's context does with it. Peek: reads a pointer only
+/// to follow it.
+enum Kind { None, Peek, Read, Write, ReadWrite, Escape };
+
+struct Use {
+  const void *Root;
+  SmallVector<const void *, 4> Steps;
+  Kind K;
+};
+
+using Suffix = ArrayRef<const void *>;
+
+SmallVector<const void *, 4> prepend(const void *Step, Suffix S) {
+  SmallVector<const void *, 4> Out{Step};
+  Out.append(S.begin(), S.end());
+  return Out;
+}
+
+class Walker {
+public:
+  std::vector<Use> Uses;
+  /// A call that may touch any memory it can reach (globals, pointees).
+  bool OpaqueCall = false;
+
+  void stmt(const Stmt *S);
+  void clauses(const OMPExecutableDirective *D);
+
+private:
+  void lvalue(const Expr *E, Kind K, Suffix S);
+  void rvalue(const Expr *E, Kind K, Suffix S);
+  void any(const Expr *E) {
+    if (E->isGLValue())
+      lvalue(E, None, {});
+    else
+      rvalue(E, None, {});
+  }
+  void escape(const Expr *E) {
+    if (E->isGLValue())
+      lvalue(E, Escape, {});
+    else
+      rvalue(E, None, {});
+  }
+  void record(const void *Root, Suffix S, Kind K) {
+    if (K == None)
+      return;
+    Uses.push_back({Root, SmallVector<const void *, 4>(S.begin(), S.end()), K});
+  }
+  void call(const CallExpr *C);
+  void children(const Stmt *S) {
+    for (const Stmt *Child : S->children())
+      if (auto *E = dyn_cast_or_null<Expr>(Child))
+        escape(E);
+      else if (Child)
+        stmt(Child);
+  }
+};
+
+void Walker::call(const CallExpr *C) {
+  const FunctionDecl *FD = C->getDirectCallee();
+  bool Pure = FD && (FD->getBuiltinID() || FD->hasAttr<ConstAttr>() ||
+                     FD->hasAttr<PureAttr>());
+  if (!Pure)
+    OpaqueCall = true;
+  if (auto *MC = dyn_cast<CXXMemberCallExpr>(C))
+    escape(MC->getImplicitObjectArgument());
+  else if (!FD)
+    any(C->getCallee());
+  // Arguments bound to references or passed as pointers escape.
+  for (const Expr *A : C->arguments())
+    escape(A);
+}
+
+void Walker::rvalue(const Expr *E, Kind K, Suffix S) {
+  E = E->IgnoreParens();
+  if (E->isGLValue())
+    return lvalue(E, K == None ? None : K, S);
+  bool Ptr = E->getType()->isAnyPointerType();
+  if (auto *CE = dyn_cast<CastExpr>(E)) {
+    const Expr *Sub = CE->getSubExpr();
+    switch (CE->getCastKind()) {
+    case CK_LValueToRValue:
+      if (Ptr && K != None) {
+        lvalue(Sub, Peek, {});
+        lvalue(Sub, K, prepend(StoragePath::deref(), S));
+      } else if (Ptr) {
+        lvalue(Sub, Read, {});
+        lvalue(Sub, Escape, prepend(StoragePath::deref(), {}));
+      } else {
+        lvalue(Sub, Read, {});
+      }
+      return;
+    case CK_ArrayToPointerDecay:
+      return lvalue(Sub, K == None ? Escape : K, S);
+    case CK_FunctionToPointerDecay:
+    case CK_BuiltinFnToFnPtr:
+      return;
+    case CK_NoOp:
+    case CK_BitCast:
+    case CK_AddressSpaceConversion:
+    case CK_DerivedToBase:
+    case CK_UncheckedDerivedToBase:
+    case CK_BaseToDerived:
+      return rvalue(Sub, K, S);
+    default:
+      return rvalue(Sub, None, {}); // a pointer turned into a number escapes
+    }
+  }
+  if (auto *UO = dyn_cast<UnaryOperator>(E)) {
+    switch (UO->getOpcode()) {
+    case UO_AddrOf:
+      return lvalue(UO->getSubExpr(), K == None ? Escape : K, S);
+    case UO_PreInc:
+    case UO_PreDec:
+    case UO_PostInc:
+    case UO_PostDec:
+      return lvalue(UO->getSubExpr(), ReadWrite, {});
+    default:
+      return rvalue(UO->getSubExpr(), None, {});
+    }
+  }
+  if (auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->getOpcode() == BO_Assign) {
+      lvalue(BO->getLHS(), Write, {});
+      return rvalue(BO->getRHS(), None, {});
+    }
+    if (BO->isCompoundAssignmentOp()) {
+      lvalue(BO->getLHS(), ReadWrite, {});
+      return rvalue(BO->getRHS(), None, {});
+    }
+    if (BO->getOpcode() == BO_Comma) {
+      any(BO->getLHS());
+      return rvalue(BO->getRHS(), K, S);
+    }
+    if (Ptr && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub)) {
+      // Pointer arithmetic stays within what the pointer points to.
+      const Expr *L = BO->getLHS(), *R = BO->getRHS();
+      if (R->getType()->isAnyPointerType())
+        std::swap(L, R);
+      rvalue(L, K, S);
+      return rvalue(R, None, {});
+    }
+    rvalue(BO->getLHS(), None, {});
+    return rvalue(BO->getRHS(), None, {});
+  }
+  if (auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
+    rvalue(CO->getCond(), None, {});
+    rvalue(CO->getTrueExpr(), K, S);
+    return rvalue(CO->getFalseExpr(), K, S);
+  }
+  if (isa<CXXThisExpr>(E)) {
+    if (K == None)
+      return record(StoragePath::thisRoot(), prepend(StoragePath::deref(), {}),
+                    Escape);
+    record(StoragePath::thisRoot(), {}, Peek);
+    return record(StoragePath::thisRoot(), prepend(StoragePath::deref(), S), K);
+  }
+  if (auto *C = dyn_cast<CallExpr>(E))
+    return call(C);
+  if (auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    for (const Expr *A : CE->arguments())
+      escape(A);
+    return;
+  }
+  if (auto *LE = dyn_cast<LambdaExpr>(E)) {
+    for (const Expr *Init : LE->capture_inits())
+      if (Init)
+        escape(Init);
+    return;
+  }
+  if (isa<IntegerLiteral, FloatingLiteral, CharacterLiteral, StringLiteral,
+          CXXBoolLiteralExpr, CXXNullPtrLiteralExpr, UnaryExprOrTypeTraitExpr,
+          DeclRefExpr>(E))
+    return; // constants, sizeof, enumerators
+  children(E);
+}
+
+void Walker::lvalue(const Expr *E, Kind K, Suffix S) {
+  E = E->IgnoreParens();
+  if (!E->isGLValue())
+    return rvalue(E, K, S);
+  if (auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (isa<VarDecl>(DRE->getDecl()))
+      record(rootOf(DRE->getDecl()), S, K);
+    return;
+  }
+  if (auto *ME = dyn_cast<MemberExpr>(E)) {
+    auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (!FD)
+      return any(ME->getBase());
+    SmallVector<const void *, 4> Inner = prepend(rootOf(FD), S);
+    if (ME->isArrow())
+      return rvalue(ME->getBase(), K == None ? Peek : K, Inner);
+    return lvalue(ME->getBase(), K, Inner);
+  }
+  if (auto *AE = dyn_cast<ArraySubscriptExpr>(E)) {
+    rvalue(AE->getIdx(), None, {});
+    return rvalue(AE->getBase(), K == None ? Peek : K, S);
+  }
+  if (auto *AS = dyn_cast<ArraySectionExpr>(E)) {
+    for (const Expr *X :
+         {AS->getLowerBound(), AS->getLength(), AS->getStride()})
+      if (X)
+        rvalue(X, None, {});
+    const Expr *B = AS->getBase();
+    if (B->IgnoreParenImpCasts()->getType()->isAnyPointerType())
+      return rvalue(B, K, S);
+    return lvalue(B->IgnoreParenImpCasts(), K, S);
+  }
+  if (auto *UO = dyn_cast<UnaryOperator>(E)) {
+    if (UO->getOpcode() == UO_Deref)
+      return rvalue(UO->getSubExpr(), K == None ? Peek : K, S);
+    if (UO->isIncrementDecrementOp())
+      return lvalue(UO->getSubExpr(), ReadWrite, {});
+    return any(UO->getSubExpr());
+  }
+  if (auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->isAssignmentOp()) {
+      lvalue(BO->getLHS(), BO->getOpcode() == BO_Assign ? Write : ReadWrite,
+             {});
+      return rvalue(BO->getRHS(), None, {});
+    }
+    if (BO->getOpcode() == BO_Comma) {
+      any(BO->getLHS());
+      return lvalue(BO->getRHS(), K, S);
+    }
+  }
+  if (auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
+    rvalue(CO->getCond(), None, {});
+    lvalue(CO->getTrueExpr(), K, S);
+    return lvalue(CO->getFalseExpr(), K, S);
+  }
+  if (auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
+    return any(MT->getSubExpr());
+  if (auto *OV = dyn_cast<OpaqueValueExpr>(E)) {
+    if (OV->getSourceExpr())
+      lvalue(OV->getSourceExpr(), K, S);
+    return;
+  }
+  if (auto *C = dyn_cast<CallExpr>(E))
+    return call(C); // returns a reference: who knows what to
+  children(E);
+}
+
+void Walker::clauses(const OMPExecutableDirective *D) {
+  for (const OMPClause *C : D->clauses()) {
+    Kind K = None;
+    if (isa<OMPReductionClause, OMPTaskReductionClause, OMPInReductionClause,
+            OMPLinearClause, OMPCopyinClause, OMPCopyprivateClause>(C))
+      K = ReadWrite;
+    else if (isa<OMPLastprivateClause>(C))
+      K = Write;
+    else if (isa<OMPFirstprivateClause>(C))
+      K = Read;
+    else
+      continue;
+    for (const Stmt *Child : const_cast<OMPClause *>(C)->children())
+      if (auto *E = dyn_cast_or_null<Expr>(Child))
+        lvalue(E, K, {});
+  }
+}
+
+void Walker::stmt(const Stmt *S) {
+  if (!S)
+    return;
+  if (auto *E = dyn_cast<Expr>(S))
+    return any(E);
+  if (auto *CS = dyn_cast<CapturedStmt>(S))
+    return stmt(CS->getCapturedStmt());
+  if (auto *D = dyn_cast<OMPExecutableDirective>(S)) {
+    clauses(D);
+    if (D->hasAssociatedStmt())
+      stmt(D->getAssociatedStmt());
+    return;
+  }
+  if (auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *Dcl : DS->decls())
+      if (auto *VD = dyn_cast<VarDecl>(Dcl); VD && VD->getInit())
+        escape(VD->getInit());
+    return;
+  }
+  children(S);
+}
+
+bool prefix(ArrayRef<const void *> A, ArrayRef<const void *> B) {
+  return A.size() <= B.size() && std::equal(A.begin(), A.end(), B.begin());
+}
+
+} // namespace
+
+std::vector<uint32_t> ompdp::analyzeAccesses(const OMPExecutableDirective *D,
+                                             ArrayRef<StoragePath> Items) {
+  std::vector<uint32_t> Out(Items.size(), AC_UNKNOWN);
+  if (!D->hasAssociatedStmt())
+    return Out;
+  Walker W;
+  W.clauses(D);
+  W.stmt(D->getInnermostCapturedStmt()->getCapturedStmt());
+  for (size_t I = 0; I < Items.size(); ++I) {
+    const StoragePath &P = Items[I];
+    if (!P.Valid) {
+      Out[I] = AC_READ_WRITE;
+      continue;
+    }
+    bool R = false, Wr = false;
+    auto Apply = [&](Kind K) {
+      R |= K == Read || K == Peek || K == ReadWrite || K == Escape;
+      Wr |= K == Write || K == ReadWrite || K == Escape;
+    };
+    for (const Use &U : W.Uses) {
+      if (U.Root != P.Root)
+        continue;
+      if (prefix(P.Steps, U.Steps)) {
+        // Inside the item's storage; beyond a pointer stored in it is
+        // other storage (the pointer's load is a use of its own).
+        if (std::find(U.Steps.begin() + P.Steps.size(), U.Steps.end(),
+                      StoragePath::deref()) == U.Steps.end())
+          Apply(U.K);
+      } else if (prefix(U.Steps, P.Steps) && U.K != Peek) {
+        // Storage around the item: the item goes with it; a copy of a
+        // pointer on the way to it lets it be reached from elsewhere.
+        bool ThroughPointer =
+            std::find(P.Steps.begin() + U.Steps.size(), P.Steps.end(),
+                      StoragePath::deref()) != P.Steps.end();
+        Apply(ThroughPointer ? Escape : U.K);
+      }
+    }
+    // A call the analysis cannot see into may reach globals and anything
+    // behind a pointer.
+    if (W.OpaqueCall) {
+      auto *Var = P.Root == StoragePath::thisRoot()
+                      ? nullptr
+                      : dyn_cast<VarDecl>(static_cast<const Decl *>(P.Root));
+      bool Reachable = P.Root == StoragePath::thisRoot() ||
+                       (Var && Var->hasGlobalStorage()) ||
+                       std::find(P.Steps.begin(), P.Steps.end(),
+                                 StoragePath::deref()) != P.Steps.end();
+      if (Reachable)
+        R = Wr = true;
+    }
+    Out[I] = R && Wr ? AC_READ_WRITE : R ? AC_READ : Wr ? AC_WRITE : AC_NONE;
+  }
+  return Out;
+}

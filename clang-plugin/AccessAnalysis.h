@@ -1,0 +1,51 @@
+//===- AccessAnalysis.h - what a target region does with its map items ----===//
+//
+// For the fix-its of a later tool: does the body of a target region read a
+// map item, write it, both, or neither? An item is a piece of storage named
+// by a path from a variable (or `this`): fields and dereferences, so that
+// u[0:n] is "what u points to" and s.a[0:n] is "what s.a points to". The
+// body's uses are followed the same way; anything the analysis cannot
+// follow (an address passed to a function, stored, or used otherwise)
+// counts as read and write.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OMPDP_CLANG_PLUGIN_ACCESSANALYSIS_H
+#define OMPDP_CLANG_PLUGIN_ACCESSANALYSIS_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace clang {
+class Expr;
+class OMPExecutableDirective;
+class ValueDecl;
+} // namespace clang
+
+namespace ompdp {
+
+/// Storage named by a root (a variable, or `this`) and a path of steps:
+/// a field (its FieldDecl) or a dereference.
+struct StoragePath {
+  const void *Root = nullptr; // canonical ValueDecl, or thisRoot()
+  llvm::SmallVector<const void *, 4> Steps;
+  bool Valid = false;
+
+  static const void *thisRoot();
+  static const void *deref();
+  /// The storage a map/motion list item names (u[0:n] -> u, deref).
+  static StoragePath ofItem(const clang::Expr *E);
+  /// A whole variable, or `this[:1]`.
+  static StoragePath ofVariable(const clang::ValueDecl *VD);
+  static StoragePath ofThisObject();
+};
+
+/// The OMPDP_ACCESS value of each item for the body of target directive D.
+std::vector<uint32_t> analyzeAccesses(const clang::OMPExecutableDirective *D,
+                                      llvm::ArrayRef<StoragePath> Items);
+
+} // namespace ompdp
+
+#endif
