@@ -1,12 +1,23 @@
-/*===- analysis.c - from events to findings -----------------------*- C -*-===*\
+/*===- analysis.c - the online analysis engine ---------------------*- C -*-===*\
 |*
-|* Runs the five detections over the chronological event log and builds the
-|* report model: Table 1 counts for the summary, one finding per (pattern,
-|* call site, map item) with its avoidable bytes and time, and the time the
-|* fixes would save. Saved time is the union of the avoidable intervals, per
-|* finding and over the whole run, so overlapping operations (concurrent
-|* devices, a transfer that is both a duplicate and a round-trip return) are
-|* never counted twice.
+|* Fed the events one at a time in analysis order (begin time, thread,
+|* position), the engine runs the five detections (detect_*.c) and builds the
+|* report model: Table 1 counts, one finding per (pattern, call site, map
+|* item) with its avoidable bytes and time, and the time the fixes would
+|* save. It keeps aggregates and what later events can still change, never
+|* the events, so the same engine serves the full-log mode (fed from the log
+|* at exit) and the stream mode (fed while the program runs); fed the same
+|* records, both give byte-identical reports.
+|*
+|* Saved time is the length of the union of the avoidable intervals, per
+|* finding and over the run. Intervals of data operations arrive in begin
+|* order, so they are grouped into clusters: maximal runs in which each
+|* interval begins before the ones so far have all ended. Unions never cross
+|* clusters, so a cluster's contribution is final once it closes and all
+|* its members' selections are known. Most clusters hold one operation (a
+|* thread's operations do not overlap) and cost nothing to keep; a cluster
+|* of overlapping operations is kept while one of them waits for a late
+|* decision (an unused allocation or unused transfer is known only later).
 |*
 \*===----------------------------------------------------------------------===*/
 #include "detect.h"
@@ -16,65 +27,67 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct interval {
+enum { L_NONE, L_PENDING, L_YES, L_NO };
+
+typedef struct member {
   uint64_t start, end;
-  uint32_t finding;
-} interval_t;
+  uint32_t imm[2]; /* findings that selected it when it happened */
+  uint32_t late_f; /* L_YES: its late finding */
+  uint8_t nimm, late, tag, bsel;
+  ompdp_late_t *lr;
+  void *owner;
+} member_t;
 
-typedef struct intervals {
-  interval_t *v;
-  size_t n, cap;
-} intervals_t;
+typedef struct ompdp_cluster {
+  member_t *m;
+  uint32_t n, cap;
+  uint32_t pending; /* members with L_PENDING */
+  int closed;
+  uint64_t max_end;
+} cluster_t;
 
-static int add_interval(intervals_t *iv, uint64_t s, uint64_t e, uint32_t f) {
-  if (e < s)
-    e = s;
-  if (iv->n == iv->cap) {
-    size_t cap = iv->cap ? iv->cap * 2 : 256;
-    interval_t *v = realloc(iv->v, cap * sizeof(*v));
-    if (!v)
-      return -1;
-    iv->v = v;
-    iv->cap = cap;
-  }
-  iv->v[iv->n++] = (interval_t){s, e, f};
-  return 0;
+typedef struct fstate {
+  int kind;
+  uint32_t site_op;
+  uint64_t first_seq;
+  uint32_t ref_op; /* OMPDP_NONE: no related operation */
+  uint64_t ref_seq;
+  uint64_t count, bytes, time, saved, same, other;
+  int *devices;
+  size_t num_devices;
+} fstate_t;
+
+struct ompdp_engine {
+  int host;
+  int failed;
+  ompdp_matches_t *matches;
+  fstate_t *f;
+  size_t nf, capf;
+  ompdp_hmap_t by_site; /* (kind << 48 | item, codeptr, region) -> finding + 1 */
+  cluster_t *open;
+  uint64_t saved; /* union over all findings, ticks */
+  size_t cluster_bytes;
+  uint64_t n_transfers, n_allocs, n_kernels, bytes_transferred, transfer_ticks;
+  ompdp_dup_t *dup;
+  ompdp_rtrip_t *rt;
+  ompdp_allocs_t *al;
+  ompdp_unused_tx_t *ut;
+  uint32_t last_op[OMPDP_FK_COUNT], last_f[OMPDP_FK_COUNT]; /* g_finding's last answer */
+};
+
+int ompdp_g_host(const ompdp_engine_t *g) { return g->host; }
+
+uint64_t ompdp_host_addr(const ompdp_op_t *o, int host) {
+  if (o->dst_dev == host && o->src_dev != host)
+    return o->dst_addr;
+  return o->src_addr;
 }
 
-static int cmp_by_finding_start(const void *a, const void *b) {
-  const interval_t *x = a, *y = b;
-  if (x->finding != y->finding)
-    return x->finding < y->finding ? -1 : 1;
-  return x->start < y->start ? -1 : x->start > y->start;
-}
+/*===- findings ---------------------------------------------------------------===*/
 
-static int cmp_by_start(const void *a, const void *b) {
-  const interval_t *x = a, *y = b;
-  return x->start < y->start ? -1 : x->start > y->start;
-}
+static uint32_t find_or_add(ompdp_engine_t *g, int kind, uint32_t op, uint64_t seq);
 
-/* Length of the union of v[0..n), which is sorted by start. */
-static uint64_t union_length(const interval_t *v, size_t n) {
-  uint64_t total = 0, cur_s = 0, cur_e = 0;
-  int open = 0;
-  for (size_t i = 0; i < n; ++i) {
-    if (open && v[i].start <= cur_e) {
-      if (v[i].end > cur_e)
-        cur_e = v[i].end;
-      continue;
-    }
-    if (open)
-      total += cur_e - cur_s;
-    cur_s = v[i].start;
-    cur_e = v[i].end;
-    open = 1;
-  }
-  if (open)
-    total += cur_e - cur_s;
-  return total;
-}
-
-static int add_device(ompdp_finding_t *f, int dev) {
+static int add_device(fstate_t *f, int dev) {
   size_t i = 0;
   while (i < f->num_devices && f->devices[i] < dev)
     ++i;
@@ -89,6 +102,487 @@ static int add_device(ompdp_finding_t *f, int dev) {
   ++f->num_devices;
   return 0;
 }
+
+uint32_t ompdp_g_finding(ompdp_engine_t *g, int kind, uint32_t op, uint64_t seq) {
+  if (g->last_op[kind] == op)
+    return g->last_f[kind];
+  uint32_t f = find_or_add(g, kind, op, seq);
+  if (f != OMPDP_NONE) {
+    g->last_op[kind] = op;
+    g->last_f[kind] = f;
+  }
+  return f;
+}
+
+static uint32_t find_or_add(ompdp_engine_t *g, int kind, uint32_t op, uint64_t seq) {
+  const ompdp_op_t *o = ompdp_op_get(op);
+  int inserted;
+  uint64_t *slot = ompdp_hmap_upsert(&g->by_site, (uint64_t)kind << 48 | (uint16_t)o->item,
+                                     (uint64_t)(uintptr_t)o->codeptr, o->region, &inserted);
+  if (!slot)
+    return OMPDP_NONE;
+  if (!inserted)
+    return (uint32_t)(*slot - 1);
+  if (g->nf == g->capf) {
+    size_t cap = g->capf ? g->capf * 2 : 16;
+    fstate_t *v = realloc(g->f, cap * sizeof(*v));
+    if (!v) {
+      ompdp_hmap_remove(&g->by_site, (uint64_t)kind << 48 | (uint16_t)o->item,
+                        (uint64_t)(uintptr_t)o->codeptr, o->region);
+      return OMPDP_NONE;
+    }
+    g->f = v;
+    g->capf = cap;
+  }
+  fstate_t *f = &g->f[g->nf];
+  memset(f, 0, sizeof(*f));
+  f->kind = kind;
+  f->site_op = op;
+  f->first_seq = seq;
+  f->ref_op = OMPDP_NONE;
+  *slot = ++g->nf;
+  return (uint32_t)(g->nf - 1);
+}
+
+static int transfer_devices(fstate_t *f, const ompdp_op_t *o, int host) {
+  int rc = 0;
+  if (o->src_dev != host)
+    rc |= add_device(f, o->src_dev);
+  if (o->dst_dev != host)
+    rc |= add_device(f, o->dst_dev);
+  if (!f->num_devices)
+    rc |= add_device(f, o->dst_dev);
+  return rc;
+}
+
+int ompdp_g_account(ompdp_engine_t *g, uint32_t fi, const ompdp_op_t *o, uint64_t dur,
+                   const ompdp_xref_t *ref, uint32_t aux) {
+  fstate_t *f = &g->f[fi];
+  f->count += 1;
+  f->bytes += o->bytes;
+  f->time += dur;
+  if (ref && f->ref_op == OMPDP_NONE) {
+    f->ref_op = ref->op;
+    f->ref_seq = ref->seq;
+  }
+  switch (f->kind) {
+  case OMPDP_FK_DUPLICATE_TRANSFER:
+    if (aux)
+      f->same++;
+    else
+      f->other++;
+    return transfer_devices(f, o, g->host);
+  case OMPDP_FK_ROUND_TRIP:
+  case OMPDP_FK_UNUSED_TRANSFER:
+    return transfer_devices(f, o, g->host);
+  default:
+    return add_device(f, o->dst_dev);
+  }
+}
+
+int ompdp_g_collecting(const ompdp_engine_t *g) { return g->matches != NULL; }
+
+void ompdp_g_match(ompdp_engine_t *g, int kind, uint64_t avoid, uint64_t ref, uint64_t aux) {
+  if (g->matches && ompdp_matches_push(&g->matches[kind], (uint32_t)avoid, (uint32_t)ref,
+                                       (uint32_t)aux))
+    g->failed = 1;
+}
+
+uint32_t ompdp_g_select(ompdp_engine_t *g, int kind, const ompdp_xev_t *e,
+                        const ompdp_xref_t *ref, uint32_t aux) {
+  uint32_t fi = ompdp_g_finding(g, kind, e->op, e->seq);
+  if (fi == OMPDP_NONE || ompdp_g_account(g, fi, e->d, e->end - e->start, ref, aux))
+    return OMPDP_NONE;
+  member_t *m = &g->open->m[e->member];
+  if (m->nimm < 2)
+    m->imm[m->nimm++] = fi;
+  return fi;
+}
+
+void ompdp_g_add_saved(ompdp_engine_t *g, uint64_t ticks) { g->saved += ticks; }
+
+static int add_dev(int **v, size_t *n, int dev) {
+  size_t i = 0;
+  while (i < *n && (*v)[i] < dev)
+    ++i;
+  if (i < *n && (*v)[i] == dev)
+    return 0;
+  int *d = realloc(*v, (*n + 1) * sizeof(*d));
+  if (!d)
+    return -1;
+  memmove(d + i + 1, d + i, (*n - i) * sizeof(*d));
+  d[i] = dev;
+  *v = d;
+  ++*n;
+  return 0;
+}
+
+int ompdp_agg_note(ompdp_agg_t *a, const ompdp_op_t *o, uint64_t dur, int host) {
+  a->count += 1;
+  a->bytes += o->bytes;
+  a->time += dur;
+  int rc = 0;
+  if (o->src_dev != host)
+    rc |= add_dev(&a->devs, &a->ndevs, o->src_dev);
+  if (o->dst_dev != host)
+    rc |= add_dev(&a->devs, &a->ndevs, o->dst_dev);
+  if (!a->ndevs)
+    rc |= add_dev(&a->devs, &a->ndevs, o->dst_dev);
+  return rc;
+}
+
+void ompdp_agg_free(ompdp_agg_t *a) {
+  free(a->devs);
+  a->devs = NULL;
+  a->ndevs = 0;
+}
+
+uint32_t ompdp_g_commit(ompdp_engine_t *g, int kind, ompdp_agg_t *a) {
+  uint32_t fi = ompdp_g_finding(g, kind, a->op, a->first_seq);
+  a->f = fi;
+  if (fi == OMPDP_NONE)
+    return OMPDP_NONE;
+  fstate_t *f = &g->f[fi];
+  f->count += a->count;
+  f->bytes += a->bytes;
+  f->time += a->time;
+  f->saved += a->saved;
+  for (size_t i = 0; i < a->ndevs; ++i)
+    if (add_device(f, a->devs[i]))
+      return a->f = OMPDP_NONE;
+  if (a->ref_op != OMPDP_NONE && f->ref_op == OMPDP_NONE) {
+    f->ref_op = a->ref_op;
+    f->ref_seq = a->ref_seq;
+  }
+  return fi;
+}
+
+int ompdp_g_add_interval(ompdp_engine_t *g, uint32_t fi, const ompdp_xev_t *e) {
+  g->f[fi].time += e->end - e->start;
+  member_t *m = &g->open->m[e->member];
+  if (m->nimm < 2)
+    m->imm[m->nimm++] = fi;
+  return 0;
+}
+
+/*===- clusters ---------------------------------------------------------------===*/
+
+static cluster_t *new_cluster(ompdp_engine_t *g) {
+  cluster_t *c = calloc(1, sizeof(*c));
+  if (c)
+    g->cluster_bytes += sizeof(*c);
+  return c;
+}
+
+static void free_cluster(ompdp_engine_t *g, cluster_t *c) {
+  g->cluster_bytes -= sizeof(*c) + c->cap * sizeof(member_t);
+  free(c->m);
+  free(c);
+}
+
+static int selected(const member_t *m) { return m->nimm || m->late == L_YES; }
+
+typedef struct fm {
+  uint32_t f, idx;
+} fm_t;
+
+static int cmp_fm(const void *a, const void *b) {
+  const fm_t *x = a, *y = b;
+  if (x->f != y->f)
+    return x->f < y->f ? -1 : 1;
+  return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* Unions of a closed cluster whose selections are all known. Members are
+ * in begin order. */
+static int finalize(ompdp_engine_t *g, cluster_t *c) {
+  uint64_t total = 0, cs = 0, ce = 0;
+  int open = 0;
+  size_t nsel = 0;
+  for (uint32_t i = 0; i < c->n; ++i) {
+    const member_t *m = &c->m[i];
+    if (!selected(m))
+      continue;
+    nsel += m->nimm + (m->late == L_YES);
+    if (open && m->start <= ce) {
+      if (m->end > ce)
+        ce = m->end;
+      continue;
+    }
+    if (open)
+      total += ce - cs;
+    cs = m->start;
+    ce = m->end;
+    open = 1;
+  }
+  if (open)
+    total += ce - cs;
+  g->saved += total;
+  if (!nsel)
+    return 0;
+  fm_t *v = malloc(nsel * sizeof(*v));
+  if (!v)
+    return -1;
+  size_t k = 0;
+  for (uint32_t i = 0; i < c->n; ++i) {
+    const member_t *m = &c->m[i];
+    for (uint8_t j = 0; j < m->nimm; ++j)
+      v[k++] = (fm_t){m->imm[j], i};
+    if (m->late == L_YES)
+      v[k++] = (fm_t){m->late_f, i};
+  }
+  qsort(v, k, sizeof(*v), cmp_fm);
+  for (size_t i = 0; i < k;) {
+    size_t j = i;
+    uint64_t t = 0;
+    cs = c->m[v[i].idx].start;
+    ce = c->m[v[i].idx].end;
+    for (++j; j < k && v[j].f == v[i].f; ++j) {
+      const member_t *m = &c->m[v[j].idx];
+      if (m->start <= ce) {
+        if (m->end > ce)
+          ce = m->end;
+        continue;
+      }
+      t += ce - cs;
+      cs = m->start;
+      ce = m->end;
+    }
+    t += ce - cs;
+    g->f[v[i].f].saved += t;
+    i = j;
+  }
+  free(v);
+  return 0;
+}
+
+/* The open cluster ends: a lone member is accounted at once (and a pending
+ * selection of it learns what it would add); otherwise the cluster is
+ * finalized now or when its last pending member is decided. */
+static int close_open(ompdp_engine_t *g) {
+  cluster_t *c = g->open;
+  if (!c->n)
+    return 0;
+  if (c->n == 1) {
+    member_t *m = &c->m[0];
+    uint64_t len = m->end - m->start;
+    for (uint8_t j = 0; j < m->nimm; ++j)
+      g->f[m->imm[j]].saved += len;
+    if (m->late == L_YES)
+      g->f[m->late_f].saved += len;
+    if (selected(m))
+      g->saved += len;
+    if (m->late == L_PENDING) {
+      ompdp_late_t *lr = m->lr;
+      lr->cl = NULL;
+      lr->len = len;
+      lr->gdelta = m->nimm ? 0 : len;
+      if (m->tag == OMPDP_LATE_SEGMENT)
+        ompdp_unused_tx_singleton(g, m->owner, lr, m->bsel);
+    }
+    c->n = 0;
+    c->pending = 0;
+    return 0;
+  }
+  if (c->pending) {
+    /* Kept until its pending members are decided. */
+    c->closed = 1;
+    cluster_t *nc = new_cluster(g);
+    if (!nc)
+      return -1;
+    g->open = nc;
+    return 0;
+  }
+  int rc = finalize(g, c);
+  c->n = 0;
+  return rc;
+}
+
+static int add_member(ompdp_engine_t *g, ompdp_xev_t *e) {
+  cluster_t *c = g->open;
+  if (c->n && e->start > c->max_end && close_open(g))
+    return -1;
+  c = g->open;
+  if (c->n == c->cap) {
+    uint32_t cap = c->cap ? c->cap * 2 : 8;
+    member_t *m = realloc(c->m, cap * sizeof(*m));
+    if (!m)
+      return -1;
+    g->cluster_bytes += (cap - c->cap) * sizeof(*m);
+    c->m = m;
+    c->cap = cap;
+  }
+  if (!c->n || e->end > c->max_end)
+    c->max_end = e->end;
+  member_t *m = &c->m[c->n];
+  memset(m, 0, sizeof(*m));
+  m->start = e->start;
+  m->end = e->end;
+  e->member = c->n++;
+  return 0;
+}
+
+void ompdp_g_late_begin(ompdp_engine_t *g, const ompdp_xev_t *e, ompdp_late_t *lr, int tag,
+                        void *owner) {
+  cluster_t *c = g->open;
+  member_t *m = &c->m[e->member];
+  m->late = L_PENDING;
+  m->tag = (uint8_t)tag;
+  m->owner = owner;
+  m->lr = lr;
+  c->pending++;
+  lr->cl = c;
+  lr->idx = e->member;
+  lr->len = lr->gdelta = 0;
+}
+
+/* A selection made while the member's cluster is open (B outcome of a
+ * segment): remembered on the member until the segment resolves. */
+void ompdp_g_late_mark(ompdp_late_t *lr) {
+  if (lr->cl)
+    lr->cl->m[lr->idx].bsel = 1;
+}
+int ompdp_g_late_marked(const ompdp_late_t *lr) { return lr->cl && lr->cl->m[lr->idx].bsel; }
+
+int ompdp_g_late_decide(ompdp_engine_t *g, ompdp_late_t *lr, uint32_t fi) {
+  cluster_t *c = lr->cl;
+  if (!c) {
+    if (fi != OMPDP_NONE) {
+      g->f[fi].saved += lr->len;
+      g->saved += lr->gdelta;
+    }
+    return 0;
+  }
+  member_t *m = &c->m[lr->idx];
+  if (m->late != L_PENDING)
+    return 0;
+  m->late = fi == OMPDP_NONE ? L_NO : L_YES;
+  m->late_f = fi;
+  m->lr = NULL;
+  lr->cl = NULL;
+  lr->len = lr->gdelta = 0;
+  if (--c->pending == 0 && c->closed) {
+    int rc = finalize(g, c);
+    free_cluster(g, c);
+    return rc;
+  }
+  return 0;
+}
+
+/*===- the engine --------------------------------------------------------------===*/
+
+ompdp_engine_t *ompdp_engine_create(const ompdp_engine_config_t *cfg) {
+  ompdp_engine_t *g = calloc(1, sizeof(*g));
+  if (!g)
+    return NULL;
+  g->host = cfg->host_device;
+  g->matches = cfg->matches;
+  for (int k = 0; k < OMPDP_FK_COUNT; ++k)
+    g->last_op[k] = OMPDP_NONE;
+  uint64_t lim = cfg->content_limit;
+  g->open = new_cluster(g);
+  g->dup = ompdp_dup_create(lim ? lim / 3 * 2 : 0, cfg->matches != NULL);
+  g->rt = ompdp_rtrip_create(lim ? lim / 3 : 0);
+  g->al = ompdp_allocs_create();
+  g->ut = ompdp_unused_tx_create();
+  if (!g->open || !g->dup || !g->rt || !g->al || !g->ut || ompdp_hmap_init(&g->by_site, 64)) {
+    ompdp_engine_destroy(g);
+    return NULL;
+  }
+  return g;
+}
+
+void ompdp_engine_destroy(ompdp_engine_t *g) {
+  if (!g)
+    return;
+  ompdp_dup_destroy(g->dup);
+  ompdp_rtrip_destroy(g->rt);
+  ompdp_allocs_destroy(g->al);
+  ompdp_unused_tx_destroy(g->ut);
+  if (g->open)
+    free_cluster(g, g->open);
+  for (size_t i = 0; i < g->nf; ++i)
+    free(g->f[i].devices);
+  free(g->f);
+  ompdp_hmap_free(&g->by_site);
+  free(g);
+}
+
+size_t ompdp_engine_memory(const ompdp_engine_t *g) {
+  return sizeof(*g) + g->capf * sizeof(fstate_t) + ompdp_hmap_memory(&g->by_site) +
+         g->cluster_bytes + ompdp_dup_memory(g->dup) + ompdp_rtrip_memory(g->rt) +
+         ompdp_allocs_memory(g->al) + ompdp_unused_tx_memory(g->ut);
+}
+
+uint64_t ompdp_engine_forgotten(const ompdp_engine_t *g) {
+  return ompdp_dup_forgotten(g->dup) + ompdp_rtrip_forgotten(g->rt);
+}
+
+int ompdp_engine_feed(ompdp_engine_t *g, const ompdp_rec_t *r, uint32_t word, uint64_t seq) {
+  if (g->failed)
+    return -1;
+  ompdp_xev_t e;
+  e.seq = seq;
+  e.op = ompdp_rec_op_id(word);
+  e.d = ompdp_op_get(e.op);
+  e.type = ompdp_rec_type(word);
+  e.start = r->t_begin;
+  e.end = ompdp_rec_end(r, word);
+  if (e.end < e.start)
+    e.end = e.start;
+  e.hash = e.type == OMPDP_EV_TRANSFER ? r->x : 0;
+  e.hashed = e.type == OMPDP_EV_TRANSFER && (word & OMPDP_REC_HASHED) && e.d->bytes > 0;
+  e.member = OMPDP_NONE;
+  int rc = ompdp_allocs_advance(g->al, g, e.start);
+  if (!rc && e.type != OMPDP_EV_KERNEL)
+    rc = add_member(g, &e);
+  if (!rc) {
+    switch (e.type) {
+    case OMPDP_EV_TRANSFER:
+      g->n_transfers++;
+      g->bytes_transferred += e.d->bytes;
+      g->transfer_ticks += e.end - e.start;
+      rc = ompdp_dup_feed(g->dup, g, &e);
+      if (!rc)
+        rc = ompdp_rtrip_feed(g->rt, g, &e);
+      if (!rc)
+        rc = ompdp_unused_tx_feed(g->ut, g, &e);
+      break;
+    case OMPDP_EV_ALLOC:
+      g->n_allocs++;
+      rc = ompdp_allocs_feed(g->al, g, &e);
+      break;
+    case OMPDP_EV_DELETE:
+      rc = ompdp_allocs_feed(g->al, g, &e);
+      break;
+    case OMPDP_EV_KERNEL:
+      g->n_kernels++;
+      rc = ompdp_allocs_kernel(g->al, g, &e);
+      if (!rc)
+        rc = ompdp_unused_tx_kernel(g->ut, g, &e);
+      break;
+    }
+  }
+  if (rc)
+    g->failed = 1;
+  return rc;
+}
+
+int ompdp_engine_sink(void *ctx, const ompdp_rec_t *r, uint32_t word, uint64_t seq) {
+  return ompdp_engine_feed(ctx, r, word, seq);
+}
+
+/* The duplicate table's line for a transfer about to come: on a run of
+ * distinct contents every lookup misses the cache otherwise. */
+void ompdp_engine_ahead(void *ctx, const ompdp_rec_t *r) {
+  ompdp_engine_t *g = ctx;
+  uint32_t w = __atomic_load_n(&r->op, __ATOMIC_ACQUIRE);
+  if ((w & (OMPDP_REC_COMPLETE | OMPDP_REC_HASHED)) != (OMPDP_REC_COMPLETE | OMPDP_REC_HASHED))
+    return;
+  ompdp_dup_prefetch(g->dup, r->x, ompdp_op_get(ompdp_rec_op_id(w))->dst_dev);
+}
+
+/*===- the report ---------------------------------------------------------------===*/
 
 static char *format_device_list(const ompdp_finding_t *f) {
   char buf[128];
@@ -162,201 +656,117 @@ static char *suggestion(const ompdp_finding_t *f) {
   return ompdp_strdup(buf);
 }
 
-typedef struct builder {
-  const ompdp_analysis_input_t *in;
-  const ompdp_event_t *ev;
-  ompdp_report_t *r;
-  ompdp_hmap_t by_site; /* (kind << 48 | item, codeptr, region) -> finding + 1 */
-  const ompdp_event_t **sites;     /* per finding: an avoidable event */
-  const ompdp_event_t **ref_sites; /* per finding: the related operation */
-  intervals_t iv;
-} builder_t;
+/* Findings go to the report in a canonical order (kind, then the first
+ * event of each), so that the final sort sees the same input however the
+ * engine was fed and in which order it happened to decide things. */
+static const fstate_t *sort_base;
+static int cmp_order(const void *a, const void *b) {
+  const fstate_t *x = &sort_base[*(const uint32_t *)a], *y = &sort_base[*(const uint32_t *)b];
+  if (x->kind != y->kind)
+    return x->kind < y->kind ? -1 : 1;
+  return x->first_seq < y->first_seq ? -1 : x->first_seq > y->first_seq;
+}
 
-static ompdp_finding_t *finding_for(builder_t *b, ompdp_finding_kind_t k, const ompdp_event_t *e,
-                                    uint32_t *index) {
-  uint64_t key0 = (uint64_t)k << 48 | (uint16_t)e->item;
-  int inserted;
-  uint64_t *slot = ompdp_hmap_upsert(&b->by_site, key0, (uint64_t)(uintptr_t)e->codeptr, e->region,
-                                     &inserted);
-  if (!slot)
-    return NULL;
-  if (!inserted) {
-    *index = (uint32_t)(*slot - 1);
-    return &b->r->findings[*index];
-  }
-  size_t idx = b->r->num_findings;
-  ompdp_finding_t *f = ompdp_report_add_finding(b->r, k);
-  if (!f)
-    return NULL;
-  /* Grow the side arrays along with the findings. */
-  const ompdp_event_t **c = realloc(b->sites, (idx + 1) * sizeof(*c));
-  if (!c)
-    return NULL;
-  b->sites = c;
-  const ompdp_event_t **rc = realloc(b->ref_sites, (idx + 1) * sizeof(*rc));
+int ompdp_engine_finish(ompdp_engine_t *g, ompdp_report_t *r, const ompdp_engine_result_t *res) {
+  int rc = g->failed ? -1 : 0;
   if (!rc)
-    return NULL;
-  b->ref_sites = rc;
-  b->sites[idx] = e;
-  b->ref_sites[idx] = NULL;
-  /* The slot pointer may have moved if the map grew: look it up again. */
-  slot = ompdp_hmap_find(&b->by_site, key0, (uint64_t)(uintptr_t)e->codeptr, e->region);
-  *slot = idx + 1;
-  *index = (uint32_t)idx;
-  return f;
-}
-
-static void transfer_devices(ompdp_finding_t *f, const ompdp_event_t *e, int host) {
-  if (e->src_dev != host)
-    add_device(f, e->src_dev);
-  if (e->dst_dev != host)
-    add_device(f, e->dst_dev);
-  if (!f->num_devices)
-    add_device(f, e->dst_dev);
-}
-
-static int record(builder_t *b, ompdp_finding_kind_t k, const ompdp_matches_t *m) {
-  const ompdp_event_t *ev = b->ev;
-  int host = b->in->host_device;
-  for (size_t i = 0; i < m->n; ++i) {
-    const ompdp_match_t *x = &m->v[i];
-    const ompdp_event_t *e = &ev[x->avoid];
-    uint32_t fi;
-    ompdp_finding_t *f = finding_for(b, k, e, &fi);
-    if (!f)
-      return -1;
-    f->count += 1;
-    f->bytes += e->bytes;
-    f->time_ns += e->t_end - e->t_begin;
-    if (add_interval(&b->iv, e->t_begin, e->t_end, fi))
-      return -1;
-    switch (k) {
-    case OMPDP_FK_DUPLICATE_TRANSFER:
-      if (x->aux)
-        f->same_buffer++;
-      else
-        f->other_buffer++;
-      transfer_devices(f, e, host);
-      break;
-    case OMPDP_FK_ROUND_TRIP:
-    case OMPDP_FK_UNUSED_TRANSFER:
-      transfer_devices(f, e, host);
-      break;
-    case OMPDP_FK_REPEATED_ALLOC:
-    case OMPDP_FK_UNUSED_ALLOC:
-      add_device(f, e->dst_dev);
-      if (x->aux != OMPDP_NONE) {
-        const ompdp_event_t *d = &ev[x->aux];
-        f->time_ns += d->t_end - d->t_begin;
-        if (add_interval(&b->iv, d->t_begin, d->t_end, fi))
-          return -1;
-      }
-      break;
-    default:
+    rc = ompdp_unused_tx_finish(g->ut, g);
+  if (!rc)
+    rc = ompdp_allocs_finish(g->al, g);
+  if (!rc)
+    rc = close_open(g);
+  if (rc)
+    g->failed = 1;
+  uint64_t mult = res->tick_mult ? res->tick_mult : 1ull << 32;
+  r->num_transfers = g->n_transfers;
+  r->num_allocs = g->n_allocs;
+  r->num_kernels = g->n_kernels;
+  r->bytes_transferred = g->bytes_transferred;
+  r->transfer_time_ns = ompdp_ticks_to_ns(g->transfer_ticks, mult);
+  r->wall_time_ns = res->wall_time_ns;
+  r->time_saved_ns = ompdp_ticks_to_ns(g->saved, mult);
+  uint32_t *order = malloc((g->nf ? g->nf : 1) * sizeof(*order));
+  if (!order)
+    return -1;
+  for (size_t i = 0; i < g->nf; ++i)
+    order[i] = (uint32_t)i;
+  sort_base = g->f;
+  qsort(order, g->nf, sizeof(*order), cmp_order);
+  for (size_t i = 0; i < g->nf; ++i) {
+    fstate_t *s = &g->f[order[i]];
+    r->counts[s->kind] += s->count;
+    ompdp_finding_t *f = ompdp_report_add_finding(r, (ompdp_finding_kind_t)s->kind);
+    if (!f) {
+      rc = -1;
       break;
     }
-    if (x->ref != OMPDP_NONE && !b->ref_sites[fi])
-      b->ref_sites[fi] = &ev[x->ref];
+    f->count = s->count;
+    f->bytes = s->bytes;
+    f->time_ns = ompdp_ticks_to_ns(s->time, mult);
+    f->time_saved_ns = ompdp_ticks_to_ns(s->saved, mult);
+    f->devices = s->devices;
+    f->num_devices = s->num_devices;
+    s->devices = NULL;
+    s->num_devices = 0;
+    f->same_buffer = s->same;
+    f->other_buffer = s->other;
+    /* The site, for the rewrites (rt/rewrite.c). */
+    f->rt_region = ompdp_op_get(s->site_op)->region;
+    f->item = ompdp_op_get(s->site_op)->item;
+    if (res->attribute) {
+      res->attribute(ompdp_op_get(s->site_op), &f->loc, &f->variable, &f->clause);
+      if (s->ref_op != OMPDP_NONE)
+        res->attribute(ompdp_op_get(s->ref_op), &f->related, NULL, NULL);
+    }
+    f->suggestion = suggestion(f);
   }
-  b->r->counts[k] += m->n;
+  free(order);
+  ompdp_report_update_speedup(r);
+  ompdp_report_sort(r);
+  return rc;
+}
+
+/*===- from memory ----------------------------------------------------------------===*/
+
+static int feed_array(ompdp_engine_t *g, const ompdp_event_t *ev, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    ompdp_rec_t rec;
+    if (!(ev[i].flags & OMPDP_EVF_COMPLETE) || ev[i].type > OMPDP_EV_KERNEL)
+      continue;
+    if (ompdp_rec_from_event(&ev[i], &rec) || ompdp_engine_feed(g, &rec, rec.op, i))
+      return -1;
+  }
   return 0;
-}
-
-static void compute_times(builder_t *b) {
-  intervals_t *iv = &b->iv;
-  qsort(iv->v, iv->n, sizeof(*iv->v), cmp_by_finding_start);
-  for (size_t i = 0; i < iv->n;) {
-    size_t j = i;
-    while (j < iv->n && iv->v[j].finding == iv->v[i].finding)
-      ++j;
-    b->r->findings[iv->v[i].finding].time_saved_ns = union_length(iv->v + i, j - i);
-    i = j;
-  }
-  qsort(iv->v, iv->n, sizeof(*iv->v), cmp_by_start);
-  b->r->time_saved_ns = union_length(iv->v, iv->n);
-}
-
-/* Without the submit callback, a `target` construct stands for its kernel. */
-static ompdp_event_t *kernels_from_targets(const ompdp_event_t *ev, size_t n) {
-  ompdp_event_t *c = malloc((n ? n : 1) * sizeof(*c));
-  if (!c)
-    return NULL;
-  memcpy(c, ev, n * sizeof(*c));
-  for (size_t i = 0; i < n; ++i)
-    if (c[i].type == OMPDP_EV_TARGET &&
-        (c[i].flags == ompt_target || c[i].flags == ompt_target_nowait)) {
-      c[i].type = OMPDP_EV_KERNEL;
-      c[i].flags = OMPDP_EVF_COMPLETE;
-    }
-  return c;
 }
 
 int ompdp_analyze(const ompdp_analysis_input_t *in, ompdp_report_t *r,
                   ompdp_attribute_fn attribute) {
-  builder_t b = {.in = in, .ev = in->events, .r = r};
-  ompdp_event_t *owned = NULL;
-  ompdp_alloc_pair_t *pairs = NULL;
-  size_t num_pairs = 0, n = in->num_events;
-  ompdp_matches_t m[OMPDP_FK_COUNT];
-  int rc = -1;
-  memset(m, 0, sizeof(m));
-  if (in->kernels_from_targets) {
-    owned = kernels_from_targets(in->events, n);
-    if (!owned)
-      return -1;
-    b.ev = owned;
-  }
-  const ompdp_event_t *ev = b.ev;
-  if (ompdp_hmap_init(&b.by_site, 64))
-    goto out;
+  ompdp_engine_config_t cfg = {.host_device = in->host_device};
+  ompdp_engine_t *g = ompdp_engine_create(&cfg);
+  if (!g)
+    return -1;
+  int rc = feed_array(g, in->events, in->num_events);
+  ompdp_engine_result_t res = {
+      .wall_time_ns = in->wall_time_ns, .tick_mult = in->tick_mult, .attribute = attribute};
+  if (ompdp_engine_finish(g, r, &res))
+    rc = -1;
+  ompdp_engine_destroy(g);
+  return rc;
+}
 
-  for (size_t i = 0; i < n; ++i) {
-    const ompdp_event_t *e = &ev[i];
-    if (e->type == OMPDP_EV_TRANSFER) {
-      r->num_transfers++;
-      r->bytes_transferred += e->bytes;
-      r->transfer_time_ns += e->t_end - e->t_begin;
-    } else if (e->type == OMPDP_EV_ALLOC) {
-      r->num_allocs++;
-    } else if (e->type == OMPDP_EV_KERNEL) {
-      r->num_kernels++;
-    }
-  }
-  r->wall_time_ns = in->wall_time_ns;
-
-  if (ompdp_alloc_pairs(ev, n, &pairs, &num_pairs) ||
-      ompdp_find_duplicate_transfers(ev, n, in->host_device, &m[OMPDP_FK_DUPLICATE_TRANSFER]) ||
-      ompdp_find_round_trips(ev, n, &m[OMPDP_FK_ROUND_TRIP]) ||
-      ompdp_find_repeated_allocs(ev, pairs, num_pairs, &m[OMPDP_FK_REPEATED_ALLOC]) ||
-      ompdp_find_unused_allocs(ev, n, pairs, num_pairs, &m[OMPDP_FK_UNUSED_ALLOC]) ||
-      ompdp_find_unused_transfers(ev, n, in->host_device, &m[OMPDP_FK_UNUSED_TRANSFER]))
-    goto out;
-
-  for (int k = 0; k < OMPDP_FK_COUNT; ++k)
-    if (record(&b, (ompdp_finding_kind_t)k, &m[k]))
-      goto out;
-  compute_times(&b);
-
-  for (size_t i = 0; i < r->num_findings; ++i) {
-    ompdp_finding_t *f = &r->findings[i];
-    if (attribute) {
-      attribute(b.sites[i], &f->loc, &f->variable, &f->clause);
-      if (b.ref_sites[i])
-        attribute(b.ref_sites[i], &f->related, NULL, NULL);
-    }
-    f->suggestion = suggestion(f);
-  }
-  ompdp_report_update_speedup(r);
-  ompdp_report_sort(r);
-  rc = 0;
-out:
-  for (int k = 0; k < OMPDP_FK_COUNT; ++k)
-    ompdp_matches_free(&m[k]);
-  free(pairs);
-  free(owned);
-  free(b.iv.v);
-  free(b.sites);
-  free(b.ref_sites);
-  ompdp_hmap_free(&b.by_site);
+int ompdp_find_matches(const ompdp_event_t *ev, size_t n, int host_device,
+                       ompdp_matches_t out[OMPDP_FK_COUNT]) {
+  ompdp_engine_config_t cfg = {.host_device = host_device, .matches = out};
+  ompdp_engine_t *g = ompdp_engine_create(&cfg);
+  if (!g)
+    return -1;
+  int rc = feed_array(g, ev, n);
+  ompdp_report_t r;
+  ompdp_report_init(&r);
+  ompdp_engine_result_t res = {0};
+  if (ompdp_engine_finish(g, &r, &res))
+    rc = -1;
+  ompdp_report_free(&r);
+  ompdp_engine_destroy(g);
   return rc;
 }

@@ -1,42 +1,60 @@
 /*===- callbacks.c - OMPT EMI callbacks -----------------------------*- C -*-===*\
 |*
-|* Turns target, data-op and submit callbacks into event records. A begin
-|* callback creates the record in this thread's buffer and leaves a pointer to
-|* it where the end callback will find it (target_data->ptr for constructs,
-|* *host_op_id for data ops and kernels), so no lookup and no lock is needed
-|* to finish it, whichever thread runs the end.
+|* Turns target, data-op and submit callbacks into event records. A data op
+|* or kernel begins a record in this thread's log and leaves a pointer to it
+|* in *host_op_id, where its end callback finds it, on whichever thread, to
+|* complete it: no lookup and no lock. A construct is not recorded: it only
+|* lends its call site, region and device to the operations inside it, from
+|* a slot in a small per-thread pool that target_data->ptr points to.
+|*
+|* Per data op the fast path is: two clock reads (rdtsc where the kernel
+|* trusts the TSC), one lookup of the operation in this thread's cache
+|* (rt/intern.c), the hash, and the stores of one 24-byte record.
 |*
 |* Hashing: host-to-device bytes are hashed at begin, from the host source;
 |* device-to-host bytes at end, from the host destination. Transfers between
 |* two devices are not hashed (device memory may not be readable from here).
 |* The hash runs outside the recorded interval, so its cost does not inflate
-|* the transfer time that the report attributes to the program.
+|* the transfer time that the report attributes to the program. Buffers of
+|* OMPDP_HASH_ASYNC_MIN bytes and more are instead hashed on the helper
+|* thread while the OpenMP runtime copies them (rt/hash.c): from the host
+|* source for host-to-device, and for device-to-host from the device source
+|* when that device's memory is the host's (the host plugin); the end
+|* callback reads the clock before it waits for the hash.
+|*
+|* A delete names only a device address. When allocations come from region
+|* tables (the compiler plugin), the allocation's host range is remembered
+|* per device address, so that its delete is matched to a map item too.
 |*
 \*===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE
 #include "callbacks.h"
-#include "ompdp_rt.h"
+#include "detect.h"
 #include "regions.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdatomic.h>
-#include <time.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define HOST_UNKNOWN (-1000000) /* not looked up yet */
 #define HOST_NONE (-1000001)    /* looked up, not found: no device number matches */
 static _Atomic int host_device = HOST_UNKNOWN;
 static int have_submit;
 
-uint64_t ompdp_now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+static int lookup_host_device(void);
+
+/* The callbacks' path: one load once known. */
+static inline int host_dev(void) {
+  int h = atomic_load_explicit(&host_device, memory_order_relaxed);
+  return __builtin_expect(h != HOST_UNKNOWN, 1) ? h : lookup_host_device();
 }
 
-int ompdp_host_device(void) {
-  int h = atomic_load_explicit(&host_device, memory_order_relaxed);
-  if (h != HOST_UNKNOWN)
-    return h;
+int ompdp_host_device(void) { return host_dev(); }
+
+static int lookup_host_device(void) {
+  int h;
   /* The initial device's number is omp_get_initial_device(); the tool does
    * not link against libomp, so look it up in the process. Safe from a
    * target callback, not from ompt_initialize (libomptarget is not up yet). */
@@ -48,76 +66,253 @@ int ompdp_host_device(void) {
 
 void ompdp_callbacks_set_submit(int available) { have_submit = available; }
 
-static void hash_into(ompdp_event_t *e, const void *p, size_t n) {
-  if (!p || !n)
-    return;
-  e->hash = ompdp_hash(p, n);
-  e->flags |= OMPDP_EVF_HASHED;
-  if (ompdp_opts.verify_hashes)
-    ompdp_hash_verify(e->hash, p, n);
+/* Devices whose memory this process can read (device number < 64). */
+static _Atomic uint64_t host_memory_devices;
+
+void ompdp_note_device(int device_num, const char *type) {
+  /* libomptarget's host plugin calls its devices "generic-64bit" (LLVM
+   * 19); a GPU has a target name (sm_90, gfx90a). */
+  if (device_num >= 0 && device_num < 64 && type &&
+      (!strncmp(type, "generic", 7) || !strncmp(type, "x86_64", 6) ||
+       !strncmp(type, "aarch64", 7) || !strncmp(type, "ppc64", 5)))
+    atomic_fetch_or(&host_memory_devices, 1ull << device_num);
+}
+
+static int readable_device(int dev) {
+  return dev >= 0 && dev < 64 &&
+         (atomic_load_explicit(&host_memory_devices, memory_order_relaxed) >> dev & 1);
+}
+
+void ompdp_cb_device_initialize(int device_num, const char *type, ompt_device_t *device,
+                                ompt_function_lookup_t lookup, const char *documentation) {
+  (void)device;
+  (void)lookup;
+  (void)documentation;
+  ompdp_note_device(device_num, type);
+}
+
+/* x of a transfer record whose hash the helper is computing. */
+#define HASH_PENDING 1
+
+/*===- constructs ------------------------------------------------------------===*/
+
+typedef struct construct {
+  atomic_int in_use;
+  int heap; /* malloc'd because the thread's slots were all in use */
+  const void *codeptr;
+  uint32_t region;
+  uint8_t kind;
+  int device;
+  ompdp_rec_t *kernel; /* completed when the construct ends */
+  uint32_t kernel_word;
+} construct_t;
+
+#define SLOTS 8
+static _Thread_local construct_t *tls_slots __attribute__((tls_model("initial-exec")));
+
+static construct_t *take_slot(void) {
+  construct_t *s = tls_slots;
+  if (__builtin_expect(!s, 0))
+    s = tls_slots = calloc(SLOTS, sizeof(*s));
+  /* Constructs nest at most a few deep on one thread; an end may come on
+   * another thread, which frees the slot by clearing in_use. */
+  for (int i = 0; s && i < SLOTS; ++i)
+    if (!atomic_load_explicit(&s[i].in_use, memory_order_acquire)) {
+      atomic_store_explicit(&s[i].in_use, 1, memory_order_relaxed);
+      s[i].heap = 0;
+      return &s[i];
+    }
+  construct_t *c = calloc(1, sizeof(*c));
+  if (c)
+    c->heap = 1;
+  return c;
+}
+
+static void release_slot(construct_t *c) {
+  if (c->heap)
+    free(c);
+  else
+    atomic_store_explicit(&c->in_use, 0, memory_order_release);
+}
+
+static uint32_t kernel_word(const construct_t *c, const void *codeptr) {
+  ompdp_op_t op;
+  memset(&op, 0, sizeof(op));
+  op.type = OMPDP_EV_KERNEL;
+  op.item = -1;
+  if (c) {
+    op.dst_dev = c->device;
+    op.codeptr = c->codeptr;
+    op.region = c->region;
+    op.construct = c->kind;
+  } else {
+    op.codeptr = codeptr;
+  }
+  uint32_t id = ompdp_op_intern_fast(&op);
+  return id == OMPDP_NONE ? OMPDP_NONE : ompdp_rec_word(id, OMPDP_EV_KERNEL, 0, 0);
+}
+
+/* Ends a kernel record: it ran until now at the latest. */
+static void end_kernel(ompdp_rec_t *k, uint32_t word) {
+  uint64_t now = ompdp_ticks();
+  if (k->x < now)
+    k->x = now;
+  ompdp_log_complete(k, word);
 }
 
 void ompdp_cb_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, int device_num,
                          ompt_data_t *task_data, ompt_data_t *target_task_data,
                          ompt_data_t *target_data, const void *codeptr_ra) {
+  (void)task_data;
+  (void)target_task_data;
   if (endpoint == ompt_scope_begin) {
-    ompdp_host_device();
-    ompdp_event_t *e = ompdp_log_new_event();
-    if (target_data)
-      target_data->ptr = e;
-    if (!e)
-      return;
-    e->type = OMPDP_EV_TARGET;
-    e->flags = (uint8_t)(kind & 0xf);
-    e->dst_dev = device_num;
-    e->codeptr = codeptr_ra;
+    host_dev();
     /* The plugin's hook ran just before this offload call on this thread. */
-    e->region = ompdp_regions_begin(codeptr_ra);
-    e->t_begin = ompdp_now_ns();
+    uint32_t region = ompdp_regions_begin(codeptr_ra);
+    construct_t *c = target_data ? take_slot() : NULL;
+    if (target_data)
+      target_data->ptr = c;
+    if (!c)
+      return;
+    c->codeptr = codeptr_ra;
+    c->region = region;
+    c->kind = (uint8_t)(kind & 0xf);
+    c->device = device_num;
+    c->kernel = NULL;
+    /* Without the submit callback, a `target` construct stands for its
+     * kernel, from its begin to its end. */
+    if (!have_submit && (kind == ompt_target || kind == ompt_target_nowait)) {
+      uint32_t w = kernel_word(c, codeptr_ra);
+      ompdp_rec_t *k = w == OMPDP_NONE ? NULL : ompdp_log_new();
+      if (k) {
+        k->x = k->t_begin;
+        /* Atomic: the stream consumer already reads this published record
+         * (ompdp_log_complete stores COMPLETE later, with release). */
+        __atomic_store_n(&k->op, w, __ATOMIC_RELAXED);
+        c->kernel = k;
+        c->kernel_word = w;
+      }
+    }
     return;
   }
   if (endpoint != ompt_scope_end || !target_data || !target_data->ptr)
     return;
   ompdp_regions_end();
-  ompdp_event_t *e = target_data->ptr;
-  uint64_t now = ompdp_now_ns();
-  e->t_end = now;
+  construct_t *c = target_data->ptr;
+  target_data->ptr = NULL;
   /* The kernel certainly finished by the end of its construct; an
    * asynchronous launch returns earlier than that. */
-  ompdp_event_t *k = (ompdp_event_t *)(uintptr_t)e->src_addr;
-  if (k && k->t_end < now)
-    k->t_end = now;
-  target_data->ptr = NULL;
+  if (c->kernel)
+    end_kernel(c->kernel, c->kernel_word);
+  release_slot(c);
 }
 
 void ompdp_cb_target_submit_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *target_data,
                                 ompt_id_t *host_op_id, unsigned int requested_num_teams) {
+  (void)requested_num_teams;
+  construct_t *c = target_data ? target_data->ptr : NULL;
   if (endpoint == ompt_scope_begin) {
-    ompdp_event_t *t = target_data ? target_data->ptr : NULL;
-    ompdp_event_t *k = ompdp_log_new_event();
+    if (host_op_id)
+      *host_op_id = 0;
+    uint32_t w = kernel_word(c, NULL);
+    ompdp_rec_t *k = w == OMPDP_NONE ? NULL : ompdp_log_new();
+    if (!k) {
+      if (w == OMPDP_NONE)
+        ompdp_log_note_dropped();
+      return;
+    }
+    k->x = k->t_begin;
+    __atomic_store_n(&k->op, w, __ATOMIC_RELAXED); /* read by the consumer */
     if (host_op_id)
       *host_op_id = (ompt_id_t)(uintptr_t)k;
-    if (!k)
-      return;
-    k->type = OMPDP_EV_KERNEL;
-    k->t_begin = ompdp_now_ns();
-    if (t) {
-      k->dst_dev = t->dst_dev;
-      k->codeptr = t->codeptr;
-      k->region = t->region;
-      k->flags |= (uint8_t)(t->flags << OMPDP_EVF_CONSTRUCT_SHIFT);
-      t->src_addr = (uint64_t)(uintptr_t)k; /* see the target end above */
+    if (c) {
+      if (c->kernel) /* a second launch in one construct: the first is over */
+        ompdp_log_complete(c->kernel, c->kernel_word);
+      c->kernel = k;
+      c->kernel_word = w;
     }
     return;
   }
   if (endpoint != ompt_scope_end || !host_op_id || !*host_op_id)
     return;
-  ompdp_event_t *k = (ompdp_event_t *)(uintptr_t)*host_op_id;
-  uint64_t now = ompdp_now_ns();
-  if (k->t_end < now)
-    k->t_end = now;
-  k->flags |= OMPDP_EVF_COMPLETE;
+  ompdp_rec_t *k = (ompdp_rec_t *)(uintptr_t)*host_op_id;
+  if (c && c->kernel == k) {
+    uint64_t now = ompdp_ticks();
+    if (k->x < now)
+      k->x = now; /* the construct's end completes it */
+  } else {
+    end_kernel(k, k->op);
+  }
 }
+
+/*===- allocations seen with a region, for their deletes ----------------------===*/
+
+typedef struct live_alloc {
+  uint64_t host_addr, bytes;
+  uint32_t region;
+  int16_t item;
+} live_alloc_t;
+
+#define LIVE_SHARDS 16
+static struct {
+  pthread_mutex_t lock;
+  ompdp_hmap_t map; /* (device address, device) -> live_alloc_t * */
+} live[LIVE_SHARDS];
+static pthread_once_t live_once = PTHREAD_ONCE_INIT;
+static int live_ok;
+
+static void live_init(void) {
+  live_ok = 1;
+  for (int i = 0; i < LIVE_SHARDS; ++i) {
+    pthread_mutex_init(&live[i].lock, NULL);
+    if (ompdp_hmap_init(&live[i].map, 16))
+      live_ok = 0;
+  }
+}
+
+static int live_shard(uint64_t addr, int dev) {
+  return (int)(((addr >> 6) ^ (addr >> 14) ^ (uint64_t)(unsigned)dev) % LIVE_SHARDS);
+}
+
+static void live_remember(uint64_t dev_addr, int dev, const ompdp_op_t *alloc) {
+  pthread_once(&live_once, live_init);
+  if (!live_ok)
+    return;
+  live_alloc_t *a = malloc(sizeof(*a));
+  if (!a)
+    return;
+  *a = (live_alloc_t){alloc->src_addr, alloc->bytes, alloc->region, alloc->item};
+  int s = live_shard(dev_addr, dev);
+  pthread_mutex_lock(&live[s].lock);
+  uint64_t *slot = ompdp_hmap_upsert(&live[s].map, dev_addr, (uint64_t)(int64_t)dev, 0, NULL);
+  if (slot) {
+    free((void *)(uintptr_t)*slot);
+    *slot = (uint64_t)(uintptr_t)a;
+  } else {
+    free(a);
+  }
+  pthread_mutex_unlock(&live[s].lock);
+}
+
+/* Takes the allocation at dev_addr out of the table; 0 if it was there. */
+static int live_forget(uint64_t dev_addr, int dev, live_alloc_t *out) {
+  if (!live_ok)
+    return -1;
+  int s = live_shard(dev_addr, dev), rc = -1;
+  pthread_mutex_lock(&live[s].lock);
+  uint64_t *slot = ompdp_hmap_find(&live[s].map, dev_addr, (uint64_t)(int64_t)dev, 0);
+  if (slot && *slot) {
+    live_alloc_t *a = (live_alloc_t *)(uintptr_t)*slot;
+    *out = *a;
+    free(a);
+    ompdp_hmap_remove(&live[s].map, dev_addr, (uint64_t)(int64_t)dev, 0);
+    rc = 0;
+  }
+  pthread_mutex_unlock(&live[s].lock);
+  return rc;
+}
+
+/*===- data operations ----------------------------------------------------------===*/
 
 static int event_type(ompt_target_data_op_t op) {
   switch ((int)op) {
@@ -137,57 +332,119 @@ static int event_type(ompt_target_data_op_t op) {
   }
 }
 
+static inline uint64_t hash_of(const void *p, size_t n) {
+  uint64_t h = ompdp_hash(p, n);
+  if (__builtin_expect(ompdp_opts.verify_hashes, 0))
+    ompdp_hash_verify(h, p, n);
+  return h;
+}
+
 void ompdp_cb_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *target_task_data,
                                  ompt_data_t *target_data, ompt_id_t *host_op_id,
                                  ompt_target_data_op_t optype, void *src_addr, int src_device_num,
                                  void *dest_addr, int dest_device_num, size_t bytes,
                                  const void *codeptr_ra) {
+  (void)target_task_data;
   if (!host_op_id)
     return;
+  int host = host_dev();
   if (endpoint == ompt_scope_begin) {
     *host_op_id = 0;
     int type = event_type(optype);
     if (type < 0)
       return;
-    ompdp_event_t *e = ompdp_log_new_event();
-    if (!e)
-      return;
-    e->type = (uint8_t)type;
-    e->src_addr = (uint64_t)(uintptr_t)src_addr;
-    e->dst_addr = (uint64_t)(uintptr_t)dest_addr;
-    e->src_dev = src_device_num;
-    e->dst_dev = dest_device_num;
-    e->bytes = bytes;
-    e->codeptr = codeptr_ra;
-    ompdp_event_t *t = target_data ? target_data->ptr : NULL;
-    if (t) {
-      e->region = t->region;
-      e->flags |= (uint8_t)(t->flags << OMPDP_EVF_CONSTRUCT_SHIFT);
-      if (!e->codeptr)
-        e->codeptr = t->codeptr;
+    ompdp_op_t op;
+    memset(&op, 0, sizeof(op));
+    op.type = (uint8_t)type;
+    op.src_addr = (uint64_t)(uintptr_t)src_addr;
+    op.dst_addr = type == OMPDP_EV_ALLOC ? 0 : (uint64_t)(uintptr_t)dest_addr;
+    op.src_dev = src_device_num;
+    op.dst_dev = dest_device_num;
+    op.bytes = bytes;
+    op.codeptr = codeptr_ra;
+    op.item = -1;
+    const construct_t *c = target_data ? target_data->ptr : NULL;
+    if (c) {
+      op.region = c->region;
+      op.construct = c->kind;
+      if (!op.codeptr)
+        op.codeptr = c->codeptr;
     }
-    int host = ompdp_host_device();
-    if (e->region && type != OMPDP_EV_DELETE) {
-      /* Which map item: by the host side of the operation. A delete only
-       * names the device address, so it stays unattributed to an item. */
+    if (type == OMPDP_EV_DELETE) {
+      /* A delete names only the device address: the allocation it frees
+       * gives the host range, hence the map item (and the region, when the
+       * delete's own construct has none). */
+      live_alloc_t a;
+      if (!live_forget(op.src_addr, src_device_num, &a)) {
+        if (op.region)
+          op.item = (int16_t)ompdp_regions_match_item(a.host_addr, a.bytes);
+        else {
+          op.region = a.region;
+          op.item = a.item;
+        }
+      }
+    } else if (op.region) {
+      /* Which map item: by the host side of the operation. */
       uint64_t host_addr = dest_device_num == host && src_device_num != host
-                               ? e->dst_addr : e->src_addr;
-      e->item = (int16_t)ompdp_regions_match_item(host_addr, bytes);
+                               ? (uint64_t)(uintptr_t)dest_addr : op.src_addr;
+      op.item = (int16_t)ompdp_regions_match_item(host_addr, bytes);
     }
-    if (type == OMPDP_EV_TRANSFER && src_device_num == host && dest_device_num != src_device_num)
-      hash_into(e, src_addr, bytes);
-    e->t_begin = ompdp_now_ns();
-    *host_op_id = (ompt_id_t)(uintptr_t)e;
+    uint64_t h = 0;
+    int hashed = 0;
+    if (type == OMPDP_EV_TRANSFER && src_addr && bytes) {
+      if (src_device_num == host && dest_device_num != host) {
+        if (bytes >= OMPDP_HASH_ASYNC_MIN && ompdp_hash_start(src_addr, bytes))
+          h = HASH_PENDING;
+        else
+          h = hash_of(src_addr, bytes), hashed = 1;
+      } else if (dest_device_num == host && src_device_num != host &&
+                 bytes >= OMPDP_HASH_ASYNC_MIN && readable_device(src_device_num) &&
+                 ompdp_hash_start(src_addr, bytes)) {
+        h = HASH_PENDING; /* the device's bytes are the ones the host will get */
+      }
+    }
+    uint32_t id = ompdp_op_intern_fast(&op);
+    if (id == OMPDP_NONE) {
+      ompdp_log_note_dropped();
+      return;
+    }
+    ompdp_rec_t *r = ompdp_log_new(); /* begins now, after the hash */
+    if (!r)
+      return;
+    r->x = h;
+    __atomic_store_n(&r->op, ompdp_rec_word(id, type, hashed, 0), __ATOMIC_RELAXED);
+    *host_op_id = (ompt_id_t)(uintptr_t)r;
     return;
   }
   if (endpoint != ompt_scope_end || !*host_op_id)
     return;
-  ompdp_event_t *e = (ompdp_event_t *)(uintptr_t)*host_op_id;
-  e->t_end = ompdp_now_ns();
-  if (e->type == OMPDP_EV_ALLOC && dest_addr)
-    e->dst_addr = (uint64_t)(uintptr_t)dest_addr; /* the device address is known now */
-  if (e->type == OMPDP_EV_TRANSFER && dest_device_num == ompdp_host_device() &&
-      src_device_num != dest_device_num)
-    hash_into(e, dest_addr, bytes);
-  e->flags |= OMPDP_EVF_COMPLETE;
+  ompdp_rec_t *r = (ompdp_rec_t *)(uintptr_t)*host_op_id;
+  uint64_t now = ompdp_ticks();
+  uint32_t w = r->op;
+  int type = ompdp_rec_type(w);
+  if (type == OMPDP_EV_TRANSFER) {
+    r->dur = ompdp_rec_dur_encode(now > r->t_begin ? now - r->t_begin : 0);
+    if (!(w & OMPDP_REC_HASHED) && r->x == HASH_PENDING) {
+      r->x = ompdp_hash_finish();
+      if (__builtin_expect(ompdp_opts.verify_hashes, 0))
+        ompdp_hash_verify(r->x, dest_device_num == host ? dest_addr : src_addr, bytes);
+      w |= OMPDP_REC_HASHED;
+    } else if (dest_device_num == host && src_device_num != host && dest_addr && bytes) {
+      r->x = hash_of(dest_addr, bytes);
+      w |= OMPDP_REC_HASHED;
+    }
+  } else {
+    r->x = now;
+  }
+  if (type == OMPDP_EV_ALLOC && dest_addr) {
+    /* The device address is known now. */
+    ompdp_op_t op = *ompdp_op_get(ompdp_rec_op_id(w));
+    op.dst_addr = (uint64_t)(uintptr_t)dest_addr;
+    uint32_t id = ompdp_op_intern(&op);
+    if (id != OMPDP_NONE)
+      w = ompdp_rec_word(id, type, 0, 0);
+    if (op.region)
+      live_remember(op.dst_addr, op.dst_dev, &op);
+  }
+  ompdp_log_complete(r, w);
 }

@@ -23,5 +23,11 @@ void ompdp_cb_target_submit_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *tar
 /* The host's device number (omp_get_initial_device()). */
 int ompdp_host_device(void);
 void ompdp_callbacks_set_submit(int available);
+/* From ompt_callback_device_initialize: the device's type string says
+ * whether its memory is the host's (then its side of a transfer can be
+ * hashed while the transfer runs). */
+void ompdp_note_device(int device_num, const char *type);
+void ompdp_cb_device_initialize(int device_num, const char *type, ompt_device_t *device,
+                                ompt_function_lookup_t lookup, const char *documentation);
 
 #endif

@@ -1,9 +1,12 @@
-/*===- detect.h - the detection algorithms -----------------------*- C -*-===*\
+/*===- detect.h - the online detections -----------------------------*- C -*-===*\
 |*
 |* Algorithms 1-5 of the OMPDataPerf paper (PPoPP'26, section 5), with the
-|* corrections listed in docs/detections.md. Each works on one chronological
-|* array of events and reports matches by index into that array, so unit
-|* tests can drive them with hand-written event sequences.
+|* corrections listed in docs/detections.md, run online: the engine
+|* (analysis.c) is fed the events in analysis order and each detection
+|* updates its state per event, keeping aggregates and what a later event
+|* can still change, never the events themselves. Shared here between the
+|* engine and the detections; unit tests reach them through
+|* ompdp_find_matches.
 |*
 \*===----------------------------------------------------------------------===*/
 #ifndef OMPDP_DETECT_H
@@ -11,7 +14,8 @@
 
 #include "ompdp_rt.h"
 
-/* One avoidable operation. Meaning of ref and aux by detection:
+/* One avoidable operation, by position in the analysis order (seq).
+ * Meaning of ref and aux by detection:
  *   duplicate transfer: avoid = the repeat, ref = first transfer of the same
  *                       bytes to that device, aux = 1 if the repeat re-sends
  *                       the same host buffer as ref, else 0
@@ -35,39 +39,11 @@ typedef struct ompdp_matches {
 int ompdp_matches_push(ompdp_matches_t *m, uint32_t avoid, uint32_t ref, uint32_t aux);
 void ompdp_matches_free(ompdp_matches_t *m);
 
-/* An allocation and the delete that ends it (del == OMPDP_NONE: never freed
- * while the program ran). */
-typedef struct ompdp_alloc_pair {
-  uint32_t alloc;
-  uint32_t del;
-} ompdp_alloc_pair_t;
-
-/* GETALLOCDELETEPAIRS: pairs each allocation with the first later delete of
- * the same device address on the same device. */
-int ompdp_alloc_pairs(const ompdp_event_t *ev, size_t n, ompdp_alloc_pair_t **pairs,
-                      size_t *num_pairs);
-
-/* A transfer the content detections can use: complete, hashed, non-empty. */
-int ompdp_is_hashed_transfer(const ompdp_event_t *e);
-/* The host-side address of a transfer (its source or destination on host). */
-uint64_t ompdp_host_addr(const ompdp_event_t *e, int host_device);
-
-/* Algorithm 1. */
-int ompdp_find_duplicate_transfers(const ompdp_event_t *ev, size_t n, int host_device,
-                                   ompdp_matches_t *out);
-/* Algorithm 2, corrected: a return pairs only with an earlier outgoing
- * transfer, and each transfer takes part in at most one trip. */
-int ompdp_find_round_trips(const ompdp_event_t *ev, size_t n, ompdp_matches_t *out);
-/* Algorithm 3: key (host address, device, bytes). */
-int ompdp_find_repeated_allocs(const ompdp_event_t *ev, const ompdp_alloc_pair_t *pairs,
-                               size_t num_pairs, ompdp_matches_t *out);
-/* Algorithm 4: allocations whose lifetime meets no kernel on their device. */
-int ompdp_find_unused_allocs(const ompdp_event_t *ev, size_t n, const ompdp_alloc_pair_t *pairs,
-                             size_t num_pairs, ompdp_matches_t *out);
-/* Algorithm 5: transfers to a device overwritten before a kernel ran there,
- * or sent after its last kernel. */
-int ompdp_find_unused_transfers(const ompdp_event_t *ev, size_t n, int host_device,
-                                ompdp_matches_t *out);
+/* Runs the engine over ev[0..n) (times in ticks) and returns its matches by
+ * kind in out[0..OMPDP_FK_COUNT), each in the order the engine decided
+ * them. For tests. */
+int ompdp_find_matches(const ompdp_event_t *ev, size_t n, int host_device,
+                       ompdp_matches_t out[OMPDP_FK_COUNT]);
 
 /*===- a small open-addressing hash map, keys of three words ---------------===*/
 
@@ -89,5 +65,192 @@ void ompdp_hmap_free(ompdp_hmap_t *m);
  * NULL when out of memory. The pointer is valid until the next insertion. */
 uint64_t *ompdp_hmap_upsert(ompdp_hmap_t *m, uint64_t a, uint64_t b, uint64_t c, int *inserted);
 uint64_t *ompdp_hmap_find(const ompdp_hmap_t *m, uint64_t a, uint64_t b, uint64_t c);
+/* Removes the key if present (backward-shift deletion: no tombstones). */
+void ompdp_hmap_remove(ompdp_hmap_t *m, uint64_t a, uint64_t b, uint64_t c);
+size_t ompdp_hmap_memory(const ompdp_hmap_t *m);
+
+/*===- content tables: big maps keyed by content hash ----------------------===*/
+
+/* Open addressing over 16 sub-tables picked by the key's top bits, each
+ * doubling on its own, so that growing never holds two copies of the whole
+ * table (the duplicate detection keeps one entry per distinct content). A
+ * key is the content hash mixed with the devices it concerns; an entry
+ * stores that key and one or two 32-bit values in 12 or 16 bytes, so one
+ * probe touches one cache line. Sub-tables of 2 MiB and more are mapped
+ * with transparent huge pages: lookups are random, and with 4 KiB pages
+ * nearly every one would also miss the TLB. Whether an entry with an equal
+ * key really has the same devices is asked of `same` (the devices live in
+ * the operation table). */
+#define OMPDP_CTAB_SHIFT 60
+#define OMPDP_CTAB_SUBS (1 << (64 - OMPDP_CTAB_SHIFT))
+typedef struct ompdp_ctab_sub {
+  unsigned char *e; /* entries of t->esize bytes: key, a[, b] */
+  uint32_t cap, n;
+} ompdp_ctab_sub_t;
+
+typedef struct ompdp_ctab {
+  ompdp_ctab_sub_t sub[OMPDP_CTAB_SUBS];
+  uint32_t esize; /* 12 or 16 */
+  size_t n;
+  size_t bytes;
+} ompdp_ctab_t;
+
+typedef int (*ompdp_ctab_same_fn)(const void *ctx, uint32_t a);
+
+void ompdp_ctab_init(ompdp_ctab_t *t, int with_b);
+void ompdp_ctab_free(ompdp_ctab_t *t);
+/* Values `a` are stored as a + 1 (0 marks an empty slot): readers of *a
+ * subtract one, writers add one.
+ * The entry for key k whose `a` satisfies same, as pointers to its values
+ * (b is NULL without with_b); 0 if found, -1 if not. */
+int ompdp_ctab_find(ompdp_ctab_t *t, uint64_t k, ompdp_ctab_same_fn same, const void *ctx,
+                    uint32_t **a, uint32_t **b);
+/* The entry for k, inserted with values a and b when absent: 0 if it was
+ * there, 1 if inserted, -1 when out of memory (then *va is not set). */
+int ompdp_ctab_upsert(ompdp_ctab_t *t, uint64_t k, ompdp_ctab_same_fn same, const void *ctx,
+                      uint32_t a, uint32_t b, uint32_t **va, uint32_t **vb);
+/* Inserts a new entry (the caller knows the key is absent). -1 when out of
+ * memory. */
+int ompdp_ctab_insert(ompdp_ctab_t *t, uint64_t k, uint32_t a, uint32_t b);
+/* Removes the entry whose values ompdp_ctab_find returned in a. */
+void ompdp_ctab_remove(ompdp_ctab_t *t, uint64_t k, uint32_t *a);
+/* Starts loading the line where key k would be. */
+static inline void ompdp_ctab_prefetch(const ompdp_ctab_t *t, uint64_t k) {
+  const ompdp_ctab_sub_t *s = &t->sub[k >> OMPDP_CTAB_SHIFT];
+  if (s->cap)
+    __builtin_prefetch(s->e + (size_t)((uint32_t)k & (s->cap - 1)) * t->esize);
+}
+
+/*===- the engine's view of an event -----------------------------------------===*/
+
+typedef struct ompdp_xev {
+  uint64_t seq;
+  uint64_t start, end; /* ticks, end >= start */
+  uint64_t hash;
+  uint32_t op;
+  int type;
+  int hashed; /* a complete, hashed, non-empty transfer */
+  const ompdp_op_t *d;
+  uint32_t member; /* index in the open cluster (data operations), else OMPDP_NONE */
+} ompdp_xev_t;
+
+/* An earlier event as a detection remembers it. */
+typedef struct ompdp_xref {
+  uint64_t seq;
+  uint32_t op;
+} ompdp_xref_t;
+
+/* The host-side address of a transfer (its source or destination on host). */
+uint64_t ompdp_host_addr(const ompdp_op_t *o, int host_device);
+
+/* A selection that is decided after its event's interval was accounted:
+ * points into a cluster until that cluster closes; if it closed with this
+ * event alone, holds what selecting it would add. Embedded in the pending
+ * entity that will decide it. */
+typedef struct ompdp_late {
+  struct ompdp_cluster *cl;
+  uint32_t idx;
+  uint64_t len;    /* singleton: its interval's length */
+  uint64_t gdelta; /* singleton: what it adds to the total when selected */
+} ompdp_late_t;
+
+typedef struct ompdp_engine ompdp_engine_t;
+
+/* Selection of an event into the finding of (kind, its operation's site)
+ * now, by the engine; ref may be NULL. Returns the finding, or OMPDP_NONE
+ * when out of memory. */
+uint32_t ompdp_g_select(ompdp_engine_t *g, int kind, const ompdp_xev_t *e,
+                        const ompdp_xref_t *ref, uint32_t aux);
+/* Adds an event's interval to finding f for the union (and its duration to
+ * f's time), as the delete of a repeated allocation. */
+int ompdp_g_add_interval(ompdp_engine_t *g, uint32_t f, const ompdp_xev_t *e);
+/* Makes e's member (in the open cluster) late-pending on behalf of lr. */
+void ompdp_g_late_begin(ompdp_engine_t *g, const ompdp_xev_t *e, ompdp_late_t *lr, int tag,
+                        void *owner);
+/* Decides a late selection: f = the finding, or OMPDP_NONE for no. */
+int ompdp_g_late_decide(ompdp_engine_t *g, ompdp_late_t *lr, uint32_t f);
+/* Remembers, on a member whose cluster is still open or pending, that the
+ * B outcome of its segment selects it (ompdp_g_late_marked reads it). */
+void ompdp_g_late_mark(ompdp_late_t *lr);
+int ompdp_g_late_marked(const ompdp_late_t *lr);
+/* The finding of (kind, site of op), created with the given first event
+ * when new; OMPDP_NONE when out of memory. */
+uint32_t ompdp_g_finding(ompdp_engine_t *g, int kind, uint32_t op, uint64_t seq);
+/* Count, bytes, time, devices and related operation of one selection of
+ * operation o (of duration dur) into finding f. */
+int ompdp_g_account(ompdp_engine_t *g, uint32_t f, const ompdp_op_t *o, uint64_t dur,
+                    const ompdp_xref_t *ref, uint32_t aux);
+/* Adds to the union over all findings (selections accounted elsewhere). */
+void ompdp_g_add_saved(ompdp_engine_t *g, uint64_t ticks);
+
+/* What one outcome of a pending decision would add to one finding. */
+typedef struct ompdp_agg {
+  uint32_t op; /* the site, from the first operation */
+  uint64_t first_seq;
+  uint64_t count, bytes, time, saved;
+  int *devs;
+  size_t ndevs;
+  uint32_t ref_op; /* OMPDP_NONE: none */
+  uint64_t ref_seq;
+  uint32_t f; /* the finding once committed */
+} ompdp_agg_t;
+/* Adds one selection of operation o (duration dur) to a. */
+int ompdp_agg_note(ompdp_agg_t *a, const ompdp_op_t *o, uint64_t dur, int host);
+/* Commits a into the finding of (kind, a's site); returns it (a->f), or
+ * OMPDP_NONE when out of memory. */
+uint32_t ompdp_g_commit(ompdp_engine_t *g, int kind, ompdp_agg_t *a);
+void ompdp_agg_free(ompdp_agg_t *a);
+/* Test hook: whether matches are collected, and one match. */
+int ompdp_g_collecting(const ompdp_engine_t *g);
+void ompdp_g_match(ompdp_engine_t *g, int kind, uint64_t avoid, uint64_t ref, uint64_t aux);
+int ompdp_g_host(const ompdp_engine_t *g);
+
+/* Per-detection state, owned by the engine. */
+typedef struct ompdp_dup ompdp_dup_t;
+typedef struct ompdp_rtrip ompdp_rtrip_t;
+typedef struct ompdp_allocs ompdp_allocs_t;
+typedef struct ompdp_unused_tx ompdp_unused_tx_t;
+
+/* Algorithm 1: groups transfers by (content hash, destination device).
+ * limit: bytes per generation of content (0: unbounded); with_seq: keep the
+ * position of each first transfer (for matches). */
+ompdp_dup_t *ompdp_dup_create(uint64_t limit, int with_seq);
+int ompdp_dup_feed(ompdp_dup_t *d, ompdp_engine_t *g, const ompdp_xev_t *e);
+void ompdp_dup_prefetch(const ompdp_dup_t *d, uint64_t hash, int dev);
+size_t ompdp_dup_memory(const ompdp_dup_t *d);
+uint64_t ompdp_dup_forgotten(const ompdp_dup_t *d);
+void ompdp_dup_destroy(ompdp_dup_t *d);
+
+/* Algorithm 2, corrected: FIFO of open trips per (hash, from, to). */
+ompdp_rtrip_t *ompdp_rtrip_create(uint64_t limit);
+int ompdp_rtrip_feed(ompdp_rtrip_t *t, ompdp_engine_t *g, const ompdp_xev_t *e);
+size_t ompdp_rtrip_memory(const ompdp_rtrip_t *t);
+uint64_t ompdp_rtrip_forgotten(const ompdp_rtrip_t *t);
+void ompdp_rtrip_destroy(ompdp_rtrip_t *t);
+
+/* Algorithms 3 and 4 and the pairing of allocations with their deletes. */
+ompdp_allocs_t *ompdp_allocs_create(void);
+int ompdp_allocs_feed(ompdp_allocs_t *a, ompdp_engine_t *g, const ompdp_xev_t *e);
+/* Before each event: allocations whose delete ended before `now` with no
+ * kernel in their lifetime are unused. */
+int ompdp_allocs_advance(ompdp_allocs_t *a, ompdp_engine_t *g, uint64_t now);
+int ompdp_allocs_kernel(ompdp_allocs_t *a, ompdp_engine_t *g, const ompdp_xev_t *k);
+int ompdp_allocs_finish(ompdp_allocs_t *a, ompdp_engine_t *g);
+size_t ompdp_allocs_memory(const ompdp_allocs_t *a);
+void ompdp_allocs_destroy(ompdp_allocs_t *a);
+
+/* Algorithm 5. */
+ompdp_unused_tx_t *ompdp_unused_tx_create(void);
+int ompdp_unused_tx_feed(ompdp_unused_tx_t *u, ompdp_engine_t *g, const ompdp_xev_t *e);
+int ompdp_unused_tx_kernel(ompdp_unused_tx_t *u, ompdp_engine_t *g, const ompdp_xev_t *k);
+int ompdp_unused_tx_finish(ompdp_unused_tx_t *u, ompdp_engine_t *g);
+size_t ompdp_unused_tx_memory(const ompdp_unused_tx_t *u);
+void ompdp_unused_tx_destroy(ompdp_unused_tx_t *u);
+
+/* Tags of late selections (which detection owns the pending entity). */
+enum { OMPDP_LATE_ALLOC = 1, OMPDP_LATE_SEGMENT = 2 };
+/* Called by the engine when a cluster closes with this event alone while it
+ * is late-pending: the owner converts lr (now holding len, gdelta). */
+void ompdp_unused_tx_singleton(ompdp_engine_t *g, void *owner, ompdp_late_t *lr, int bsel);
 
 #endif /* OMPDP_DETECT_H */

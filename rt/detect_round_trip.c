@@ -8,57 +8,166 @@
 |* transfer that happened before it, and a transfer is part of at most one
 |* trip, so nothing is counted twice.
 |*
+|* Open trips are FIFOs of nodes keyed by (hash, from, to); a key is removed
+|* when its FIFO empties, so the table holds only what is open. Bounded by a
+|* limit, it keeps two generations like the duplicate table.
+|*
 \*===----------------------------------------------------------------------===*/
 #include "detect.h"
 
 #include <stdlib.h>
+#include <string.h>
 
-int ompdp_find_round_trips(const ompdp_event_t *ev, size_t n, ompdp_matches_t *out) {
-  /* open[(hash, src, dst)] = head and tail of a FIFO of open outgoing
-   * transfers, linked through next[] (indices + 1, 0 = end). */
-  ompdp_hmap_t open;
-  uint32_t *next = calloc(n ? n : 1, sizeof(*next));
-  uint32_t *tail = calloc(n ? n : 1, sizeof(*tail)); /* tail per head event */
-  int rc = 0;
-  if (!next || !tail || ompdp_hmap_init(&open, 256)) {
-    free(next);
-    free(tail);
+typedef struct node {
+  uint32_t op;
+  uint32_t next; /* node + 1, 0 = end */
+  uint64_t seq;
+} node_t;
+
+struct ompdp_rtrip {
+  ompdp_ctab_t gen[2]; /* a = head node, b = tail node */
+  int young;
+  uint64_t limit; /* open keys per generation, 0: unbounded */
+  uint64_t forgotten;
+  node_t *nodes;
+  uint32_t num_nodes, cap_nodes;
+  uint32_t free_list; /* node + 1 */
+};
+
+typedef struct pair {
+  int from, to;
+  const ompdp_rtrip_t *t;
+} pair_t;
+
+static uint64_t pair_key(uint64_t hash, int from, int to) {
+  return hash ^ (((uint64_t)(uint32_t)from << 32 | (uint32_t)to) + 1) * 0xC2B2AE3D27D4EB4Full;
+}
+
+static int same_pair(const void *ctx, uint32_t head) {
+  const pair_t *p = ctx;
+  const ompdp_op_t *o = ompdp_op_get(p->t->nodes[head].op);
+  return o->src_dev == p->from && o->dst_dev == p->to;
+}
+
+ompdp_rtrip_t *ompdp_rtrip_create(uint64_t limit) {
+  ompdp_rtrip_t *t = calloc(1, sizeof(*t));
+  if (!t)
+    return NULL;
+  t->limit = limit / 48; /* an open key: entry, index slack and node */
+  if (limit && !t->limit)
+    t->limit = 1;
+  ompdp_ctab_init(&t->gen[0], 1);
+  ompdp_ctab_init(&t->gen[1], 1);
+  return t;
+}
+
+void ompdp_rtrip_destroy(ompdp_rtrip_t *t) {
+  if (!t)
+    return;
+  ompdp_ctab_free(&t->gen[0]);
+  ompdp_ctab_free(&t->gen[1]);
+  free(t->nodes);
+  free(t);
+}
+
+size_t ompdp_rtrip_memory(const ompdp_rtrip_t *t) {
+  return sizeof(*t) + t->gen[0].bytes + t->gen[1].bytes + t->cap_nodes * sizeof(node_t);
+}
+
+uint64_t ompdp_rtrip_forgotten(const ompdp_rtrip_t *t) { return t->forgotten; }
+
+static uint32_t new_node(ompdp_rtrip_t *t, uint32_t op, uint64_t seq) {
+  uint32_t i;
+  if (t->free_list) {
+    i = t->free_list - 1;
+    t->free_list = t->nodes[i].next;
+  } else {
+    if (t->num_nodes == t->cap_nodes) {
+      uint32_t cap = t->cap_nodes ? t->cap_nodes * 2 : 64;
+      node_t *v = realloc(t->nodes, cap * sizeof(*v));
+      if (!v)
+        return OMPDP_NONE;
+      t->nodes = v;
+      t->cap_nodes = cap;
+    }
+    i = t->num_nodes++;
+  }
+  t->nodes[i] = (node_t){op, 0, seq};
+  return i;
+}
+
+static void free_node(ompdp_rtrip_t *t, uint32_t i) {
+  t->nodes[i].next = t->free_list;
+  t->free_list = i + 1;
+}
+
+/* Forgets the old generation: its open trips and their nodes. */
+static void forget_old(ompdp_rtrip_t *t) {
+  ompdp_ctab_t *old = &t->gen[!t->young];
+  for (int s = 0; s < OMPDP_CTAB_SUBS; ++s) {
+    ompdp_ctab_sub_t *sub = &old->sub[s];
+    for (uint32_t i = 0; i < sub->cap; ++i) {
+      uint32_t head; /* + 1, 0 = empty slot */
+      memcpy(&head, sub->e + (size_t)i * old->esize + 8, 4);
+      for (uint32_t n = head; n;) {
+        uint32_t next = t->nodes[n - 1].next;
+        free_node(t, n - 1);
+        t->forgotten++;
+        n = next;
+      }
+    }
+  }
+  ompdp_ctab_free(old);
+}
+
+int ompdp_rtrip_feed(ompdp_rtrip_t *t, ompdp_engine_t *g, const ompdp_xev_t *e) {
+  const ompdp_op_t *o = e->d;
+  if (!e->hashed || o->src_dev == o->dst_dev)
+    return 0;
+  uint32_t *a, *b;
+  /* Close the oldest open trip from our destination to our source. */
+  pair_t back = {o->dst_dev, o->src_dev, t};
+  uint64_t kb = pair_key(e->hash, back.from, back.to);
+  for (int gi = 0; gi < 2; ++gi) {
+    ompdp_ctab_t *tab = &t->gen[gi ? t->young : !t->young]; /* old first */
+    if (!tab->n || ompdp_ctab_find(tab, kb, same_pair, &back, &a, &b))
+      continue;
+    uint32_t head = *a - 1;
+    ompdp_xref_t ref = {t->nodes[head].seq, t->nodes[head].op};
+    if (ompdp_g_select(g, OMPDP_FK_ROUND_TRIP, e, &ref, 0) == OMPDP_NONE)
+      return -1;
+    ompdp_g_match(g, OMPDP_FK_ROUND_TRIP, e->seq, ref.seq, 0);
+    uint32_t next = t->nodes[head].next;
+    free_node(t, head);
+    if (next)
+      *a = next;
+    else
+      ompdp_ctab_remove(tab, kb, a);
+    return 0;
+  }
+  /* Open one: at the tail of the FIFO of its key, or as a new key. */
+  pair_t fwd = {o->src_dev, o->dst_dev, t};
+  uint64_t k = pair_key(e->hash, fwd.from, fwd.to);
+  uint32_t n = new_node(t, e->op, e->seq);
+  if (n == OMPDP_NONE)
     return -1;
+  ompdp_ctab_t *old = &t->gen[!t->young], *young = &t->gen[t->young];
+  if (old->n && !ompdp_ctab_find(old, k, same_pair, &fwd, &a, &b)) {
+    t->nodes[*b].next = n + 1;
+    *b = n;
+    return 0;
   }
-  for (size_t i = 0; i < n && !rc; ++i) {
-    const ompdp_event_t *e = &ev[i];
-    if (!ompdp_is_hashed_transfer(e) || e->src_dev == e->dst_dev)
-      continue;
-    uint64_t dev_pair_back = ((uint64_t)(uint32_t)e->dst_dev << 32) | (uint32_t)e->src_dev;
-    uint64_t *back = ompdp_hmap_find(&open, e->hash, dev_pair_back, 0);
-    if (back && *back) {
-      uint32_t tx = (uint32_t)(*back - 1);
-      rc = ompdp_matches_push(out, (uint32_t)i, tx, 0);
-      /* Pop the oldest open trip; the queue's tail moves with the head. */
-      uint32_t nx = next[tx];
-      if (nx)
-        tail[nx - 1] = tail[tx];
-      *back = nx;
-      continue;
-    }
-    uint64_t dev_pair = ((uint64_t)(uint32_t)e->src_dev << 32) | (uint32_t)e->dst_dev;
-    int inserted;
-    uint64_t *q = ompdp_hmap_upsert(&open, e->hash, dev_pair, 0, &inserted);
-    if (!q) {
-      rc = -1;
-      break;
-    }
-    if (!*q) {
-      *q = i + 1;
-      tail[i] = (uint32_t)(i + 1);
-    } else {
-      uint32_t head = (uint32_t)(*q - 1);
-      next[tail[head] - 1] = (uint32_t)(i + 1);
-      tail[head] = (uint32_t)(i + 1);
-    }
+  int rc = ompdp_ctab_upsert(young, k, same_pair, &fwd, n, n, &a, &b);
+  if (rc < 0)
+    return -1;
+  if (rc == 0) {
+    t->nodes[*b].next = n + 1;
+    *b = n;
+    return 0;
   }
-  ompdp_hmap_free(&open);
-  free(next);
-  free(tail);
-  return rc;
+  if (t->limit && young->n >= t->limit) {
+    forget_old(t);
+    t->young = !t->young;
+  }
+  return 0;
 }

@@ -1,142 +1,493 @@
-/*===- eventlog.c - per-thread event buffers -----------------------*- C -*-===*\
+/*===- eventlog.c - per-thread event logs and their merge ----------*- C -*-===*\
 |*
-|* Each thread appends to its own chain of fixed-size chunks, so logging an
-|* event takes no lock and records never move (callbacks keep pointers to
-|* the record they started at begin and finish at end). A thread's buffer is
-|* linked into a global list once, with a lock-free push; it outlives the
-|* thread so that the events of helper threads survive until the report.
+|* Each thread appends 24-byte records to its own chain of 128 KiB chunks,
+|* so logging takes no lock and records never move (a callback keeps a
+|* pointer to the record it began and completes it at its end callback, on
+|* whichever thread). A thread's log is linked into a global list once, with
+|* a lock-free push, and outlives the thread.
+|*
+|* Within a thread, records are in begin-time order (a thread's clock is
+|* clamped to never run backwards), so the analysis order (begin time, then
+|* thread, then position) is a k-way merge of the threads' logs: no copy and
+|* no sort.
+|*
+|* Full-log mode merges everything at exit, unmapping each chunk as soon as
+|* it is read when nothing needs the log afterwards. Stream mode merges while
+|* the program runs: the thread that fills a chunk takes the consumer lock
+|* if it is free (once per chunk, never per event) and hands over every
+|* record that no other record can precede any more. A record may be handed
+|* over when it is complete and begins before the watermark: the earliest of
+|* (a) the clock when the pass starts, (b) the begin time of every thread's
+|* oldest incomplete record, and (c) the last begin time of every thread
+|* that is creating a record right now (its `busy` flag). A thread that is
+|* not busy can only begin later records after (a). The consumed chunks are
+|* unmapped, so memory stays bounded by what is in flight.
+|*
+|* In the runtime the passes run on a consumer thread of the tool's own,
+|* which a producer wakes (one futex call per chunk) and which sleeps when it
+|* has caught up, so the analysis runs beside the program instead of after
+|* it; tests run the passes inline.
 |*
 \*===----------------------------------------------------------------------===*/
+#define _GNU_SOURCE
 #include "ompdp_rt.h"
 
+#include <linux/futex.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
-#define CHUNK_EVENTS 4096
+#define CHUNK_BYTES (128u << 10)
 
 typedef struct chunk {
-  struct chunk *next;
+  struct chunk *_Atomic next;
   _Atomic uint32_t used;
-  ompdp_event_t ev[CHUNK_EVENTS];
+  uint32_t cap;
+  uint64_t pad[6]; /* records start on a cache line */
+  ompdp_rec_t rec[];
 } chunk_t;
 
-typedef struct thread_buf {
-  struct thread_buf *next;
-  chunk_t *head;
-  chunk_t *cur;
-  uint32_t id; /* logging order between threads is by time; id breaks ties */
-} thread_buf_t;
+#define CHUNK_RECS ((CHUNK_BYTES - sizeof(chunk_t)) / sizeof(ompdp_rec_t))
 
-static _Atomic(thread_buf_t *) all_bufs;
-static _Atomic uint32_t next_buf_id;
+typedef struct thread_log {
+  struct thread_log *next;
+  uint32_t id; /* order of first event: breaks ties between threads */
+  chunk_t *head, *cur;
+  _Atomic uint64_t last_t;
+  atomic_int busy; /* stream mode: between reading the clock and publishing */
+  /* The stream consumer's position, and how far its search for the oldest
+   * incomplete record got (every record before is complete, for good);
+   * both under consumer_lock. */
+  chunk_t *cc;
+  uint32_t ci;
+  chunk_t *sc;
+  uint32_t si;
+} thread_log_t;
+
+static _Atomic(thread_log_t *) all_logs;
+static _Atomic uint32_t next_log_id;
 static _Atomic uint64_t dropped;
-static _Thread_local thread_buf_t *tls_buf __attribute__((tls_model("initial-exec")));
+static _Atomic size_t chunks_mapped;
+static _Thread_local thread_log_t *tls_log __attribute__((tls_model("initial-exec")));
+
+static int stream_mode, stream_keep;
+static ompdp_log_sink_t stream_sink;
+static ompdp_log_ahead_t stream_ahead;
+static void *stream_ctx;
+static int stream_error;
+static int stream_done; /* the final pass ran: no more passes */
+static uint64_t stream_seq;
+static uint64_t skip_before;
+static pthread_mutex_t consumer_lock = PTHREAD_MUTEX_INITIALIZER;
+static int background;               /* passes on the consumer thread */
+static _Atomic uint32_t wake_word;   /* bumped to wake it (futex word) */
+static atomic_int consumer_started;  /* 0 no, 1 yes, -1 could not */
 
 static chunk_t *new_chunk(void) {
-  chunk_t *c = malloc(sizeof(*c));
-  if (!c)
+  /* Populated at once: one fault for the chunk instead of one per page. */
+  void *p = mmap(NULL, CHUNK_BYTES, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+  if (p == MAP_FAILED)
     return NULL;
-  c->next = NULL;
+  chunk_t *c = p;
+  atomic_init(&c->next, NULL);
   atomic_init(&c->used, 0);
+  c->cap = (uint32_t)CHUNK_RECS;
+  atomic_fetch_add_explicit(&chunks_mapped, 1, memory_order_relaxed);
   return c;
 }
 
-static thread_buf_t *new_thread_buf(void) {
-  thread_buf_t *b = calloc(1, sizeof(*b));
+static void free_chunk(chunk_t *c) {
+  munmap(c, CHUNK_BYTES);
+  atomic_fetch_sub_explicit(&chunks_mapped, 1, memory_order_relaxed);
+}
+
+static thread_log_t *new_thread_log(void) {
+  thread_log_t *b = calloc(1, sizeof(*b));
   if (!b)
     return NULL;
-  b->head = b->cur = new_chunk();
+  b->head = b->cur = b->cc = new_chunk();
   if (!b->head) {
     free(b);
     return NULL;
   }
-  b->id = atomic_fetch_add(&next_buf_id, 1);
-  thread_buf_t *old = atomic_load_explicit(&all_bufs, memory_order_relaxed);
+  b->id = atomic_fetch_add(&next_log_id, 1);
+  thread_log_t *old = atomic_load_explicit(&all_logs, memory_order_relaxed);
   do {
     b->next = old;
-  } while (!atomic_compare_exchange_weak_explicit(&all_bufs, &old, b, memory_order_release,
+  } while (!atomic_compare_exchange_weak_explicit(&all_logs, &old, b, memory_order_release,
                                                   memory_order_relaxed));
   return b;
 }
 
-ompdp_event_t *ompdp_log_new_event(void) {
-  thread_buf_t *b = tls_buf;
+void ompdp_log_note_dropped(void) { atomic_fetch_add_explicit(&dropped, 1, memory_order_relaxed); }
+
+uint64_t ompdp_log_dropped(void) { return atomic_load(&dropped); }
+
+size_t ompdp_log_memory(void) {
+  return atomic_load_explicit(&chunks_mapped, memory_order_relaxed) * (size_t)CHUNK_BYTES;
+}
+
+ompdp_rec_t *ompdp_log_new(void) {
+  thread_log_t *b = tls_log;
   if (__builtin_expect(!b, 0)) {
-    b = tls_buf = new_thread_buf();
+    b = tls_log = new_thread_log();
     if (!b)
       goto fail;
   }
   chunk_t *c = b->cur;
   uint32_t used = atomic_load_explicit(&c->used, memory_order_relaxed);
-  if (__builtin_expect(used == CHUNK_EVENTS, 0)) {
+  if (__builtin_expect(used == c->cap, 0)) {
     chunk_t *nc = new_chunk();
     if (!nc)
       goto fail;
-    c->next = nc;
+    atomic_store_explicit(&c->next, nc, memory_order_release);
     b->cur = c = nc;
     used = 0;
+    if (stream_mode)
+      ompdp_log_poll();
   }
-  ompdp_event_t *e = &c->ev[used];
-  memset(e, 0, sizeof(*e));
-  e->item = -1;
+  ompdp_rec_t *r = &c->rec[used];
+  uint64_t t;
+  if (stream_mode) {
+    /* The flag must be visible before the clock is read: a consumer that
+     * does not see it may hand over everything before its own clock
+     * reading (rt/eventlog.c, top). */
+    atomic_store_explicit(&b->busy, 1, memory_order_seq_cst);
+    t = ompdp_ticks_after_fence();
+  } else {
+    t = ompdp_ticks();
+  }
+  uint64_t last = atomic_load_explicit(&b->last_t, memory_order_relaxed);
+  if (t < last)
+    t = last;
+  atomic_store_explicit(&b->last_t, t, memory_order_relaxed);
+  r->t_begin = t;
+  r->x = 0;
+  r->dur = 0;
+  r->op = 0;
   atomic_store_explicit(&c->used, used + 1, memory_order_release);
-  return e;
+  if (stream_mode)
+    atomic_store_explicit(&b->busy, 0, memory_order_release);
+  return r;
 fail:
-  atomic_fetch_add_explicit(&dropped, 1, memory_order_relaxed);
+  ompdp_log_note_dropped();
   return NULL;
 }
 
-uint64_t ompdp_log_dropped(void) { return atomic_load(&dropped); }
+/*===- the merge ------------------------------------------------------------===*/
 
-typedef struct keyed {
-  uint64_t t;
-  uint64_t order; /* buffer id << 40 | index within the buffer */
-  const ompdp_event_t *e;
-} keyed_t;
+typedef struct cursor {
+  thread_log_t *log;
+  chunk_t *c;
+  uint32_t i;
+  const ompdp_rec_t *r; /* the record at (c, i) when it can be handed over */
+  uint32_t w;           /* its operation word */
+  int pinned;           /* c holds a skipped incomplete record: never unmap it */
+} cursor_t;
 
-static int cmp_keyed(const void *a, const void *b) {
-  const keyed_t *x = a, *y = b;
-  if (x->t != y->t)
-    return x->t < y->t ? -1 : 1;
-  return x->order < y->order ? -1 : x->order > y->order;
+typedef struct merge {
+  cursor_t *cur;
+  size_t n;
+  uint64_t watermark; /* hand over records that begin strictly before */
+  int final;          /* skip incomplete records instead of waiting */
+  int release;        /* unmap chunks once read */
+} merge_t;
+
+/* Positions k at its next record that may be handed over now; k->r = NULL
+ * when there is none (exhausted, or waiting for an incomplete record). */
+static void settle(merge_t *m, cursor_t *k) {
+  k->r = NULL;
+  for (;;) {
+    chunk_t *c = k->c;
+    uint32_t used = atomic_load_explicit(&c->used, memory_order_acquire);
+    if (k->i == used) {
+      chunk_t *next = used == c->cap ? atomic_load_explicit(&c->next, memory_order_acquire) : NULL;
+      if (!next)
+        return;
+      /* A thread still running at exit may yet complete a skipped record:
+       * its chunk must stay mapped. */
+      if (k->log->sc == c) { /* never left pointing at an unmapped chunk */
+        k->log->sc = next;
+        k->log->si = 0;
+      }
+      if (m->release && !k->pinned) {
+        if (k->log->head == c)
+          k->log->head = next;
+        free_chunk(c);
+      }
+      k->c = next;
+      k->i = 0;
+      k->pinned = 0;
+      continue;
+    }
+    const ompdp_rec_t *r = &c->rec[k->i];
+    uint32_t w = __atomic_load_n(&r->op, __ATOMIC_ACQUIRE);
+    if (r->t_begin < skip_before || (m->final && !(w & OMPDP_REC_COMPLETE))) {
+      /* Before a fork, or never finished: not part of the analysis. */
+      k->pinned |= !(w & OMPDP_REC_COMPLETE);
+      ++k->i;
+      continue;
+    }
+    if (!(w & OMPDP_REC_COMPLETE) || r->t_begin >= m->watermark)
+      return;
+    k->r = r;
+    k->w = w;
+    return;
+  }
 }
 
-int ompdp_log_collect(ompdp_event_t **out, size_t *n) {
-  size_t total = 0;
-  thread_buf_t *head = atomic_load_explicit(&all_bufs, memory_order_acquire);
-  for (thread_buf_t *b = head; b; b = b->next)
-    for (chunk_t *c = b->head; c; c = c->next)
-      total += atomic_load_explicit(&c->used, memory_order_acquire);
-  keyed_t *k = malloc((total ? total : 1) * sizeof(*k));
-  if (!k)
+static int before(const cursor_t *a, const cursor_t *b) {
+  if (a->r->t_begin != b->r->t_begin)
+    return a->r->t_begin < b->r->t_begin;
+  return a->log->id < b->log->id;
+}
+
+#define AHEAD 8
+
+/* Hands over records in order until no cursor has one. */
+static int run_merge(merge_t *m, ompdp_log_sink_t sink, ompdp_log_ahead_t ahead, void *ctx,
+                     uint64_t *seq) {
+  for (size_t i = 0; i < m->n; ++i)
+    settle(m, &m->cur[i]);
+  for (;;) {
+    cursor_t *best = NULL, *second = NULL;
+    for (size_t i = 0; i < m->n; ++i) {
+      cursor_t *k = &m->cur[i];
+      if (!k->r)
+        continue;
+      if (!best || before(k, best)) {
+        second = best;
+        best = k;
+      } else if (!second || before(k, second)) {
+        second = k;
+      }
+    }
+    if (!best)
+      return 0;
+    /* Hand over best's records while they stay ahead of the runner-up. */
+    do {
+      if (ahead && best->i + AHEAD < atomic_load_explicit(&best->c->used, memory_order_relaxed))
+        ahead(ctx, &best->c->rec[best->i + AHEAD]);
+      int rc = sink(ctx, best->r, best->w, (*seq)++);
+      if (rc)
+        return rc;
+      ++best->i;
+      settle(m, best);
+    } while (best->r && (!second || before(best, second)));
+  }
+}
+
+static int collect_cursors(merge_t *m, int stream) {
+  size_t n = 0;
+  thread_log_t *head = atomic_load_explicit(&all_logs, memory_order_acquire);
+  for (thread_log_t *b = head; b; b = b->next)
+    ++n;
+  m->cur = calloc(n ? n : 1, sizeof(*m->cur));
+  if (!m->cur)
     return -1;
-  size_t m = 0;
-  for (thread_buf_t *b = head; b; b = b->next) {
-    uint64_t idx = 0;
-    for (chunk_t *c = b->head; c; c = c->next) {
-      uint32_t used = atomic_load_explicit(&c->used, memory_order_acquire);
-      for (uint32_t i = 0; i < used && m < total; ++i, ++idx) {
-        const ompdp_event_t *e = &c->ev[i];
-        if (!(e->flags & OMPDP_EVF_COMPLETE) && e->type != OMPDP_EV_TARGET)
-          continue;
-        k[m].t = e->t_begin;
-        k[m].order = ((uint64_t)b->id << 40) | idx;
-        k[m].e = e;
-        ++m;
+  m->n = 0;
+  for (thread_log_t *b = head; b; b = b->next) {
+    cursor_t *k = &m->cur[m->n++];
+    k->log = b;
+    k->c = stream ? b->cc : b->head;
+    k->i = stream ? b->ci : 0;
+  }
+  return 0;
+}
+
+/* Stream mode, under consumer_lock. */
+static int stream_pass(int final) {
+  merge_t m = {.final = final, .release = !stream_keep};
+  m.watermark = final ? UINT64_MAX : ompdp_ticks_ordered();
+  if (collect_cursors(&m, 1))
+    return -1;
+  if (!final) {
+    for (size_t i = 0; i < m.n; ++i) {
+      thread_log_t *b = m.cur[i].log;
+      if (atomic_load_explicit(&b->busy, memory_order_seq_cst)) {
+        uint64_t t = atomic_load_explicit(&b->last_t, memory_order_relaxed);
+        if (t < m.watermark)
+          m.watermark = t;
+      }
+    }
+    /* The oldest incomplete record of each thread, searched from where the
+     * last pass left off. */
+    for (size_t i = 0; i < m.n; ++i) {
+      thread_log_t *b = m.cur[i].log;
+      chunk_t *c = m.cur[i].c;
+      uint32_t ix = m.cur[i].i;
+      if (b->sc) {
+        /* The search position is ahead of the cursor unless the cursor
+         * passed it; a chunk behind the cursor may be unmapped. */
+        for (chunk_t *x = c; x; x = atomic_load_explicit(&x->next, memory_order_acquire)) {
+          if (x == b->sc) {
+            if (x != c || b->si > ix)
+              c = b->sc, ix = b->si;
+            break;
+          }
+          if (atomic_load_explicit(&x->used, memory_order_acquire) < x->cap)
+            break;
+        }
+      }
+      while (c) {
+        uint32_t used = atomic_load_explicit(&c->used, memory_order_acquire);
+        for (; ix < used; ++ix)
+          if (!(__atomic_load_n(&c->rec[ix].op, __ATOMIC_ACQUIRE) & OMPDP_REC_COMPLETE) &&
+              c->rec[ix].t_begin >= skip_before)
+            break;
+        b->sc = c;
+        b->si = ix;
+        if (ix < used) {
+          if (c->rec[ix].t_begin < m.watermark)
+            m.watermark = c->rec[ix].t_begin;
+          break;
+        }
+        chunk_t *next = used == c->cap ? atomic_load_explicit(&c->next, memory_order_acquire) : NULL;
+        if (!next)
+          break;
+        c = next;
+        ix = 0;
       }
     }
   }
-  qsort(k, m, sizeof(*k), cmp_keyed);
-  ompdp_event_t *ev = malloc((m ? m : 1) * sizeof(*ev));
-  if (!ev) {
-    free(k);
-    return -1;
+  int rc = run_merge(&m, stream_sink, stream_ahead, stream_ctx, &stream_seq);
+  for (size_t i = 0; i < m.n; ++i) {
+    m.cur[i].log->cc = m.cur[i].c;
+    m.cur[i].log->ci = m.cur[i].i;
   }
-  for (size_t i = 0; i < m; ++i)
-    ev[i] = *k[i].e;
-  free(k);
-  *out = ev;
-  *n = m;
-  return 0;
+  free(m.cur);
+  return rc;
+}
+
+void ompdp_log_set_stream(ompdp_log_sink_t sink, ompdp_log_ahead_t ahead, void *ctx, int keep) {
+  stream_sink = sink;
+  stream_ahead = ahead;
+  stream_ctx = ctx;
+  stream_keep = keep;
+  stream_mode = sink != NULL;
+}
+
+static void inline_pass(void) {
+  if (pthread_mutex_trylock(&consumer_lock))
+    return; /* a pass is running: it will see our records, or the next one will */
+  if (!stream_error && !stream_done)
+    stream_error = stream_pass(0);
+  pthread_mutex_unlock(&consumer_lock);
+}
+
+static void *consumer_main(void *arg) {
+  (void)arg;
+  for (;;) {
+    uint32_t w = atomic_load_explicit(&wake_word, memory_order_acquire);
+    pthread_mutex_lock(&consumer_lock);
+    int done = stream_done;
+    if (!stream_error && !done)
+      stream_error = stream_pass(0);
+    pthread_mutex_unlock(&consumer_lock);
+    if (done)
+      return NULL;
+    if (atomic_load_explicit(&wake_word, memory_order_acquire) == w)
+      syscall(SYS_futex, (uint32_t *)&wake_word, FUTEX_WAIT_PRIVATE, w, NULL, NULL, 0);
+  }
+  return NULL;
+}
+
+static int start_consumer(void) {
+  int s = atomic_load_explicit(&consumer_started, memory_order_acquire);
+  if (s)
+    return s;
+  int expected = 0;
+  if (!atomic_compare_exchange_strong(&consumer_started, &expected, 2))
+    return expected == 2 ? 1 : expected; /* another thread is starting it */
+  pthread_t t;
+  pthread_attr_t attr;
+  sigset_t all, old;
+  sigfillset(&all); /* the program's signals are not for this thread */
+  pthread_sigmask(SIG_BLOCK, &all, &old);
+  pthread_attr_init(&attr);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  s = pthread_create(&t, &attr, consumer_main, NULL) == 0 ? 1 : -1;
+  pthread_attr_destroy(&attr);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  atomic_store_explicit(&consumer_started, s, memory_order_release);
+  return s;
+}
+
+void ompdp_log_poll(void) {
+  if (!stream_mode)
+    return;
+  if (background && start_consumer() == 1) {
+    atomic_fetch_add_explicit(&wake_word, 1, memory_order_release);
+    syscall(SYS_futex, (uint32_t *)&wake_word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+    return;
+  }
+  inline_pass();
+}
+
+void ompdp_log_set_background(int on) { background = on; }
+
+int ompdp_log_stream_finish(void) {
+  if (!stream_mode)
+    return 0;
+  pthread_mutex_lock(&consumer_lock);
+  if (!stream_error && !stream_done)
+    stream_error = stream_pass(1);
+  stream_done = 1;
+  pthread_mutex_unlock(&consumer_lock);
+  return stream_error;
+}
+
+int ompdp_log_replay(ompdp_log_sink_t sink, ompdp_log_ahead_t ahead, void *ctx, int release) {
+  merge_t m = {.final = 1, .release = release, .watermark = UINT64_MAX};
+  if (collect_cursors(&m, 0))
+    return -1;
+  uint64_t seq = 0;
+  int rc = run_merge(&m, sink, ahead, ctx, &seq);
+  free(m.cur);
+  return rc;
+}
+
+void ompdp_log_skip_before(uint64_t ticks) { skip_before = ticks; }
+
+static void after_fork_child(void) {
+  pthread_mutex_init(&consumer_lock, NULL);
+  stream_seq = 0;
+  stream_error = 0;
+  stream_done = 0;
+  atomic_store(&consumer_started, 0); /* the parent's thread is not here */
+}
+
+__attribute__((constructor)) static void register_fork_handler(void) {
+  pthread_atfork(NULL, NULL, after_fork_child);
+}
+
+void ompdp_log_reset(void) {
+  thread_log_t *b = atomic_exchange(&all_logs, NULL);
+  while (b) {
+    thread_log_t *next = b->next;
+    chunk_t *c = b->head;
+    while (c) {
+      chunk_t *n = atomic_load(&c->next);
+      free_chunk(c);
+      c = n;
+    }
+    free(b);
+    b = next;
+  }
+  tls_log = NULL;
+  stream_mode = stream_keep = 0;
+  stream_sink = NULL;
+  stream_ctx = NULL;
+  stream_error = 0;
+  stream_done = 0;
+  stream_seq = 0;
+  skip_before = 0;
+  background = 0;
+  atomic_store(&dropped, 0);
 }

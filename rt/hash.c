@@ -2,13 +2,39 @@
 |*
 |* xxHash is included inline (XXH_INLINE_ALL), so the runtime has no link-time
 |* dependency on libxxhash. The portable build uses SSE2 on x86-64; where the
-|* CPU has AVX2 the variant compiled in hash_avx2.c is chosen once at start.
+|* CPU has AVX2 the variant compiled in hash_avx2.c is chosen once at start
+|* for buffers long enough to use vectors (XXH3 hashes up to 240 bytes with
+|* scalar code, called directly here: no indirect call for small buffers).
+|*
+|* Large buffers are hashed while they are copied. Hashing a buffer costs
+|* about as much as copying it once it no longer fits in the cache, and on
+|* host offload a transfer is exactly such a copy, so hashing after the copy
+|* would double the transfer. Instead the data-op begin callback hands the
+|* buffer to a helper thread (ompdp_hash_start), the OpenMP runtime copies
+|* it meanwhile, and the end callback, after reading the clock, waits for
+|* the result (ompdp_hash_finish). The value is the same XXH3 of the same
+|* bytes, computed elsewhere. One helper, one job at a time: a begin that
+|* finds the helper busy hashes inline, as before, and an end that finds its
+|* job not yet started (the helper got no CPU: a busy machine) takes it back
+|* and hashes inline, so a transfer never waits for the helper to be
+|* scheduled. The helper spins briefly after a job (a loop's next transfer
+|* is usually near) and then sleeps on a futex; it takes no lock and calls
+|* nothing of OpenMP.
 |*
 \*===----------------------------------------------------------------------===*/
+#define _GNU_SOURCE
 #include "ompdp_rt.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
+
+#include <linux/futex.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
 uint64_t ompdp_xxh3_avx2(const void *p, size_t n);
 
@@ -27,6 +53,141 @@ void ompdp_hash_init(void) {
 #endif
 }
 
-uint64_t ompdp_hash(const void *p, size_t n) { return hash_fn(p, n); }
+uint64_t ompdp_hash(const void *p, size_t n) {
+  if (n <= 240)
+    return XXH3_64bits(p, n); /* scalar in every variant */
+  return hash_fn(p, n);
+}
 
 const char *ompdp_hash_impl_name(void) { return hash_name; }
+
+/*===- the helper ---------------------------------------------------------------===*/
+
+enum { IDLE, CLAIMED, POSTED, RUNNING, DONE };
+
+static struct {
+  _Atomic uint32_t state; /* also the futex word */
+  const void *p;
+  size_t n;
+  uint64_t result;
+} job;
+
+static atomic_int helper_state; /* 0 not started, 1 running, -1 could not start */
+static pthread_mutex_t helper_start_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void futex_wait(_Atomic uint32_t *w, uint32_t v) {
+  syscall(SYS_futex, (uint32_t *)w, FUTEX_WAIT_PRIVATE, v, NULL, NULL, 0);
+}
+static void futex_wake(_Atomic uint32_t *w) {
+  syscall(SYS_futex, (uint32_t *)w, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__)
+  __builtin_ia32_pause();
+#endif
+}
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+#define HELPER_SPIN_NS 20000
+
+static void *helper(void *arg) {
+  (void)arg;
+  for (;;) {
+    uint64_t idle_since = now_ns();
+    while (atomic_load_explicit(&job.state, memory_order_acquire) != POSTED) {
+      if (now_ns() - idle_since < HELPER_SPIN_NS) {
+        cpu_relax();
+        continue;
+      }
+      uint32_t s = atomic_load_explicit(&job.state, memory_order_acquire);
+      if (s != POSTED)
+        futex_wait(&job.state, s);
+    }
+    uint32_t posted = POSTED;
+    if (!atomic_compare_exchange_strong_explicit(&job.state, &posted, RUNNING,
+                                                 memory_order_acquire, memory_order_relaxed))
+      continue; /* taken back by its owner */
+    job.result = hash_fn(job.p, job.n);
+    atomic_store_explicit(&job.state, DONE, memory_order_release);
+    futex_wake(&job.state);
+  }
+  return NULL;
+}
+
+static int start_helper(void) {
+  int s = atomic_load_explicit(&helper_state, memory_order_acquire);
+  if (s)
+    return s;
+  pthread_mutex_lock(&helper_start_lock);
+  s = atomic_load_explicit(&helper_state, memory_order_relaxed);
+  if (!s) {
+    pthread_t t;
+    pthread_attr_t attr;
+    sigset_t all, old;
+    /* The helper takes no signal of the program's. */
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    s = pthread_create(&t, &attr, helper, NULL) == 0 ? 1 : -1;
+    pthread_attr_destroy(&attr);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    atomic_store_explicit(&helper_state, s, memory_order_release);
+  }
+  pthread_mutex_unlock(&helper_start_lock);
+  return s;
+}
+
+/* A forked child has no helper: it starts its own when it needs one. */
+static void after_fork_child(void) {
+  atomic_store(&helper_state, 0);
+  atomic_store(&job.state, IDLE);
+  pthread_mutex_init(&helper_start_lock, NULL);
+}
+
+__attribute__((constructor)) static void register_fork_handler(void) {
+  pthread_atfork(NULL, NULL, after_fork_child);
+}
+
+int ompdp_hash_start(const void *p, size_t n) {
+  if (n < OMPDP_HASH_ASYNC_MIN || start_helper() != 1)
+    return 0;
+  uint32_t idle = IDLE;
+  if (!atomic_compare_exchange_strong_explicit(&job.state, &idle, CLAIMED, memory_order_acquire,
+                                               memory_order_relaxed))
+    return 0; /* busy with another thread's buffer */
+  /* Published by the release store of POSTED, which the helper acquires. */
+  job.p = p;
+  job.n = n;
+  atomic_store_explicit(&job.state, POSTED, memory_order_release);
+  futex_wake(&job.state);
+  return 1;
+}
+
+uint64_t ompdp_hash_finish(void) {
+  uint32_t posted = POSTED;
+  if (atomic_compare_exchange_strong_explicit(&job.state, &posted, CLAIMED,
+                                              memory_order_acquire, memory_order_relaxed)) {
+    uint64_t h = hash_fn(job.p, job.n); /* the helper never started it */
+    atomic_store_explicit(&job.state, IDLE, memory_order_release);
+    return h;
+  }
+  for (int spins = 0; atomic_load_explicit(&job.state, memory_order_acquire) != DONE; ++spins) {
+    if (spins < 4096) {
+      cpu_relax();
+      continue;
+    }
+    uint32_t s = atomic_load_explicit(&job.state, memory_order_acquire);
+    if (s != DONE)
+      futex_wait(&job.state, s);
+  }
+  uint64_t h = job.result;
+  atomic_store_explicit(&job.state, IDLE, memory_order_release);
+  return h;
+}

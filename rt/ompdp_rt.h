@@ -1,8 +1,18 @@
 /*===- ompdp_rt.h - internal interfaces of the ompdp runtime -------*- C -*-===*\
 |*
-|* The event record every OMPT callback writes, and the entry points that tie
-|* the runtime's files together: event log, hashing, options, attribution,
-|* analysis and output. Nothing here is visible outside libompdp-rt.so.
+|* What the OMPT callbacks record and the entry points that tie the runtime's
+|* files together: clock, operation table, event log, hashing, options,
+|* attribution, analysis and output. Nothing here is visible outside
+|* libompdp-rt.so.
+|*
+|* Storage: an event is kept as a 24-byte record (ompdp_rec_t): its begin
+|* time, its content hash or end time, its duration and the id of its
+|* operation. The operation (what, between which addresses and devices, how
+|* many bytes, from which call site, region and map item) repeats from one
+|* loop iteration to the next, so it is interned once in a table
+|* (ompdp_op_t) that every thread reads through a private cache.
+|* ompdp_event_t is the expanded view of one event, for code that wants all
+|* of it at once (tests, the rewrites).
 |*
 \*===----------------------------------------------------------------------===*/
 #ifndef OMPDP_RT_H
@@ -21,7 +31,7 @@ typedef enum ompdp_event_type {
   OMPDP_EV_DELETE,   /* device free: src = device address */
   OMPDP_EV_TRANSFER, /* copy from src (device src_dev) to dst (device dst_dev) */
   OMPDP_EV_KERNEL,   /* kernel execution on dst_dev */
-  OMPDP_EV_TARGET,   /* an offload construct (target, enter/exit data, update) */
+  OMPDP_EV_TARGET,   /* an offload construct (views only; never stored) */
 } ompdp_event_type_t;
 
 enum ompdp_event_flags {
@@ -34,10 +44,11 @@ enum ompdp_event_flags {
 #define OMPDP_EVF_CONSTRUCT_SHIFT 4
 #define OMPDP_EV_CONSTRUCT(e) ((int)((e)->flags >> OMPDP_EVF_CONSTRUCT_SHIFT))
 
-/* One event. Times are CLOCK_MONOTONIC nanoseconds. Kernel intervals run from
- * the launch until the end of the enclosing construct, which over-approximates
- * an asynchronous launch safely (the kernel is done when the construct ends).
- */
+/* One event, expanded. Times are in the clock's ticks for analysis input and
+ * in CLOCK_MONOTONIC-based nanoseconds in ompdp_log_expand() output. Kernel
+ * intervals run from the launch until the end of the enclosing construct,
+ * which over-approximates an asynchronous launch safely (the kernel is done
+ * when the construct ends). */
 typedef struct ompdp_event {
   uint64_t t_begin;
   uint64_t t_end;
@@ -48,27 +59,221 @@ typedef struct ompdp_event {
   const void *codeptr; /* return address of the offload call in user code */
   int32_t src_dev;
   int32_t dst_dev;
-  uint32_t region;     /* compiler region ID, 0 when unknown */
+  uint32_t region;     /* compiler region handle, 0 when unknown */
   int16_t item;        /* map item within the region, -1 when unknown */
   uint8_t type;        /* ompdp_event_type_t */
-  uint8_t flags;       /* ompdp_event_flags; for TARGET: the ompt_target_t kind */
+  uint8_t flags;       /* ompdp_event_flags | construct << OMPDP_EVF_CONSTRUCT_SHIFT */
 } ompdp_event_t;
+
+/*===- clock (time_linux.c) -----------------------------------------------===*/
+
+/* Events are timed in ticks of the fastest trustworthy clock: the TSC where
+ * the kernel itself uses it as its clocksource (invariant and synchronised
+ * across CPUs), else CLOCK_MONOTONIC nanoseconds. Reading the TSC costs a
+ * third of a vDSO clock_gettime. Ticks become nanoseconds only in the
+ * report, through one scale fixed at report time, so that every way of
+ * analysing the same records gives the same numbers. */
+extern int ompdp_clock_is_tsc;
+void ompdp_time_init(void);
+uint64_t ompdp_now_ns(void);
+uint64_t ompdp_ticks_slow(void);
+/* The same clock, ordered against the memory accesses around it (for the
+ * stream consumer's watermark); and read only after every earlier
+ * instruction is done (for a producer, after a sequentially consistent
+ * store). */
+uint64_t ompdp_ticks_ordered(void);
+static inline uint64_t ompdp_ticks_after_fence(void) {
+#if defined(__x86_64__)
+  if (__builtin_expect(ompdp_clock_is_tsc, 1)) {
+    uint32_t lo, hi;
+    __asm__ __volatile__("lfence; rdtsc" : "=a"(lo), "=d"(hi)::"memory");
+    return ((uint64_t)hi << 32) | lo;
+  }
+#endif
+  return ompdp_ticks_ordered();
+}
+static inline uint64_t ompdp_ticks(void) {
+#if defined(__x86_64__)
+  if (__builtin_expect(ompdp_clock_is_tsc, 1)) {
+    uint32_t lo, hi;
+    __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+    return ((uint64_t)hi << 32) | lo;
+  }
+#endif
+  return ompdp_ticks_slow();
+}
+/* ns = ticks * mult >> 32. Calibrated over the run so far (start to now);
+ * 1 << 32 when ticks are nanoseconds. */
+uint64_t ompdp_tick_mult(void);
+static inline uint64_t ompdp_ticks_to_ns(uint64_t ticks, uint64_t mult) {
+  return (uint64_t)(((unsigned __int128)ticks * mult) >> 32);
+}
+/* The tick count at the moment CLOCK_MONOTONIC read ns (for times that
+ * other parts of the runtime keep in nanoseconds, like a fork). */
+uint64_t ompdp_ns_to_ticks(uint64_t ns);
+
+/*===- operations (intern.c) ----------------------------------------------===*/
+
+/* Everything about an event except its time and content. Zero-padded, 48
+ * bytes; equal fields make the same id. */
+typedef struct ompdp_op {
+  uint64_t src_addr;
+  uint64_t dst_addr;
+  uint64_t bytes;
+  const void *codeptr;
+  int32_t src_dev;
+  int32_t dst_dev;
+  uint32_t region;
+  int16_t item;
+  uint8_t type;      /* ompdp_event_type_t */
+  uint8_t construct; /* ompt_target_t of the construct, 0 when unknown */
+} ompdp_op_t;
+
+#define OMPDP_OP_ID_BITS 28
+#define OMPDP_OP_MAX ((1u << OMPDP_OP_ID_BITS) - 1)
+
+/* The id of op (inserting it when new), or OMPDP_NONE when the table is full
+ * or out of memory. Lock-free when this thread has seen op recently; a
+ * striped lock otherwise, so threads seldom wait for each other. */
+uint32_t ompdp_op_intern(const ompdp_op_t *op);
+/* The same, first checking the two operations this thread interned last
+ * with no hashing at all (the callbacks' path). */
+typedef struct ompdp_op_mru {
+  ompdp_op_t op[2];
+  uint32_t id[2];
+  uint32_t valid, next;
+} ompdp_op_mru_t;
+/* Only a pointer in TLS: the tool is dlopen'ed, and initial-exec TLS comes
+ * out of the small static surplus glibc keeps for such libraries. */
+extern _Thread_local ompdp_op_mru_t *ompdp_op_mru __attribute__((tls_model("initial-exec")));
+uint32_t ompdp_op_intern_slow(const ompdp_op_t *op);
+static inline int ompdp_op_same(const ompdp_op_t *a, const ompdp_op_t *b) {
+  uint64_t x[6], y[6];
+  __builtin_memcpy(x, a, sizeof(x));
+  __builtin_memcpy(y, b, sizeof(y));
+  return !((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3]) | (x[4] ^ y[4]) |
+           (x[5] ^ y[5]));
+}
+static inline uint32_t ompdp_op_intern_fast(const ompdp_op_t *op) {
+  ompdp_op_mru_t *m = ompdp_op_mru;
+  if (__builtin_expect(!m, 0))
+    return ompdp_op_intern_slow(op);
+  if ((m->valid & 1) && ompdp_op_same(&m->op[0], op))
+    return m->id[0];
+  if ((m->valid & 2) && ompdp_op_same(&m->op[1], op))
+    return m->id[1];
+  return ompdp_op_intern_slow(op);
+}
+/* The operation of an id that ompdp_op_intern returned. */
+const ompdp_op_t *ompdp_op_get(uint32_t id);
+/* Operations interned so far, and whether any came from a region table. */
+size_t ompdp_op_count(void);
+int ompdp_op_any_region(void);
+size_t ompdp_op_memory(void);
+
+/*===- records ------------------------------------------------------------===*/
+
+/* One stored event: 24 bytes. `op` holds the operation id in its low
+ * OMPDP_OP_ID_BITS bits and the event type, HASHED and COMPLETE above them;
+ * COMPLETE is stored last, with release order, by whoever finishes it. */
+typedef struct ompdp_rec {
+  uint64_t t_begin; /* ticks */
+  uint64_t x;       /* transfer: content hash; others: t_end (ticks) */
+  uint32_t dur;     /* transfer: duration, see ompdp_rec_dur_encode */
+  uint32_t op;
+} ompdp_rec_t;
+
+#define OMPDP_REC_TYPE_SHIFT OMPDP_OP_ID_BITS
+#define OMPDP_REC_HASHED (1u << 30)
+#define OMPDP_REC_COMPLETE (1u << 31)
+
+static inline uint32_t ompdp_rec_op_id(uint32_t w) { return w & OMPDP_OP_MAX; }
+static inline int ompdp_rec_type(uint32_t w) { return (int)((w >> OMPDP_REC_TYPE_SHIFT) & 3); }
+static inline uint32_t ompdp_rec_word(uint32_t id, int type, int hashed, int complete) {
+  return id | (uint32_t)type << OMPDP_REC_TYPE_SHIFT | (hashed ? OMPDP_REC_HASHED : 0) |
+         (complete ? OMPDP_REC_COMPLETE : 0);
+}
+/* Transfer durations: exact below 2^31 ticks, in units of 1024 ticks above
+ * (a transfer of over half a second measured to a microsecond). */
+static inline uint32_t ompdp_rec_dur_encode(uint64_t d) {
+  if (d < (1ull << 31))
+    return (uint32_t)d;
+  d >>= 10;
+  return (uint32_t)(1u << 31) | (uint32_t)(d < (1ull << 31) ? d : (1ull << 31) - 1);
+}
+static inline uint64_t ompdp_rec_dur_decode(uint32_t v) {
+  return v >> 31 ? (uint64_t)(v & 0x7fffffffu) << 10 : v;
+}
+static inline uint64_t ompdp_rec_end(const ompdp_rec_t *r, uint32_t w) {
+  return ompdp_rec_type(w) == OMPDP_EV_TRANSFER ? r->t_begin + ompdp_rec_dur_decode(r->dur)
+                                                : r->x;
+}
+/* The expanded view of a record; times converted with mult (ticks * mult
+ * >> 32; pass 1 << 32 to keep ticks). */
+void ompdp_rec_expand(const ompdp_rec_t *r, uint32_t w, uint64_t mult, ompdp_event_t *out);
+/* A record for an expanded event (interns its operation). Returns 0, or -1
+ * when the operation table is full. */
+int ompdp_rec_from_event(const ompdp_event_t *e, ompdp_rec_t *out);
 
 /*===- event log (eventlog.c) ---------------------------------------------===*/
 
-/* A new zeroed record in this thread's buffer, or NULL when out of memory.
- * Records never move, so callbacks may keep pointers to them. */
-ompdp_event_t *ompdp_log_new_event(void);
-/* Copies every complete record into one array sorted by (t_begin, order of
- * logging). Returns 0, or -1 when out of memory. */
-int ompdp_log_collect(ompdp_event_t **out, size_t *n);
-/* Number of records dropped because memory ran out. */
+/* A new record in this thread's log, begun now (t_begin set, incomplete),
+ * or NULL when out of memory. Records never move, so callbacks may keep
+ * pointers to them until they complete them. */
+ompdp_rec_t *ompdp_log_new(void);
+/* Finishes a record: stores its operation word with COMPLETE set. */
+static inline void ompdp_log_complete(ompdp_rec_t *r, uint32_t word) {
+  __atomic_store_n(&r->op, word | OMPDP_REC_COMPLETE, __ATOMIC_RELEASE);
+}
+/* Number of events lost because memory ran out. */
 uint64_t ompdp_log_dropped(void);
+void ompdp_log_note_dropped(void);
+
+/* Receives complete records in analysis order: by begin time, then thread,
+ * then order of logging. seq numbers them from 0 in that order. */
+typedef int (*ompdp_log_sink_t)(void *ctx, const ompdp_rec_t *r, uint32_t word, uint64_t seq);
+/* Told about a record a few places ahead of the one being handed over (it
+ * may not be complete yet), so that the reader can prefetch what it will
+ * need for it. May be NULL. */
+typedef void (*ompdp_log_ahead_t)(void *ctx, const ompdp_rec_t *r);
+
+/* Stream mode: records are handed to sink as soon as no earlier one can
+ * still appear, by whichever thread fills a chunk of the log; consumed
+ * chunks are released unless keep is set (then ompdp_log_replay can read
+ * the whole log again at the end). Called once, before any event. */
+void ompdp_log_set_stream(ompdp_log_sink_t sink, ompdp_log_ahead_t ahead, void *ctx, int keep);
+/* Stream mode: hands everything still waiting to the sink (incomplete
+ * records are dropped), as at exit. Returns the sink's first error. */
+int ompdp_log_stream_finish(void);
+/* Stream mode: asks for a consumer pass (callbacks do when a chunk fills):
+ * wakes the consumer thread, or runs the pass now without one. */
+void ompdp_log_poll(void);
+/* Stream mode: passes run on a consumer thread of the tool's own (started
+ * at the first poll) instead of inline in the thread that polls. */
+void ompdp_log_set_background(int on);
+/* Full-log mode: hands every complete record to sink, in order. With
+ * release set, chunks are unmapped as soon as they are read (the log is
+ * gone afterwards). Returns the sink's first error. */
+int ompdp_log_replay(ompdp_log_sink_t sink, ompdp_log_ahead_t ahead, void *ctx, int release);
+/* Records begun before this tick count are ignored (a forked child reports
+ * only what it did itself). */
+void ompdp_log_skip_before(uint64_t ticks);
+/* Memory the log holds now, in bytes. */
+size_t ompdp_log_memory(void);
+/* Forgets everything (tests). Only when no other thread logs. */
+void ompdp_log_reset(void);
 
 /*===- hashing (hash.c) ---------------------------------------------------===*/
 
 void ompdp_hash_init(void);
 uint64_t ompdp_hash(const void *p, size_t n);
+/* Hashing on the helper thread while the caller does something else (the
+ * copy): returns 1 if the helper took p[0..n), then ompdp_hash_finish (on
+ * any thread, exactly once) waits for and returns XXH3(p, n); 0 if the
+ * caller must hash itself (small buffer, helper busy or unavailable). */
+#define OMPDP_HASH_ASYNC_MIN ((size_t)256 << 10)
+int ompdp_hash_start(const void *p, size_t n);
+uint64_t ompdp_hash_finish(void);
 const char *ompdp_hash_impl_name(void);
 /* verify_hashes debug mode (hash_verify.c): remember the bytes behind each
  * hash and count the hashes that stand for different bytes. */
@@ -101,24 +306,58 @@ void ompdp_attribution_done(void);
 
 /*===- analysis (analysis.c) ----------------------------------------------===*/
 
+/* Fills loc (and, when not NULL, variable and clause) for an operation. */
+typedef void (*ompdp_attribute_fn)(const ompdp_op_t *op, ompdp_loc_t *loc, char **variable,
+                                   char **clause);
+
+/* The online analysis: fed records in analysis order, one at a time, it
+ * runs all five detections as it goes and keeps only aggregates and what
+ * later events can still change, so that feeding records while the program
+ * runs and feeding them all at exit give the same report. */
+typedef struct ompdp_engine ompdp_engine_t;
+
+typedef struct ompdp_engine_config {
+  int host_device;
+  /* 0: keep every content hash; else the bytes that the content tables of
+   * the duplicate and round-trip detections may use before they forget the
+   * oldest half (the report then says how many were forgotten). */
+  uint64_t content_limit;
+  /* Test hook: when not NULL, every match is also appended here, by kind
+   * (an array of OMPDP_FK_COUNT vectors; see detect.h). */
+  struct ompdp_matches *matches;
+} ompdp_engine_config_t;
+
+typedef struct ompdp_engine_result {
+  uint64_t wall_time_ns;
+  uint64_t tick_mult; /* ns = ticks * tick_mult >> 32 */
+  ompdp_attribute_fn attribute; /* NULL: leave locations unset */
+} ompdp_engine_result_t;
+
+ompdp_engine_t *ompdp_engine_create(const ompdp_engine_config_t *cfg);
+/* Feeds one complete record (seq: its position in analysis order). Returns
+ * 0, or -1 when out of memory (the engine then ignores what follows). */
+int ompdp_engine_feed(ompdp_engine_t *g, const ompdp_rec_t *r, uint32_t word, uint64_t seq);
+/* Ends the stream and fills the report's summary and findings. */
+int ompdp_engine_finish(ompdp_engine_t *g, ompdp_report_t *r, const ompdp_engine_result_t *res);
+void ompdp_engine_destroy(ompdp_engine_t *g);
+/* Bytes the engine holds now; content hashes it had to forget. */
+size_t ompdp_engine_memory(const ompdp_engine_t *g);
+uint64_t ompdp_engine_forgotten(const ompdp_engine_t *g);
+/* Adapters for ompdp_log_*: ctx is the engine. */
+int ompdp_engine_sink(void *ctx, const ompdp_rec_t *r, uint32_t word, uint64_t seq);
+void ompdp_engine_ahead(void *ctx, const ompdp_rec_t *r);
+
+/* All detections over an array of expanded events (in analysis order,
+ * times in ticks), for tests and tools: the same engine, fed from memory. */
 typedef struct ompdp_analysis_input {
-  const ompdp_event_t *events; /* chronological */
+  const ompdp_event_t *events;
   size_t num_events;
   int host_device;
   uint64_t wall_time_ns;
-  int kernels_from_targets; /* no submit callback: use target constructs */
+  uint64_t tick_mult; /* 0: ticks are nanoseconds */
 } ompdp_analysis_input_t;
 
-/* Runs all detections and fills the report's summary and findings. Source
- * locations are resolved through the given function (NULL: leave unset). */
-/* Fills loc (and, when not NULL, variable and clause) for event e. */
-typedef void (*ompdp_attribute_fn)(const ompdp_event_t *e, ompdp_loc_t *loc, char **variable,
-                                   char **clause);
 int ompdp_analyze(const ompdp_analysis_input_t *in, ompdp_report_t *r,
                   ompdp_attribute_fn attribute);
-
-/*===- time ---------------------------------------------------------------===*/
-
-uint64_t ompdp_now_ns(void);
 
 #endif /* OMPDP_RT_H */

@@ -3,12 +3,16 @@
 |* Options come from one string of space-separated name=value pairs, described
 |* by options.inc. A value may be double-quoted, with \" and \\ escapes, so
 |* that paths with spaces survive. Unknown names are reported, never ignored
-|* silently.
+|* silently. The text comes from the environment of any program ompdp is
+|* loaded into, so it is hostile input: errors quote it shortened and with
+|* control characters replaced, and an error never undoes or skips the
+|* checks of the settings that came before it.
 |*
 \*===----------------------------------------------------------------------===*/
 #include "ompdp_rt.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +33,27 @@ void ompdp_options_reset(void) {
   ompdp_options_free();
 #define OMPDP_OPTION(Type, Name, Default, Description) ompdp_opts.Name = Default;
 #include "options.inc"
+}
+
+/* Untrusted text for a message: printable ASCII only, at most 64 bytes. */
+typedef struct shown {
+  char s[80];
+} shown_t;
+
+static shown_t show(const char *text, size_t len) {
+  shown_t out;
+  size_t j = 0;
+  for (size_t i = 0; i < len && text[i]; ++i) {
+    if (j == 64) {
+      memcpy(out.s + j, "...", 3);
+      j += 3;
+      break;
+    }
+    unsigned char c = (unsigned char)text[i];
+    out.s[j++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+  }
+  out.s[j] = '\0';
+  return out;
 }
 
 /* Setters by type; each takes ownership of value. */
@@ -52,7 +77,8 @@ static int set_int(void *dst, const char *name, char *value) {
   if (*value && !*end && !errno && l >= 0 && l <= 1000000) {
     *(int *)dst = (int)l;
   } else {
-    fprintf(stderr, "ompdp: option '%s' wants a number or true/false, not '%s'\n", name, value);
+    fprintf(stderr, "ompdp: option '%s' wants a number or true/false, not '%s'\n", name,
+            show(value, SIZE_MAX).s);
     rc = -1;
   }
 out:
@@ -81,7 +107,8 @@ static int apply(const char *name, char *value) {
 #define OMPDP_OPTION(Type, Name, Default, Description) " " #Name
 #include "options.inc"
       ;
-  fprintf(stderr, "ompdp: unknown option '%s' in OMPDP_OPTIONS (known:%s)\n", name, known);
+  fprintf(stderr, "ompdp: unknown option '%s' in OMPDP_OPTIONS (known:%s)\n",
+          show(name, SIZE_MAX).s, known);
   free(value);
   return -1;
 }
@@ -101,8 +128,8 @@ int ompdp_options_parse(const char *text) {
       ++p;
     size_t name_len = (size_t)(p - name);
     if (*p != '=' || name_len == 0 || name_len > 64) {
-      fprintf(stderr, "ompdp: malformed OMPDP_OPTIONS item near '%.*s' (want name=value)\n",
-              (int)(name_len > 64 ? 64 : name_len), name);
+      fprintf(stderr, "ompdp: malformed OMPDP_OPTIONS item near '%s' (want name=value)\n",
+              show(name, name_len ? name_len : 1).s);
       rc = -1;
       while (*p && !is_space(*p))
         ++p;
@@ -115,8 +142,10 @@ int ompdp_options_parse(const char *text) {
     /* The value: quoted with escapes, or up to the next space. */
     size_t cap = strlen(p) + 1;
     char *value = malloc(cap);
-    if (!value)
-      return -1;
+    if (!value) {
+      rc = -1;
+      break;
+    }
     size_t n = 0;
     if (*p == '"') {
       ++p;
@@ -126,9 +155,11 @@ int ompdp_options_parse(const char *text) {
         value[n++] = *p++;
       }
       if (*p != '"') {
-        fprintf(stderr, "ompdp: unterminated quote in OMPDP_OPTIONS value of '%s'\n", name_buf);
+        fprintf(stderr, "ompdp: unterminated quote in OMPDP_OPTIONS value of '%s'\n",
+                show(name_buf, SIZE_MAX).s);
         free(value);
-        return -1;
+        rc = -1;
+        break; /* what came before still applies, and is still checked */
       }
       ++p;
     } else {
@@ -141,7 +172,7 @@ int ompdp_options_parse(const char *text) {
   }
   if (strcmp(ompdp_opts.format, "text") && strcmp(ompdp_opts.format, "json")) {
     fprintf(stderr, "ompdp: option 'format' wants text or json, not '%s'; using text\n",
-            ompdp_opts.format);
+            show(ompdp_opts.format, SIZE_MAX).s);
     ompdp_opts.format = "text";
     rc = -1;
   }

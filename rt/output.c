@@ -1,10 +1,24 @@
 /*===- output.c - where and how the report is written --------------*- C -*-===*\
 |*
-|* Honours the output and format options. A report file is created without
-|* following a symlink planted at its path, with the user's umask. A child
-|* made by fork() (without exec) shares the parent's options; it writes to
-|* <output>.<pid> so it can neither clobber nor interleave with the parent's
-|* report.
+|* Honours the output and format options. In the output path, %p stands for
+|* the process id (%% for a '%'), so that every process of a run writes its
+|* own file: `ompdp run` relies on it. A child made by fork() (without exec)
+|* whose path has no %p writes to <output>.<pid>, and never to stderr, so it
+|* can neither clobber nor interleave with the parent's report.
+|*
+|* A report file is written whole or not at all: into a new temporary file
+|* next to it, renamed over the path when complete. So a reader never sees
+|* half a report, a full disk leaves the previous file alone, and a symlink
+|* planted at the path is replaced, never followed. Files are created with
+|* mode 0666 less the user's umask. A path that is not a regular file (a
+|* device such as /dev/full, a FIFO) is written in place, still without
+|* following a symlink. When the report cannot be written where asked, it
+|* goes to stderr instead, after a one-line error: nothing measured is lost.
+|*
+|* stderr is used only while fd 2 is still the file it was when the runtime
+|* was loaded: a program that closed its stderr, or opened a file of its own
+|* as fd 2, must not find the report in it. SIGPIPE from a reader that went
+|* away is blocked while writing, so it cannot end the program.
 |*
 \*===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE
@@ -13,44 +27,220 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
-int ompdp_output_report(const ompdp_report_t *r, pid_t start_pid) {
-  const char *path = ompdp_opts.output ? ompdp_opts.output : "-";
+/*--- stderr -------------------------------------------------------------===*/
+
+static int stderr_known;
+static dev_t stderr_dev;
+static ino_t stderr_ino;
+
+/* The runtime is loaded at the program's first OpenMP call, or at start-up
+ * when preloaded: fd 2 is then still the program's own stderr. */
+__attribute__((constructor)) static void remember_stderr(void) {
+  struct stat st;
+  if (fstat(STDERR_FILENO, &st) == 0) {
+    stderr_dev = st.st_dev;
+    stderr_ino = st.st_ino;
+    stderr_known = 1;
+  }
+}
+
+int ompdp_stderr_usable(void) {
+  struct stat st;
+  return stderr_known && fstat(STDERR_FILENO, &st) == 0 && st.st_dev == stderr_dev &&
+         st.st_ino == stderr_ino;
+}
+
+/* One "ompdp: ..." line on stderr, if it is still the program's. */
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...) {
+  if (!ompdp_stderr_usable())
+    return;
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof(msg), fmt, ap);
+  va_end(ap);
+  dprintf(STDERR_FILENO, "ompdp: %s\n", msg);
+}
+
+/*--- SIGPIPE --------------------------------------------------------------===*/
+
+typedef struct pipe_guard {
+  sigset_t old_mask;
+  int was_pending;
+} pipe_guard_t;
+
+static void guard_sigpipe(pipe_guard_t *g) {
+  sigset_t set, pending;
+  sigemptyset(&set);
+  sigaddset(&set, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &set, &g->old_mask);
+  g->was_pending = sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE);
+}
+
+/* Discards a SIGPIPE that our writes raised (one the program had pending
+ * before stays), then restores the mask. */
+static void unguard_sigpipe(const pipe_guard_t *g) {
+  sigset_t set, pending;
+  sigemptyset(&set);
+  sigaddset(&set, SIGPIPE);
+  if (!g->was_pending && sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE)) {
+    struct timespec zero = {0, 0};
+    sigtimedwait(&set, NULL, &zero);
+  }
+  pthread_sigmask(SIG_SETMASK, &g->old_mask, NULL);
+}
+
+/*--- rendering --------------------------------------------------------------===*/
+
+/* Renders r into out and closes out. Returns 0, or -1 with errno set. */
+static int render_and_close(const ompdp_report_t *r, FILE *out) {
   int json = ompdp_opts.format && !strcmp(ompdp_opts.format, "json");
-  char child_path[4096];
-  if (getpid() != start_pid) {
-    if (!strcmp(path, "-"))
-      return 0; /* the parent reports on stderr; one report there is enough */
-    snprintf(child_path, sizeof(child_path), "%s.%ld", path, (long)getpid());
-    path = child_path;
-  }
-  FILE *out;
-  int fd = -1;
-  if (!strcmp(path, "-")) {
-    out = stderr;
-  } else {
-    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
-    if (fd < 0 || !(out = fdopen(fd, "w"))) {
-      fprintf(stderr, "ompdp: cannot write the report to '%s': %s\n", path, strerror(errno));
-      if (fd >= 0)
-        close(fd);
-      /* Never lose it: fall back to stderr. */
-      out = stderr;
-      fd = -1;
-    }
-  }
+  pipe_guard_t g;
+  guard_sigpipe(&g);
+  errno = 0;
   int rc = json ? ompdp_report_write_json(r, out) : ompdp_report_write_text(r, out);
   if (fflush(out) != 0)
     rc = -1;
-  if (rc)
-    fprintf(stderr, "ompdp: writing the report to '%s' failed: %s\n", path, strerror(errno));
-  if (fd >= 0 && fclose(out) != 0) {
-    fprintf(stderr, "ompdp: writing the report to '%s' failed: %s\n", path, strerror(errno));
+  int err = errno;
+  if (fclose(out) != 0 && !rc) {
     rc = -1;
+    err = errno;
+  }
+  unguard_sigpipe(&g);
+  errno = rc && !err ? EIO : err;
+  return rc;
+}
+
+static FILE *stream_on(int fd) {
+  FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
+  if (!out && fd >= 0) {
+    int err = errno;
+    close(fd);
+    errno = err;
+  }
+  return out;
+}
+
+/* Through a private copy of fd 2: the program's own stderr FILE (its buffer,
+ * its lock, maybe closed by the program) is never touched. */
+static int write_to_stderr(const ompdp_report_t *r) {
+  if (!ompdp_stderr_usable()) {
+    errno = EBADF;
+    return -1;
+  }
+  FILE *out = stream_on(fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3));
+  return out ? render_and_close(r, out) : -1;
+}
+
+/* Writes path where it is, without following a symlink. O_NONBLOCK: a FIFO
+ * that nobody reads must not hang the program's exit. */
+static int write_in_place(const ompdp_report_t *r, const char *path) {
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0666);
+  if (fd < 0)
+    return -1;
+  int fl = fcntl(fd, F_GETFL);
+  if (fl >= 0)
+    fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+  FILE *out = stream_on(fd);
+  return out ? render_and_close(r, out) : -1;
+}
+
+static int write_to_file(const ompdp_report_t *r, const char *path) {
+  struct stat st;
+  if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+    return write_in_place(r, path); /* a device or a FIFO */
+  char tmp[PATH_MAX + 64];
+  if (snprintf(tmp, sizeof(tmp), "%s.ompdp-%ld.tmp", path, (long)getpid()) >= (int)sizeof(tmp)) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  if (fd < 0) {
+    /* No temporary file here (a directory we may not create in, a name
+     * taken): the file itself may still be writable. */
+    return write_in_place(r, path);
+  }
+  FILE *out = stream_on(fd);
+  int rc = out ? render_and_close(r, out) : -1;
+  if (!rc && rename(tmp, path) != 0)
+    rc = -1;
+  if (rc) {
+    int err = errno;
+    unlink(tmp);
+    errno = err;
   }
   return rc;
+}
+
+/*--- the path ---------------------------------------------------------------===*/
+
+/* Expands %p and %%; a forked child whose pattern has no %p gets ".<pid>"
+ * appended. Returns 0, or -1 when the result does not fit. */
+static int expand_path(const char *pattern, int forked, char *out, size_t size) {
+  char pid[24];
+  snprintf(pid, sizeof(pid), "%ld", (long)getpid());
+  size_t n = 0;
+  int has_pid = 0;
+  for (const char *p = pattern; *p; ++p) {
+    const char *add = p;
+    size_t len = 1;
+    if (p[0] == '%' && p[1] == 'p') {
+      add = pid;
+      len = strlen(pid);
+      has_pid = 1;
+      ++p;
+    } else if (p[0] == '%' && p[1] == '%') {
+      ++p;
+    }
+    if (n + len >= size)
+      return -1;
+    memcpy(out + n, add, len);
+    n += len;
+  }
+  if (forked && !has_pid) {
+    size_t len = strlen(pid);
+    if (n + 1 + len >= size)
+      return -1;
+    out[n++] = '.';
+    memcpy(out + n, pid, len);
+    n += len;
+  }
+  out[n] = '\0';
+  return 0;
+}
+
+int ompdp_output_report(const ompdp_report_t *r, pid_t start_pid) {
+  const char *pattern = ompdp_opts.output && *ompdp_opts.output ? ompdp_opts.output : "-";
+  int forked = getpid() != start_pid;
+  if (!strcmp(pattern, "-")) {
+    /* The parent reports on stderr; one report there is enough. */
+    if (forked)
+      return 0;
+    return write_to_stderr(r);
+  }
+  char path[PATH_MAX];
+  if (expand_path(pattern, forked, path, sizeof(path))) {
+    say("the report path '%.200s...' is too long%s", pattern,
+        forked ? "" : "; the report follows on stderr");
+  } else if (write_to_file(r, path) == 0) {
+    return 0;
+  } else {
+    say("cannot write the report to '%s': %s%s", path, strerror(errno),
+        forked ? "" : "; the report follows on stderr");
+  }
+  if (!forked)
+    write_to_stderr(r);
+  return -1;
 }

@@ -1,4 +1,4 @@
-/*===- signals_linux.c - write the report when the program dies ---*- C -*-===*\
+/*===- signals_linux.c - the process ends or forks ------------------*- C -*-===*\
 |*
 |* On a fatal signal (SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL) and on
 |* SIGTERM/SIGINT/SIGHUP, write what was gathered, then restore the previous
@@ -8,10 +8,15 @@
 |* effort (it allocates); an alarm guards against a deadlock in that path so
 |* the program still dies by its own signal.
 |*
+|* A child made by fork() inherits the parent's event log; it remembers when
+|* it was made, so that its report holds only what it did itself.
+|*
 \*===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE
+#include "ompdp_rt.h"
 #include "tool.h"
 
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -53,7 +58,14 @@ static void on_fatal(int sig) {
   die_now(sig);
 }
 
+static uint64_t forked_at_ns;
+
+static void on_fork_child(void) { forked_at_ns = ompdp_now_ns(); }
+
+uint64_t ompdp_fork_time_ns(void) { return forked_at_ns; }
+
 void ompdp_signals_install(void) {
+  pthread_atfork(NULL, NULL, on_fork_child);
   for (size_t i = 0; i < NUM_SIGNALS; ++i) {
     struct sigaction old;
     if (sigaction(signals[i], NULL, &old) || old.sa_handler != SIG_DFL ||

@@ -6,13 +6,22 @@
 |* once: at ompt_finalize (normal exit, also exit() from any thread), or from
 |* the fallback exit hook, or from a fatal signal (best effort).
 |*
+|* The analysis runs in one of three modes (option `mode`): stream (the
+|* default), where the engine is fed while the program runs, by a consumer
+|* thread, and the log is released as it is read; full, where the log keeps
+|* every event and the engine reads it at exit, unmapping it as it goes;
+|* check, which does both on the same events and says if their reports
+|* differ (they must not: docs/runtime.md).
+|*
 \*===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE
 #include "callbacks.h"
 #include "ompdp_rt.h"
 #include "regions.h"
+#include "rewrite.h"
 #include "tool.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +33,14 @@
 static uint64_t start_ns;
 static pid_t start_pid;
 static _Atomic int report_written;
-static int kernels_from_targets;
+enum { MODE_FULL, MODE_STREAM, MODE_CHECK };
+static int mode = MODE_STREAM;
+/* Stream mode: the first consumer pass creates the engine and the facts
+ * (the host device is known by then); see stream_feed. */
+static int stream_failed;
+static int stream_sink(void *ctx, const ompdp_rec_t *rec, uint32_t word, uint64_t seq);
+static void on_fork_child(void);
+static void stream_ahead(void *ctx, const ompdp_rec_t *rec);
 static char *warnings[8];
 static size_t num_warnings;
 
@@ -46,6 +62,7 @@ static int register_cb(ompt_set_callback_t set, ompt_callbacks_t which, ompt_cal
 
 static int ompdp_initialize(ompt_function_lookup_t lookup, int initial_device_num,
                             ompt_data_t *tool_data) {
+  ompdp_time_init();
   start_ns = ompdp_now_ns();
   start_pid = getpid();
   ompdp_hash_init();
@@ -67,11 +84,17 @@ static int ompdp_initialize(ompt_function_lookup_t lookup, int initial_device_nu
                                 "kernel launches are not seen; each target construct is taken "
                                 "as one kernel running for its whole duration");
   ompdp_callbacks_set_submit(have_submit);
-  kernels_from_targets = !have_submit;
+  /* Optional: which devices have host memory (hashing overlaps the copy). */
+  set(ompt_callback_device_initialize, (ompt_callback_t)ompdp_cb_device_initialize);
   if (!have_target && !have_data)
     return 0;
   ompdp_regions_init();
   ompdp_signals_install();
+  pthread_atfork(NULL, NULL, on_fork_child);
+  if (mode != MODE_FULL) {
+    ompdp_log_set_stream(stream_sink, stream_ahead, NULL, mode == MODE_CHECK);
+    ompdp_log_set_background(1);
+  }
   if (ompdp_opts.verbose)
     fprintf(stderr, "ompdp: tool initialised (hash %s)\n", ompdp_hash_impl_name());
   return 1;
@@ -104,25 +127,104 @@ static void set_argv(ompdp_report_t *r) {
     r->argv[r->argc++] = ompdp_strdup(buf + i);
 }
 
-/* Where an event comes from: the compiler's region table when the code was
- * built with the plugin (exact, no -g needed, names the map item), else
+/* Where an operation comes from: the compiler's region table when the code
+ * was built with the plugin (exact, no -g needed, names the map item), else
  * DWARF. */
-static void attribute_event(const ompdp_event_t *e, ompdp_loc_t *loc, char **variable,
-                            char **clause) {
+static void attribute_op(const ompdp_op_t *o, ompdp_loc_t *loc, char **variable,
+                         char **clause) {
   ompdp_region_info_t info;
-  if (e->region && ompdp_regions_describe(e->region, e->item, &info) == 0) {
+  if (o->region && ompdp_regions_describe(o->region, o->item, &info) == 0) {
     memset(loc, 0, sizeof(*loc));
     loc->file = ompdp_strdup(info.file);
     loc->function = ompdp_strdup(info.function);
     loc->line = info.line;
     loc->column = info.column;
-    if (e->item >= 0 && variable && clause && info.variable && info.variable[0]) {
+    if (o->item >= 0 && variable && clause && info.variable && info.variable[0]) {
       *variable = ompdp_strdup(info.variable);
       *clause = ompdp_strdup(info.clause);
     }
     return;
   }
-  ompdp_attribute(e->codeptr, OMPDP_EV_CONSTRUCT(e), loc);
+  ompdp_attribute(o->codeptr, o->construct, loc);
+}
+
+/*===- feeding the engine -----------------------------------------------------===*/
+
+static uint64_t content_limit(void) {
+  return ompdp_opts.memory_cap_mb > 0 ? (uint64_t)ompdp_opts.memory_cap_mb << 19 : 0; /* half */
+}
+
+typedef struct feed {
+  ompdp_engine_t *engine;
+  ompdp_rw_facts_t *facts; /* NULL: no rewrites */
+} feed_t;
+
+/* The rewrites only concern operations from region tables (the compiler
+ * plugin); while there are none, the facts are not fed. */
+static int feed_one(feed_t *f, const ompdp_rec_t *rec, uint32_t word, uint64_t seq) {
+  if (ompdp_engine_feed(f->engine, rec, word, seq))
+    return -1;
+  if (f->facts && ompdp_op_any_region()) {
+    ompdp_event_t e;
+    ompdp_rec_expand(rec, word, 1ull << 32, &e);
+    if (ompdp_rw_facts_feed(f->facts, &e)) {
+      ompdp_rw_facts_destroy(f->facts);
+      f->facts = NULL; /* no rewrites rather than wrong ones */
+    }
+  }
+  return 0;
+}
+
+static int full_sink(void *ctx, const ompdp_rec_t *rec, uint32_t word, uint64_t seq) {
+  return feed_one(ctx, rec, word, seq);
+}
+
+static void full_ahead(void *ctx, const ompdp_rec_t *rec) {
+  ompdp_engine_ahead(((feed_t *)ctx)->engine, rec);
+}
+
+static feed_t stream_feed;
+
+static void stream_ahead(void *ctx, const ompdp_rec_t *rec) {
+  (void)ctx;
+  if (stream_feed.engine)
+    ompdp_engine_ahead(stream_feed.engine, rec);
+}
+
+static int stream_sink(void *ctx, const ompdp_rec_t *rec, uint32_t word, uint64_t seq) {
+  (void)ctx;
+  if (!stream_feed.engine) {
+    int host = ompdp_host_device();
+    ompdp_engine_config_t cfg = {.host_device = host, .content_limit = content_limit()};
+    stream_feed.engine = ompdp_engine_create(&cfg);
+    if (!stream_feed.engine)
+      return stream_failed = -1;
+    stream_feed.facts = ompdp_rw_facts_create(host);
+  }
+  if (feed_one(&stream_feed, rec, word, seq))
+    return stream_failed = -1;
+  return 0;
+}
+
+/* A forked child reports only what it does itself: it starts a log
+ * position and, in stream mode, an engine of its own. */
+static void on_fork_child(void) {
+  ompdp_log_skip_before(ompdp_ticks());
+  stream_feed.engine = NULL; /* the parent's, copied: left alone */
+  stream_feed.facts = NULL;
+}
+
+static char *render_json(const ompdp_report_t *r, size_t *len) {
+  char *buf = NULL;
+  FILE *f = open_memstream(&buf, len);
+  if (!f)
+    return NULL;
+  int rc = ompdp_report_write_json(r, f);
+  if (fclose(f) || rc) {
+    free(buf);
+    return NULL;
+  }
+  return buf;
 }
 
 void ompdp_write_report_once(int signo) {
@@ -147,24 +249,95 @@ void ompdp_write_report_once(int signo) {
     ompdp_report_add_warning(&r, buf);
     r.partial = 1;
   }
-  ompdp_event_t *ev = NULL;
-  size_t n = 0;
-  if (ompdp_log_collect(&ev, &n)) {
-    fprintf(stderr, "ompdp: out of memory while collecting events; no report\n");
-    ompdp_report_free(&r);
-    return;
+  uint64_t forked_at = ompdp_fork_time_ns();
+  if (forked_at) {
+    char buf[160];
+    snprintf(buf, sizeof(buf),
+             "process %ld is a child that process %ld forked: this report covers only what it "
+             "did after the fork",
+             (long)getpid(), (long)start_pid);
+    ompdp_report_add_warning(&r, buf);
   }
-  ompdp_analysis_input_t in = {
-      .events = ev,
-      .num_events = n,
-      .host_device = ompdp_host_device(),
-      .wall_time_ns = ompdp_now_ns() - start_ns,
-      .kernels_from_targets = kernels_from_targets,
-  };
-  if (ompdp_analyze(&in, &r, attribute_event))
+  /* Every event comes from a callback that looked the host device up. With
+   * none, do not look it up now: at exit libomptarget may already be torn
+   * down, and omp_get_initial_device() would crash in it. */
+  int host = ompdp_op_count() ? ompdp_host_device() : -1;
+  uint64_t wall = ompdp_now_ns() - start_ns;
+  uint64_t mult = ompdp_tick_mult();
+  ompdp_engine_result_t res = {.wall_time_ns = wall, .tick_mult = mult, .attribute = attribute_op};
+  ompdp_rw_facts_t *facts = NULL;
+  int rc = 0;
+  if (mode == MODE_FULL) {
+    ompdp_engine_config_t cfg = {.host_device = host};
+    feed_t fd = {ompdp_engine_create(&cfg), NULL};
+    if (fd.engine && ompdp_op_any_region())
+      fd.facts = ompdp_rw_facts_create(host);
+    rc = fd.engine ? ompdp_log_replay(full_sink, full_ahead, &fd, 1) : -1;
+    if (fd.engine && ompdp_engine_finish(fd.engine, &r, &res))
+      rc = -1;
+    ompdp_engine_destroy(fd.engine);
+    facts = fd.facts;
+  } else {
+    if (ompdp_log_stream_finish() || stream_failed)
+      rc = -1;
+    ompdp_engine_t *stream_engine = stream_feed.engine;
+    if (!stream_engine) { /* no event at all */
+      ompdp_engine_config_t cfg = {.host_device = host};
+      stream_engine = ompdp_engine_create(&cfg);
+    }
+    uint64_t forgotten = stream_engine ? ompdp_engine_forgotten(stream_engine) : 0;
+    if (forgotten) {
+      char buf[256];
+      snprintf(buf, sizeof(buf),
+               "stream mode forgot %llu content hashes to stay within memory_cap_mb=%d: "
+               "duplicate transfers and round trips of older bytes may be missed",
+               (unsigned long long)forgotten, ompdp_opts.memory_cap_mb);
+      ompdp_report_add_warning(&r, buf);
+    }
+    if (!stream_engine || ompdp_engine_finish(stream_engine, &r, &res))
+      rc = -1;
+    ompdp_engine_destroy(stream_engine);
+    stream_feed.engine = NULL;
+    facts = stream_feed.facts;
+    stream_feed.facts = NULL;
+    if (mode == MODE_CHECK && !rc) {
+      /* The same events again, from the kept log, as the full mode would. */
+      ompdp_report_t full;
+      ompdp_report_init(&full);
+      set_argv(&full);
+      for (size_t i = 0; i < r.num_warnings; ++i)
+        ompdp_report_add_warning(&full, r.warnings[i]);
+      full.partial = r.partial;
+      ompdp_engine_config_t cfg = {.host_device = host};
+      feed_t fd = {ompdp_engine_create(&cfg), NULL};
+      int frc = fd.engine ? ompdp_log_replay(full_sink, full_ahead, &fd, 1) : -1;
+      if (fd.engine && ompdp_engine_finish(fd.engine, &full, &res))
+        frc = -1;
+      ompdp_engine_destroy(fd.engine);
+      size_t la = 0, lb = 0;
+      char *a = frc ? NULL : render_json(&r, &la), *b = frc ? NULL : render_json(&full, &lb);
+      const char *verdict = !a || !b ? "could not be compared (out of memory)"
+                            : la == lb && !memcmp(a, b, la) ? NULL
+                                                            : "DIFFER";
+      if (verdict) {
+        fprintf(stderr, "ompdp: mode=check: the stream and full-log reports %s\n", verdict);
+        ompdp_report_add_warning(&r, !strcmp(verdict, "DIFFER")
+                                         ? "mode=check: the stream and full-log reports differ"
+                                         : "mode=check: the reports could not be compared");
+      } else if (ompdp_opts.verbose) {
+        fprintf(stderr, "ompdp: mode=check: the stream and full-log reports are identical\n");
+      }
+      free(a);
+      free(b);
+      ompdp_report_free(&full);
+    }
+  }
+  if (rc)
     fprintf(stderr, "ompdp: out of memory during analysis; the report is incomplete\n");
+  else if (facts && ompdp_rewrite_report(&r, facts, ompdp_regions_describe, mult))
+    fprintf(stderr, "ompdp: out of memory while building rewrites; some findings have none\n");
+  ompdp_rw_facts_destroy(facts);
   r.hash_collisions = ompdp_hash_collisions();
-  free(ev);
   ompdp_attribution_done();
   ompdp_output_report(&r, start_pid);
   ompdp_report_free(&r);
@@ -175,5 +348,16 @@ EXPORT ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version,
   static ompt_start_tool_result_t result = {ompdp_initialize, ompdp_finalize, {0}};
   ompdp_options_reset();
   ompdp_options_parse(getenv("OMPDP_OPTIONS"));
+  if (!strcmp(ompdp_opts.mode, "full")) {
+    mode = MODE_FULL;
+  } else if (!strcmp(ompdp_opts.mode, "check")) {
+    mode = MODE_CHECK;
+  } else {
+    mode = MODE_STREAM;
+    if (strcmp(ompdp_opts.mode, "stream"))
+      fprintf(stderr,
+              "ompdp: option 'mode' wants stream, full or check, not '%s'; using stream\n",
+              ompdp_opts.mode);
+  }
   return &result;
 }

@@ -9,6 +9,7 @@
 
 #include "report.h"
 
+#include <stdint.h>
 #include <sys/types.h>
 
 /* signo != 0: called from a fatal signal handler; the report is partial. */
@@ -17,5 +18,10 @@ void ompdp_signals_install(void);
 /* Writes the report where the options say; start_pid is the pid that
  * initialised the tool (a forked child writes to <output>.<pid>). */
 int ompdp_output_report(const ompdp_report_t *r, pid_t start_pid);
+/* In a child made by fork(): the CLOCK_MONOTONIC time of the fork (0 in the
+ * process that started the tool). Its report covers only later events. */
+uint64_t ompdp_fork_time_ns(void);
+/* 1 while fd 2 is still the stderr the program started with. */
+int ompdp_stderr_usable(void);
 
 #endif

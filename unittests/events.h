@@ -2,7 +2,10 @@
 |*
 |* A tiny builder: each helper appends one complete event at the next time
 |* step, so a test reads as the sequence of operations it models. Device 9
-|* plays the host.
+|* plays the host. Events are the expanded view (ompdp_event_t), times in
+|* ticks of one nanosecond; the engine interns their operations and stores
+|* them as records exactly as the runtime does. seq_matches() runs the
+|* engine and returns the matches of one detection, by event index.
 |*
 \*===----------------------------------------------------------------------===*/
 #ifndef OMPDP_UNITTEST_EVENTS_H
@@ -87,6 +90,20 @@ static inline uint32_t kernel(seq_t *s, int dev) {
   ompdp_event_t *e = seq_add(s, OMPDP_EV_KERNEL, 1000);
   e->dst_dev = dev;
   return (uint32_t)(s->n - 1);
+}
+
+/* The matches of one kind for the sequence; 0 on success. */
+static inline int seq_matches(const seq_t *s, int kind, ompdp_matches_t *out) {
+  ompdp_matches_t all[OMPDP_FK_COUNT];
+  memset(all, 0, sizeof(all));
+  int rc = ompdp_find_matches(s->ev, s->n, HOST, all);
+  for (int k = 0; k < OMPDP_FK_COUNT; ++k) {
+    if (k == kind)
+      *out = all[k];
+    else
+      ompdp_matches_free(&all[k]);
+  }
+  return rc;
 }
 
 #endif

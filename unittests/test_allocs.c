@@ -4,6 +4,19 @@
 
 #include <stdlib.h>
 
+static int has_avoid(const ompdp_matches_t *m, uint32_t avoid, uint32_t *aux) {
+  for (size_t i = 0; i < m->n; ++i)
+    if (m->v[i].avoid == avoid) {
+      if (aux)
+        *aux = m->v[i].aux;
+      return 1;
+    }
+  return 0;
+}
+
+/* Each allocation pairs with the first later delete of its device address
+ * on its device; one never freed pairs with nothing. Seen through the
+ * unused allocations (no kernel anywhere), whose aux is the delete. */
 static void pairing(void) {
   seq_t s;
   seq_init(&s);
@@ -12,19 +25,30 @@ static void pairing(void) {
   uint32_t d2 = del(&s, 1, 0xd000);
   uint32_t d1 = del(&s, 0, 0xd000);
   uint32_t a3 = alloc(&s, 0, 0x1000, 0xd000, 64); /* never freed */
-  ompdp_alloc_pair_t *p;
-  size_t np;
-  CHECK(ompdp_alloc_pairs(s.ev, s.n, &p, &np) == 0);
-  CHECK_EQ_U64(np, 3);
-  if (np == 3) {
-    CHECK_EQ_U64(p[0].alloc, a1);
-    CHECK_EQ_U64(p[0].del, d1);
-    CHECK_EQ_U64(p[1].alloc, a2);
-    CHECK_EQ_U64(p[1].del, d2);
-    CHECK_EQ_U64(p[2].alloc, a3);
-    CHECK_EQ_U64(p[2].del, OMPDP_NONE);
-  }
-  free(p);
+  ompdp_matches_t m = {0};
+  CHECK(seq_matches(&s, OMPDP_FK_UNUSED_ALLOC, &m) == 0);
+  CHECK_EQ_U64(m.n, 3);
+  uint32_t aux = 0;
+  CHECK(has_avoid(&m, a1, &aux) && aux == d1);
+  CHECK(has_avoid(&m, a2, &aux) && aux == d2);
+  CHECK(has_avoid(&m, a3, &aux) && aux == OMPDP_NONE);
+  ompdp_matches_free(&m);
+}
+
+/* A newer allocation at a live device address replaces the older, which
+ * is then never freed. */
+static void replaced(void) {
+  seq_t s;
+  seq_init(&s);
+  uint32_t a1 = alloc(&s, 0, 0x1000, 0xd000, 64);
+  uint32_t a2 = alloc(&s, 0, 0x2000, 0xd000, 64);
+  uint32_t d = del(&s, 0, 0xd000);
+  ompdp_matches_t m = {0};
+  CHECK(seq_matches(&s, OMPDP_FK_UNUSED_ALLOC, &m) == 0);
+  uint32_t aux = 0;
+  CHECK(has_avoid(&m, a1, &aux) && aux == OMPDP_NONE);
+  CHECK(has_avoid(&m, a2, &aux) && aux == d);
+  ompdp_matches_free(&m);
 }
 
 /* Listing 2 style: the same host buffer allocated on device 0 each of 5
@@ -44,18 +68,15 @@ static void repeated(void) {
   del(&s, 0, 0xe000);
   alloc(&s, 2, 0x1000, 0xe000, 64); /* other device */
   del(&s, 2, 0xe000);
-  ompdp_alloc_pair_t *p;
-  size_t np;
-  CHECK(ompdp_alloc_pairs(s.ev, s.n, &p, &np) == 0);
   ompdp_matches_t m = {0};
-  CHECK(ompdp_find_repeated_allocs(s.ev, p, np, &m) == 0);
+  CHECK(seq_matches(&s, OMPDP_FK_REPEATED_ALLOC, &m) == 0);
   CHECK_EQ_U64(m.n, 4);
   for (size_t i = 0; i < m.n; ++i) {
     CHECK_EQ_U64(m.v[i].ref, first);
-    CHECK(m.v[i].aux != OMPDP_NONE && s.ev[m.v[i].aux].type == OMPDP_EV_DELETE);
+    CHECK(m.v[i].aux != OMPDP_NONE && s.ev[m.v[i].aux].type == OMPDP_EV_DELETE &&
+          m.v[i].aux > m.v[i].avoid);
   }
   ompdp_matches_free(&m);
-  free(p);
 }
 
 /* Negative: one allocation kept for the whole loop. */
@@ -66,16 +87,13 @@ static void resident(void) {
   for (int i = 0; i < 5; ++i)
     kernel(&s, 0);
   del(&s, 0, 0xd000);
-  ompdp_alloc_pair_t *p;
-  size_t np;
-  CHECK(ompdp_alloc_pairs(s.ev, s.n, &p, &np) == 0);
   ompdp_matches_t m = {0};
-  CHECK(ompdp_find_repeated_allocs(s.ev, p, np, &m) == 0);
-  CHECK_EQ_U64(m.n, 0);
-  CHECK(ompdp_find_unused_allocs(s.ev, s.n, p, np, &m) == 0);
+  CHECK(seq_matches(&s, OMPDP_FK_REPEATED_ALLOC, &m) == 0);
   CHECK_EQ_U64(m.n, 0);
   ompdp_matches_free(&m);
-  free(p);
+  CHECK(seq_matches(&s, OMPDP_FK_UNUSED_ALLOC, &m) == 0);
+  CHECK_EQ_U64(m.n, 0);
+  ompdp_matches_free(&m);
 }
 
 /* Algorithm 4: an allocation with no kernel on its device during its
@@ -93,22 +111,12 @@ static void unused(void) {
   uint32_t un2 = alloc(&s, 3, 0x3000, 0xd200, 64); /* device without kernels */
   del(&s, 3, 0xd200);
   uint32_t live = alloc(&s, 1, 0x4000, 0xd300, 64); /* never freed, no kernel after */
-  ompdp_alloc_pair_t *p;
-  size_t np;
-  CHECK(ompdp_alloc_pairs(s.ev, s.n, &p, &np) == 0);
   ompdp_matches_t m = {0};
-  CHECK(ompdp_find_unused_allocs(s.ev, s.n, p, np, &m) == 0);
+  CHECK(seq_matches(&s, OMPDP_FK_UNUSED_ALLOC, &m) == 0);
   CHECK_EQ_U64(m.n, 3);
-  int seen1 = 0, seen2 = 0, seen_live = 0, seen_used = 0;
-  for (size_t i = 0; i < m.n; ++i) {
-    seen1 |= m.v[i].avoid == un1;
-    seen2 |= m.v[i].avoid == un2;
-    seen_live |= m.v[i].avoid == live;
-    seen_used |= m.v[i].avoid == used;
-  }
-  CHECK(seen1 && seen2 && seen_live && !seen_used);
+  CHECK(has_avoid(&m, un1, NULL) && has_avoid(&m, un2, NULL) && has_avoid(&m, live, NULL) &&
+        !has_avoid(&m, used, NULL));
   ompdp_matches_free(&m);
-  free(p);
 }
 
 /* A kernel that starts before the allocation and ends after it began
@@ -120,21 +128,41 @@ static void overlap(void) {
   uint32_t a = alloc(&s, 0, 0x1000, 0xd000, 64);
   s.ev[k].t_end = s.ev[a].t_begin + 1; /* still running */
   del(&s, 0, 0xd000);
-  ompdp_alloc_pair_t *p;
-  size_t np;
-  CHECK(ompdp_alloc_pairs(s.ev, s.n, &p, &np) == 0);
   ompdp_matches_t m = {0};
-  CHECK(ompdp_find_unused_allocs(s.ev, s.n, p, np, &m) == 0);
+  CHECK(seq_matches(&s, OMPDP_FK_UNUSED_ALLOC, &m) == 0);
   CHECK_EQ_U64(m.n, 0);
   ompdp_matches_free(&m);
-  free(p);
+}
+
+/* A kernel that begins after the delete began but before it ended still
+ * overlaps the lifetime; one that begins after the delete ended does not. */
+static void delete_end(void) {
+  seq_t s;
+  seq_init(&s);
+  alloc(&s, 0, 0x1000, 0xd000, 64);
+  uint32_t d = del(&s, 0, 0xd000);
+  uint32_t k = kernel(&s, 0);
+  s.ev[k].t_begin = s.ev[d].t_end; /* at the delete's last tick */
+  s.ev[k].t_end = s.ev[k].t_begin + 10;
+  uint32_t a2 = alloc(&s, 0, 0x1000, 0xd000, 64);
+  uint32_t d2 = del(&s, 0, 0xd000);
+  uint32_t k2 = kernel(&s, 0);
+  s.ev[k2].t_begin = s.ev[d2].t_end + 1; /* just after */
+  s.ev[k2].t_end = s.ev[k2].t_begin + 10;
+  ompdp_matches_t m = {0};
+  CHECK(seq_matches(&s, OMPDP_FK_UNUSED_ALLOC, &m) == 0);
+  CHECK_EQ_U64(m.n, 1);
+  CHECK(has_avoid(&m, a2, NULL));
+  ompdp_matches_free(&m);
 }
 
 int main(void) {
   pairing();
+  replaced();
   repeated();
   resident();
   unused();
   overlap();
+  delete_end();
   return CHECK_DONE();
 }

@@ -118,27 +118,53 @@ static void clean(void) {
   ompdp_report_free(&r);
 }
 
-/* Without submit callbacks, target constructs stand for kernels. */
-static void kernels_from_targets(void) {
+/* A transfer that both a round trip and an unused transfer select, on two
+ * threads' overlapping operations: per finding and in total, the saved
+ * time is the union of the intervals, whichever order the selections are
+ * decided in (the unused transfer only when the run ends). */
+static void late_union(void) {
   seq_t s;
   seq_init(&s);
-  alloc(&s, 0, 0x1000, 0xd000, 64);
-  ompdp_event_t *t = seq_add(&s, OMPDP_EV_TARGET, 500);
-  t->flags = 1; /* ompt_target */
-  t->dst_dev = 0;
-  del(&s, 0, 0xd000);
+  uint32_t a = d2h(&s, 0, 0xd000, 0x1000, 64, 5); /* opens a trip */
+  uint32_t b = h2d(&s, 0, 0x1000, 0xd000, 64, 5); /* closes it; never read */
+  uint32_t c = h2d(&s, 0, 0x2000, 0xd100, 64, 6); /* overlaps b; never read */
+  s.ev[b].t_begin = 2000, s.ev[b].t_end = 2100;
+  s.ev[c].t_begin = 2050, s.ev[c].t_end = 2200;
+  s.ev[a].codeptr = site_a;
+  s.ev[b].codeptr = s.ev[c].codeptr = site_b;
   ompdp_analysis_input_t in = {.events = s.ev, .num_events = s.n, .host_device = HOST,
-                               .wall_time_ns = 10000, .kernels_from_targets = 1};
+                               .wall_time_ns = 10000};
   ompdp_report_t r;
   ompdp_report_init(&r);
   CHECK(ompdp_analyze(&in, &r, NULL) == 0);
-  CHECK_EQ_U64(r.counts[OMPDP_FK_UNUSED_ALLOC], 0);
-  CHECK_EQ_U64(r.num_kernels, 1);
+  CHECK_EQ_U64(r.counts[OMPDP_FK_ROUND_TRIP], 1);
+  CHECK_EQ_U64(r.counts[OMPDP_FK_UNUSED_TRANSFER], 2);
+  for (size_t i = 0; i < r.num_findings; ++i) {
+    if (r.findings[i].kind == OMPDP_FK_ROUND_TRIP)
+      CHECK_EQ_U64(r.findings[i].time_saved_ns, 100);
+    if (r.findings[i].kind == OMPDP_FK_UNUSED_TRANSFER)
+      CHECK_EQ_U64(r.findings[i].time_saved_ns, 200); /* [2000, 2200] */
+  }
+  CHECK_EQ_U64(r.time_saved_ns, 200);
   ompdp_report_free(&r);
-  in.kernels_from_targets = 0; /* then the allocation looks unused */
+}
+
+/* Ticks become nanoseconds in the report only: with 2 ticks per ns, every
+ * time is half. */
+static void tick_scale(void) {
+  seq_t s;
+  seq_init(&s);
+  h2d(&s, 0, 0x1000, 0xd000, 64, 1);
+  h2d(&s, 0, 0x2000, 0xd100, 64, 1); /* duplicate, 100 ticks */
+  kernel(&s, 0);
+  ompdp_analysis_input_t in = {.events = s.ev, .num_events = s.n, .host_device = HOST,
+                               .wall_time_ns = 10000, .tick_mult = 1ull << 31};
+  ompdp_report_t r;
   ompdp_report_init(&r);
   CHECK(ompdp_analyze(&in, &r, NULL) == 0);
-  CHECK_EQ_U64(r.counts[OMPDP_FK_UNUSED_ALLOC], 1);
+  CHECK_EQ_U64(r.counts[OMPDP_FK_DUPLICATE_TRANSFER], 1);
+  CHECK_EQ_U64(r.time_saved_ns, 50);
+  CHECK_EQ_U64(r.transfer_time_ns, 100);
   ompdp_report_free(&r);
 }
 
@@ -147,6 +173,7 @@ int main(void) {
   union_not_sum();
   overwritten();
   clean();
-  kernels_from_targets();
+  late_union();
+  tick_scale();
   return CHECK_DONE();
 }

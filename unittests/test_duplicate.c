@@ -13,7 +13,7 @@ static void listing1(void) {
   h2d(&s, 0, 0x3000, 0xd300, 4, 0x1); /* prod = 1 */
   kernel(&s, 0);
   ompdp_matches_t m = {0};
-  CHECK(ompdp_find_duplicate_transfers(s.ev, s.n, HOST, &m) == 0);
+  CHECK(seq_matches(&s, OMPDP_FK_DUPLICATE_TRANSFER, &m) == 0);
   CHECK_EQ_U64(m.n, 1);
   CHECK_EQ_U64(m.v[0].avoid, again);
   CHECK_EQ_U64(m.v[0].ref, first);
@@ -32,7 +32,7 @@ static void groups_and_buffers(void) {
   h2d(&s, 0, 0x3000, 0xd200, 64, 8);
   h2d(&s, 0, 0x3000, 0xd200, 64, 8);
   ompdp_matches_t m = {0};
-  CHECK(ompdp_find_duplicate_transfers(s.ev, s.n, HOST, &m) == 0);
+  CHECK(seq_matches(&s, OMPDP_FK_DUPLICATE_TRANSFER, &m) == 0);
   CHECK_EQ_U64(m.n, 3);
   CHECK_EQ_U64(m.v[0].aux, 0);
   CHECK_EQ_U64(m.v[1].aux, 1);
@@ -56,7 +56,7 @@ static void negatives(void) {
   s.ev[u1].flags &= (uint8_t)~OMPDP_EVF_HASHED;
   s.ev[u2].flags &= (uint8_t)~OMPDP_EVF_HASHED;
   ompdp_matches_t m = {0};
-  CHECK(ompdp_find_duplicate_transfers(s.ev, s.n, HOST, &m) == 0);
+  CHECK(seq_matches(&s, OMPDP_FK_DUPLICATE_TRANSFER, &m) == 0);
   CHECK_EQ_U64(m.n, 0);
   ompdp_matches_free(&m);
 }
@@ -68,7 +68,7 @@ static void to_host(void) {
   d2h(&s, 0, 0xd000, 0x1000, 64, 5);
   d2h(&s, 0, 0xd000, 0x1000, 64, 5);
   ompdp_matches_t m = {0};
-  CHECK(ompdp_find_duplicate_transfers(s.ev, s.n, HOST, &m) == 0);
+  CHECK(seq_matches(&s, OMPDP_FK_DUPLICATE_TRANSFER, &m) == 0);
   CHECK_EQ_U64(m.n, 1);
   ompdp_matches_free(&m);
 }

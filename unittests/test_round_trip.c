@@ -14,7 +14,7 @@ static void listing2(void) {
     back[i] = d2h(&s, 0, 0xd000, 0x1000, 64, (uint64_t)i + 1);
   }
   ompdp_matches_t m = {0};
-  CHECK(ompdp_find_round_trips(s.ev, s.n, &m) == 0);
+  CHECK(seq_matches(&s, OMPDP_FK_ROUND_TRIP, &m) == 0);
   CHECK_EQ_U64(m.n, 3);
   for (size_t i = 0; i < m.n && i < 3; ++i) {
     CHECK_EQ_U64(m.v[i].ref, back[i]);    /* device -> host ... */
@@ -32,7 +32,7 @@ static void return_before_outgoing(void) {
   uint32_t out = d2h(&s, 0, 0xd000, 0x1000, 64, 42);
   uint32_t ret = h2d(&s, 0, 0x1000, 0xd000, 64, 42);
   ompdp_matches_t m = {0};
-  CHECK(ompdp_find_round_trips(s.ev, s.n, &m) == 0);
+  CHECK(seq_matches(&s, OMPDP_FK_ROUND_TRIP, &m) == 0);
   CHECK_EQ_U64(m.n, 1);
   if (m.n == 1) {
     CHECK_EQ_U64(m.v[0].ref, out);
@@ -48,7 +48,7 @@ static void other_devices(void) {
   h2d(&s, 0, 0x1000, 0xd000, 64, 42);
   d2h(&s, 1, 0xe000, 0x2000, 64, 42);
   ompdp_matches_t m = {0};
-  CHECK(ompdp_find_round_trips(s.ev, s.n, &m) == 0);
+  CHECK(seq_matches(&s, OMPDP_FK_ROUND_TRIP, &m) == 0);
   CHECK_EQ_U64(m.n, 0);
   ompdp_matches_free(&m);
 }
@@ -63,7 +63,7 @@ static void no_double_counting(void) {
   uint32_t c = h2d(&s, 0, 0x1000, 0xd000, 64, 1);
   uint32_t d = d2h(&s, 0, 0xd000, 0x1000, 64, 1);
   ompdp_matches_t m = {0};
-  CHECK(ompdp_find_round_trips(s.ev, s.n, &m) == 0);
+  CHECK(seq_matches(&s, OMPDP_FK_ROUND_TRIP, &m) == 0);
   CHECK_EQ_U64(m.n, 2);
   if (m.n == 2) {
     CHECK_EQ_U64(m.v[0].ref, a);
@@ -85,7 +85,7 @@ static void fifo(void) {
   uint32_t r3 = d2h(&s, 0, 0xd100, 0x2000, 64, 3); /* nothing left to close */
   (void)r3;
   ompdp_matches_t m = {0};
-  CHECK(ompdp_find_round_trips(s.ev, s.n, &m) == 0);
+  CHECK(seq_matches(&s, OMPDP_FK_ROUND_TRIP, &m) == 0);
   CHECK_EQ_U64(m.n, 2);
   if (m.n == 2) {
     CHECK_EQ_U64(m.v[0].ref, o1);
@@ -106,7 +106,7 @@ static void changed_data(void) {
     d2h(&s, 2, 0xd000, 0x1000, 64, (uint64_t)(2 * i + 1));
   }
   ompdp_matches_t m = {0};
-  CHECK(ompdp_find_round_trips(s.ev, s.n, &m) == 0);
+  CHECK(seq_matches(&s, OMPDP_FK_ROUND_TRIP, &m) == 0);
   CHECK_EQ_U64(m.n, 0);
   ompdp_matches_free(&m);
 }

@@ -11,7 +11,7 @@ static void overwritten(void) {
   uint32_t b = h2d(&s, 0, 0x1000, 0xd000, 64, 2);
   kernel(&s, 0);
   ompdp_matches_t m = {0};
-  CHECK(ompdp_find_unused_transfers(s.ev, s.n, HOST, &m) == 0);
+  CHECK(seq_matches(&s, OMPDP_FK_UNUSED_TRANSFER, &m) == 0);
   CHECK_EQ_U64(m.n, 1);
   if (m.n == 1) {
     CHECK_EQ_U64(m.v[0].avoid, a);
@@ -29,7 +29,7 @@ static void after_last_kernel(void) {
   uint32_t late = h2d(&s, 0, 0x1000, 0xd000, 64, 3);
   kernel(&s, 1); /* a kernel elsewhere does not read device 0's memory */
   ompdp_matches_t m = {0};
-  CHECK(ompdp_find_unused_transfers(s.ev, s.n, HOST, &m) == 0);
+  CHECK(seq_matches(&s, OMPDP_FK_UNUSED_TRANSFER, &m) == 0);
   CHECK_EQ_U64(m.n, 1);
   if (m.n == 1) {
     CHECK_EQ_U64(m.v[0].avoid, late);
@@ -54,7 +54,7 @@ static void negatives(void) {
   d2h(&s, 0, 0xd000, 0x1000, 64, 5);
   kernel(&s, 0);
   ompdp_matches_t m = {0};
-  CHECK(ompdp_find_unused_transfers(s.ev, s.n, HOST, &m) == 0);
+  CHECK(seq_matches(&s, OMPDP_FK_UNUSED_TRANSFER, &m) == 0);
   CHECK_EQ_U64(m.n, 0);
   ompdp_matches_free(&m);
 }
@@ -70,7 +70,7 @@ static void during_kernel(void) {
   h2d(&s, 0, 0x1000, 0xd000, 64, 3);
   kernel(&s, 0);
   ompdp_matches_t m = {0};
-  CHECK(ompdp_find_unused_transfers(s.ev, s.n, HOST, &m) == 0);
+  CHECK(seq_matches(&s, OMPDP_FK_UNUSED_TRANSFER, &m) == 0);
   CHECK_EQ_U64(m.n, 0);
   ompdp_matches_free(&m);
 }
@@ -85,7 +85,7 @@ static void sparse_devices(void) {
   h2d(&s, 7, 0x1000, 0xd000, 64, 1);
   kernel(&s, 7);
   ompdp_matches_t m = {0};
-  CHECK(ompdp_find_unused_transfers(s.ev, s.n, HOST, &m) == 0);
+  CHECK(seq_matches(&s, OMPDP_FK_UNUSED_TRANSFER, &m) == 0);
   CHECK_EQ_U64(m.n, 1);
   ompdp_matches_free(&m);
 }

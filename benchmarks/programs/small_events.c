@@ -7,16 +7,21 @@
 |* per event and its analysis time at exit become measurable.
 |* The value changes between updates so that most transfers carry new bytes, as
 |* a real program's would; a tool that only counted duplicates would see few.
+|* An optional second argument P makes the values repeat every P updates (a
+|* loop over a bounded set of states): the bytes the tool must remember to
+|* find duplicates then stay bounded however long the run, which is what the
+|* stream mode's memory measurement uses besides the all-new default.
 |*
 \*===----------------------------------------------------------------------===*/
 #include "bench.h"
 
 int main(int argc, char **argv) {
   long n = bench_size(argc, argv, 1000000);
+  long period = argc > 2 ? bench_size(argc - 1, argv + 1, 1) : 0;
   long x = 0;
 #pragma omp target enter data map(to : x)
   for (long i = 0; i < n; i += 2) {
-    x = i;
+    x = period ? i % period : i;
 #pragma omp target update to(x)
 #pragma omp target update from(x)
   }

@@ -1,0 +1,32 @@
+#!/usr/bin/env python3
+# ===- normalize_report.py - a JSON report without its run's timings -------===#
+#
+# Prints the report with the fields that are timings of one particular run
+# removed (wall_time_ns, time_ns, time_saved_ns, transfer_time_ns,
+# predicted_speedup, and in rewrites time_saved_ns), and the findings in an
+# order that does not depend on them (the report sorts by time saved): by
+# kind, location, variable, count and bytes. Two runs of a deterministic
+# program, in whatever analysis mode, must then print the same text.
+#
+# ===----------------------------------------------------------------------===#
+import json
+import sys
+
+TIMING = {"wall_time_ns", "time_ns", "time_saved_ns", "transfer_time_ns",
+          "predicted_speedup"}
+
+
+def strip(x):
+    if isinstance(x, dict):
+        return {k: strip(v) for k, v in x.items() if k not in TIMING}
+    if isinstance(x, list):
+        return [strip(v) for v in x]
+    return x
+
+
+with open(sys.argv[1]) as f:
+    report = strip(json.load(f))
+report["findings"].sort(key=lambda f: (
+    f["kind"], f.get("file") or "", f.get("line") or 0, f.get("column") or 0,
+    f.get("variable") or "", f["count"], f["bytes"]))
+print(json.dumps(report, indent=1, sort_keys=True))
