@@ -59,10 +59,13 @@ static void usage(FILE *out) {
         "\n"
         "commands:\n"
         "  run     run a program under the ompdp runtime and print its report\n"
-        "          ompdp run [--format=text|json] [-o FILE] [--option NAME=VALUE]...\n"
+        "          ompdp run [--format=text|json|sarif] [-o FILE] [--option NAME=VALUE]...\n"
         "                    [--] PROGRAM [ARGS...]\n"
         "  report  render a saved JSON report\n"
-        "          ompdp report [--format=text|json] [-o FILE] REPORT.json\n"
+        "          ompdp report [--format=text|json|sarif] [-o FILE] REPORT.json\n"
+        "  fix     turn a report's rewrites into clang-apply-replacements YAML, or\n"
+        "          apply them to the sources\n"
+        "          ompdp fix [-o FIXES.yaml | --apply] REPORT.json\n"
         "\n"
         "options:\n"
         "  --help      show this help ('ompdp <command> --help' for a command's)\n"
@@ -89,6 +92,8 @@ int main(int argc, char **argv) {
     return drv_run_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "report"))
     return drv_report_main(argc - 1, argv + 1);
+  if (!strcmp(cmd, "fix"))
+    return drv_fix_main(argc - 1, argv + 1);
   if (cmd[0] == '-')
     drv_error("unknown option '%s' (see 'ompdp --help')", cmd);
   else

@@ -5,8 +5,10 @@
 |* its standard streams are inherited untouched, terminal signals reach it
 |* directly, and ompdp exits with the program's own status (re-raising the
 |* signal that killed it). The runtime is told through OMPDP_OPTIONS to write
-|* a JSON report into a private temporary directory; the driver reads that
-|* back and renders it in the format asked for.
+|* a JSON report into a private temporary directory, one file per process
+|* (report.<pid>.json: programs the program starts, and children it forks,
+|* write their own); the driver reads them back and renders them in the
+|* format asked for, the program's own first.
 |*
 \*===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE /* pipe2 */
@@ -19,6 +21,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -43,14 +46,14 @@ static int is_driver_option(const char *name, size_t n) {
 }
 
 static void run_usage(FILE *out) {
-  fputs("usage: ompdp run [--format=text|json] [-o FILE] [--option NAME=VALUE]...\n"
+  fputs("usage: ompdp run [--format=text|json|sarif] [-o FILE] [--option NAME=VALUE]...\n"
         "                 [--] PROGRAM [ARGS...]\n"
         "\n"
         "Runs PROGRAM with the ompdp runtime and prints its report on standard\n"
         "error. ompdp exits with the program's exit status.\n"
         "\n"
         "options:\n"
-        "  --format=text|json     how to render the report (default: text)\n"
+        "  --format=text|json|sarif  how to render the report (default: text)\n"
         "  -o FILE                write the report to FILE instead of standard error\n"
         "  --option NAME=VALUE    set a runtime option; NAME is one of:\n",
         out);
@@ -374,7 +377,15 @@ static int parse_args(int argc, char **argv, run_args_t *a, int *done) {
   return 0;
 }
 
-/* Sets the environment that makes the OpenMP runtime load ours. */
+/* OMP_TOOL=disabled (as libomp reads it: any case) keeps every tool out;
+ * ompdp respects it rather than overriding the user. */
+static int tool_disabled(void) {
+  const char *v = getenv("OMP_TOOL");
+  return v && !strcasecmp(v, "disabled");
+}
+
+/* Sets the environment that makes the OpenMP runtime load ours. An
+ * OMP_TOOL the user set is left alone. */
 static int set_environment(const char *runtime, const char *report_path,
                            const run_args_t *a) {
   strbuf_t libs = {0}, opts = {0};
@@ -394,7 +405,7 @@ static int set_environment(const char *runtime, const char *report_path,
   if (libs.oom || opts.oom) {
     drv_error("out of memory");
     rc = -1;
-  } else if (setenv("OMP_TOOL", "enabled", 1) ||
+  } else if (setenv("OMP_TOOL", "enabled", 0) ||
              setenv("OMP_TOOL_LIBRARIES", libs.d, 1) ||
              setenv("OMPDP_OPTIONS", opts.d, 1)) {
     drv_error("cannot set the environment: %s", strerror(errno));
@@ -405,44 +416,167 @@ static int set_environment(const char *runtime, const char *report_path,
   return rc;
 }
 
-/* Reads the report the runtime wrote, completes it with what only the
- * driver knows (how the program ended) and renders it. */
-static void render(const char *report_path, const run_args_t *a, int status) {
-  struct stat st;
-  if (stat(report_path, &st) != 0) {
+/* A report the runtime left: report.<pid>.json in the temporary directory
+ * (a file still being written has another name). */
+typedef struct found_report {
+  long pid;
+  char *path;
+} found_report_t;
+
+static long report_pid(const char *name) {
+  size_t n = strlen(name);
+  if (n <= sizeof("report..json") - 1 || strncmp(name, "report.", 7) ||
+      strcmp(name + n - 5, ".json"))
+    return -1;
+  long pid = 0;
+  for (const char *p = name + 7; p < name + n - 5; ++p) {
+    if (*p < '0' || *p > '9' || pid > 100000000)
+      return -1;
+    pid = pid * 10 + (*p - '0');
+  }
+  return pid;
+}
+
+static long main_pid_for_sort;
+
+/* The program's own report first, then by pid (the order processes start
+ * in, mostly). */
+static int cmp_found(const void *a, const void *b) {
+  const found_report_t *x = a, *y = b;
+  int xm = x->pid == main_pid_for_sort, ym = y->pid == main_pid_for_sort;
+  if (xm != ym)
+    return ym - xm;
+  return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+static size_t find_reports(const char *dir, pid_t main_pid, found_report_t **out) {
+  *out = NULL;
+  DIR *d = opendir(dir);
+  if (!d)
+    return 0;
+  size_t n = 0, cap = 0;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    long pid = report_pid(e->d_name);
+    if (pid < 0)
+      continue;
+    if (n == cap) {
+      size_t ncap = cap ? 2 * cap : 4;
+      found_report_t *v = realloc(*out, ncap * sizeof(*v));
+      if (!v)
+        break;
+      *out = v;
+      cap = ncap;
+    }
+    size_t len = strlen(dir) + strlen(e->d_name) + 2;
+    char *path = malloc(len);
+    if (!path)
+      break;
+    snprintf(path, len, "%s/%s", dir, e->d_name);
+    (*out)[n].pid = pid;
+    (*out)[n].path = path;
+    ++n;
+  }
+  closedir(d);
+  main_pid_for_sort = (long)main_pid;
+  if (n > 1)
+    qsort(*out, n, sizeof(**out), cmp_found);
+  return n;
+}
+
+/* Why there is no report, in one line. */
+static void explain_no_report(const run_args_t *a, int status, int disabled) {
+  if (disabled) {
+    drv_error("no report: OMP_TOOL=disabled kept the OpenMP runtime from loading ompdp");
+  } else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
+    drv_error("no report: %s was killed by signal %d (%s), which no program can "
+              "catch, before ompdp could write one",
+              a->program[0], SIGKILL, strsignal(SIGKILL));
+  } else if (WIFSIGNALED(status)) {
+    drv_error("no report: %s was killed by signal %d (%s) before ompdp could write one",
+              a->program[0], WTERMSIG(status), strsignal(WTERMSIG(status)));
+  } else {
     drv_error("no report: %s did not load an OMPT-capable OpenMP runtime or "
               "ended before writing one",
               a->program[0]);
-    return;
   }
+}
+
+/* Reads one report, completes it with what only the driver knows (how the
+ * program ended, when it is the program's own) and renders it to path
+ * (NULL: stderr). */
+static void render_one(const found_report_t *f, int is_main, const run_args_t *a,
+                       int status, const char *path) {
   ompdp_report_t r;
   char err[1024];
-  if (ompdp_report_read_json_file(report_path, &r, err, sizeof(err))) {
-    drv_error("the runtime's report is unreadable: %s", err);
+  if (ompdp_report_read_json_file(f->path, &r, err, sizeof(err))) {
+    drv_error("the report of process %ld is unreadable: %s", f->pid, err);
     return;
   }
-  r.has_exit_status = WIFEXITED(status) || WIFSIGNALED(status);
-  r.exit_status = WIFSIGNALED(status) ? 128 + WTERMSIG(status)
-                                      : WEXITSTATUS(status);
-  /* A runtime that could not read its command line leaves argv empty. */
   int ok = 1;
-  if (r.argc == 0) {
-    size_t n = 0;
-    while (a->program[n])
-      ++n;
-    r.argv = calloc(n ? n : 1, sizeof(*r.argv));
-    ok = r.argv != NULL;
-    for (size_t i = 0; ok && i < n; ++i) {
-      r.argv[i] = ompdp_strdup(a->program[i]);
-      ok = r.argv[i] != NULL;
-      r.argc += ok;
+  if (is_main) {
+    r.has_exit_status = WIFEXITED(status) || WIFSIGNALED(status);
+    r.exit_status = WIFSIGNALED(status) ? 128 + WTERMSIG(status)
+                                        : WEXITSTATUS(status);
+    /* A runtime that could not read its command line leaves argv empty. */
+    if (r.argc == 0) {
+      size_t n = 0;
+      while (a->program[n])
+        ++n;
+      r.argv = calloc(n ? n : 1, sizeof(*r.argv));
+      ok = r.argv != NULL;
+      for (size_t i = 0; ok && i < n; ++i) {
+        r.argv[i] = ompdp_strdup(a->program[i]);
+        ok = r.argv[i] != NULL;
+        r.argc += ok;
+      }
     }
   }
   if (!ok)
     drv_error("out of memory");
   ompdp_report_sort(&r);
-  drv_write_report(&r, a->format, a->output, stderr);
+  /* A file that cannot take it (a full disk) loses nothing: the error
+   * says so, and the report goes to stderr after all. */
+  if (drv_write_report(&r, a->format, path, stderr) && path && strcmp(path, "-")) {
+    drv_error("the report follows on standard error");
+    drv_write_report(&r, a->format, NULL, stderr);
+  }
   ompdp_report_free(&r);
+}
+
+/* Renders every report the runtime wrote: the program's own (or the only
+ * one) where -o says, further ones (other processes) after it on stderr, or
+ * to <-o FILE>.<pid>. */
+static void render(const char *dir, pid_t pid, const run_args_t *a, int status,
+                   int disabled) {
+  found_report_t *found;
+  size_t n = find_reports(dir, pid, &found);
+  if (n == 0)
+    explain_no_report(a, status, disabled);
+  int to_file = a->output && strcmp(a->output, "-") != 0;
+  for (size_t i = 0; i < n; ++i) {
+    int is_main = found[i].pid == (long)pid || n == 1;
+    char *path = NULL;
+    if (i == 0) {
+      path = a->output ? strdup(a->output) : NULL;
+    } else if (to_file) {
+      size_t len = strlen(a->output) + 24;
+      path = malloc(len);
+      if (path)
+        snprintf(path, len, "%s.%ld", a->output, found[i].pid);
+    }
+    if (i == 1)
+      drv_error("%zu processes wrote reports; those of the others follow%s%s%s", n,
+                to_file ? " in " : "", to_file ? a->output : "", to_file ? ".<pid>" : "");
+    if ((i == 0 && a->output && !path) || (i > 0 && to_file && !path))
+      drv_error("out of memory");
+    else
+      render_one(&found[i], is_main, a, status, path);
+    free(path);
+  }
+  for (size_t i = 0; i < n; ++i)
+    free(found[i].path);
+  free(found);
 }
 
 int drv_run_main(int argc, char **argv) {
@@ -467,14 +601,22 @@ int drv_run_main(int argc, char **argv) {
 
   char *runtime = find_runtime();
   char *dir = runtime ? make_temp_dir() : NULL;
+  /* <dir>/report.%p.json, with any '%' of dir doubled for the runtime. */
   char *report_path = NULL;
   if (dir) {
-    size_t n = strlen(dir) + sizeof("/report.json");
+    size_t n = 2 * strlen(dir) + sizeof("/report.%p.json");
     report_path = malloc(n);
-    if (report_path)
-      snprintf(report_path, n, "%s/report.json", dir);
-    else
+    if (report_path) {
+      char *q = report_path;
+      for (const char *p = dir; *p; ++p) {
+        *q++ = *p;
+        if (*p == '%')
+          *q++ = '%';
+      }
+      strcpy(q, "/report.%p.json");
+    } else {
       drv_error("out of memory");
+    }
   }
   if (!report_path || set_environment(runtime, report_path, &a)) {
     if (dir)
@@ -486,6 +628,10 @@ int drv_run_main(int argc, char **argv) {
     return DRV_EXIT_USAGE;
   }
   free(runtime);
+  int disabled = tool_disabled();
+  if (disabled)
+    drv_error("OMP_TOOL=disabled is set: the OpenMP runtime will not load ompdp, so "
+              "there will be no report (unset OMP_TOOL to use ompdp)");
 
   saved_signals_t sigs;
   install_signals(&sigs);
@@ -504,8 +650,17 @@ int drv_run_main(int argc, char **argv) {
     }
   }
   child_pid = 0;
-  if (pid > 0 && !exec_status)
-    render(report_path, &a, status);
+  if (pid > 0 && !exec_status) {
+    /* A reader of our stderr or -o that went away must not turn the
+     * program's exit status into SIGPIPE's: the write fails instead. */
+    struct sigaction ign, old_pipe;
+    memset(&ign, 0, sizeof(ign));
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGPIPE, &ign, &old_pipe);
+    render(dir, pid, &a, status, disabled);
+    sigaction(SIGPIPE, &old_pipe, NULL);
+  }
   restore_signals(&sigs);
 
   remove_temp_dir(dir);

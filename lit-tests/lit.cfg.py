@@ -9,17 +9,24 @@
 #   %ompdp-plugin-flags     what a user adds to compile with the plugin
 #   %clang-ompdp            %clang with the plugin and offload flags
 #   %clang-offload          %clang with offload flags only (no plugin)
-# Features: plugin (lib/ompdp.so was built), gpu (an NVIDIA GPU is present).
+#   %python                 the Python running lit
+#   %omp-tools-include      the directory of omp-tools.h (for test-only OMPT tools)
+#   %stress-runs            repetitions of the concurrency test ($OMPDP_STRESS_RUNS or 20)
+# Features: plugin (lib/ompdp.so was built), gpu (an NVIDIA GPU is present),
+# threads (always; marks the tests a ThreadSanitizer build runs), sanitizer,
+# tsan (a ThreadSanitizer build).
 import os
 import shutil
 import subprocess
+import sys
 
 import lit.formats
 
 config.name = "ompdp"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".c", ".cpp", ".test"]
-config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in",
+                   "threaded_only.py", "tsan.supp"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.ompdp_obj_root, "lit-tests")
 
@@ -49,8 +56,16 @@ config.substitutions.append(("%ompdp-rt", os.path.join(libdir, "libompdp-rt.so")
 config.substitutions.append(("%ompdp-so", plugin_so))
 config.substitutions.append(("%ompdp", os.path.join(bindir, "ompdp")))
 
+config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(("%omp-tools-include", config.ompt_include))
+# Repetitions of the concurrency test (20; fewer where a sanitizer makes
+# each run slow: OMPDP_STRESS_RUNS).
+config.substitutions.append(("%stress-runs", os.environ.get("OMPDP_STRESS_RUNS", "20")))
+
 if os.path.exists(plugin_so):
     config.available_features.add("plugin")
+# Every build runs the threaded tests; the feature marks them (see tsan below).
+config.available_features.add("threads")
 if shutil.which("nvidia-smi"):
     try:
         if subprocess.run(["nvidia-smi", "-L"], capture_output=True, timeout=20).returncode == 0:
@@ -59,3 +74,48 @@ if shutil.which("nvidia-smi"):
         pass
 if config.sanitize:
     config.available_features.add("sanitizer")
+    # The runtime is loaded into test programs built without sanitizers, and
+    # the plugin into clang-19: they get the sanitizer's runtime only from
+    # LD_PRELOAD (ompdp links the shared one; see CMakeLists.txt).
+    if getattr(config, "sanitizer_runtime", ""):
+        config.environment["LD_PRELOAD"] = config.sanitizer_runtime
+    # The sanitizer intercepts dlopen, so glibc sees the interceptor, not
+    # libomptarget, as the caller and ignores libomptarget's RUNPATH: its
+    # dlopen("libomp.so") for the OMPT connection would fail and no offload
+    # event would reach the tool. Say where libomp is.
+    config.environment["LD_LIBRARY_PATH"] = os.pathsep.join(
+        [config.llvm_libdir] + [p for p in [os.environ.get("LD_LIBRARY_PATH", "")] if p])
+    # A program keeps its own signals: ASan must not turn a segfault or an
+    # abort into its own report and exit status. Leaks are checked by the
+    # unit tests and the fuzzers: here every process (clang-19, FileCheck,
+    # ld, libomp) would be checked, they free nothing at exit on purpose,
+    # and suppressing them by library would also hide leaks in ompdp's
+    # callbacks, which libomptarget calls.
+    # ThreadSanitizer: libomp, libomptarget and libLLVM are not instrumented,
+    # so their own synchronisation is invisible and what TSan sees of them
+    # (their malloc, memcpy, mutex calls) are false reports: tsan.supp makes
+    # TSan ignore the calls they make, not the ompdp code they call. The
+    # report from a fatal signal allocates (documented, best effort), and
+    # libomp's threads outlive main.
+    # allow_user_poisoning=0: the plugin's inlined copies of LLVM's
+    # allocators poison memory that clang-19's own, uninstrumented copies
+    # then hand out unpoisoned-unaware (false use-after-poison in clang).
+    signals = "handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0:handle_abort=0"
+    defaults = {
+        "ASAN_OPTIONS": signals + ":detect_leaks=0:allow_user_poisoning=0",
+        "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1",
+        "TSAN_OPTIONS": signals + ":suppressions=%s:report_thread_leaks=0:report_mutex_bugs=0"
+                        ":report_signal_unsafe=0:die_after_fork=0:halt_on_error=1"
+                        % os.path.join(config.test_source_root, "tsan.supp"),
+    }
+    for var, value in defaults.items():
+        user = os.environ.get(var, "")
+        config.environment[var] = value + (":" + user if user else "")
+
+    if "thread" in config.sanitize:
+        config.available_features.add("tsan")
+
+        sys.path.insert(0, config.test_source_root)
+        import threaded_only
+
+        config.test_format = threaded_only.ThreadedTestsOnly(execute_external=False)

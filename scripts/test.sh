@@ -1,14 +1,85 @@
 #!/usr/bin/env bash
 #===- scripts/test.sh - set up, build, and run every test -----------------===#
 #
-# Unit tests (one ctest test each) and the lit suite (ctest test "lit").
-# Extra arguments go to CMake, e.g. -DOMPDP_SANITIZE=address,undefined with
-# OMPDP_BUILD=build-asan.
+# What CI runs (.ci/run), in stages; OMPDP_TEST_STAGES picks some of them
+# (default: "normal asan fuzz tsan"):
+#   normal  build into $OMPDP_BUILD (default build/), run every ctest test:
+#           unit tests, the lit suite, the benchmarks' quick mode
+#   asan    build runtime, driver, plugin and tests with AddressSanitizer +
+#           UndefinedBehaviorSanitizer into $OMPDP_BUILD-asan and run the unit
+#           tests and the whole lit suite; any sanitizer report fails
+#   fuzz    build the libFuzzer targets there and run each for
+#           $OMPDP_FUZZ_SECONDS (60) from its corpus (scripts/fuzz.sh)
+#   tsan    build everything with ThreadSanitizer into $OMPDP_BUILD-tsan and
+#           run the threaded lit tests
+# Extra arguments go to CMake (every build).
 #
 #===----------------------------------------------------------------------===#
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 ompdp_install_packages
-ompdp_build "$@"
-cd "$OMPDP_BUILD"
-ctest --output-on-failure -j"$(nproc)"
+
+stages=" ${OMPDP_TEST_STAGES:-normal asan fuzz tsan} "
+started=$SECONDS
+stage_start=$SECONDS
+
+stage_done() {
+  echo "ompdp: stage $1 passed in $((SECONDS - stage_start)) s"
+  stage_start=$SECONDS
+}
+
+# Runs "$@" with every sanitizer report written to a fresh directory, then
+# fails if there is any, even one the test that caused it did not notice
+# (a report in a child process, a test that expected a failure anyway).
+with_sanitizer_logs() {
+  local logs="$1"
+  shift
+  rm -rf "$logs" && mkdir -p "$logs"
+  local rc=0
+  ASAN_OPTIONS="log_path=$logs/asan${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
+  UBSAN_OPTIONS="log_path=$logs/ubsan${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}" \
+  TSAN_OPTIONS="log_path=$logs/tsan${TSAN_OPTIONS:+:$TSAN_OPTIONS}" \
+    "$@" || rc=$?
+  if [ -n "$(ls -A "$logs")" ]; then
+    echo "ompdp: sanitizer reports in $logs:" >&2
+    head -n 60 "$logs"/* >&2
+    return 1
+  fi
+  return $rc
+}
+
+if [[ $stages == *" normal "* ]]; then
+  ompdp_build "$@"
+  (cd "$OMPDP_BUILD" && ctest --output-on-failure -j"$(nproc)")
+  stage_done normal
+fi
+
+asan_build="$OMPDP_BUILD-asan"
+if [[ $stages == *" asan "* || $stages == *" fuzz "* ]]; then
+  fuzz=OFF
+  [[ $stages == *" fuzz "* ]] && fuzz=ON
+  OMPDP_BUILD="$asan_build" ompdp_build -DOMPDP_SANITIZE=address,undefined -DOMPDP_FUZZ=$fuzz "$@"
+fi
+if [[ $stages == *" asan "* ]]; then
+  # The benchmarks would only time ASan.
+  (cd "$asan_build" &&
+   with_sanitizer_logs "$asan_build/sanitizer-logs" \
+     ctest --output-on-failure -j"$(nproc)" -E '^benchmarks/')
+  stage_done asan
+fi
+if [[ $stages == *" fuzz "* ]]; then
+  bash "$OMPDP_ROOT/scripts/fuzz.sh" "$asan_build"
+  stage_done fuzz
+fi
+
+if [[ $stages == *" tsan "* ]]; then
+  tsan_build="$OMPDP_BUILD-tsan"
+  cmake -S "$OMPDP_ROOT" -B "$tsan_build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DOMPDP_SANITIZE=thread "$@" >/dev/null
+  cmake --build "$tsan_build" -j"$(nproc)"
+  # lit.cfg.py runs only the threaded tests in a ThreadSanitizer build.
+  OMPDP_STRESS_RUNS="${OMPDP_STRESS_RUNS:-5}" \
+    with_sanitizer_logs "$tsan_build/sanitizer-logs" cmake --build "$tsan_build" --target check-lit
+  stage_done tsan
+fi
+echo "ompdp: all stages passed in $((SECONDS - started)) s"

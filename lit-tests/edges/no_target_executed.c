@@ -1,0 +1,35 @@
+//===- no_target_executed.c - an offload program that never offloads ------===//
+//
+// The program is built for offload and uses OpenMP on the host, but takes
+// no branch with a target construct. The report is written at exit, when
+// libomptarget may already be shut down: ompdp must not call into it then
+// (omp_get_initial_device() crashed there). The program's output and
+// status are unchanged, and the report is empty.
+//
+// RUN: %clang-offload -g %s -o %t
+// RUN: sh -c '%ompdp run -- %t; echo "rc=$?"' 2>&1 | FileCheck %s
+// RUN: env OMP_TOOL_LIBRARIES=%ompdp-rt sh -c '%t; echo "rc=$?"' 2>&1 | FileCheck %s
+//===----------------------------------------------------------------------===//
+#include <stdio.h>
+
+// CHECK: x=2
+// CHECK: === ompdp report ===
+// CHECK: observed: 0 transfers
+// CHECK: no inefficient data movement found
+// CHECK: rc=0
+
+int main(int argc, char **argv) {
+  int x = 0;
+#pragma omp parallel num_threads(2)
+  {
+#pragma omp atomic
+    x++;
+  }
+  if (argc > 5) {
+#pragma omp target map(tofrom : x)
+    x++;
+  }
+  printf("x=%d\n", x);
+  fflush(stdout);
+  return 0;
+}
