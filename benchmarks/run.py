@@ -375,8 +375,9 @@ def render(res):
                             "hash/memcpy", "copy while hashing GB/s",
                             "overlapped/memcpy"], hrows))
     lines.append("")
-    lines.append("From 256 KiB on ompdp hashes on a helper thread during the "
-                 "copy: the last columns are that copy's speed.")
+    lines.append("Last columns: with --option hash_helper=1, ompdp hashes "
+                 "buffers from 256 KiB on a helper thread during the copy; "
+                 "that copy's speed.")
     st = res.get("stream")
     if st:
         lines.append("")
@@ -438,13 +439,10 @@ def goals(res):
          "measured": f"{s['worst_slowdown']:.3f} ({s['worst_program']})",
          "met": s["worst_slowdown"] <= GOAL_WORST},
     ]
-    # What the runtime does per size: hash inline below 256 KiB, on the
-    # helper during the copy above (then the copy must keep its speed).
-    def effective(h):
-        return h["overlap_gbps"] if h.get("overlap_gbps") else h["hash_gbps"]
-    slow = [h for h in res["hash"] if effective(h) < h["memcpy_gbps"]]
-    out.append({"goal": "hashing >= memcpy throughput at every size "
-                "(inline XXH3; from 256 KiB: copy while hashing)",
+    # The runtime hashes inline by default (the helper, option hash_helper,
+    # is reported in the last columns of the hash table).
+    slow = [h for h in res["hash"] if h["hash_gbps"] < h["memcpy_gbps"]]
+    out.append({"goal": "XXH3 >= memcpy throughput at every size",
                 "measured": "slower at " +
                 ", ".join(human(h["size"]) for h in slow)
                 if slow else "faster or equal at every size",

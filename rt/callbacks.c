@@ -15,9 +15,10 @@
 |* device-to-host bytes at end, from the host destination. Transfers between
 |* two devices are not hashed (device memory may not be readable from here).
 |* The hash runs outside the recorded interval, so its cost does not inflate
-|* the transfer time that the report attributes to the program. Buffers of
-|* OMPDP_HASH_ASYNC_MIN bytes and more are instead hashed on the helper
-|* thread while the OpenMP runtime copies them (rt/hash.c): from the host
+|* the transfer time that the report attributes to the program. With the
+|* hash_helper option, buffers of OMPDP_HASH_ASYNC_MIN bytes and more are
+|* instead hashed on the helper thread while the OpenMP runtime copies them
+|* (rt/hash.c): from the host
 |* source for host-to-device, and for device-to-host from the device source
 |* when that device's memory is the host's (the host plugin); the end
 |* callback reads the clock before it waits for the hash.

@@ -6,7 +6,9 @@
 |* for buffers long enough to use vectors (XXH3 hashes up to 240 bytes with
 |* scalar code, called directly here: no indirect call for small buffers).
 |*
-|* Large buffers are hashed while they are copied. Hashing a buffer costs
+|* With the hash_helper option, large buffers are hashed while they are
+|* copied (off by default: on the 2-core benchmark machine it did not pay,
+|* docs/runtime.md). Hashing a buffer costs
 |* about as much as copying it once it no longer fits in the cache, and on
 |* host offload a transfer is exactly such a copy, so hashing after the copy
 |* would double the transfer. Instead the data-op begin callback hands the
@@ -156,7 +158,7 @@ __attribute__((constructor)) static void register_fork_handler(void) {
 }
 
 int ompdp_hash_start(const void *p, size_t n) {
-  if (n < OMPDP_HASH_ASYNC_MIN || start_helper() != 1)
+  if (n < OMPDP_HASH_ASYNC_MIN || !ompdp_opts.hash_helper || start_helper() != 1)
     return 0;
   uint32_t idle = IDLE;
   if (!atomic_compare_exchange_strong_explicit(&job.state, &idle, CLAIMED, memory_order_acquire,

@@ -11,9 +11,10 @@
 |* lasts long enough, best of three. Built with -O2, and -mavx2 where the CPU
 |* has it, which is the variant the runtime picks on such a CPU.
 |*
-|* From 256 KiB on, the runtime hashes a buffer on a helper thread while the
-|* OpenMP runtime copies it (rt/hash.c). For those sizes a third number,
-|* overlap_gbps, is the throughput of exactly that: the copy on this thread
+|* With its hash_helper option, the runtime hashes buffers from 256 KiB on a
+|* helper thread while the OpenMP runtime copies them (rt/hash.c). For those
+|* sizes a third number, overlap_gbps, is the throughput of exactly that:
+|* the copy on this thread
 |* while a second thread hashes the same source, both finished (handed over
 |* by spinning, as the runtime's helper does between close transfers; a job
 |* the helper has not started when the copy ends is hashed by the copying
