@@ -2,9 +2,11 @@
 # ===- run.py - ompdp overhead benchmark suite -----------------------------===#
 #
 # Builds the programs in benchmarks/programs/ for offload to the host, runs
-# each one without and with `ompdp run`, alternating the two, and prints per
-# program: the median wall time and its ratio, peak RSS, the tool's memory per
-# event, and the time spent after main returns (where ompdp analyses). Then it
+# each one without a tool, with the null tool (benchmarks/nulltool: ompdp's
+# callbacks with empty bodies, the floor any such tool pays) and with
+# `ompdp run`, alternating the three, and prints per program: the median wall
+# and CPU time and the ratios, peak RSS, the tool's memory per event, and the
+# time spent after main returns (where ompdp analyses). Then it
 # runs benchmarks/hashbench/ (XXH3 against memcpy per buffer size) and prints
 # the goals met or missed. It also measures ompdp's bounded-memory mode
 # (--option mode=stream) on 10^8 events, checks that the stream and full-log
@@ -130,6 +132,18 @@ def compile_all(cc, outdir, names):
     return built, hb
 
 
+def build_nulltool(cc, outdir):
+    """benchmarks/nulltool as a shared library: the OMPT tool that registers
+    ompdp's callbacks with empty bodies (the floor any such tool pays)."""
+    so = os.path.join(outdir, "libnulltool.so")
+    cmd = [cc, "-O2", "-shared", "-fPIC",
+           os.path.join(HERE, "nulltool", "nulltool.c"), "-o", so]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        die(f"cannot build the null tool:\n{' '.join(cmd)}\n{r.stderr}")
+    return so
+
+
 def build_logbench(cc, outdir, build):
     """benchmarks/logbench against this build's runtime core, with the
     runtime's callback sources; None (and a note) if it cannot be built."""
@@ -188,11 +202,14 @@ def bench_logbench(exe, quick, runs):
 
 
 def run_once(argv, errpath, env=None):
-    """Runs argv; returns wall seconds, peak RSS in KiB, seconds after main.
+    """Runs argv; returns wall seconds, peak RSS in KiB, seconds after main,
+    CPU seconds (user + system).
 
-    The peak RSS comes from wait4 on the direct child. Linux reports there the
-    larger of the child's own peak and that of the children it reaped, so for
-    `ompdp run` it is the program's peak, not the driver's."""
+    The peak RSS and CPU time come from wait4 on the direct child. Linux
+    reports there the larger of the child's own peak and that of the children
+    it reaped, so for `ompdp run` it is the program's peak, not the driver's;
+    the CPU time is the child's plus that of the children it reaped (driver
+    and program)."""
     with open(errpath, "w") as err:
         t0 = time.monotonic_ns()
         p = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
@@ -212,27 +229,34 @@ def run_once(argv, errpath, env=None):
         die(f"{' '.join(argv)} did not print its end-of-main time:\n"
             f"{text[-2000:]}")
     # Both clocks are CLOCK_MONOTONIC (Python's monotonic clock on Linux).
-    return (t1 - t0) / 1e9, ru.ru_maxrss, (t1 - end) / 1e9
+    return ((t1 - t0) / 1e9, ru.ru_maxrss, (t1 - end) / 1e9,
+            ru.ru_utime + ru.ru_stime)
 
 
-def bench_program(name, exe, size, runs, ompdp, work):
+def bench_program(name, exe, size, runs, ompdp, work, nulltool):
     base = [exe, str(size)]
     report = os.path.join(work, f"{name}.json")
     tool = [ompdp, "run", "--format=json", "-o", report, "--"] + base
     errpath = os.path.join(work, f"{name}.stderr")
     env = dict(os.environ, **PROGRAM_ENV.get(name, {}))
+    # The null tool is loaded the way ompdp run loads ompdp's runtime (the
+    # OpenMP runtime's tool variables), without the driver.
+    env_null = dict(env, OMP_TOOL="enabled", OMP_TOOL_LIBRARIES=nulltool)
     # One untimed run of each first: page cache, dynamic loader, CPU clocks.
     run_once(base, errpath, env)
+    run_once(base, errpath, env_null)
     run_once(tool, errpath, env)
-    without, with_ = [], []
+    without, null, with_ = [], [], []
+    sides = [(base, env, without), (base, env_null, null), (tool, env, with_)]
     for i in range(runs):
-        # Alternated, and the order flips every pair, so a slow drift of the
-        # machine (another process, frequency) falls on both sides alike.
-        order = [(base, without), (tool, with_)]
+        # Alternated, and the order rotates and flips from one round to the
+        # next, so a slow drift of the machine (another process, frequency)
+        # falls on every side alike.
+        order = sides[i % 3:] + sides[:i % 3]
         if i % 2:
             order.reverse()
-        for argv, acc in order:
-            acc.append(run_once(argv, errpath, env))
+        for argv, e, acc in order:
+            acc.append(run_once(argv, errpath, e))
     try:
         with open(report) as f:
             observed = json.load(f)["observed"]
@@ -242,14 +266,23 @@ def bench_program(name, exe, size, runs, ompdp, work):
 
     def med(acc, k):
         return statistics.median(r[k] for r in acc)
-    t0, t1 = med(without, 0), med(with_, 0)
+    t0, t1, tn = med(without, 0), med(with_, 0), med(null, 0)
     rss0, rss1 = med(without, 1), med(with_, 1)
     x0, x1 = med(without, 2), med(with_, 2)
+    c0, c1, cn = med(without, 3), med(with_, 3), med(null, 3)
     return {
         "name": name, "size": size, "runs": runs,
         "wall_s_without": t0, "wall_s_with": t1, "slowdown": t1 / t0,
+        "wall_s_null": tn, "null_slowdown": tn / t0,
         "wall_s_all_without": [r[0] for r in without],
         "wall_s_all_with": [r[0] for r in with_],
+        "wall_s_all_null": [r[0] for r in null],
+        "cpu_s_without": c0, "cpu_s_null": cn, "cpu_s_with": c1,
+        "cpu_s_all_without": [r[3] for r in without],
+        "cpu_s_all_with": [r[3] for r in with_],
+        "cpu_s_all_null": [r[3] for r in null],
+        "peak_rss_kib_null": med(null, 1),
+        "after_main_s_null": med(null, 2),
         "peak_rss_kib_without": rss0, "peak_rss_kib_with": rss1,
         "events": events, "observed": observed,
         "tool_bytes_per_event":
@@ -267,7 +300,7 @@ def stream_run(ompdp, exe, args, work, tag):
             "--option", "mode=stream",
             "--option", f"memory_cap_mb={STREAM_CAP_MIB}", "--"] + \
         [exe] + [str(a) for a in args]
-    wall, rss, after = run_once(argv, os.path.join(work, "stream.stderr"))
+    wall, rss, after, _ = run_once(argv, os.path.join(work, "stream.stderr"))
     with open(report) as f:
         rep = json.load(f)
     forgot = [w for w in rep["warnings"] if "forgot" in w]
@@ -344,8 +377,11 @@ def render(res):
         bpe = p["tool_bytes_per_event"]
         rows.append([
             p["name"], str(p["size"]), str(p["events"]),
-            f"{p['wall_s_without']:.3f}", f"{p['wall_s_with']:.3f}",
-            f"{p['slowdown']:.2f}",
+            f"{p['wall_s_without']:.3f}", f"{p['wall_s_null']:.3f}",
+            f"{p['wall_s_with']:.3f}",
+            f"{p['null_slowdown']:.2f}", f"{p['slowdown']:.2f}",
+            f"{p['cpu_s_without']:.3f}", f"{p['cpu_s_null']:.3f}",
+            f"{p['cpu_s_with']:.3f}",
             f"{p['peak_rss_kib_without'] / 1024:.1f}",
             f"{p['peak_rss_kib_with'] / 1024:.1f}",
             # Below 10^4 events the tool's fixed cost (its code, its tables)
@@ -355,14 +391,20 @@ def render(res):
             f"{p['after_main_s_with'] * 1e3:.1f}",
         ])
     lines.append(fmt_table(
-        ["program", "size", "events", "wall s (no tool)", "wall s (ompdp)",
-         "slowdown", "peak RSS MiB (no tool)", "peak RSS MiB (ompdp)",
+        ["program", "size", "events", "wall s (no tool)",
+         "wall s (null tool)", "wall s (ompdp)", "null tool slowdown",
+         "slowdown", "CPU s (no tool)", "CPU s (null tool)", "CPU s (ompdp)",
+         "peak RSS MiB (no tool)", "peak RSS MiB (ompdp)",
          "tool B/event", "after main ms (no tool)", "after main ms (ompdp)"],
         rows))
     s = res["summary"]
     lines.append("")
     lines.append(f"slowdown: geometric mean {s['geomean_slowdown']:.3f}, "
-                 f"worst {s['worst_slowdown']:.3f} ({s['worst_program']})")
+                 f"worst {s['worst_slowdown']:.3f} ({s['worst_program']}); "
+                 f"null tool: geometric mean "
+                 f"{s['geomean_null_slowdown']:.3f}, worst "
+                 f"{s['worst_null_slowdown']:.3f} "
+                 f"({s['worst_null_program']})")
     lines.append("")
     hrows = [[human(h["size"]), f"{h['hash_gbps']:.2f}",
               f"{h['memcpy_gbps']:.2f}",
@@ -523,6 +565,7 @@ def main():
     work = tempfile.mkdtemp(prefix="ompdp-bench-")
     try:
         built, hb = compile_all(a.cc, work, names + [c[0] for c in CHECK_RUNS])
+        nulltool = build_nulltool(a.cc, work)
         lb = build_logbench(a.cc, work, a.build) if not a.only else None
         res = {"date": datetime.datetime.now().astimezone().isoformat(
                    timespec="seconds"),
@@ -533,7 +576,8 @@ def main():
                 continue
             size = quick if a.quick else full
             print(f"running {name} ({size}) ...", file=sys.stderr, flush=True)
-            r = bench_program(name, built[src], size, runs, ompdp, work)
+            r = bench_program(name, built[src], size, runs, ompdp, work,
+                              nulltool)
             r["measures"] = what
             res["programs"].append(r)
         print("running hashbench ...", file=sys.stderr, flush=True)
@@ -567,9 +611,14 @@ def main():
 
     sd = [p["slowdown"] for p in res["programs"]]
     worst = max(res["programs"], key=lambda p: p["slowdown"])
+    sn = [p["null_slowdown"] for p in res["programs"]]
+    worst_n = max(res["programs"], key=lambda p: p["null_slowdown"])
     res["summary"] = {
         "geomean_slowdown": math.exp(sum(map(math.log, sd)) / len(sd)),
-        "worst_slowdown": worst["slowdown"], "worst_program": worst["name"]}
+        "worst_slowdown": worst["slowdown"], "worst_program": worst["name"],
+        "geomean_null_slowdown": math.exp(sum(map(math.log, sn)) / len(sn)),
+        "worst_null_slowdown": worst_n["null_slowdown"],
+        "worst_null_program": worst_n["name"]}
     res["goals"] = goals(res)
     print(render(res))
     if a.json:

@@ -1,8 +1,10 @@
 /*===- attribution_linux.c - source locations from DWARF -----------*- C -*-===*\
 |*
 |* Maps the return address of an offload call to function, file, line and
-|* column with elfutils' libdwfl, over every object mapped in this process
-|* (so code in shared libraries is found too). The address looked up is
+|* column with elfutils' libdwfl, in whichever object of the process holds
+|* it (so code in shared libraries is found too; each object is reported to
+|* libdwfl when first needed, and each address looked up once per report:
+|* docs/runtime.md, Source locations). The address looked up is
 |* codeptr - 1: the call instruction itself, not the one after it, which can
 |* belong to the next source line. The function is the innermost one in the
 |* DWARF scopes (inlined functions included); without debug information the
@@ -12,6 +14,7 @@
 #define _GNU_SOURCE
 #include "ompdp_rt.h"
 
+#include <dlfcn.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
@@ -19,6 +22,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <link.h>
 #include <unistd.h>
 
 static Dwfl *dwfl;
@@ -29,18 +33,57 @@ static const Dwfl_Callbacks callbacks = {
     .find_debuginfo = dwfl_standard_find_debuginfo,
 };
 
+static int proc_reported; /* every mapped object reported (the fallback) */
+
 static Dwfl *get_dwfl(void) {
   if (dwfl || dwfl_failed)
     return dwfl;
   dwfl = dwfl_begin(&callbacks);
-  if (!dwfl || dwfl_linux_proc_report(dwfl, getpid()) != 0 ||
-      dwfl_report_end(dwfl, NULL, NULL) != 0) {
-    if (dwfl)
-      dwfl_end(dwfl);
-    dwfl = NULL;
+  if (!dwfl)
     dwfl_failed = 1;
-  }
   return dwfl;
+}
+
+/* The module holding addr. Modules are reported as they are needed, from
+ * the dynamic linker's own record of the object (dladdr1: its file and load
+ * bias), which costs a few thousand instructions; reading /proc/self/maps
+ * for every mapped object up front (dwfl_linux_proc_report) cost about a
+ * million (fscanf over a few hundred lines), paid by every report with a
+ * finding. An address the dynamic linker does not know falls back to that. */
+static Dwfl_Module *module_at(Dwfl *d, Dwarf_Addr addr) {
+  Dwfl_Module *mod = dwfl_addrmodule(d, addr);
+  if (mod)
+    return mod;
+  Dl_info info;
+  struct link_map *lm = NULL;
+  char exe[4096];
+  if (!proc_reported && dladdr1((void *)(uintptr_t)addr, &info, (void **)&lm, RTLD_DL_LINKMAP) &&
+      lm) {
+    const char *file = lm->l_name;
+    if (!file || !file[0]) { /* the main program */
+      ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+      file = n > 0 ? exe : NULL;
+      if (n > 0)
+        exe[n] = 0;
+    }
+    if (file) {
+      dwfl_report_begin_add(d);
+      /* add_p_vaddr: l_addr is the load bias, added to the segments'. */
+      Dwfl_Module *m = dwfl_report_elf(d, file, file, -1, (GElf_Addr)lm->l_addr, true);
+      dwfl_report_end(d, NULL, NULL);
+      mod = m ? dwfl_addrmodule(d, addr) : NULL;
+      if (mod)
+        return mod;
+    }
+  }
+  if (proc_reported)
+    return NULL;
+  proc_reported = 1;
+  dwfl_report_begin_add(d);
+  int rc = dwfl_linux_proc_report(d, getpid());
+  if (dwfl_report_end(d, NULL, NULL) != 0 || rc != 0)
+    return NULL;
+  return dwfl_addrmodule(d, addr);
 }
 
 /* The compile unit containing addr. Clang emits no .debug_aranges by
@@ -143,15 +186,57 @@ static void enclosing_user_function(Dwarf_Die *parent, const char *file, int lin
   } while (dwarf_siblingof(&child, &child) == 0);
 }
 
+static void attribute_dwarf(const void *codeptr, int construct, ompdp_loc_t *loc);
+
+/* The report asks for the same call site several times (a finding's site
+ * and the related site of another, one site per finding kind): the answers
+ * are kept until ompdp_attribution_done. A DWARF lookup costs tens of
+ * thousands of instructions (dwarf_getscopes walks the unit), a hit a few. */
+#define MEMO_MAX 256
+typedef struct memo {
+  const void *codeptr;
+  int construct;
+  ompdp_loc_t loc;
+} memo_t;
+static memo_t memo[MEMO_MAX];
+static size_t memo_n;
+
+static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
+
 void ompdp_attribute(const void *codeptr, int construct, ompdp_loc_t *loc) {
   memset(loc, 0, sizeof(*loc));
   if (!codeptr)
     return;
+  for (size_t i = 0; i < memo_n; ++i)
+    if (memo[i].codeptr == codeptr && memo[i].construct == construct) {
+      *loc = memo[i].loc;
+      loc->function = dup_or_null(memo[i].loc.function);
+      loc->file = dup_or_null(memo[i].loc.file);
+      return;
+    }
+  attribute_dwarf(codeptr, construct, loc);
+  if (memo_n < MEMO_MAX) {
+    memo_t *m = &memo[memo_n];
+    m->codeptr = codeptr;
+    m->construct = construct;
+    m->loc = *loc;
+    m->loc.function = dup_or_null(loc->function);
+    m->loc.file = dup_or_null(loc->file);
+    if ((!loc->function || m->loc.function) && (!loc->file || m->loc.file)) {
+      ++memo_n;
+    } else { /* out of memory: not kept */
+      free(m->loc.function);
+      free(m->loc.file);
+    }
+  }
+}
+
+static void attribute_dwarf(const void *codeptr, int construct, ompdp_loc_t *loc) {
   Dwfl *d = get_dwfl();
   if (!d)
     return;
   Dwarf_Addr addr = (Dwarf_Addr)(uintptr_t)codeptr - 1;
-  Dwfl_Module *mod = dwfl_addrmodule(d, addr);
+  Dwfl_Module *mod = module_at(d, addr);
   if (!mod)
     return;
   Dwarf_Die cu;
@@ -194,8 +279,14 @@ void ompdp_attribute(const void *codeptr, int construct, ompdp_loc_t *loc) {
 }
 
 void ompdp_attribution_done(void) {
+  for (size_t i = 0; i < memo_n; ++i) {
+    free(memo[i].loc.function);
+    free(memo[i].loc.file);
+  }
+  memo_n = 0;
   if (dwfl)
     dwfl_end(dwfl);
   dwfl = NULL;
   dwfl_failed = 0;
+  proc_reported = 0;
 }
