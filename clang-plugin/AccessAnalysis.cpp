@@ -21,6 +21,7 @@
 #include "clang/AST/ExprOpenMP.h"
 #include "clang/AST/OpenMPClause.h"
 #include "clang/AST/StmtOpenMP.h"
+#include "clang/Basic/OpenMPKinds.h"
 
 using namespace clang;
 using namespace ompdp;
@@ -127,6 +128,9 @@ public:
   std::vector<Use> Uses;
   /// A call that may touch any memory it can reach (globals, pointees).
   bool OpaqueCall = false;
+  /// Host code: device bodies are skipped, and so are Skip and markers.
+  bool Host = false;
+  const Stmt *Skip = nullptr;
 
   void stmt(const Stmt *S);
   void clauses(const OMPExecutableDirective *D);
@@ -163,6 +167,8 @@ private:
 
 void Walker::call(const CallExpr *C) {
   const FunctionDecl *FD = C->getDirectCallee();
+  if (Host && FD && FD->getIdentifier() && FD->getName() == OMPDP_MARKER_FN)
+    return; // the plugin's own marker: not the program's code
   bool Pure = FD && (FD->getBuiltinID() || FD->hasAttr<ConstAttr>() ||
                      FD->hasAttr<PureAttr>());
   if (!Pure)
@@ -372,6 +378,23 @@ void Walker::stmt(const Stmt *S) {
     return any(E);
   if (auto *CS = dyn_cast<CapturedStmt>(S))
     return stmt(CS->getCapturedStmt());
+  if (Host && S == Skip)
+    return;
+  if (auto *D = dyn_cast<OMPExecutableDirective>(S); D && Host) {
+    llvm::omp::Directive K = D->getDirectiveKind();
+    if (isOpenMPTargetExecutionDirective(K))
+      return; // device code
+    if (K == llvm::omp::OMPD_target_enter_data ||
+        K == llvm::omp::OMPD_target_exit_data ||
+        K == llvm::omp::OMPD_target_update) {
+      for (const OMPClause *C : D->clauses())
+        if (isa<OMPMapClause, OMPToClause, OMPFromClause>(C))
+          for (const Stmt *Child : const_cast<OMPClause *>(C)->children())
+            if (auto *E = dyn_cast_or_null<Expr>(Child))
+              lvalue(E, ReadWrite, {});
+      return;
+    }
+  }
   if (auto *D = dyn_cast<OMPExecutableDirective>(S)) {
     clauses(D);
     if (D->hasAssociatedStmt())
@@ -391,16 +414,9 @@ bool prefix(ArrayRef<const void *> A, ArrayRef<const void *> B) {
   return A.size() <= B.size() && std::equal(A.begin(), A.end(), B.begin());
 }
 
-} // namespace
-
-std::vector<uint32_t> ompdp::analyzeAccesses(const OMPExecutableDirective *D,
-                                             ArrayRef<StoragePath> Items) {
+/// The OMPDP_ACCESS of each item, from what W saw.
+std::vector<uint32_t> classify(const Walker &W, ArrayRef<StoragePath> Items) {
   std::vector<uint32_t> Out(Items.size(), AC_UNKNOWN);
-  if (!D->hasAssociatedStmt())
-    return Out;
-  Walker W;
-  W.clauses(D);
-  W.stmt(D->getInnermostCapturedStmt()->getCapturedStmt());
   for (size_t I = 0; I < Items.size(); ++I) {
     const StoragePath &P = Items[I];
     if (!P.Valid) {
@@ -446,4 +462,26 @@ std::vector<uint32_t> ompdp::analyzeAccesses(const OMPExecutableDirective *D,
     Out[I] = R && Wr ? AC_READ_WRITE : R ? AC_READ : Wr ? AC_WRITE : AC_NONE;
   }
   return Out;
+}
+
+} // namespace
+
+std::vector<uint32_t> ompdp::analyzeAccesses(const OMPExecutableDirective *D,
+                                             ArrayRef<StoragePath> Items) {
+  if (!D->hasAssociatedStmt())
+    return std::vector<uint32_t>(Items.size(), AC_UNKNOWN);
+  Walker W;
+  W.clauses(D);
+  W.stmt(D->getInnermostCapturedStmt()->getCapturedStmt());
+  return classify(W, Items);
+}
+
+std::vector<uint32_t> ompdp::analyzeHostAccesses(const Stmt *S,
+                                                 const Stmt *Skip,
+                                                 ArrayRef<StoragePath> Items) {
+  Walker W;
+  W.Host = true;
+  W.Skip = Skip;
+  W.stmt(S);
+  return classify(W, Items);
 }

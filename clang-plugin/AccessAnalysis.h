@@ -6,7 +6,9 @@
 // u[0:n] is "what u points to" and s.a[0:n] is "what s.a points to". The
 // body's uses are followed the same way; anything the analysis cannot
 // follow (an address passed to a function, stored, or used otherwise)
-// counts as read and write.
+// counts as read and write. The same walk over host code (the statements
+// around a construct, without device bodies) says where the host uses an
+// item, for the rewrites that keep data on the device across constructs.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OMPDP_CLANG_PLUGIN_ACCESSANALYSIS_H
@@ -21,6 +23,7 @@
 namespace clang {
 class Expr;
 class OMPExecutableDirective;
+class Stmt;
 class ValueDecl;
 } // namespace clang
 
@@ -45,6 +48,15 @@ struct StoragePath {
 /// The OMPDP_ACCESS value of each item for the body of target directive D.
 std::vector<uint32_t> analyzeAccesses(const clang::OMPExecutableDirective *D,
                                       llvm::ArrayRef<StoragePath> Items);
+
+/// The OMPDP_ACCESS value of each item for host code S (a statement or an
+/// expression), without Skip (the construct whose host accesses are
+/// wanted), the bodies of target regions (device code) and the plugin's
+/// markers. The items of target enter/exit data and target update
+/// directives in S count as read and written (they move host data).
+std::vector<uint32_t> analyzeHostAccesses(const clang::Stmt *S,
+                                          const clang::Stmt *Skip,
+                                          llvm::ArrayRef<StoragePath> Items);
 
 } // namespace ompdp
 

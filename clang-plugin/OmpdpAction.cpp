@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 #include "OmpdpAction.h"
 
+#include "PluginArgs.h"
 #include "RegionCollector.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -153,32 +154,16 @@ OmpdpAction::CreateASTConsumer(CompilerInstance &CI, llvm::StringRef) {
 
 bool OmpdpAction::ParseArgs(const CompilerInstance &CI,
                             const std::vector<std::string> &Args) {
-  DiagnosticsEngine &D = CI.getDiagnostics();
-  for (const std::string &A : Args) {
-    llvm::StringRef Arg(A);
-    if (Arg == "dump") {
-      Dump = true;
-    } else if (Arg.consume_front("dump=")) {
-      if (Arg.empty()) {
-        D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
-                                   "ompdp: '-fplugin-arg-ompdp-dump=' needs "
-                                   "a file name"));
-        return false;
-      }
-      Dump = true;
-      DumpPath = Arg.str();
-    } else if (bool Handled = false; !Profile.parse(Arg, D, Handled)) {
-      if (Handled) // profile= or W<spec>, but bad: the error is said
-        return false;
-      D.Report(D.getCustomDiagID(
-          DiagnosticsEngine::Error,
-          "ompdp: unknown plugin argument '%0' (valid: "
-          "-fplugin-arg-ompdp-dump, -fplugin-arg-ompdp-dump=<file>, "
-          "-fplugin-arg-ompdp-profile=<report.json>, "
-          "-fplugin-arg-ompdp-W<ompdp warning option>)"))
-          << A;
-      return false;
-    }
+  PluginArgs Parsed;
+  std::string Error = parsePluginArgs(Args, Parsed);
+  if (!Error.empty()) {
+    DiagnosticsEngine &D = CI.getDiagnostics();
+    D.Report(D.getCustomDiagID(DiagnosticsEngine::Error, "ompdp: %0")) << Error;
+    return false;
   }
+  Dump = Parsed.Dump;
+  DumpPath = std::move(Parsed.DumpPath);
+  Profile.Path = std::move(Parsed.ProfilePath);
+  Profile.WarningSpecs = std::move(Parsed.WarningSpecs);
   return true;
 }

@@ -222,6 +222,13 @@ std::string findingMessage(const ompdp_finding_t &F, const Item &It) {
     return "zero-filled transfer: " + What +
            " copies only zero bytes to the device, " + times(N);
   case OMPDP_FK_OVERBROAD_MAP:
+    // Which rule found it follows from the item's access (detect_overbroad.c).
+    if (It.Access == AC_READ)
+      return "overbroad map: " + What +
+             " copies back data the region only reads, " + times(N);
+    if (It.Access == AC_WRITE)
+      return "overbroad map: " + What +
+             " copies in data the region only writes, " + times(N);
     return "overbroad map: " + What +
            " is mapped but the region never touches it, " + times(N);
   default:
@@ -244,6 +251,9 @@ const char *operationNoun(ompdp_finding_kind_t K, bool Plural) {
     return Plural ? "unused transfers" : "unused transfer";
   case OMPDP_FK_ZERO_TRANSFER:
     return Plural ? "zero-filled transfers" : "zero-filled transfer";
+  case OMPDP_FK_OVERBROAD_MAP:
+    return Plural ? "unneeded allocations and transfers"
+                  : "unneeded allocation or transfer";
   default:
     return Plural ? "operations" : "operation";
   }
@@ -787,40 +797,6 @@ void Emitter::run() {
 }
 
 } // namespace
-
-bool ProfileOptions::parse(llvm::StringRef Arg, DiagnosticsEngine &D,
-                           bool &Handled) {
-  Handled = false;
-  if (Arg.consume_front("profile=")) {
-    Handled = true;
-    if (Arg.empty()) {
-      D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
-                                 "ompdp: '-fplugin-arg-ompdp-profile=' needs "
-                                 "a report file (ompdp run --format=json)"));
-      return false;
-    }
-    Path = Arg.str();
-    return true;
-  }
-  if (!Arg.starts_with("W"))
-    return false;
-  Handled = true;
-  GroupLevels Check;
-  bool Ours = false;
-  if (!Check.apply(Arg.drop_front(), Ours) || !Ours) {
-    std::string Valid;
-    for (unsigned G = 0; G < NumGroups; ++G)
-      Valid += std::string(G ? ", " : "") + groupName(G);
-    D.Report(D.getCustomDiagID(
-        DiagnosticsEngine::Error,
-        "ompdp: unknown warning option '-fplugin-arg-ompdp-%0' (groups: %1, "
-        "and %2 for all of them)"))
-        << Arg << Valid << UmbrellaGroup;
-    return false;
-  }
-  WarningSpecs.push_back(Arg.drop_front().str());
-  return true;
-}
 
 void ompdp::emitProfileDiagnostics(CompilerInstance &CI,
                                    const TableBuilder &Table,

@@ -31,10 +31,7 @@ class TableBuilder;
 /// warn about an unknown warning option, see docs/fixes.md).
 class ProfileOptions {
 public:
-  /// Takes Arg if it is one of ours. Returns false when it is not (Handled
-  /// false) or when it is ours but bad (Handled true, an error was
-  /// reported).
-  bool parse(llvm::StringRef Arg, clang::DiagnosticsEngine &D, bool &Handled);
+  // Filled from the plugin arguments by parsePluginArgs (PluginArgs.h).
   bool enabled() const { return !Path.empty(); }
 
   std::string Path;

@@ -96,6 +96,25 @@ const char *loopKind(const Stmt *S) {
   }
 }
 
+/// Text with every run of white space (and line continuation) made one
+/// blank, none at either end, as text() records clauses.
+std::string collapseSpace(StringRef T) {
+  std::string Out;
+  bool Space = false;
+  for (char C : T) {
+    if (C == '\\' || C == '\n' || C == '\r' || C == '\t' || C == ' ' ||
+        C == '\f' || C == '\v') {
+      Space = true;
+      continue;
+    }
+    if (Space && !Out.empty())
+      Out.push_back(' ');
+    Space = false;
+    Out.push_back(C);
+  }
+  return Out;
+}
+
 /// The storage an item names: the item without its array sections,
 /// subscripts and dereferences (u[0:n] -> u, s.a[0:s.n] -> s.a,
 /// this->x[0:n] -> this->x, *p -> p).
@@ -114,6 +133,31 @@ const Expr *stripToVariable(const Expr *E) {
     else
       return E;
   }
+}
+
+/// A jump out of S when it is a loop body or a block's statement
+/// (break/continue not inside a nested loop or switch; return, goto), or,
+/// with Labels, a label in it (a goto from outside may jump in).
+bool leavesIteration(const Stmt *S, bool Nested = false, bool Labels = false) {
+  if (!S)
+    return false;
+  if (Labels && isa<LabelStmt>(S))
+    return true;
+  if (isa<ReturnStmt, GotoStmt, IndirectGotoStmt, CXXThrowExpr,
+          CoreturnStmt>(S))
+    return true;
+  if (!Nested && isa<BreakStmt, ContinueStmt>(S))
+    return true;
+  if (isa<OMPExecutableDirective>(S) &&
+      isOpenMPTargetExecutionDirective(
+          cast<OMPExecutableDirective>(S)->getDirectiveKind()))
+    return false; // device code
+  bool Inner = Nested || isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt,
+                             SwitchStmt>(S);
+  for (const Stmt *C : S->children())
+    if (leavesIteration(C, Inner, Labels))
+      return true;
+  return false;
 }
 
 /// CapturedStmt has no public way to change its statement (only
@@ -332,7 +376,13 @@ private:
   }
 
   void fillSource(Pending &P, OMPExecutableDirective *D);
+  void fillStatement(Pending &P, OMPExecutableDirective *D);
+  void fillHostAccesses(Pending &P, OMPExecutableDirective *D);
+  SourceLocation stmtEnd(const Stmt *S) const;
+  SourceRange stmtRange(const Stmt *S) const;
+  bool ownLines(SourceLocation B, SourceLocation E) const;
   void addUncoveredCaptures(Pending &P, OMPExecutableDirective *D);
+  void fillFacts(Item &It, const Expr *E, QualType VarTy) const;
   void addListItems(Pending &P, const OMPClause *C, ArrayRef<const Expr *> Vars,
                     uint32_t Type, uint32_t Mods, StringRef Head);
 
@@ -391,6 +441,25 @@ void RegionCollector::Impl::fillSource(Pending &P, OMPExecutableDirective *D) {
   // from a macro ends with the macro's invocation.
   SourceLocation E = D->getEndLoc();
   R.DirectiveBytes = span(F, B, E.isMacroID() ? endOfToken(E) : E);
+  // The directive as written, and the clauses no item records, so that a
+  // rewrite can check and keep what it does not otherwise know.
+  if (R.DirectiveBytes.Length && !B.isMacroID()) {
+    bool Invalid = false;
+    StringRef Data = SM.getBufferData(F, &Invalid);
+    if (!Invalid && uint64_t(R.DirectiveBytes.Offset) + R.DirectiveBytes.Length <=
+                        Data.size())
+      R.Directive = collapseSpace(
+          Data.substr(R.DirectiveBytes.Offset, R.DirectiveBytes.Length));
+  }
+  for (const OMPClause *C : D->clauses()) {
+    if (C->isImplicit() || C->getBeginLoc().isInvalid() ||
+        isa<OMPMapClause, OMPToClause, OMPFromClause, OMPFirstprivateClause,
+            OMPIsDevicePtrClause, OMPHasDeviceAddrClause>(C))
+      continue;
+    std::string T = text(SourceRange(C->getBeginLoc(), C->getEndLoc()));
+    if (!T.empty())
+      R.OtherClauses += (R.OtherClauses.empty() ? "" : " ") + T;
+  }
   if (!Loops.empty()) {
     const Stmt *L = Loops.back();
     R.LoopBytes = span(F, L->getBeginLoc(), endOfToken(L->getEndLoc()));
@@ -452,6 +521,7 @@ void RegionCollector::Impl::addListItems(Pending &P, const OMPClause *C,
     It.Clause = ClauseText;
     It.MapType = Type;
     It.Modifiers = Mods;
+    fillFacts(It, E, QualType());
     // Key of Clang's .offload_mapnames entry (with -g): the expression
     // printed (the declaration's name for implicit items) at the
     // declaration.
@@ -510,6 +580,7 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
     R.LoopEnd = endPos(L->getEndLoc());
   }
   fillSource(P, D);
+  fillStatement(P, D);
 
   auto Vars = [](auto *C) {
     std::vector<const Expr *> V;
@@ -561,6 +632,7 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
     for (size_t I = 0; I < R.Items.size() && I < Access.size(); ++I)
       R.Items[I].Access = Access[I];
   }
+  fillHostAccesses(P, D);
   size_t NumItems = R.Items.size();
   bool Added = false;
   uint32_t Index = Table.add(std::move(R), Added);
@@ -571,6 +643,189 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
   if (Markers && !insertMarkers(D, Index, P.Addr, NumItems))
     warnUnmarked(D);
   return true;
+}
+
+/// Just past the last token of S, its ';' included (an expression
+/// statement's range ends before it).
+SourceLocation RegionCollector::Impl::stmtEnd(const Stmt *S) const {
+  SourceLocation E = endOfToken(S->getEndLoc());
+  if (E.isInvalid() || !E.isFileID())
+    return E;
+  bool Invalid = false;
+  const char *C = SM.getCharacterData(E, &Invalid);
+  if (Invalid)
+    return E;
+  unsigned Skip = 0;
+  while (C[Skip] == ' ' || C[Skip] == '\t')
+    ++Skip;
+  if (C[Skip] == ';')
+    return E.getLocWithOffset(Skip + 1);
+  return E;
+}
+
+/// Where statement S is written: a directive from its `#pragma` through
+/// its associated statement, the marker wrapper `{ M; D }` as D.
+SourceRange RegionCollector::Impl::stmtRange(const Stmt *S) const {
+  if (auto *CS = dyn_cast<CompoundStmt>(S);
+      CS && CS->size() == 2 && Done.count(CS))
+    S = CS->body_back();
+  if (auto *D = dyn_cast<OMPExecutableDirective>(S)) {
+    // Standalone directives (target update, enter/exit data) may carry an
+    // empty captured statement (for their task): they end with their line.
+    const Stmt *Body =
+        D->hasAssociatedStmt() && !D->isStandaloneDirective()
+            ? D->getInnermostCapturedStmt()->getCapturedStmt()
+            : nullptr;
+    // The body may be a directive itself (target + parallel for).
+    return SourceRange(D->getBeginLoc(),
+                       Body ? stmtRange(Body).getEnd() : D->getEndLoc());
+  }
+  return SourceRange(S->getBeginLoc(), stmtEnd(S));
+}
+
+/// S is written on lines of its own: only blanks before it on its first
+/// line, only blanks or a // comment after it on its last, and no macro.
+bool RegionCollector::Impl::ownLines(SourceLocation B, SourceLocation E) const {
+  if (B.isInvalid() || E.isInvalid() || !B.isFileID() || !E.isFileID())
+    return false;
+  bool Invalid = false;
+  const char *Begin = SM.getCharacterData(B, &Invalid);
+  if (Invalid)
+    return false;
+  unsigned Col = SM.getColumnNumber(SM.getFileID(B), SM.getFileOffset(B));
+  for (unsigned K = 1; K < Col; ++K)
+    if (Begin[-int(K)] != ' ' && Begin[-int(K)] != '\t')
+      return false;
+  const char *End = SM.getCharacterData(E, &Invalid);
+  if (Invalid)
+    return false;
+  while (*End == ' ' || *End == '\t')
+    ++End;
+  return *End == '\n' || *End == '\r' || *End == '\0' ||
+         (End[0] == '/' && End[1] == '/');
+}
+
+/// The construct's statement (the directive through its associated
+/// statement) and the compound statement it is directly in.
+void RegionCollector::Impl::fillStatement(Pending &P,
+                                          OMPExecutableDirective *D) {
+  Region &R = P.R;
+  // A standalone directive ends with its line (its end location).
+  SourceRange SR = stmtRange(D);
+  SourceLocation B = SR.getBegin(), After = SR.getEnd();
+  R.StmtBegin = pos(B);
+  R.StmtEnd = pos(After);
+  R.StmtBytes = span(P.File, B, After);
+  if (ownLines(B, After))
+    R.Flags |= RF_OWN_LINES;
+  if (Parents.size() >= 2)
+    if (auto *CS = dyn_cast<CompoundStmt>(Parents[Parents.size() - 2])) {
+      Span Brace = span(P.File, CS->getLBracLoc(), CS->getLBracLoc());
+      if (CS->getLBracLoc().isValid() &&
+          SM.getFileID(SM.getExpansionLoc(CS->getLBracLoc())) == P.File) {
+        R.Block = Brace.Offset + 1;
+        uint32_t I = 0, Decls = 0, Jumps = 0;
+        for (const Stmt *S : CS->body()) {
+          if (S == D) {
+            R.BlockIndex = I;
+            R.BlockDecls = Decls;
+            R.BlockJumps = Jumps;
+            break;
+          }
+          ++I;
+          Decls += isa<DeclStmt>(S);
+          Jumps += leavesIteration(S, false, true);
+        }
+      }
+    }
+}
+
+/// Host code around the construct that uses its items: the statements of
+/// the innermost loop's body (and its condition and increment), or, for a
+/// construct in no loop, of the block it is directly in.
+void RegionCollector::Impl::fillHostAccesses(Pending &P,
+                                             OMPExecutableDirective *D) {
+  Region &R = P.R;
+  const Stmt *Scope = nullptr; // the loop body or the block
+  std::vector<const Stmt *> Header;
+  if (!Loops.empty()) {
+    const Stmt *L = Loops.back();
+    if (auto *F = dyn_cast<ForStmt>(L)) {
+      Scope = F->getBody();
+      Header = {F->getConditionVariableDeclStmt(), F->getCond(), F->getInc()};
+    } else if (auto *W = dyn_cast<WhileStmt>(L)) {
+      Scope = W->getBody();
+      Header = {W->getConditionVariableDeclStmt(), W->getCond()};
+    } else if (auto *Do = dyn_cast<DoStmt>(L)) {
+      Scope = Do->getBody();
+      Header = {Do->getCond()};
+    } else if (auto *RF = dyn_cast<CXXForRangeStmt>(L)) {
+      Scope = RF->getBody();
+      Header = {RF->getCond(), RF->getInc(), RF->getLoopVarStmt()};
+    }
+  } else if (Parents.size() >= 2 &&
+             isa<CompoundStmt>(Parents[Parents.size() - 2])) {
+    Scope = Parents[Parents.size() - 2];
+  }
+  if (!Scope)
+    return;
+  // Which items: those with storage on both sides.
+  std::vector<size_t> Which;
+  std::vector<StoragePath> Paths;
+  for (size_t I = 0; I < R.Items.size() && I < P.Storage.size(); ++I) {
+    uint32_t T = R.Items[I].MapType;
+    if (T == MT_FIRSTPRIVATE || T == MT_IS_DEVICE_PTR ||
+        T == MT_HAS_DEVICE_ADDR || T == MT_NONE)
+      continue;
+    Which.push_back(I);
+    Paths.push_back(P.Storage[I]);
+  }
+  if (Which.empty())
+    return;
+  auto *Body = dyn_cast<CompoundStmt>(Scope);
+  bool DirectlyIn = Body && Parents.size() >= 2 &&
+                    Parents[Parents.size() - 2] == Body;
+  bool EveryTime = !Loops.empty() && DirectlyIn && !leavesIteration(Body);
+  uint32_t DOffset = SM.getFileOffset(SM.getExpansionLoc(D->getBeginLoc()));
+  auto Record = [&](const Stmt *S, SourceLocation B, SourceLocation E,
+                    uint32_t Flags) {
+    std::vector<uint32_t> Acc = analyzeHostAccesses(S, D, Paths);
+    for (size_t K = 0; K < Which.size(); ++K) {
+      Item &It = R.Items[Which[K]];
+      uint32_t A = P.Storage[Which[K]].Valid ? Acc[K] : AC_READ_WRITE;
+      if (A == AC_NONE || A == AC_UNKNOWN)
+        continue;
+      HostAccess H;
+      H.Access = A;
+      H.Flags = Flags;
+      H.Begin = pos(B);
+      H.End = pos(E);
+      H.Bytes = span(P.File, B, E);
+      if (H.Bytes.Length && H.Bytes.Offset > DOffset)
+        H.Flags |= HA_AFTER;
+      It.HostAccesses.push_back(H);
+    }
+  };
+  for (const Stmt *S : Header)
+    if (S)
+      Record(S, S->getBeginLoc(), endOfToken(S->getEndLoc()), 0);
+  std::vector<const Stmt *> Stmts;
+  if (Body)
+    Stmts.assign(Body->body_begin(), Body->body_end());
+  else
+    Stmts.push_back(Scope);
+  for (const Stmt *S : Stmts) {
+    if (S == D)
+      continue;
+    bool Holds = std::find(Parents.begin(), Parents.end(), S) != Parents.end();
+    uint32_t Flags = 0;
+    SourceRange SR = stmtRange(S);
+    if (Body && !Holds && ownLines(SR.getBegin(), SR.getEnd()))
+      Flags |= HA_STATEMENT;
+    if (Body && !Holds && EveryTime)
+      Flags |= HA_EVERY_TIME;
+    Record(S, SR.getBegin(), SR.getEnd(), Flags);
+  }
 }
 
 /// Variables a target region captures without naming them in any clause
@@ -616,6 +871,8 @@ void RegionCollector::Impl::addUncoveredCaptures(Pending &P,
       It.Clause =
           (ByCopy ? "implicit firstprivate(" : "implicit map(tofrom: ") +
           It.Name + ")";
+      if (!ByCopy)
+        fillFacts(It, nullptr, VD->getType());
       if (Markers && !ByCopy)
         if (Expr *Ref = varRef(VD, L))
           Addr = UnaryOperator::Create(
@@ -630,6 +887,81 @@ void RegionCollector::Impl::addUncoveredCaptures(Pending &P,
                             ? StoragePath::ofThisObject()
                             : StoragePath::ofVariable(Cap.getCapturedVar()));
   }
+}
+
+/// What a device-side fill of the item needs (OMPDP_FILL_FLAG, for the
+/// alloc_and_fill rewrite): the element type as spelled and its size, and
+/// which elements: a one-dimensional section's bounds as written, or a
+/// whole variable's element count. E is the item, or null for a whole
+/// variable of type VarTy (an implicit capture). Anything else (strides,
+/// several dimensions, variable-length or incomplete types, const
+/// elements, templates) gets no fill facts.
+void RegionCollector::Impl::fillFacts(Item &It, const Expr *E,
+                                      QualType VarTy) const {
+  QualType Elem;
+  uint32_t Flags = 0;
+  std::string Lower, Length;
+  uint64_t Count = 0;
+  if (E) {
+    E = E->IgnoreParenImpCasts();
+    if (auto *AS = dyn_cast<ArraySectionExpr>(E)) {
+      if (!AS->isOMPArraySection() || AS->getStride() || !AS->getLength() ||
+          AS->getColonLocSecond().isValid())
+        return;
+      const Expr *Base = AS->getBase()->IgnoreParenImpCasts();
+      if (isa<ArraySectionExpr, ArraySubscriptExpr>(Base))
+        return; // more than one dimension
+      QualType BT = Base->getType();
+      if (const auto *PT = BT->getAs<PointerType>())
+        Elem = PT->getPointeeType();
+      else if (const ArrayType *AT = Ctx.getAsArrayType(BT))
+        Elem = AT->getElementType();
+      else
+        return;
+      auto Written = [&](const Expr *X) {
+        std::string T = text(X->getSourceRange());
+        return T.empty() ? printed(X) : T;
+      };
+      if (AS->getLowerBound())
+        Lower = Written(AS->getLowerBound());
+      Length = Written(AS->getLength());
+      Flags = FF_SECTION;
+    } else if (isa<DeclRefExpr, MemberExpr>(E)) {
+      VarTy = E->getType();
+    } else {
+      return;
+    }
+  }
+  if (!Flags) {
+    if (VarTy.isNull() || VarTy->isDependentType())
+      return;
+    if (const auto *CAT = Ctx.getAsConstantArrayType(VarTy)) {
+      Elem = Ctx.getBaseElementType(VarTy);
+      Count = Ctx.getConstantArrayElementCount(CAT);
+    } else if (VarTy->isArrayType() || VarTy->isReferenceType()) {
+      return;
+    } else {
+      Elem = VarTy;
+      Count = 1;
+    }
+    if (Count == 0 || Count > UINT32_MAX)
+      return;
+    Flags = FF_WHOLE;
+  }
+  if (Elem.isNull() || Elem->isDependentType() || Elem->isIncompleteType() ||
+      Elem->isVariablyModifiedType() || Elem.isConstQualified() ||
+      Elem->isFunctionType())
+    return;
+  bool Enum = Elem->isEnumeralType();
+  if ((Elem->isArithmeticType() && !(Enum && Ctx.getLangOpts().CPlusPlus)) ||
+      Elem->isPointerType())
+    Flags |= FF_SCALAR;
+  It.FillType = Elem.getUnqualifiedType().getAsString(Policy);
+  It.FillElemSize = uint32_t(Ctx.getTypeSizeInChars(Elem).getQuantity());
+  It.FillFlags = Flags;
+  It.FillLower = std::move(Lower);
+  It.FillLength = std::move(Length);
+  It.FillCount = uint32_t(Count);
 }
 
 //===- markers

@@ -88,6 +88,7 @@ std::string TableBuilder::serialize() const {
   StringPool Pool;
   std::vector<RegionRecord> RR;
   std::vector<ItemRecord> IR;
+  std::vector<HostAccessRecord> HR;
   for (const Region &R : Regions) {
     RegionRecord Rec;
     std::memset(&Rec, 0, sizeof(Rec));
@@ -101,6 +102,18 @@ std::string TableBuilder::serialize() const {
     Rec.DirectiveLength = R.DirectiveBytes.Length;
     Rec.LoopOffset = R.LoopBytes.Offset;
     Rec.LoopLength = R.LoopBytes.Length;
+    Rec.Directive = Pool.get(R.Directive);
+    Rec.OtherClauses = Pool.get(R.OtherClauses);
+    Rec.StmtLine = R.StmtBegin.Line;
+    Rec.StmtColumn = R.StmtBegin.Column;
+    Rec.StmtEndLine = R.StmtEnd.Line;
+    Rec.StmtEndColumn = R.StmtEnd.Column;
+    Rec.StmtOffset = R.StmtBytes.Offset;
+    Rec.StmtLength = R.StmtBytes.Length;
+    Rec.Block = R.Block;
+    Rec.BlockIndex = R.BlockIndex;
+    Rec.BlockDecls = R.BlockDecls;
+    Rec.BlockJumps = R.BlockJumps;
     Rec.Kind = R.Kind;
     Rec.Flags = R.Flags;
     Rec.File = Pool.get(R.File);
@@ -142,6 +155,28 @@ std::string TableBuilder::serialize() const {
       I.ClauseLength = It.ClauseBytes.Length;
       I.ItemOffset = It.ItemBytes.Offset;
       I.ItemLength = It.ItemBytes.Length;
+      I.FillType = Pool.get(It.FillType);
+      I.FillElemSize = It.FillElemSize;
+      I.FillFlags = It.FillFlags;
+      I.FillLower = Pool.get(It.FillLower);
+      I.FillLength = Pool.get(It.FillLength);
+      I.FillCount = It.FillCount;
+      I.FirstHostAccess = uint32_t(HR.size());
+      I.NumHostAccesses = uint32_t(It.HostAccesses.size());
+      for (const HostAccess &A : It.HostAccesses) {
+        HostAccessRecord H;
+        std::memset(&H, 0, sizeof(H));
+        H.Item = uint32_t(IR.size());
+        H.Access = A.Access;
+        H.Flags = A.Flags;
+        H.Line = A.Begin.Line;
+        H.Column = A.Begin.Column;
+        H.EndLine = A.End.Line;
+        H.EndColumn = A.End.Column;
+        H.Offset = A.Bytes.Offset;
+        H.Length = A.Bytes.Length;
+        HR.push_back(H);
+      }
       IR.push_back(I);
     }
   }
@@ -156,11 +191,14 @@ std::string TableBuilder::serialize() const {
   H.HeaderSize = sizeof(TableHeader);
   H.RegionSize = sizeof(RegionRecord);
   H.ItemSize = sizeof(ItemRecord);
+  H.HostAccessSize = sizeof(HostAccessRecord);
   H.NumRegions = uint32_t(RR.size());
   H.NumItems = uint32_t(IR.size());
+  H.NumHostAccesses = uint32_t(HR.size());
   H.StringsSize = uint32_t(Strings.size());
   H.TotalSize = uint32_t(sizeof(H) + RR.size() * sizeof(RegionRecord) +
-                         IR.size() * sizeof(ItemRecord) + Strings.size());
+                         IR.size() * sizeof(ItemRecord) +
+                         HR.size() * sizeof(HostAccessRecord) + Strings.size());
   std::string Out;
   Out.reserve(H.TotalSize);
   append(Out, H);
@@ -168,6 +206,8 @@ std::string TableBuilder::serialize() const {
     append(Out, R);
   for (const ItemRecord &I : IR)
     append(Out, I);
+  for (const HostAccessRecord &A : HR)
+    append(Out, A);
   Out += Strings;
   return Out;
 }
@@ -297,6 +337,15 @@ void TableBuilder::dump(llvm::raw_ostream &OS) const {
         OS << " item-bytes ";
         printSpan(OS, It.ItemBytes);
       }
+      if (It.FillFlags & (FF_SECTION | FF_WHOLE)) {
+        OS << " fill '" << It.FillType << "' x" << It.FillElemSize;
+        if (It.FillFlags & FF_SECTION)
+          OS << " [" << It.FillLower << ":" << It.FillLength << "]";
+        else
+          OS << " *" << It.FillCount;
+        if (It.FillFlags & FF_SCALAR)
+          OS << " scalar";
+      }
       OS << "\n";
     }
     OS << "  source: '" << R.SourceFile << "' hash "
@@ -307,6 +356,29 @@ void TableBuilder::dump(llvm::raw_ostream &OS) const {
          << llvm::format("%x_%x", unsigned(R.FileDevice), unsigned(R.FileInode))
          << " l" << R.OffloadLine;
     OS << "\n";
+    OS << "  stmt: " << R.StmtBegin.Line << ":" << R.StmtBegin.Column << "-"
+       << R.StmtEnd.Line << ":" << R.StmtEnd.Column << " bytes ";
+    printSpan(OS, R.StmtBytes);
+    if (R.Block)
+      OS << " block " << (R.Block - 1) << " #" << R.BlockIndex << " decls "
+         << R.BlockDecls << " jumps " << R.BlockJumps;
+    if (R.Flags & RF_OWN_LINES)
+      OS << " own-lines";
+    OS << "\n";
+    for (size_t I = 0; I < R.Items.size(); ++I) {
+      for (const HostAccess &A : R.Items[I].HostAccesses) {
+        OS << "  host " << I << " '" << R.Items[I].Name << "' "
+           << accessName(A.Access) << " at " << A.Begin.Line
+           << ":" << A.Begin.Column << "-" << A.End.Line << ":" << A.End.Column
+           << " bytes ";
+        printSpan(OS, A.Bytes);
+#define OMPDP_HOST_ACCESS_FLAG(Enum, Bit, Spelling)                            \
+  if (A.Flags & (1u << Bit))                                                   \
+    OS << " " << Spelling;
+#include "ompdp/OmpdpFormat.inc"
+        OS << "\n";
+      }
+    }
   }
 }
 
@@ -330,10 +402,14 @@ std::optional<TableReader> TableReader::open(llvm::StringRef Bytes,
   }
   uint64_t Need = uint64_t(R.Hdr.HeaderSize) +
                   uint64_t(R.Hdr.NumRegions) * R.Hdr.RegionSize +
-                  uint64_t(R.Hdr.NumItems) * R.Hdr.ItemSize + R.Hdr.StringsSize;
+                  uint64_t(R.Hdr.NumItems) * R.Hdr.ItemSize +
+                  uint64_t(R.Hdr.NumHostAccesses) * R.Hdr.HostAccessSize +
+                  R.Hdr.StringsSize;
   if (R.Hdr.HeaderSize != sizeof(TableHeader) ||
       R.Hdr.RegionSize != sizeof(RegionRecord) ||
-      R.Hdr.ItemSize != sizeof(ItemRecord) || Need != R.Hdr.TotalSize ||
+      R.Hdr.ItemSize != sizeof(ItemRecord) ||
+      R.Hdr.HostAccessSize != sizeof(HostAccessRecord) ||
+      Need != R.Hdr.TotalSize ||
       Need > Bytes.size()) {
     Error = "region table sizes are inconsistent";
     return std::nullopt;
@@ -354,6 +430,17 @@ ItemRecord TableReader::item(uint32_t I) const {
               Bytes.data() + Hdr.HeaderSize +
                   uint64_t(Hdr.NumRegions) * Hdr.RegionSize +
                   uint64_t(I) * Hdr.ItemSize,
+              sizeof(R));
+  return R;
+}
+
+HostAccessRecord TableReader::hostAccess(uint32_t I) const {
+  HostAccessRecord R;
+  std::memcpy(&R,
+              Bytes.data() + Hdr.HeaderSize +
+                  uint64_t(Hdr.NumRegions) * Hdr.RegionSize +
+                  uint64_t(Hdr.NumItems) * Hdr.ItemSize +
+                  uint64_t(I) * Hdr.HostAccessSize,
               sizeof(R));
   return R;
 }

@@ -34,13 +34,18 @@ struct ItemRecord {
 #define OMPDP_ITEM_FIELD(Type, Name, Desc) Type Name;
 #include "ompdp/OmpdpFormat.inc"
 };
+struct HostAccessRecord {
+#define OMPDP_HOST_ACCESS_FIELD(Type, Name, Desc) Type Name;
+#include "ompdp/OmpdpFormat.inc"
+};
 /// A tagged call's descriptor, without the item indices that may follow.
 struct CallDescriptor {
 #define OMPDP_CALL_FIELD(Type, Name, Desc) Type Name;
 #include "ompdp/OmpdpFormat.inc"
 };
 static_assert(sizeof(TableHeader) % 8 == 0 && sizeof(RegionRecord) % 8 == 0 &&
-                  sizeof(ItemRecord) % 8 == 0,
+                  sizeof(ItemRecord) % 8 == 0 &&
+                  sizeof(HostAccessRecord) % 8 == 0,
               "region table records must be multiples of 8 bytes");
 
 enum ConstructKind : uint32_t {
@@ -57,6 +62,14 @@ enum MapModifier : uint32_t {
 };
 enum RegionFlag : uint32_t {
 #define OMPDP_REGION_FLAG(Enum, Bit, Spelling) RF_##Enum = 1u << Bit,
+#include "ompdp/OmpdpFormat.inc"
+};
+enum HostAccessFlag : uint32_t {
+#define OMPDP_HOST_ACCESS_FLAG(Enum, Bit, Spelling) HA_##Enum = 1u << Bit,
+#include "ompdp/OmpdpFormat.inc"
+};
+enum FillFlag : uint32_t {
+#define OMPDP_FILL_FLAG(Enum, Bit, Spelling) FF_##Enum = 1u << Bit,
 #include "ompdp/OmpdpFormat.inc"
 };
 enum Access : uint32_t {
@@ -78,12 +91,23 @@ struct Span {
   uint32_t Offset = 0, Length = 0;
 };
 
+/// Host code around a construct that uses an item (OMPDP_HOST_ACCESS_FIELD).
+struct HostAccess {
+  uint32_t Access = AC_UNKNOWN, Flags = 0;
+  Pos Begin, End;
+  Span Bytes;
+};
+
 /// One map or motion list item, before serialization.
 struct Item {
   std::string Name, Expr, Clause, MatchName;
   uint32_t MapType = MT_NONE, Modifiers = 0, Access = AC_UNKNOWN;
   Pos Decl, ClauseBegin, ClauseEnd, ItemBegin, ItemEnd;
   Span ClauseBytes, ItemBytes;
+  std::vector<HostAccess> HostAccesses;
+  /// What a device-side fill of the item needs (OMPDP_FILL_FLAG).
+  std::string FillType, FillLower, FillLength;
+  uint32_t FillElemSize = 0, FillFlags = 0, FillCount = 0;
 };
 
 /// One offload construct, before serialization.
@@ -96,6 +120,14 @@ struct Region {
   std::string SourceFile;
   uint64_t FileHash = 0;
   Span DirectiveBytes, LoopBytes;
+  /// The construct's statement (directive through its associated
+  /// statement) and the block it is directly in ('{' offset + 1, 0: none).
+  Pos StmtBegin, StmtEnd;
+  Span StmtBytes;
+  uint32_t Block = 0, BlockIndex = 0, BlockDecls = 0, BlockJumps = 0;
+  /// The directive as written and its clauses that no item records
+  /// (white space collapsed).
+  std::string Directive, OtherClauses;
   /// Key of the kernel entry name (.__omp_offloading_<dev>_<ino>_..._l<line>).
   uint64_t FileDevice = 0, FileInode = 0;
   uint32_t OffloadLine = 0;
@@ -141,6 +173,8 @@ public:
   uint32_t numRegions() const { return Hdr.NumRegions; }
   RegionRecord region(uint32_t I) const;
   ItemRecord item(uint32_t I) const;
+  uint32_t numHostAccesses() const { return Hdr.NumHostAccesses; }
+  HostAccessRecord hostAccess(uint32_t I) const;
   llvm::StringRef str(uint32_t Off) const;
   /// Byte offset of region I from the start of the table.
   uint64_t regionOffset(uint32_t I) const {

@@ -26,6 +26,7 @@ endif()
 add_library(ompdp-plugin MODULE
   ${CMAKE_SOURCE_DIR}/clang-plugin/OmpdpPlugin.cpp
   ${CMAKE_SOURCE_DIR}/clang-plugin/OmpdpAction.cpp
+  ${CMAKE_SOURCE_DIR}/clang-plugin/PluginArgs.cpp
   ${CMAKE_SOURCE_DIR}/clang-plugin/RegionCollector.cpp
   ${CMAKE_SOURCE_DIR}/clang-plugin/RegionTable.cpp
   ${CMAKE_SOURCE_DIR}/clang-plugin/AccessAnalysis.cpp

@@ -1,6 +1,7 @@
 /*===- report.c - `ompdp report` and report rendering ----------------------===*\
 |*
-|* `ompdp report REPORT.json` reads a saved JSON report and renders it again,
+|* `ompdp report REPORT.json` reads a saved JSON report (or the journal of a
+|* process that could not write one, rt/journal.c) and renders it again,
 |* as text for people, as (normalized) JSON, or as SARIF for editors and
 |* code-scanning services. The rendering helpers here are also what `ompdp
 |* run` uses, so both commands print a report the same way.
@@ -8,6 +9,7 @@
 \*===----------------------------------------------------------------------===*/
 #define _POSIX_C_SOURCE 200809L
 #include "driver.h"
+#include "journal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -103,6 +105,8 @@ static void report_usage(FILE *out) {
         "\n"
         "Reads a JSON report (from 'ompdp run --format=json -o FILE' or the\n"
         "runtime's output=FILE option) and renders it; '-' reads standard input.\n"
+        "A journal (FILE.journal, left by a process killed before it wrote its\n"
+        "report) is read too: the report of its last flush, marked partial.\n"
         "SARIF 2.1.0 is for editors' SARIF viewers and code-scanning services:\n"
         "one result per finding, with its rewrites as fixes.\n"
         "\n"
@@ -161,7 +165,7 @@ int drv_report_main(int argc, char **argv) {
   char err[512];
   if (!strcmp(input, "-"))
     input = "/dev/stdin";
-  if (ompdp_report_read_json_file(input, &r, err, sizeof(err))) {
+  if (ompdp_report_or_journal_read_file(input, NULL, &r, err, sizeof(err))) {
     drv_error("%s", err);
     return DRV_EXIT_FAILURE;
   }

@@ -8,11 +8,15 @@
 |* a JSON report into a private temporary directory, one file per process
 |* (report.<pid>.json: programs the program starts, and children it forks,
 |* write their own); the driver reads them back and renders them in the
-|* format asked for, the program's own first.
+|* format asked for, the program's own first. A process that died without
+|* writing its report (SIGKILL, _exit(), the OOM killer) may have left the
+|* journal of its analysis so far (report.<pid>.json.journal, rt/journal.c):
+|* it becomes that process's report, marked partial, and one line says so.
 |*
 \*===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE /* pipe2 */
 #include "driver.h"
+#include "journal.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -26,6 +30,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The runtime's option names, from its one table, so that a misspelt
@@ -417,16 +422,24 @@ static int set_environment(const char *runtime, const char *report_path,
 }
 
 /* A report the runtime left: report.<pid>.json in the temporary directory
- * (a file still being written has another name). */
+ * (a file still being written has another name), or the journal
+ * report.<pid>.json.journal of a process that wrote no report. */
 typedef struct found_report {
   long pid;
   char *path;
+  int journal;
 } found_report_t;
 
-static long report_pid(const char *name) {
+#define JOURNAL_SUFFIX ".journal"
+
+static long report_pid(const char *name, int *journal) {
   size_t n = strlen(name);
+  size_t js = sizeof(JOURNAL_SUFFIX) - 1;
+  *journal = n > js && !strcmp(name + n - js, JOURNAL_SUFFIX);
+  if (*journal)
+    n -= js;
   if (n <= sizeof("report..json") - 1 || strncmp(name, "report.", 7) ||
-      strcmp(name + n - 5, ".json"))
+      strncmp(name + n - 5, ".json", 5))
     return -1;
   long pid = 0;
   for (const char *p = name + 7; p < name + n - 5; ++p) {
@@ -457,7 +470,8 @@ static size_t find_reports(const char *dir, pid_t main_pid, found_report_t **out
   size_t n = 0, cap = 0;
   struct dirent *e;
   while ((e = readdir(d))) {
-    long pid = report_pid(e->d_name);
+    int journal;
+    long pid = report_pid(e->d_name, &journal);
     if (pid < 0)
       continue;
     if (n == cap) {
@@ -475,13 +489,36 @@ static size_t find_reports(const char *dir, pid_t main_pid, found_report_t **out
     snprintf(path, len, "%s/%s", dir, e->d_name);
     (*out)[n].pid = pid;
     (*out)[n].path = path;
+    (*out)[n].journal = journal;
     ++n;
   }
   closedir(d);
+  /* A journal whose report was written is stale (the process was killed
+   * between writing one and removing the other). */
+  size_t kept = 0;
+  for (size_t i = 0; i < n; ++i) {
+    int stale = 0;
+    for (size_t j = 0; (*out)[i].journal && j < n && !stale; ++j)
+      stale = !(*out)[j].journal && (*out)[j].pid == (*out)[i].pid;
+    if (stale)
+      free((*out)[i].path);
+    else
+      (*out)[kept++] = (*out)[i];
+  }
+  n = kept;
   main_pid_for_sort = (long)main_pid;
   if (n > 1)
     qsort(*out, n, sizeof(**out), cmp_found);
   return n;
+}
+
+/* 1 if the user turned the journal off (--option journal_ms=0). */
+static int journal_off(const run_args_t *a) {
+  int off = 0;
+  for (size_t i = 0; i < a->num_options; ++i)
+    if (!strncmp(a->options[i], "journal_ms=", 11))
+      off = atoi(a->options[i] + 11) <= 0;
+  return off;
 }
 
 /* Why there is no report, in one line. */
@@ -490,8 +527,10 @@ static void explain_no_report(const run_args_t *a, int status, int disabled) {
     drv_error("no report: OMP_TOOL=disabled kept the OpenMP runtime from loading ompdp");
   } else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
     drv_error("no report: %s was killed by signal %d (%s), which no program can "
-              "catch, before ompdp could write one",
-              a->program[0], SIGKILL, strsignal(SIGKILL));
+              "catch, before ompdp could write one%s",
+              a->program[0], SIGKILL, strsignal(SIGKILL),
+              journal_off(a) ? ", and the journal was off (journal_ms=0)"
+                             : " or save its journal (every journal_ms)");
   } else if (WIFSIGNALED(status)) {
     drv_error("no report: %s was killed by signal %d (%s) before ompdp could write one",
               a->program[0], WTERMSIG(status), strsignal(WTERMSIG(status)));
@@ -508,10 +547,30 @@ static void explain_no_report(const run_args_t *a, int status, int disabled) {
 static void render_one(const found_report_t *f, int is_main, const run_args_t *a,
                        int status, const char *path) {
   ompdp_report_t r;
-  char err[1024];
-  if (ompdp_report_read_json_file(f->path, &r, err, sizeof(err))) {
-    drv_error("the report of process %ld is unreadable: %s", f->pid, err);
+  char err[1024], why[256];
+  if (!is_main)
+    snprintf(why, sizeof(why), "process %ld ended without writing its report", f->pid);
+  else if (WIFSIGNALED(status))
+    snprintf(why, sizeof(why), "the program was killed by signal %d (%s) before it could "
+             "write its report", WTERMSIG(status), strsignal(WTERMSIG(status)));
+  else
+    snprintf(why, sizeof(why), "the program ended (exit status %d) without writing its "
+             "report", WEXITSTATUS(status));
+  if (ompdp_report_or_journal_read_file(f->path, f->journal ? why : NULL, &r, err,
+                                        sizeof(err))) {
+    drv_error("the %s of process %ld is unreadable: %s", f->journal ? "journal" : "report",
+              f->pid, err);
     return;
+  }
+  if (f->journal) {
+    char when[32] = "?";
+    time_t secs = (time_t)(r.recovered_flushed_at_ns / 1000000000u);
+    struct tm tm;
+    if (localtime_r(&secs, &tm))
+      strftime(when, sizeof(when), "%H:%M:%S", &tm);
+    drv_error("%s; its report is recovered from the journal flushed at %s (%llu events) "
+              "and is partial",
+              why, when, (unsigned long long)r.recovered_events);
   }
   int ok = 1;
   if (is_main) {

@@ -1,7 +1,7 @@
 /*===- analysis.c - the online analysis engine ---------------------*- C -*-===*\
 |*
 |* Fed the events one at a time in analysis order (begin time, thread,
-|* position), the engine runs the five detections (detect_*.c) and builds the
+|* position), the engine runs the detections (detect_*.c) and builds the
 |* report model: Table 1 counts, one finding per (pattern, call site, map
 |* item) with its avoidable bytes and time, and the time the fixes would
 |* save. It keeps aggregates and what later events can still change, never
@@ -31,7 +31,8 @@ enum { L_NONE, L_PENDING, L_YES, L_NO };
 
 typedef struct member {
   uint64_t start, end;
-  uint32_t imm[2]; /* findings that selected it when it happened */
+  uint32_t imm[4]; /* findings that selected it when it happened (duplicate, round trip,
+                    * zero, overbroad: at most four of them at once) */
   uint32_t late_f; /* L_YES: its late finding */
   uint8_t nimm, late, tag, bsel;
   ompdp_late_t *lr;
@@ -53,6 +54,7 @@ typedef struct fstate {
   uint32_t ref_op; /* OMPDP_NONE: no related operation */
   uint64_t ref_seq;
   uint64_t count, bytes, time, saved, same, other;
+  uint32_t rule; /* overbroad maps: OMPDP_OVERBROAD_* */
   int *devices;
   size_t num_devices;
 } fstate_t;
@@ -67,11 +69,13 @@ struct ompdp_engine {
   cluster_t *open;
   uint64_t saved; /* union over all findings, ticks */
   size_t cluster_bytes;
-  uint64_t n_transfers, n_allocs, n_kernels, bytes_transferred, transfer_ticks;
+  uint64_t n_transfers, n_allocs, n_deletes, n_kernels, bytes_transferred, transfer_ticks;
   ompdp_dup_t *dup;
   ompdp_rtrip_t *rt;
   ompdp_allocs_t *al;
   ompdp_unused_tx_t *ut;
+  ompdp_zero_t *zero;
+  ompdp_overbroad_t *ob;
   uint32_t last_op[OMPDP_FK_COUNT], last_f[OMPDP_FK_COUNT]; /* g_finding's last answer */
 };
 
@@ -172,8 +176,12 @@ int ompdp_g_account(ompdp_engine_t *g, uint32_t fi, const ompdp_op_t *o, uint64_
     else
       f->other++;
     return transfer_devices(f, o, g->host);
+  case OMPDP_FK_OVERBROAD_MAP:
+    f->rule = aux;
+    return transfer_devices(f, o, g->host);
   case OMPDP_FK_ROUND_TRIP:
   case OMPDP_FK_UNUSED_TRANSFER:
+  case OMPDP_FK_ZERO_TRANSFER:
     return transfer_devices(f, o, g->host);
   default:
     return add_device(f, o->dst_dev);
@@ -194,7 +202,7 @@ uint32_t ompdp_g_select(ompdp_engine_t *g, int kind, const ompdp_xev_t *e,
   if (fi == OMPDP_NONE || ompdp_g_account(g, fi, e->d, e->end - e->start, ref, aux))
     return OMPDP_NONE;
   member_t *m = &g->open->m[e->member];
-  if (m->nimm < 2)
+  if (m->nimm < 4)
     m->imm[m->nimm++] = fi;
   return fi;
 }
@@ -260,7 +268,7 @@ uint32_t ompdp_g_commit(ompdp_engine_t *g, int kind, ompdp_agg_t *a) {
 int ompdp_g_add_interval(ompdp_engine_t *g, uint32_t fi, const ompdp_xev_t *e) {
   g->f[fi].time += e->end - e->start;
   member_t *m = &g->open->m[e->member];
-  if (m->nimm < 2)
+  if (m->nimm < 4)
     m->imm[m->nimm++] = fi;
   return 0;
 }
@@ -485,7 +493,11 @@ ompdp_engine_t *ompdp_engine_create(const ompdp_engine_config_t *cfg) {
   g->rt = ompdp_rtrip_create(lim ? lim / 3 : 0);
   g->al = ompdp_allocs_create();
   g->ut = ompdp_unused_tx_create();
-  if (!g->open || !g->dup || !g->rt || !g->al || !g->ut || ompdp_hmap_init(&g->by_site, 64)) {
+  g->zero = ompdp_zero_create(ompdp_opts.zero_min_bytes > 0 ? (uint64_t)ompdp_opts.zero_min_bytes
+                                                            : 1);
+  g->ob = ompdp_overbroad_create();
+  if (!g->open || !g->dup || !g->rt || !g->al || !g->ut || !g->zero || !g->ob ||
+      ompdp_hmap_init(&g->by_site, 64)) {
     ompdp_engine_destroy(g);
     return NULL;
   }
@@ -499,6 +511,8 @@ void ompdp_engine_destroy(ompdp_engine_t *g) {
   ompdp_rtrip_destroy(g->rt);
   ompdp_allocs_destroy(g->al);
   ompdp_unused_tx_destroy(g->ut);
+  ompdp_zero_destroy(g->zero);
+  ompdp_overbroad_destroy(g->ob);
   if (g->open)
     free_cluster(g, g->open);
   for (size_t i = 0; i < g->nf; ++i)
@@ -511,7 +525,8 @@ void ompdp_engine_destroy(ompdp_engine_t *g) {
 size_t ompdp_engine_memory(const ompdp_engine_t *g) {
   return sizeof(*g) + g->capf * sizeof(fstate_t) + ompdp_hmap_memory(&g->by_site) +
          g->cluster_bytes + ompdp_dup_memory(g->dup) + ompdp_rtrip_memory(g->rt) +
-         ompdp_allocs_memory(g->al) + ompdp_unused_tx_memory(g->ut);
+         ompdp_allocs_memory(g->al) + ompdp_unused_tx_memory(g->ut) +
+         ompdp_zero_memory(g->zero) + ompdp_overbroad_memory(g->ob);
 }
 
 uint64_t ompdp_engine_forgotten(const ompdp_engine_t *g) {
@@ -547,13 +562,22 @@ int ompdp_engine_feed(ompdp_engine_t *g, const ompdp_rec_t *r, uint32_t word, ui
         rc = ompdp_rtrip_feed(g->rt, g, &e);
       if (!rc)
         rc = ompdp_unused_tx_feed(g->ut, g, &e);
+      if (!rc)
+        rc = ompdp_zero_feed(g->zero, g, &e);
+      if (!rc)
+        rc = ompdp_overbroad_feed(g->ob, g, &e);
       break;
     case OMPDP_EV_ALLOC:
       g->n_allocs++;
       rc = ompdp_allocs_feed(g->al, g, &e);
+      if (!rc)
+        rc = ompdp_overbroad_feed(g->ob, g, &e);
       break;
     case OMPDP_EV_DELETE:
+      g->n_deletes++;
       rc = ompdp_allocs_feed(g->al, g, &e);
+      if (!rc)
+        rc = ompdp_overbroad_feed(g->ob, g, &e);
       break;
     case OMPDP_EV_KERNEL:
       g->n_kernels++;
@@ -595,7 +619,7 @@ static char *format_device_list(const ompdp_finding_t *f) {
 
 /* The fix, in words. The compiler plugin refines this with the variable and
  * the exact clause; without it we can still say what to do. */
-static char *suggestion(const ompdp_finding_t *f) {
+static char *suggestion(const ompdp_finding_t *f, uint32_t rule) {
   char buf[512];
   char *devs = format_device_list(f);
   const char *d = devs ? devs : "?";
@@ -649,6 +673,30 @@ static char *suggestion(const ompdp_finding_t *f) {
              "memory is still needed)",
              plural, d);
     break;
+  case OMPDP_FK_ZERO_TRANSFER:
+    snprintf(buf, sizeof(buf),
+             "every byte copied to device%s %s was zero: map %s with `map(alloc: %s)` and fill "
+             "it with zeros on the device (a `target` loop, or `omp_target_memset`) instead of "
+             "copying",
+             plural, d, f->variable ? f->variable : "the buffer", v);
+    break;
+  case OMPDP_FK_OVERBROAD_MAP:
+    if (rule == OMPDP_OVERBROAD_TO)
+      snprintf(buf, sizeof(buf),
+               "the region only reads %s: map it with `map(to: %s)`, which drops the copies "
+               "back from device%s %s",
+               f->variable ? f->variable : "this item", v, plural, d);
+    else if (rule == OMPDP_OVERBROAD_FROM)
+      snprintf(buf, sizeof(buf),
+               "the region only writes %s: if it writes every element, map it with "
+               "`map(from: %s)` and drop the copy in to device%s %s",
+               f->variable ? f->variable : "this item", v, plural, d);
+    else
+      snprintf(buf, sizeof(buf),
+               "the region never reads or writes %s, yet it was allocated or copied on "
+               "device%s %s: remove it from the map clause",
+               f->variable ? f->variable : "this item", plural, d);
+    break;
   default:
     buf[0] = 0;
   }
@@ -667,6 +715,9 @@ static int cmp_order(const void *a, const void *b) {
   return x->first_seq < y->first_seq ? -1 : x->first_seq > y->first_seq;
 }
 
+static int fill_report(ompdp_engine_t *g, ompdp_report_t *r, const ompdp_engine_result_t *res,
+                       int rc, int snapshot);
+
 int ompdp_engine_finish(ompdp_engine_t *g, ompdp_report_t *r, const ompdp_engine_result_t *res) {
   int rc = g->failed ? -1 : 0;
   if (!rc)
@@ -677,9 +728,24 @@ int ompdp_engine_finish(ompdp_engine_t *g, ompdp_report_t *r, const ompdp_engine
     rc = close_open(g);
   if (rc)
     g->failed = 1;
+  return fill_report(g, r, res, rc, 0);
+}
+
+/* The findings decided so far, without deciding what only the end can (an
+ * allocation or transfer not used yet is not called unused) and without
+ * closing the open cluster: the engine goes on as if nothing happened. */
+int ompdp_engine_snapshot(ompdp_engine_t *g, ompdp_report_t *r,
+                          const ompdp_engine_result_t *res) {
+  return fill_report(g, r, res, g->failed ? -1 : 0, 1);
+}
+
+/* snapshot: copy what finish may hand over (the device lists). */
+static int fill_report(ompdp_engine_t *g, ompdp_report_t *r, const ompdp_engine_result_t *res,
+                       int rc, int snapshot) {
   uint64_t mult = res->tick_mult ? res->tick_mult : 1ull << 32;
   r->num_transfers = g->n_transfers;
   r->num_allocs = g->n_allocs;
+  r->num_deletes = g->n_deletes;
   r->num_kernels = g->n_kernels;
   r->bytes_transferred = g->bytes_transferred;
   r->transfer_time_ns = ompdp_ticks_to_ns(g->transfer_ticks, mult);
@@ -704,10 +770,20 @@ int ompdp_engine_finish(ompdp_engine_t *g, ompdp_report_t *r, const ompdp_engine
     f->bytes = s->bytes;
     f->time_ns = ompdp_ticks_to_ns(s->time, mult);
     f->time_saved_ns = ompdp_ticks_to_ns(s->saved, mult);
-    f->devices = s->devices;
-    f->num_devices = s->num_devices;
-    s->devices = NULL;
-    s->num_devices = 0;
+    if (snapshot && s->num_devices) {
+      f->devices = malloc(s->num_devices * sizeof(*f->devices));
+      if (!f->devices) {
+        rc = -1;
+        break;
+      }
+      memcpy(f->devices, s->devices, s->num_devices * sizeof(*f->devices));
+      f->num_devices = s->num_devices;
+    } else {
+      f->devices = s->devices;
+      f->num_devices = s->num_devices;
+      s->devices = NULL;
+      s->num_devices = 0;
+    }
     f->same_buffer = s->same;
     f->other_buffer = s->other;
     /* The site, for the rewrites (rt/rewrite.c). */
@@ -718,7 +794,7 @@ int ompdp_engine_finish(ompdp_engine_t *g, ompdp_report_t *r, const ompdp_engine
       if (s->ref_op != OMPDP_NONE)
         res->attribute(ompdp_op_get(s->ref_op), &f->related, NULL, NULL);
     }
-    f->suggestion = suggestion(f);
+    f->suggestion = suggestion(f, s->rule);
   }
   free(order);
   ompdp_report_update_speedup(r);

@@ -1,7 +1,8 @@
 /*===- detect.h - the online detections -----------------------------*- C -*-===*\
 |*
 |* Algorithms 1-5 of the OMPDataPerf paper (PPoPP'26, section 5), with the
-|* corrections listed in docs/detections.md, run online: the engine
+|* corrections listed in docs/detections.md, and the zero-transfer and
+|* overbroad-map detections, run online: the engine
 |* (analysis.c) is fed the events in analysis order and each detection
 |* updates its state per event, keeping aggregates and what a later event
 |* can still change, never the events themselves. Shared here between the
@@ -24,7 +25,10 @@
  *                       the same key, aux = avoid's delete (or OMPDP_NONE)
  *   unused alloc:       avoid = the allocation, aux = its delete (or NONE)
  *   unused transfer:    avoid = the transfer, ref = the transfer that
- *                       overwrote it (OMPDP_NONE: no kernel ran afterwards) */
+ *                       overwrote it (OMPDP_NONE: no kernel ran afterwards)
+ *   zero transfer:      avoid = the transfer, ref = OMPDP_NONE
+ *   overbroad map:      avoid = the allocation or transfer, ref = OMPDP_NONE,
+ *                       aux = the rule (OMPDP_OVERBROAD_*) */
 typedef struct ompdp_match {
   uint32_t avoid;
   uint32_t ref;
@@ -246,6 +250,40 @@ int ompdp_unused_tx_kernel(ompdp_unused_tx_t *u, ompdp_engine_t *g, const ompdp_
 int ompdp_unused_tx_finish(ompdp_unused_tx_t *u, ompdp_engine_t *g);
 size_t ompdp_unused_tx_memory(const ompdp_unused_tx_t *u);
 void ompdp_unused_tx_destroy(ompdp_unused_tx_t *u);
+
+/* Zero-filled transfers: host-to-device copies of at least min_bytes whose
+ * content hash is that of as many zero bytes. */
+typedef struct ompdp_zero ompdp_zero_t;
+ompdp_zero_t *ompdp_zero_create(uint64_t min_bytes);
+int ompdp_zero_feed(ompdp_zero_t *z, ompdp_engine_t *g, const ompdp_xev_t *e);
+size_t ompdp_zero_memory(const ompdp_zero_t *z);
+void ompdp_zero_destroy(ompdp_zero_t *z);
+/* XXH3-64 of n zero bytes, in constant memory. */
+uint64_t ompdp_zero_hash(uint64_t n);
+
+/* Overbroad maps: operations of a `target` construct's map item that the
+ * region's access (from the compiler's region table) makes useless. The
+ * rule, also the aux of its matches: */
+enum {
+  OMPDP_OVERBROAD_NONE = 0,
+  OMPDP_OVERBROAD_REMOVE = 1, /* never touched: every allocation and transfer */
+  OMPDP_OVERBROAD_TO = 2,     /* tofrom, only read: the copies back */
+  OMPDP_OVERBROAD_FROM = 3,   /* tofrom, only written: the copies in */
+};
+struct ompdp_region_info;
+typedef int (*ompdp_detect_describe_fn)(uint32_t region, int item,
+                                        struct ompdp_region_info *out);
+/* Where engines created from now on read region tables (the runtime sets
+ * ompdp_regions_describe; tests their own tables). NULL: no table, no
+ * overbroad findings. */
+void ompdp_detect_set_describe(ompdp_detect_describe_fn fn);
+/* The rule for one item as the region table describes it. */
+int ompdp_overbroad_rule(const struct ompdp_region_info *it);
+typedef struct ompdp_overbroad ompdp_overbroad_t;
+ompdp_overbroad_t *ompdp_overbroad_create(void);
+int ompdp_overbroad_feed(ompdp_overbroad_t *o, ompdp_engine_t *g, const ompdp_xev_t *e);
+size_t ompdp_overbroad_memory(const ompdp_overbroad_t *o);
+void ompdp_overbroad_destroy(ompdp_overbroad_t *o);
 
 /* Tags of late selections (which detection owns the pending entity). */
 enum { OMPDP_LATE_ALLOC = 1, OMPDP_LATE_SEGMENT = 2 };

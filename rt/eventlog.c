@@ -40,6 +40,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #define CHUNK_BYTES (128u << 10)
@@ -80,13 +81,21 @@ static ompdp_log_sink_t stream_sink;
 static ompdp_log_ahead_t stream_ahead;
 static void *stream_ctx;
 static int stream_error;
-static int stream_done; /* the final pass ran: no more passes */
+static int stream_done; /* the final pass ran, or the stream stopped: no more passes */
 static uint64_t stream_seq;
 static uint64_t skip_before;
 static pthread_mutex_t consumer_lock = PTHREAD_MUTEX_INITIALIZER;
 static int background;               /* passes on the consumer thread */
 static _Atomic uint32_t wake_word;   /* bumped to wake it (futex word) */
 static atomic_int consumer_started;  /* 0 no, 1 yes, -1 could not */
+/* The journal (rt/journal.c): the consumer also wakes every journal_ns and
+ * calls journal_fn, under consumer_lock, when events came since the last. */
+static ompdp_log_journal_t journal_fn;
+static uint64_t journal_ns, journal_next, journal_seq = UINT64_MAX;
+/* verbose=1: flushes, and the consumer's CPU time in them (its wall time
+ * would count the time it waited for a core). */
+static uint64_t journal_flushes, journal_total_ns, journal_max_ns;
+static int start_consumer(void);
 
 static chunk_t *new_chunk(void) {
   /* Populated at once: one fault for the chunk instead of one per page. */
@@ -117,6 +126,8 @@ static thread_log_t *new_thread_log(void) {
     return NULL;
   }
   b->id = atomic_fetch_add(&next_log_id, 1);
+  if (journal_fn && background)
+    start_consumer(); /* flushes must come on time, even before a chunk fills */
   thread_log_t *old = atomic_load_explicit(&all_logs, memory_order_relaxed);
   do {
     b->next = old;
@@ -381,19 +392,51 @@ static void inline_pass(void) {
   pthread_mutex_unlock(&consumer_lock);
 }
 
+static uint64_t clock_ns(clockid_t id) {
+  struct timespec ts;
+  clock_gettime(id, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+static uint64_t monotonic_ns(void) { return clock_ns(CLOCK_MONOTONIC); }
+
+/* Under consumer_lock, after a pass: a flush when one is due and events
+ * came since the last. Returns the ns until the next one is due. */
+static uint64_t journal_tick(void) {
+  uint64_t now = monotonic_ns();
+  if (now >= journal_next) {
+    if (stream_seq != journal_seq) {
+      uint64_t cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+      journal_fn(stream_seq);
+      journal_seq = stream_seq;
+      uint64_t took = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu;
+      journal_flushes++;
+      journal_total_ns += took;
+      if (took > journal_max_ns)
+        journal_max_ns = took;
+    }
+    journal_next = now + journal_ns;
+  }
+  return journal_next - now;
+}
+
 static void *consumer_main(void *arg) {
   (void)arg;
   for (;;) {
     uint32_t w = atomic_load_explicit(&wake_word, memory_order_acquire);
+    uint64_t wait_ns = 0;
     pthread_mutex_lock(&consumer_lock);
     int done = stream_done;
     if (!stream_error && !done)
       stream_error = stream_pass(0);
+    if (!stream_error && !done && journal_fn)
+      wait_ns = journal_tick();
     pthread_mutex_unlock(&consumer_lock);
     if (done)
       return NULL;
+    struct timespec ts = {(time_t)(wait_ns / 1000000000u), (long)(wait_ns % 1000000000u)};
     if (atomic_load_explicit(&wake_word, memory_order_acquire) == w)
-      syscall(SYS_futex, (uint32_t *)&wake_word, FUTEX_WAIT_PRIVATE, w, NULL, NULL, 0);
+      syscall(SYS_futex, (uint32_t *)&wake_word, FUTEX_WAIT_PRIVATE, w, wait_ns ? &ts : NULL,
+              NULL, 0);
   }
   return NULL;
 }
@@ -432,6 +475,27 @@ void ompdp_log_poll(void) {
 
 void ompdp_log_set_background(int on) { background = on; }
 
+void ompdp_log_journal_stats(uint64_t *flushes, uint64_t *total_ns, uint64_t *max_ns) {
+  pthread_mutex_lock(&consumer_lock);
+  *flushes = journal_flushes;
+  *total_ns = journal_total_ns;
+  *max_ns = journal_max_ns;
+  pthread_mutex_unlock(&consumer_lock);
+}
+
+void ompdp_log_set_journal(ompdp_log_journal_t fn, uint64_t interval_ns) {
+  journal_fn = fn;
+  journal_ns = interval_ns ? interval_ns : 1;
+  journal_next = monotonic_ns() + journal_ns;
+  journal_seq = UINT64_MAX;
+}
+
+void ompdp_log_stream_stop(void) {
+  pthread_mutex_lock(&consumer_lock);
+  stream_done = 1;
+  pthread_mutex_unlock(&consumer_lock);
+}
+
 int ompdp_log_stream_finish(void) {
   if (!stream_mode)
     return 0;
@@ -460,6 +524,8 @@ static void after_fork_child(void) {
   stream_seq = 0;
   stream_error = 0;
   stream_done = 0;
+  journal_seq = UINT64_MAX;
+  journal_flushes = journal_total_ns = journal_max_ns = 0;
   atomic_store(&consumer_started, 0); /* the parent's thread is not here */
 }
 
@@ -489,5 +555,7 @@ void ompdp_log_reset(void) {
   stream_seq = 0;
   skip_before = 0;
   background = 0;
+  journal_fn = NULL;
+  journal_seq = UINT64_MAX;
   atomic_store(&dropped, 0);
 }

@@ -245,12 +245,22 @@ void ompdp_log_set_stream(ompdp_log_sink_t sink, ompdp_log_ahead_t ahead, void *
 /* Stream mode: hands everything still waiting to the sink (incomplete
  * records are dropped), as at exit. Returns the sink's first error. */
 int ompdp_log_stream_finish(void);
+/* Stream mode: no more passes, and nothing more for the sink (full mode's
+ * journal engine, which the exit does not need). */
+void ompdp_log_stream_stop(void);
 /* Stream mode: asks for a consumer pass (callbacks do when a chunk fills):
  * wakes the consumer thread, or runs the pass now without one. */
 void ompdp_log_poll(void);
 /* Stream mode: passes run on a consumer thread of the tool's own (started
  * at the first poll) instead of inline in the thread that polls. */
 void ompdp_log_set_background(int on);
+/* Stream mode with a consumer thread: it also calls fn(events consumed) at
+ * most every interval_ns, under its lock, when events came since the last
+ * call (the journal, rt/journal.c). Called once, before any event. */
+typedef void (*ompdp_log_journal_t)(uint64_t events);
+void ompdp_log_set_journal(ompdp_log_journal_t fn, uint64_t interval_ns);
+/* Flushes so far, and the time they took in all and at most. */
+void ompdp_log_journal_stats(uint64_t *flushes, uint64_t *total_ns, uint64_t *max_ns);
 /* Full-log mode: hands every complete record to sink, in order. With
  * release set, chunks are unmapped as soon as they are read (the log is
  * gone afterwards). Returns the sink's first error. */
@@ -339,6 +349,12 @@ ompdp_engine_t *ompdp_engine_create(const ompdp_engine_config_t *cfg);
 int ompdp_engine_feed(ompdp_engine_t *g, const ompdp_rec_t *r, uint32_t word, uint64_t seq);
 /* Ends the stream and fills the report's summary and findings. */
 int ompdp_engine_finish(ompdp_engine_t *g, ompdp_report_t *r, const ompdp_engine_result_t *res);
+/* Fills the report with what is decided so far (the journal, rt/journal.c):
+ * findings that only the end of the run decides are left out, and the
+ * engine can still be fed and finished. Costs time in the findings, not the
+ * events. */
+int ompdp_engine_snapshot(ompdp_engine_t *g, ompdp_report_t *r,
+                          const ompdp_engine_result_t *res);
 void ompdp_engine_destroy(ompdp_engine_t *g);
 /* Bytes the engine holds now; content hashes it had to forget. */
 size_t ompdp_engine_memory(const ompdp_engine_t *g);

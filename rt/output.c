@@ -104,13 +104,22 @@ static void unguard_sigpipe(const pipe_guard_t *g) {
 
 /*--- rendering --------------------------------------------------------------===*/
 
-/* Renders r into out and closes out. Returns 0, or -1 with errno set. */
-static int render_and_close(const ompdp_report_t *r, FILE *out) {
+/* What goes into a file: the report in the format asked for, or the bytes
+ * of a journal. Returns 0, or -1 with errno set. */
+typedef int (*emit_fn)(const void *ctx, FILE *out);
+
+static int emit_report(const void *ctx, FILE *out) {
+  const ompdp_report_t *r = ctx;
   int json = ompdp_opts.format && !strcmp(ompdp_opts.format, "json");
+  return json ? ompdp_report_write_json(r, out) : ompdp_report_write_text(r, out);
+}
+
+/* Emits into out and closes out. Returns 0, or -1 with errno set. */
+static int emit_and_close(emit_fn emit, const void *ctx, FILE *out) {
   pipe_guard_t g;
   guard_sigpipe(&g);
   errno = 0;
-  int rc = json ? ompdp_report_write_json(r, out) : ompdp_report_write_text(r, out);
+  int rc = emit(ctx, out);
   if (fflush(out) != 0)
     rc = -1;
   int err = errno;
@@ -141,7 +150,7 @@ static int write_to_stderr(const ompdp_report_t *r) {
     return -1;
   }
   FILE *out = stream_on(fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3));
-  return out ? render_and_close(r, out) : -1;
+  return out ? emit_and_close(emit_report, r, out) : -1;
 }
 
 /* Writes path where it is, without following a symlink. O_NONBLOCK: a FIFO
@@ -154,26 +163,23 @@ static int write_in_place(const ompdp_report_t *r, const char *path) {
   if (fl >= 0)
     fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
   FILE *out = stream_on(fd);
-  return out ? render_and_close(r, out) : -1;
+  return out ? emit_and_close(emit_report, r, out) : -1;
 }
 
-static int write_to_file(const ompdp_report_t *r, const char *path) {
-  struct stat st;
-  if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
-    return write_in_place(r, path); /* a device or a FIFO */
+/* Writes a new temporary file beside path and renames it over path.
+ * Returns 0; 1 when no temporary file can be made there (nothing written);
+ * -1 with errno set when writing or renaming failed. */
+static int replace_file(const char *path, emit_fn emit, const void *ctx) {
   char tmp[PATH_MAX + 64];
   if (snprintf(tmp, sizeof(tmp), "%s.ompdp-%ld.tmp", path, (long)getpid()) >= (int)sizeof(tmp)) {
     errno = ENAMETOOLONG;
     return -1;
   }
   int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-  if (fd < 0) {
-    /* No temporary file here (a directory we may not create in, a name
-     * taken): the file itself may still be writable. */
-    return write_in_place(r, path);
-  }
+  if (fd < 0)
+    return 1;
   FILE *out = stream_on(fd);
-  int rc = out ? render_and_close(r, out) : -1;
+  int rc = out ? emit_and_close(emit, ctx, out) : -1;
   if (!rc && rename(tmp, path) != 0)
     rc = -1;
   if (rc) {
@@ -182,6 +188,16 @@ static int write_to_file(const ompdp_report_t *r, const char *path) {
     errno = err;
   }
   return rc;
+}
+
+static int write_to_file(const ompdp_report_t *r, const char *path) {
+  struct stat st;
+  if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+    return write_in_place(r, path); /* a device or a FIFO */
+  int rc = replace_file(path, emit_report, r);
+  /* No temporary file here (a directory we may not create in, a name
+   * taken): the file itself may still be writable. */
+  return rc == 1 ? write_in_place(r, path) : rc;
 }
 
 /*--- the path ---------------------------------------------------------------===*/
@@ -219,6 +235,46 @@ static int expand_path(const char *pattern, int forked, char *out, size_t size) 
   }
   out[n] = '\0';
   return 0;
+}
+
+/*--- the journal ------------------------------------------------------------===*/
+
+/* <report path>.journal; -1 when the report goes to stderr (no journal) or
+ * the path does not fit. */
+int ompdp_output_journal_path(pid_t start_pid, char *out, size_t size) {
+  const char *pattern = ompdp_opts.output && *ompdp_opts.output ? ompdp_opts.output : "-";
+  if (!strcmp(pattern, "-") || expand_path(pattern, getpid() != start_pid, out, size))
+    return -1;
+  size_t n = strlen(out);
+  if (n + sizeof(".journal") > size)
+    return -1;
+  memcpy(out + n, ".journal", sizeof(".journal"));
+  return 0;
+}
+
+typedef struct bytes {
+  const char *p;
+  size_t n;
+} bytes_t;
+
+static int emit_bytes(const void *ctx, FILE *out) {
+  const bytes_t *b = ctx;
+  return fwrite(b->p, 1, b->n, out) == b->n ? 0 : -1;
+}
+
+/* Only a regular file (or nothing, or a symlink, which is replaced) is
+ * replaced: a journal never goes into a device or a FIFO. */
+int ompdp_output_journal(const char *path, const char *data, size_t len) {
+  struct stat st;
+  if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
+    errno = EEXIST;
+    return -1;
+  }
+  bytes_t b = {data, len};
+  int rc = replace_file(path, emit_bytes, &b);
+  if (rc == 1)
+    rc = -1; /* errno from the failed open */
+  return rc;
 }
 
 int ompdp_output_report(const ompdp_report_t *r, pid_t start_pid) {

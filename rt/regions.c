@@ -93,9 +93,9 @@ typedef struct ompdp_call {
   const int16_t *items;
 } ompdp_call_t;
 
-static _Thread_local ompdp_call_t pending;
-static _Thread_local ompdp_call_t active;
-static _Thread_local uint32_t active_handle;
+static _Thread_local ompdp_call_t pending __attribute__((tls_model("initial-exec")));
+static _Thread_local ompdp_call_t active __attribute__((tls_model("initial-exec")));
+static _Thread_local uint32_t active_handle __attribute__((tls_model("initial-exec")));
 
 /*===- tables --------------------------------------------------------------===*/
 
@@ -109,33 +109,74 @@ static const ompdp_rt_item_t *item_at(const ompdp_rt_header_t *h, uint32_t i) {
                                    (size_t)h->NumRegions * h->RegionSize +
                                    (size_t)i * h->ItemSize);
 }
+static const ompdp_host_access_t *host_access_at(const ompdp_rt_header_t *h,
+                                                 uint32_t i) {
+  return (const ompdp_host_access_t *)((const char *)h + h->HeaderSize +
+                                       (size_t)h->NumRegions * h->RegionSize +
+                                       (size_t)h->NumItems * h->ItemSize +
+                                       (size_t)i * h->HostAccessSize);
+}
 static const char *str_at(const ompdp_rt_header_t *h, uint32_t off) {
   if (off >= h->StringsSize)
     return "";
   return (const char *)h + h->TotalSize - h->StringsSize + off;
 }
 
+static int no_table_known(uintptr_t pc);
+static void no_table_add(uintptr_t pc);
+
+typedef struct mapped_query {
+  uintptr_t addr;
+  size_t bytes;
+} mapped_query_t;
+
+static int find_segment(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  mapped_query_t *q = data;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    uintptr_t b = (uintptr_t)(info->dlpi_addr + ph->p_vaddr);
+    if (ph->p_type == PT_LOAD && q->addr >= b && q->addr - b < ph->p_memsz) {
+      q->bytes = (size_t)(ph->p_memsz - (q->addr - b));
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Bytes mapped from p to the end of the loaded segment that holds it (0 if
+ * no loaded object's segment does): all a table there can use. */
+static size_t mapped_bytes(const void *p) {
+  mapped_query_t q = {(uintptr_t)p, 0};
+  dl_iterate_phdr(find_segment, &q);
+  return q.bytes;
+}
+
+/* The bounds check (regions_check.c) against the segment the table is in,
+ * plus the handle's limit. A refused table is reported once and then
+ * remembered (in the set of addresses without a table), so that the calls
+ * of its object cost one lookup each and the program runs on, attributed
+ * through DWARF. */
 static int table_valid(const ompdp_rt_header_t *h) {
-  if (h->Magic != OMPDP_REGION_TABLE_MAGIC)
+  uintptr_t key = (uintptr_t)h;
+  if (no_table_known(key))
     return 0;
-  if (h->Version != OMPDP_REGION_TABLE_VERSION) {
-    fprintf(stderr,
-            "ompdp: region table version %u is not the supported version %u; "
-            "rebuild with the matching ompdp plugin\n",
-            (unsigned)h->Version, (unsigned)OMPDP_REGION_TABLE_VERSION);
-    return 0;
+  char err[160];
+  int ok = ompdp_region_table_check(h, mapped_bytes(h), err, sizeof(err)) == 0;
+  if (ok && h->NumRegions >= (1u << OMPDP_RH_SHIFT)) {
+    snprintf(err, sizeof(err), "%u regions, more than the runtime's limit %u",
+             (unsigned)h->NumRegions, (1u << OMPDP_RH_SHIFT) - 1);
+    ok = 0;
   }
-  uint64_t need = (uint64_t)h->HeaderSize +
-                  (uint64_t)h->NumRegions * h->RegionSize +
-                  (uint64_t)h->NumItems * h->ItemSize + h->StringsSize;
-  if (h->HeaderSize != sizeof(ompdp_rt_header_t) ||
-      h->RegionSize != sizeof(ompdp_rt_region_t) ||
-      h->ItemSize != sizeof(ompdp_rt_item_t) || need != h->TotalSize ||
-      h->NumRegions >= (1u << OMPDP_RH_SHIFT)) {
-    fprintf(stderr, "ompdp: malformed region table ignored\n");
-    return 0;
+  if (!ok) {
+    Dl_info info;
+    const char *obj = dladdr(h, &info) && info.dli_fname && *info.dli_fname
+                          ? info.dli_fname
+                          : "the program";
+    fprintf(stderr, "ompdp: region table in %s ignored: %s\n", obj, err);
+    no_table_add(key);
   }
-  return 1;
+  return ok;
 }
 
 /* Registers h once; returns its table number + 1, or 0. */
@@ -512,9 +553,23 @@ int ompdp_regions_describe(uint32_t region, int item,
   out->directive_length = r->DirectiveLength;
   out->loop_offset = r->LoopOffset;
   out->loop_length = r->LoopLength;
+  out->directive = str_at(h, r->Directive);
+  out->other_clauses = str_at(h, r->OtherClauses);
+  out->stmt_line = r->StmtLine;
+  out->stmt_column = r->StmtColumn;
+  out->stmt_end_line = r->StmtEndLine;
+  out->stmt_end_column = r->StmtEndColumn;
+  out->stmt_offset = r->StmtOffset;
+  out->stmt_length = r->StmtLength;
+  out->block = r->Block;
+  out->block_index = r->BlockIndex;
+  out->block_decls = r->BlockDecls;
+  out->block_jumps = r->BlockJumps;
+  out->stmt_own_lines = (r->Flags & OMPDP_RF_OWN_LINES) != 0;
   out->access = OMPDP_ACCESS_UNKNOWN;
   out->access_name = access_names[OMPDP_ACCESS_UNKNOWN];
   out->variable = out->expr = out->clause = out->map_type = "";
+  out->fill_type = out->fill_lower = out->fill_length = "";
   if (item < 0)
     return 0;
   const ompdp_rt_item_t *it = item_at(h, r->FirstItem + (uint32_t)item);
@@ -540,5 +595,15 @@ int ompdp_regions_describe(uint32_t region, int item,
   out->item_length = it->ItemLength;
   out->access = it->Access < OMPDP_COUNT(access_names) ? it->Access : OMPDP_ACCESS_UNKNOWN;
   out->access_name = access_names[out->access];
+  out->fill_flags = it->FillFlags;
+  out->fill_elem_size = it->FillElemSize;
+  out->fill_count = it->FillCount;
+  out->fill_type = str_at(h, it->FillType);
+  out->fill_lower = str_at(h, it->FillLower);
+  out->fill_length = str_at(h, it->FillLength);
+  if (it->NumHostAccesses) {
+    out->host_accesses = host_access_at(h, it->FirstHostAccess);
+    out->num_host_accesses = it->NumHostAccesses;
+  }
   return 0;
 }

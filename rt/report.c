@@ -194,6 +194,7 @@ void ompdp_report_free(ompdp_report_t *r) {
   for (size_t i = 0; i < r->num_findings; ++i)
     ompdp_finding_free(&r->findings[i]);
   free(r->findings);
+  free(r->recovered_reason);
   ompdp_report_init(r);
 }
 

@@ -110,11 +110,18 @@ typedef struct ompdp_report {
   /* what was observed */
   uint64_t num_transfers;
   uint64_t num_allocs;
+  uint64_t num_deletes;
   uint64_t num_kernels;
   uint64_t bytes_transferred;
   uint64_t transfer_time_ns;
   uint64_t hash_collisions; /* only with the verify_hashes option */
   int partial;              /* 1 if the report is known to be incomplete */
+  /* Recovered from the journal of a process that ended without writing its
+   * report (rt/journal.c): why, when the journal was flushed (CLOCK_REALTIME
+   * ns) and how many events it covers. recovered_reason NULL: not recovered. */
+  char *recovered_reason;
+  uint64_t recovered_flushed_at_ns;
+  uint64_t recovered_events;
   char **warnings;          /* things the reader must know (lost callbacks...) */
   size_t num_warnings;
   ompdp_finding_t *findings;
@@ -185,6 +192,12 @@ int ompdp_report_read_json(const char *text, size_t len, ompdp_report_t *r,
                            char *err, size_t errlen);
 int ompdp_report_read_json_file(const char *path, ompdp_report_t *r,
                                 char *err, size_t errlen);
+
+/* Reads a whole file (a pipe too) of at most max bytes into a malloc'd
+ * buffer; what names it in errors ("report", "journal"). Returns 0, or -1
+ * after writing a one-line reason that names the path into err. */
+int ompdp_read_file_capped(const char *path, size_t max, const char *what, char **out,
+                           size_t *out_len, char *err, size_t errlen);
 
 /* strdup that accepts NULL. */
 char *ompdp_strdup(const char *s);

@@ -287,12 +287,22 @@ int ompdp_report_write_json(const ompdp_report_t *r, FILE *out) {
   fprintf(out, "  \"observed\": {\n    \"transfers\": %" PRIu64 ",\n",
           r->num_transfers);
   fprintf(out, "    \"allocs\": %" PRIu64 ",\n", r->num_allocs);
+  fprintf(out, "    \"deletes\": %" PRIu64 ",\n", r->num_deletes);
   fprintf(out, "    \"kernels\": %" PRIu64 ",\n", r->num_kernels);
   fprintf(out, "    \"bytes_transferred\": %" PRIu64 ",\n", r->bytes_transferred);
   fprintf(out, "    \"transfer_time_ns\": %" PRIu64 ",\n", r->transfer_time_ns);
   fprintf(out, "    \"hash_collisions\": %" PRIu64 "\n  },\n", r->hash_collisions);
 
-  fprintf(out, "  \"partial\": %s,\n  \"warnings\": [", r->partial ? "true" : "false");
+  fprintf(out, "  \"partial\": %s,\n", r->partial ? "true" : "false");
+  /* Only in a report recovered from a journal: readers that predate it
+   * skip it, and every other report stays as it was. */
+  if (r->recovered_reason) {
+    fputs("  \"recovered\": {\"reason\": ", out);
+    ompdp_json_put_string(out, r->recovered_reason);
+    fprintf(out, ", \"flushed_at_ns\": %" PRIu64 ", \"events\": %" PRIu64 "},\n",
+            r->recovered_flushed_at_ns, r->recovered_events);
+  }
+  fputs("  \"warnings\": [", out);
   for (size_t i = 0; i < r->num_warnings; ++i) {
     fputs(i ? ",\n    " : "\n    ", out);
     ompdp_json_put_string(out, r->warnings[i] ? r->warnings[i] : "");

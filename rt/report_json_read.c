@@ -1164,15 +1164,17 @@ static int read_summary(parser_t *p, ompdp_report_t *rep) {
   return r;
 }
 
-enum { O_TRANSFERS, O_ALLOCS, O_KERNELS, O_BYTES, O_TTIME, O_COLL, O_NUM };
+enum { O_TRANSFERS, O_ALLOCS, O_DELETES, O_KERNELS, O_BYTES, O_TTIME, O_COLL, O_NUM };
 static const char *const ObservedNames[O_NUM] = {
-    "transfers", "allocs", "kernels", "bytes_transferred", "transfer_time_ns",
+    "transfers", "allocs", "deletes", "kernels", "bytes_transferred", "transfer_time_ns",
     "hash_collisions"};
 
+/* "deletes" came later: a report without it reads as 0 deletes. */
 static int read_observed(parser_t *p, ompdp_report_t *rep) {
   uint64_t *const Dest[O_NUM] = {&rep->num_transfers,     &rep->num_allocs,
-                                 &rep->num_kernels,       &rep->bytes_transferred,
-                                 &rep->transfer_time_ns,  &rep->hash_collisions};
+                                 &rep->num_deletes,       &rep->num_kernels,
+                                 &rep->bytes_transferred, &rep->transfer_time_ns,
+                                 &rep->hash_collisions};
   if (peek(p) != '{')
     return type_error(p, "observed", "an object");
   int state = 0, r;
@@ -1190,13 +1192,52 @@ static int read_observed(parser_t *p, ompdp_report_t *rep) {
   return r;
 }
 
+enum { RV_REASON, RV_FLUSHED, RV_EVENTS, RV_NUM };
+static const char *const RecoveredNames[RV_NUM] = {"reason", "flushed_at_ns", "events"};
+
+/* "recovered": null, or the object of a report recovered from a journal;
+ * the reason is required (it is what marks the report as recovered). */
+static int read_recovered(parser_t *p, ompdp_report_t *rep) {
+  if (is_null(p))
+    return 0;
+  if (peek(p) != '{')
+    return type_error(p, "recovered", "an object or null");
+  size_t start = p->pos;
+  int state = 0, r;
+  unsigned seen = 0;
+  char *key;
+  while ((r = obj_next(p, &state, &key)) == 1) {
+    size_t at = p->pos;
+    int m = lookup(RecoveredNames, RV_NUM, key);
+    free(key);
+    if (m < 0) {
+      if (skip_value(p))
+        return -1;
+      continue;
+    }
+    if (once(p, &seen, (unsigned)m, RecoveredNames[m], at))
+      return -1;
+    int e = m == RV_REASON    ? get_str(p, "reason", 0, &rep->recovered_reason)
+            : m == RV_FLUSHED ? get_u64(p, "flushed_at_ns", UINT64_MAX,
+                                       &rep->recovered_flushed_at_ns)
+                             : get_u64(p, "events", UINT64_MAX, &rep->recovered_events);
+    if (e)
+      return -1;
+  }
+  if (r)
+    return r;
+  if (!rep->recovered_reason)
+    return fail_at(p, start, "\"recovered\" has no \"reason\"");
+  return 0;
+}
+
 enum {
   T_VERSION, T_PROGRAM, T_SUMMARY, T_OBSERVED, T_PARTIAL, T_WARNINGS,
-  T_FINDINGS, T_NUM
+  T_FINDINGS, T_RECOVERED, T_NUM
 };
 static const char *const TopNames[T_NUM] = {
     "ompdp_report_version", "program", "summary", "observed", "partial",
-    "warnings", "findings"};
+    "warnings", "findings", "recovered"};
 
 /* Pass 2: fills rep from a text whose syntax and version pass 1 checked. */
 static int read_top(parser_t *p, ompdp_report_t *rep) {
@@ -1229,6 +1270,7 @@ static int read_top(parser_t *p, ompdp_report_t *rep) {
     case T_FINDINGS:
       e = read_findings(p, rep, &unknown, unknown_name, sizeof(unknown_name));
       break;
+    case T_RECOVERED: e = read_recovered(p, rep); break;
     }
     if (e)
       return -1;
@@ -1361,9 +1403,10 @@ static void file_err(char *err, size_t errlen, const char *fmt, ...) {
   va_end(ap);
 }
 
-int ompdp_report_read_json_file(const char *path, ompdp_report_t *r,
-                                char *err, size_t errlen) {
-  ompdp_report_init(r);
+int ompdp_read_file_capped(const char *path, size_t max, const char *what, char **out,
+                           size_t *out_len, char *err, size_t errlen) {
+  *out = NULL;
+  *out_len = 0;
   if (err && errlen)
     err[0] = '\0';
   int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -1381,9 +1424,8 @@ int ompdp_report_read_json_file(const char *path, ompdp_report_t *r,
       return -1;
     }
     regular = S_ISREG(st.st_mode);
-    if (regular && (uint64_t)st.st_size > MAX_REPORT_BYTES) {
-      file_err(err, errlen, "%s: the report is larger than %zu MiB", path,
-               MAX_REPORT_BYTES >> 20);
+    if (regular && (uint64_t)st.st_size > max) {
+      file_err(err, errlen, "%s: the %s is larger than %zu MiB", path, what, max >> 20);
       close(fd);
       return -1;
     }
@@ -1397,11 +1439,11 @@ int ompdp_report_read_json_file(const char *path, ompdp_report_t *r,
   int saved = buf ? 0 : ENOMEM;
   while (!saved) {
     if (len == cap) {
-      if (cap > MAX_REPORT_BYTES) {
+      if (cap > max) {
         saved = EFBIG;
         break;
       }
-      size_t ncap = cap > MAX_REPORT_BYTES / 2 ? MAX_REPORT_BYTES + 1 : cap * 2;
+      size_t ncap = cap > max / 2 ? max + 1 : cap * 2;
       char *nb = realloc(buf, ncap);
       if (!nb) {
         saved = ENOMEM;
@@ -1421,9 +1463,8 @@ int ompdp_report_read_json_file(const char *path, ompdp_report_t *r,
     len += (size_t)got;
   }
   close(fd);
-  if (saved == EFBIG || (!saved && len > MAX_REPORT_BYTES)) {
-    file_err(err, errlen, "%s: the report is larger than %zu MiB", path,
-             MAX_REPORT_BYTES >> 20);
+  if (saved == EFBIG || (!saved && len > max)) {
+    file_err(err, errlen, "%s: the %s is larger than %zu MiB", path, what, max >> 20);
     free(buf);
     return -1;
   }
@@ -1432,6 +1473,18 @@ int ompdp_report_read_json_file(const char *path, ompdp_report_t *r,
     free(buf);
     return -1;
   }
+  *out = buf;
+  *out_len = len;
+  return 0;
+}
+
+int ompdp_report_read_json_file(const char *path, ompdp_report_t *r,
+                                char *err, size_t errlen) {
+  ompdp_report_init(r);
+  char *buf;
+  size_t len;
+  if (ompdp_read_file_capped(path, MAX_REPORT_BYTES, "report", &buf, &len, err, errlen))
+    return -1;
   char reason[512];
   int rc = ompdp_report_read_json(buf, len, r, reason, sizeof(reason));
   free(buf);

@@ -7,12 +7,14 @@
 |* units (B/KiB/MiB/GiB, ns/us/ms/s) with one decimal.
 |*
 \*===----------------------------------------------------------------------===*/
+#define _POSIX_C_SOURCE 200809L /* gmtime_r */
 #include "report.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* OMPDP_UNIT_BUF is enough for "18446744073709551615 B" and
  * "18446744073.7 s". */
@@ -231,9 +233,10 @@ static void put_header(FILE *out, const ompdp_report_t *r) {
   fprintf(out, "wall time: %s\n", ompdp_format_time(b1, r->wall_time_ns));
   fprintf(out,
           "observed: %" PRIu64 " transfers (%s, %s), %" PRIu64
-          " allocations, %" PRIu64 " kernels\n",
+          " allocations, %" PRIu64 " kernels, %" PRIu64 " deletes\n",
           r->num_transfers, ompdp_format_bytes(b1, r->bytes_transferred),
-          ompdp_format_time(b2, r->transfer_time_ns), r->num_allocs, r->num_kernels);
+          ompdp_format_time(b2, r->transfer_time_ns), r->num_allocs, r->num_kernels,
+          r->num_deletes);
   if (r->hash_collisions)
     fprintf(out, "hash collisions: %" PRIu64 "\n", r->hash_collisions);
 
@@ -245,6 +248,20 @@ static void put_header(FILE *out, const ompdp_report_t *r) {
   fprintf(out, "time that the fixes would save: %s of %s (predicted speedup %.2fx)\n",
           ompdp_format_time(b1, r->time_saved_ns), ompdp_format_time(b2, r->wall_time_ns),
           r->predicted_speedup);
+  if (r->recovered_reason) {
+    /* Said before everything else a reader looks at: these are the counts
+     * of the last journal flush, not of the whole run. */
+    char when[64] = "an unknown time";
+    time_t secs = (time_t)(r->recovered_flushed_at_ns / 1000000000u);
+    struct tm tm;
+    if (r->recovered_flushed_at_ns && gmtime_r(&secs, &tm))
+      strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+    fprintf(out, "partial: recovered from the journal flushed at %s (%" PRIu64
+                 " events); what happened after it is lost: ",
+            when, r->recovered_events);
+    put_str(out, r->recovered_reason);
+    fputc('\n', out);
+  }
   if (r->partial)
     fputs("warning: this report is incomplete\n", out);
   for (size_t i = 0; i < r->num_warnings; ++i) {

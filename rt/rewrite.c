@@ -9,6 +9,7 @@
 |*
 \*===----------------------------------------------------------------------===*/
 #include "rewrite.h"
+#include "detect.h" /* overbroad rules */
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -301,6 +302,88 @@ static uint32_t siblings(const ompdp_rw_region_t *reg, uint32_t k, uint32_t *sib
   return n;
 }
 
+/* The depend clauses ("depend(in: x) depend(out: y)") in a directive's
+ * other clauses: each one's dependence type and list, in turn. Returns 0
+ * at the end, -1 on a clause it cannot read. */
+static int next_depend(const char **p, char *type, size_t tn, char *list, size_t ln) {
+  const char *d = strstr(*p, "depend(");
+  if (!d)
+    return 0;
+  const char *q = d + 7, *colon = NULL;
+  int depth = 1;
+  for (; *q && depth; ++q) {
+    if (*q == '(' || *q == '[')
+      ++depth;
+    else if (*q == ')' || *q == ']')
+      --depth;
+    else if (*q == ':' && depth == 1 && !colon && q[1] != ':')
+      colon = q;
+  }
+  if (depth || !colon || (size_t)(colon - d - 7) >= tn || (size_t)(q - colon) > ln)
+    return -1;
+  memcpy(type, d + 7, (size_t)(colon - d - 7));
+  type[colon - d - 7] = '\0';
+  memcpy(list, colon + 1, (size_t)(q - colon - 2));
+  list[q - colon - 2] = '\0';
+  *p = q;
+  return 1;
+}
+
+/* Whether removing a directive with these other clauses keeps the order
+ * of the tasks around it. Its depend clauses order tasks through their
+ * list items; with one list item, every task that depended on it depends
+ * instead on what it depended on (the same item), so no order is lost.
+ * With several items, it may have been the only link between tasks on
+ * different items (depend(in: x) depend(out: y)); dependence types other
+ * than in/out/inout (mutexinoutset, inoutset, depobj, iterators) are not
+ * reasoned about. */
+static int depend_removable(const char *other) {
+  char type[64], list[256], first[256] = "";
+  const char *p = other ? other : "";
+  int r;
+  while ((r = next_depend(&p, type, sizeof(type), list, sizeof(list))) == 1) {
+    char *t = trim(type), *l = trim(list);
+    if (strcmp(t, "in") && strcmp(t, "out") && strcmp(t, "inout"))
+      return 0;
+    if (strchr(l, ','))
+      return 0;
+    if (!first[0])
+      snprintf(first, sizeof(first), "%s", l);
+    else if (strcmp(first, l))
+      return 0;
+  }
+  return r == 0;
+}
+
+static const char *basename_of(const char *path);
+
+/* What removing the directive of `it` (when rw removes it) assumes about
+ * the clauses no item records, appended to a. */
+static void removal_assumption(const ompdp_rewrite_t *rw, const ompdp_region_info_t *it,
+                               sbuf_t *a) {
+  const char *other = it->other_clauses ? it->other_clauses : "";
+  int removed = 0;
+  for (size_t i = 0; i < rw->num_edits; ++i) {
+    const ompdp_edit_t *e = &rw->edits[i];
+    removed |= e->range.line == it->line && e->range.column == 1 &&
+               e->range.end_line == it->end_line + 1 && e->range.end_column == 1 &&
+               !e->replacement[0];
+  }
+  if (!removed)
+    return;
+  if (strstr(other, "depend("))
+    sb_printf(a,
+              "%sthe `%s` at %s:%" PRIu32 " goes with its depend clauses: the tasks that "
+              "depended on it now depend on what it depended on through the same list item, "
+              "and nothing else relied on it for ordering",
+              a->len ? "; " : "", it->construct, basename_of(it->file), it->line);
+  if (it->nowait || strstr(other, "nowait"))
+    sb_printf(a,
+              "%sthe deferred task of the `%s nowait` at %s:%" PRIu32 " is gone: a `taskwait` "
+              "that waited for it has nothing of it left to wait for",
+              a->len ? "; " : "", it->construct, basename_of(it->file), it->line);
+}
+
 /* Deletes the directive's whole lines: indentation, text and newline. */
 static int remove_directive(ompdp_rewrite_t *rw, const ompdp_region_info_t *it,
                             const char **why) {
@@ -308,12 +391,20 @@ static int remove_directive(ompdp_rewrite_t *rw, const ompdp_region_info_t *it,
     *why = "the directive's range is unknown";
     return -1;
   }
+  if (!depend_removable(it->other_clauses)) {
+    *why = "its depend clauses order tasks through more than one list item";
+    return -1;
+  }
   sbuf_t orig = {0};
-  /* What the line must hold. Clauses the table does not record (device,
-   * if, depend) are not in it, so such a directive is refused at fix time
-   * rather than guessed at. */
-  sb_printf(&orig, "#pragma omp %s %s%s", it->construct, it->clause,
-            it->nowait ? " nowait" : "");
+  /* What the line must hold: the directive as the compiler recorded it
+   * (device, if, depend, nowait and all). A table without it: the
+   * directive rebuilt from its one clause, so one with other clauses is
+   * refused at fix time rather than guessed at. */
+  if (it->directive && it->directive[0])
+    sb_puts(&orig, it->directive);
+  else
+    sb_printf(&orig, "#pragma omp %s %s%s", it->construct, it->clause,
+              it->nowait ? " nowait" : "");
   char *o = sb_take(&orig);
   if (!o) {
     *why = OOM;
@@ -530,6 +621,46 @@ int ompdp_rw_keep_resident(ompdp_rewrite_t *rw, const ompdp_region_info_t *const
   return rc;
 }
 
+int ompdp_rw_host_updates(ompdp_rewrite_t *rw, const ompdp_region_info_t *it, int with_from,
+                          const char **why) {
+  const char *expr = it->implicit ? it->variable : it->expr;
+  if (!expr[0] || (it->implicit && !is_identifier(expr))) {
+    *why = "the item cannot be named in a clause";
+    return -1;
+  }
+  for (uint32_t k = 0; k < it->num_host_accesses; ++k) {
+    const ompdp_host_access_t *a = &it->host_accesses[k];
+    int w = a->Access == OMPDP_ACCESS_WRITE || a->Access == OMPDP_ACCESS_READ_WRITE;
+    if (!(a->Flags & OMPDP_HA_STATEMENT) || !a->Line || !a->Column || a->Column > 512 ||
+        !a->EndLine) {
+      *why = "host code uses the item where no directive can go";
+      return -1;
+    }
+    char indent[513];
+    memset(indent, ' ', a->Column - 1);
+    indent[a->Column - 1] = '\0';
+    /* Insertions at the start of a line: the compiler checked that the
+     * statement has its lines to itself. */
+    for (int to = 0; to < 2; ++to) {
+      if (to ? !w : !with_from)
+        continue;
+      sbuf_t b = {0};
+      sb_printf(&b, "%s#pragma omp target update %s(%s)\n", indent, to ? "to" : "from", expr);
+      char *rep = sb_take(&b);
+      if (!rep) {
+        *why = OOM;
+        return -1;
+      }
+      uint32_t line = to ? a->EndLine + 1 : a->Line;
+      int rc = add_edit(rw, it, line, 1, line, 1, "", rep, why);
+      free(rep);
+      if (rc)
+        return -1;
+    }
+  }
+  return 0;
+}
+
 /* Position order of edits; equal positions keep their order. */
 static int pos_cmp(uint32_t l1, uint32_t c1, uint32_t l2, uint32_t c2) {
   return l1 != l2 ? (l1 < l2 ? -1 : 1) : (c1 > c2) - (c1 < c2);
@@ -675,6 +806,11 @@ typedef struct rw_site {
   int lt_exit_mixed;
   /* A copy in of it was copied back before being overwritten or freed. */
   int copied_back;
+  /* A copy in (its first included) carried other bytes than the device
+   * had, or the device's bytes were not known (constructs in a row). */
+  int in_changed;
+  /* Copies in whose bytes were all zero (zero_transfer). */
+  uint64_t h2d_zero;
 } rw_site_t;
 
 #define MAX_BUF_SITES 16
@@ -706,6 +842,8 @@ struct ompdp_rw_facts {
   size_t num_sites, cap_sites;
   rw_buf_t *bufs;
   size_t num_bufs, cap_bufs;
+  /* The last size asked of ompdp_zero_hash, and its hash. */
+  uint64_t zero_bytes, zero_hash;
 };
 
 ompdp_rw_facts_t *ompdp_rw_facts_create(int host_device) {
@@ -953,6 +1091,8 @@ int ompdp_rw_facts_feed(ompdp_rw_facts_t *f, const ompdp_event_t *e) {
       if (s) {
         if (s->h2d && !same)
           s->host_changed = 1;
+        if (!same)
+          s->in_changed = 1;
         if (!s->h2d) {
           s->dur_h2d_first = dur(e);
           s->bytes_h2d_first = e->bytes;
@@ -960,6 +1100,13 @@ int ompdp_rw_facts_feed(ompdp_rw_facts_t *f, const ompdp_event_t *e) {
         s->h2d++;
         s->dur_h2d += dur(e);
         s->bytes_h2d += e->bytes;
+        if (hashed && e->bytes) {
+          if (f->zero_bytes != e->bytes) {
+            f->zero_bytes = e->bytes;
+            f->zero_hash = ompdp_zero_hash(e->bytes);
+          }
+          s->h2d_zero += e->hash == f->zero_hash;
+        }
       }
     } else {
       if (b->pending)
@@ -1063,21 +1210,48 @@ typedef struct keep_plan {
   const ompdp_region_info_t *it;
   const char *outer;
   int inner_from;
+  /* The target update variant: the host's statements in the loop that
+   * use the item get `target update from` before (reads, when the device
+   * changes it) and `target update to` after (writes). */
+  int update;
+  uint32_t num_from, num_to; /* updates inserted, per iteration */
   uint64_t transfers, allocs, bytes, time;
   int dev;
   size_t group;
 } keep_plan_t;
 
+/* What the compiler says the host does with the item in the loop: the
+ * number of statements that read (or write: a partial write needs the
+ * device's values first) and that write it. -1 when some use is not a
+ * statement a directive can go around, or does not run once per
+ * iteration, so that updates there cannot be placed or counted. */
+static int host_uses(const ompdp_region_info_t *it, uint32_t *uses, uint32_t *writes) {
+  *uses = *writes = 0;
+  for (uint32_t k = 0; k < it->num_host_accesses; ++k) {
+    const ompdp_host_access_t *a = &it->host_accesses[k];
+    if (!(a->Flags & OMPDP_HA_STATEMENT) || !(a->Flags & OMPDP_HA_EVERY_TIME) || !a->Line ||
+        !a->Column || a->Column > 512 || !a->EndLine)
+      return -1;
+    ++*uses;
+    if (a->Access == OMPDP_ACCESS_WRITE || a->Access == OMPDP_ACCESS_READ_WRITE)
+      ++*writes;
+  }
+  return 0;
+}
+
 /* 0 and a plan, or -1 when keeping the item resident is not safe or not
- * possible. */
+ * possible. Two ways to keep the host's view of the item: the construct
+ * copies it back every iteration (`map(always, from: x)`), or the copies
+ * move to the host statements that use it (`target update`); the one that
+ * moves less is taken. */
 static int make_keep_plan(const plan_ctx_t *c, uint32_t si, keep_plan_t *p) {
   const rw_site_t *s = &c->facts->sites[si];
   memset(p, 0, sizeof(*p));
   if (s->item < 0 || !s->buf)
     return -1;
   /* One buffer, nobody else's operations on it in between, the same size
-   * every time, and the host never changed it between two copies in. */
-  if (s->multi_buf || s->interleaved || s->sizes_differ || s->allocs < 2 || s->host_changed ||
+   * every time. */
+  if (s->multi_buf || s->interleaved || s->sizes_differ || s->allocs < 2 ||
       s->deletes != s->allocs)
     return -1;
   if (load_region(c->describe, s->region, &p->ri))
@@ -1098,13 +1272,58 @@ static int make_keep_plan(const plan_ctx_t *c, uint32_t si, keep_plan_t *p) {
   if (has_to(mt) && !has_from(mt) &&
       (it->access == OMPDP_ACCESS_WRITE || it->access == OMPDP_ACCESS_READ_WRITE))
     goto no;
+  int dev_changes = has_from(mt) && (s->dev_changed || !has_to(mt));
+  uint64_t k = s->allocs; /* executions of the construct: iterations */
+  uint64_t before = s->h2d + s->d2h;
+  uint64_t in_first = has_to(mt) ? 1 : 0;
+  /* The `always, from` way: the host's copies in must all have carried
+   * what the device had (else the host changed it in between). */
+  int always_ok = !s->host_changed && s->h2d >= in_first;
+  uint64_t always_after = in_first + (dev_changes ? s->d2h : 0);
+  /* The update way: every host use known, placeable and run once per
+   * iteration; a host that changed the data must have a write the
+   * compiler saw (else it wrote through something the facts miss). */
+  uint32_t uses = 0, writes = 0;
+  int update_ok = host_uses(it, &uses, &writes) == 0 && (!s->host_changed || writes) &&
+                  s->h2d >= in_first && (!dev_changes || s->d2h >= 1);
+  uint32_t num_from = dev_changes ? uses : 0, num_to = writes;
+  /* A `from` item the host uses in the loop: the outer map must bring the
+   * host's values in first (a `target update from` before the first
+   * kernel would fetch uninitialised device memory otherwise). */
+  uint64_t up_in = in_first || num_from ? 1 : 0;
+  uint64_t update_after = up_in + (dev_changes ? 1 : 0) + k * (num_from + num_to);
+  if (update_ok && update_after <= before && (!always_ok || update_after < always_after)) {
+    p->update = 1;
+    p->num_from = num_from;
+    p->num_to = num_to;
+  } else if (!always_ok) {
+    goto no;
+  }
   p->site = si;
   p->it = it;
   p->dev = c->facts->bufs[s->buf - 1].dev;
-  p->inner_from = has_from(mt) && (s->dev_changed || !has_to(mt));
-  p->outer = has_to(mt) ? "to" : "alloc";
   p->allocs = s->allocs - 1;
   p->time = (s->dur_alloc - s->dur_alloc_first) + (s->dur_delete - s->dur_delete_last);
+  if (p->update) {
+    p->outer = up_in ? (dev_changes ? "tofrom" : "to") : (dev_changes ? "from" : "alloc");
+    uint64_t moved = k * (num_from + num_to);
+    uint64_t avg_h2d = s->h2d ? s->dur_h2d / s->h2d : 0;
+    uint64_t avg_d2h = s->d2h ? s->dur_d2h / s->d2h : 0;
+    uint64_t size = s->alloc_bytes;
+    uint64_t bytes_before = s->bytes_h2d + s->bytes_d2h;
+    uint64_t bytes_after = (up_in ? size : 0) +
+                           (dev_changes ? s->bytes_d2h / s->d2h : 0) + moved * size;
+    uint64_t t_before = s->dur_h2d + s->dur_d2h;
+    uint64_t t_after = (up_in ? (in_first ? s->dur_h2d_first : avg_d2h) : 0) +
+                       (dev_changes ? avg_d2h : 0) +
+                       k * (num_from * avg_d2h + num_to * avg_h2d);
+    p->transfers = before - update_after;
+    p->bytes = bytes_before > bytes_after ? bytes_before - bytes_after : 0;
+    p->time += t_before > t_after ? t_before - t_after : 0;
+    return 0;
+  }
+  p->inner_from = dev_changes;
+  p->outer = has_to(mt) ? "to" : "alloc";
   if (s->h2d > 1) {
     p->transfers += s->h2d - 1;
     p->bytes += s->bytes_h2d - s->bytes_h2d_first;
@@ -1150,6 +1369,8 @@ static int build_keep(const plan_ctx_t *c, ompdp_rewrite_t *rw, keep_plan_t *con
     if (ps[i]->inner_from)
       rc = ompdp_rw_set_map_type(rw, &ps[i]->ri.reg, (uint32_t)c->facts->sites[ps[i]->site].item,
                                  "from", 1, &why);
+    else if (ps[i]->update)
+      rc = ompdp_rw_host_updates(rw, ps[i]->it, ps[i]->num_from != 0, &why);
   if (rc || normalize_edits(rw))
     return -1;
 
@@ -1169,7 +1390,29 @@ static int build_keep(const plan_ctx_t *c, ompdp_rewrite_t *rw, keep_plan_t *con
       sb_printf(&d, "; the %s construct at line %" PRIu32 " copies `%s` back with "
                     "`map(always, from: %s)`",
                 p->it->construct, p->it->line, plan_name(p), plan_name(p));
-    else if (has_from(p->it->map_type))
+    else if (p->update) {
+      const ompdp_region_info_t *x = p->it;
+      int any = 0;
+      for (uint32_t k = 0; k < x->num_host_accesses; ++k) {
+        const ompdp_host_access_t *h = &x->host_accesses[k];
+        int w = h->Access == OMPDP_ACCESS_WRITE || h->Access == OMPDP_ACCESS_READ_WRITE;
+        if (p->num_from)
+          sb_printf(&d, "%s`target update from(%s)` before line %" PRIu32, any++ ? ", " : "; ",
+                    plan_name(p), h->Line);
+        if (w)
+          sb_printf(&d, "%s`target update to(%s)` after line %" PRIu32, any++ ? ", " : "; ",
+                    plan_name(p), h->EndLine);
+      }
+      if (!x->num_host_accesses)
+        sb_printf(&d, "; no host code in the loop uses `%s`%s", plan_name(p),
+                  has_from(p->outer) ? ", so it comes back once, after the loop" : "");
+      else if (has_from(p->outer))
+        sb_printf(&d, "; it comes back once more after the loop");
+      sb_printf(&a,
+                "%sno host code in the loop reaches `%s` through another pointer (the "
+                "compiler follows the uses of `%s` itself)",
+                a.len ? "; " : "", x->variable, x->variable);
+    } else if (has_from(p->it->map_type))
       sb_printf(&d, "; the device never changed `%s`, so nothing needs to come back",
                 plan_name(p));
     if (has_to(p->it->map_type) && !has_from(p->it->map_type) &&
@@ -1285,6 +1528,213 @@ out:
   return rc;
 }
 
+/* Constructs in a row, not in a loop (the paper's Listing 1): the map items
+ * of one variable in sibling constructs of one block, each allocating,
+ * copying and freeing the same buffer, become one `target data` around
+ * them (`{` before the first, `}` after the last), when nothing between
+ * them can see the difference: no host code in between uses the item (the
+ * compiler's host-access facts), no declaration, label or jump lies in
+ * between (the braces would change their meaning), and the run shows that
+ * every copy in after the first carried what the device already had. */
+#define MAX_ROW 16
+
+static const char *item_name(const ompdp_region_info_t *it) {
+  return it->implicit ? it->variable : it->expr;
+}
+
+/* 0 and the rewrite in rw, or -1: the sites sis[0..n) of one buffer. */
+static int build_row(const plan_ctx_t *c, const uint32_t *sis, size_t n, ompdp_rewrite_t *rw) {
+  const ompdp_rw_facts_t *facts = c->facts;
+  region_items_t ri[MAX_ROW];
+  const ompdp_region_info_t *its[MAX_ROW];
+  uint32_t order[MAX_ROW];
+  size_t loaded = 0;
+  int rc = -1;
+  const char *why = NULL;
+  if (n < 2 || n > MAX_ROW)
+    return -1;
+  for (; loaded < n; ++loaded) {
+    const rw_site_t *s = &facts->sites[sis[loaded]];
+    if (s->item < 0 || load_region(c->describe, s->region, &ri[loaded]))
+      goto out;
+    if ((uint32_t)s->item >= ri[loaded].reg.num_items) {
+      ++loaded;
+      goto out;
+    }
+    its[loaded] = &ri[loaded].items[s->item];
+    order[loaded] = (uint32_t)loaded;
+  }
+  /* Source order. */
+  for (size_t i = 1; i < n; ++i)
+    for (size_t j = i; j > 0 && its[order[j - 1]]->stmt_offset > its[order[j]]->stmt_offset; --j) {
+      uint32_t t = order[j];
+      order[j] = order[j - 1];
+      order[j - 1] = t;
+    }
+  const ompdp_region_info_t *first = its[order[0]], *last = its[order[n - 1]];
+  const rw_site_t *s0 = &facts->sites[sis[order[0]]];
+  int to = 0, from = 0;
+  uint64_t before = 0, bytes_before = 0, dur_before = 0, ops = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const rw_site_t *s = &facts->sites[sis[order[i]]];
+    const ompdp_region_info_t *it = its[order[i]];
+    const char *mt = it->map_type;
+    if (s->multi_buf || s->sizes_differ || !s->allocs || s->allocs != s->deletes ||
+        s->allocs != s0->allocs || s->buf != s0->buf || (i && s->in_changed) ||
+        it->loop_kind[0] || !it->block || it->block != first->block ||
+        strcmp(it->file, first->file) || strcmp(it->source_file, first->source_file) ||
+        (strcmp(it->construct, "target") && strcmp(it->construct, "target data")) ||
+        it->nowait || (it->modifiers & OMPDP_MOD_ALWAYS) || !it->stmt_line ||
+        !it->stmt_length || strcmp(item_name(it), item_name(first)) ||
+        (!has_to(mt) && !has_from(mt) && strcmp(mt, "alloc")))
+      goto out;
+    if (i && it->stmt_offset < its[order[i - 1]]->stmt_offset + its[order[i - 1]]->stmt_length)
+      goto out; /* the same construct twice, or nested */
+    /* A `to` item the device writes: the next construct would start from
+     * the host's copy today, from the device's writes then. */
+    if (has_to(mt) && !has_from(mt) &&
+        (it->access == OMPDP_ACCESS_WRITE || it->access == OMPDP_ACCESS_READ_WRITE))
+      goto out;
+    /* Host code in the block that uses the item must lie outside the row. */
+    for (uint32_t k = 0; k < it->num_host_accesses; ++k) {
+      const ompdp_host_access_t *a = &it->host_accesses[k];
+      if (!a->Length || (a->Offset < last->stmt_offset + last->stmt_length &&
+                         a->Offset + a->Length > first->stmt_offset))
+        goto out;
+    }
+    to |= has_to(mt);
+    from |= has_from(mt) && (s->dev_changed || !has_to(mt));
+    before += s->h2d + s->d2h;
+    bytes_before += s->bytes_h2d + s->bytes_d2h;
+    dur_before += s->dur_h2d + s->dur_d2h + s->dur_alloc + s->dur_delete;
+    ops += s->h2d + s->d2h + s->allocs + s->deletes;
+  }
+  if (first->block_decls != last->block_decls || first->block_jumps != last->block_jumps ||
+      !last->stmt_own_lines || !last->stmt_end_line || first->stmt_column > 512)
+    goto out;
+  uint64_t m = s0->allocs; /* executions of the row */
+  uint64_t after = m * (uint64_t)(to + from);
+  if (after > before)
+    goto out;
+  const char *type = to && from ? "tofrom" : to ? "to" : from ? "from" : "alloc";
+  const char *expr = item_name(first);
+  if (!expr[0] || (first->implicit && !is_identifier(expr)))
+    goto out;
+
+  char indent[513];
+  memset(indent, ' ', first->stmt_column - 1);
+  indent[first->stmt_column - 1] = '\0';
+  sbuf_t open = {0}, close = {0};
+  sb_printf(&open, "%s#pragma omp target data map(%s: %s)\n%s{\n", indent, type, expr, indent);
+  sb_printf(&close, "%s}\n", indent);
+  char *o = sb_take(&open), *cl = sb_take(&close);
+  rw->kind = OMPDP_RK_KEEP_RESIDENT;
+  int erc = !o || !cl ||
+            add_edit(rw, first, first->stmt_line, 1, first->stmt_line, 1, "", o, &why) ||
+            add_edit(rw, first, last->stmt_end_line + 1, 1, last->stmt_end_line + 1, 1, "", cl,
+                     &why) ||
+            normalize_edits(rw);
+  free(o);
+  free(cl);
+  if (erc)
+    goto out;
+
+  uint64_t size = s0->alloc_bytes;
+  uint64_t avg = ops ? dur_before / ops : 0;
+  uint64_t bytes_after = after * size;
+  uint64_t dur_after = avg * (after + 2 * m);
+  rw->transfers_removed = before - after;
+  rw->allocs_removed = (n - 1) * m;
+  rw->bytes_removed = bytes_before > bytes_after ? bytes_before - bytes_after : 0;
+  rw->time_saved_ns = to_ns(c, dur_before > dur_after ? dur_before - dur_after : 0);
+  sbuf_t d = {0}, a = {0};
+  sb_printf(&d, "keep `%s` on device %d across the %zu constructs in a row at %s:%" PRIu32,
+            expr, facts->bufs[s0->buf - 1].dev, n, basename_of(first->file), first->line);
+  for (size_t i = 1; i < n; ++i)
+    sb_printf(&d, "%s%" PRIu32, i + 1 == n ? " and " : ", ", its[order[i]]->line);
+  sb_printf(&d, ": `#pragma omp target data map(%s: %s)` and `{` before line %" PRIu32
+                ", `}` after line %" PRIu32 "; no host code between them uses `%s`",
+            type, expr, first->stmt_line, last->stmt_end_line, expr);
+  if (from)
+    sb_printf(&d, ", and it comes back once, after the last");
+  sb_printf(&a, "no host code between them reaches `%s` through another pointer",
+            first->variable);
+  rw->description = sb_take(&d);
+  rw->assumption = sb_take(&a);
+  rc = rw->description && rw->assumption ? 0 : -1;
+out:
+  for (size_t i = 0; i < loaded; ++i)
+    free(ri[i].items);
+  return rc;
+}
+
+static int is_keep_kind(const ompdp_finding_t *f) {
+  return f->kind == OMPDP_FK_DUPLICATE_TRANSFER || f->kind == OMPDP_FK_ROUND_TRIP ||
+         f->kind == OMPDP_FK_REPEATED_ALLOC;
+}
+
+/* The site index + 1 of a finding that keeping data resident fixes, or 0. */
+static uint32_t keep_site(const ompdp_rw_facts_t *facts, const ompdp_finding_t *f) {
+  if (!is_keep_kind(f) || !f->rt_region || f->item < 0)
+    return 0;
+  uint32_t *si = imap_slot((imap_t *)&facts->site_map, f->rt_region, (uint64_t)(int64_t)f->item,
+                           0, 0);
+  return si ? *si : 0;
+}
+
+/* The rewrites for constructs in a row, copied to every finding of theirs
+ * (findings a loop's rewrite already fixes are left alone). */
+static int row_resident_all(const plan_ctx_t *c, ompdp_report_t *r, const size_t *removed) {
+  const ompdp_rw_facts_t *facts = c->facts;
+  char *done = calloc(facts->num_sites ? facts->num_sites : 1, 1);
+  if (!done)
+    return -1;
+  int rc = 0;
+  for (size_t i = 0; i < r->num_findings && !rc; ++i) {
+    ompdp_finding_t *f = &r->findings[i];
+    uint32_t si = keep_site(facts, f);
+    if (!si || done[si - 1] || f->num_rewrites)
+      continue;
+    const rw_site_t *s = &facts->sites[si - 1];
+    if (!s->buf)
+      continue;
+    const rw_buf_t *b = &facts->bufs[s->buf - 1];
+    if (b->num_sites < 2)
+      continue;
+    uint32_t sis[MAX_ROW];
+    size_t n = 0;
+    int ok = 1;
+    for (int k = 0; k < b->num_sites && k < MAX_ROW; ++k) {
+      uint32_t x = b->sites[k] - 1;
+      done[x] = 1;
+      if (removed[x] || facts->sites[x].item < 0)
+        ok = 0;
+      else
+        sis[n++] = x;
+    }
+    ompdp_rewrite_t rw = {0};
+    if (!ok || build_row(c, sis, n, &rw)) {
+      ompdp_rewrite_free(&rw);
+      continue;
+    }
+    for (size_t j = 0; j < r->num_findings && !rc; ++j) {
+      ompdp_finding_t *g = &r->findings[j];
+      uint32_t sj = keep_site(facts, g);
+      int member = 0;
+      for (size_t k = 0; sj && k < n; ++k)
+        member |= sis[k] == sj - 1;
+      if (!member || g->num_rewrites)
+        continue;
+      ompdp_rewrite_t *dst = ompdp_finding_add_rewrite(g, OMPDP_RK_KEEP_RESIDENT);
+      if (!dst || ompdp_rewrite_copy(dst, &rw))
+        rc = -1;
+    }
+    ompdp_rewrite_free(&rw);
+  }
+  free(done);
+  return rc;
+}
+
 /* The item of a region that maps variable: the only one, else -1. */
 static int item_by_name(const region_items_t *ri, const char *variable) {
   int found = -1;
@@ -1338,8 +1788,14 @@ static int plan_unused_alloc(const plan_ctx_t *c, ompdp_finding_t *f, const regi
     sb_printf(&d, " and from `target exit data` at %s:%" PRIu32, basename_of(xr.items[0].file),
               xr.items[0].line);
   sb_puts(&d, ": no kernel ran while the memory existed");
+  sbuf_t a = {0};
+  if (!rc) {
+    removal_assumption(rw, it, &a);
+    if (enter)
+      removal_assumption(rw, &xr.items[exit_item], &a);
+  }
   free(xr.items);
-  return finish(f, rc, s->lt_transfers, s->allocs, s->lt_bytes, to_ns(c, s->lt_dur), &d, NULL);
+  return finish(f, rc, s->lt_transfers, s->allocs, s->lt_bytes, to_ns(c, s->lt_dur), &d, &a);
 }
 
 /* Unused copies in: remove the `target update` item, or map the item
@@ -1373,7 +1829,264 @@ static int plan_unused_transfer(const plan_ctx_t *c, ompdp_finding_t *f,
               ": no kernel read what the copy in sent",
               it->implicit ? it->variable : it->expr, to, it->map_type, basename_of(it->file),
               it->line);
-  return finish(f, rc, s->h2d, 0, s->bytes_h2d, to_ns(c, s->dur_h2d), &d, NULL);
+  sbuf_t a = {0};
+  if (!rc)
+    removal_assumption(rw, it, &a);
+  return finish(f, rc, s->h2d, 0, s->bytes_h2d, to_ns(c, s->dur_h2d), &d, &a);
+}
+
+/* Overbroad maps (detect_overbroad.c): the item a target region never
+ * touches goes; a tofrom item it only reads becomes `to`, one it only
+ * writes `from`. The run must agree with the region table: the copies
+ * back that disappear returned the bytes the device had received (else
+ * the host got other bytes from them). `from` relies on the region writing
+ * every element, which neither the run nor the table can tell. */
+static int plan_overbroad(const plan_ctx_t *c, ompdp_finding_t *f, const region_items_t *ri,
+                          const rw_site_t *s) {
+  const ompdp_region_info_t *it = &ri->items[s->item];
+  int rule = ompdp_overbroad_rule(it);
+  if (rule == OMPDP_OVERBROAD_NONE || s->multi_buf)
+    return -1;
+  if (rule != OMPDP_OVERBROAD_FROM && s->d2h && s->dev_changed)
+    return -1;
+  const char *name = it->implicit ? it->variable : it->expr;
+  uint64_t transfers, allocs = 0, bytes, time;
+  if (rule == OMPDP_OVERBROAD_REMOVE) {
+    transfers = s->h2d + s->d2h;
+    allocs = s->allocs;
+    bytes = s->bytes_h2d + s->bytes_d2h;
+    time = s->dur_h2d + s->dur_d2h + s->dur_alloc + s->dur_delete;
+  } else if (rule == OMPDP_OVERBROAD_TO) {
+    transfers = s->d2h;
+    bytes = s->bytes_d2h;
+    time = s->dur_d2h;
+  } else {
+    transfers = s->h2d;
+    bytes = s->bytes_h2d;
+    time = s->dur_h2d;
+  }
+  if (!transfers && !allocs)
+    return -1;
+  ompdp_rewrite_t *rw = ompdp_finding_add_rewrite(
+      f, rule == OMPDP_OVERBROAD_REMOVE ? OMPDP_RK_REMOVE_ITEM : OMPDP_RK_CHANGE_MAP_TYPE);
+  if (!rw)
+    return -2;
+  const char *why = NULL;
+  int rc = rule == OMPDP_OVERBROAD_REMOVE
+               ? ompdp_rw_remove_item(rw, &ri->reg, (uint32_t)s->item, &why)
+               : ompdp_rw_set_map_type(rw, &ri->reg, (uint32_t)s->item,
+                                       rule == OMPDP_OVERBROAD_TO ? "to" : "from", 0, &why);
+  sbuf_t d = {0}, a = {0};
+  if (rule == OMPDP_OVERBROAD_REMOVE)
+    sb_printf(&d, "remove `%s` from `target` at %s:%" PRIu32 ": the region never reads or writes it",
+              name, basename_of(it->file), it->line);
+  else
+    sb_printf(&d, "map `%s` with `%s` instead of `tofrom` at %s:%" PRIu32 ": the region only %s it",
+              name, rule == OMPDP_OVERBROAD_TO ? "to" : "from", basename_of(it->file), it->line,
+              rule == OMPDP_OVERBROAD_TO ? "reads" : "writes");
+  if (rule == OMPDP_OVERBROAD_FROM)
+    sb_printf(&a,
+              "the region writes every element of `%s` (an element it does not write would come "
+              "back from uninitialised device memory instead of keeping the host's value)",
+              name);
+  return finish(f, rc, transfers, allocs, bytes, to_ns(c, time), &d, &a);
+}
+
+/* Bounds as written that may change something when evaluated once more. */
+static int has_side_effect(const char *x) {
+  for (const char *p = x; *p; ++p) {
+    if ((p[0] == '+' && p[1] == '+') || (p[0] == '-' && p[1] == '-'))
+      return 1;
+    if (*p == '=' && p[1] != '=' && (p == x || !strchr("=<>!", p[-1])))
+      return 1;
+  }
+  return 0;
+}
+
+/* A name a type can be spelled with again where the item is used. */
+static int respellable_type(const char *t) {
+  return *t && !strchr(t, '(') && !strstr(t, "unnamed") && !strstr(t, "anonymous");
+}
+
+/* The device-side fill of the item (its fill facts, rt/regions.h): a
+ * `target teams distribute parallel for` that finds the item present
+ * (map(alloc: ...)) and writes zero to every element, with `= 0` for an
+ * arithmetic or pointer element and byte by byte otherwise. Every line is
+ * indented with ind spaces and ends with a newline; dev is the
+ * construct's device clause (" device(1)") or "". Returns 0, or -1 when
+ * the item's facts do not allow one. */
+static int put_fill(sbuf_t *b, const ompdp_region_info_t *it, uint32_t ind, const char *dev) {
+  const char *v = it->variable;
+  int scalar = (it->fill_flags & OMPDP_FILL_SCALAR) != 0;
+  if (!is_identifier(v) || !respellable_type(it->fill_type) || !it->fill_elem_size)
+    return -1;
+  sbuf_t first = {0}, count = {0};
+  if (it->fill_flags & OMPDP_FILL_SECTION) {
+    if (!it->fill_length[0] || has_side_effect(it->fill_length) ||
+        has_side_effect(it->fill_lower))
+      return -1;
+    if (it->fill_lower[0] && strcmp(it->fill_lower, "0"))
+      sb_printf(&first, "%s[(%s) + ompdp_i]", v, it->fill_lower);
+    else
+      sb_printf(&first, "%s[ompdp_i]", v);
+    sb_printf(&count, "(%s)", it->fill_length);
+  } else if (it->fill_flags & OMPDP_FILL_WHOLE) {
+    if (!it->fill_count)
+      return -1;
+    if (it->fill_count == 1 && scalar)
+      sb_puts(&first, v); /* one object: no loop needed, but one is fine */
+    else
+      sb_printf(&first, "((%s *)&%s)[ompdp_i]", it->fill_type, v);
+    sb_printf(&count, "%" PRIu32, it->fill_count);
+  } else {
+    return -1;
+  }
+  char *at = sb_take(&first), *n = sb_take(&count);
+  if (!at || !n) {
+    free(at);
+    free(n);
+    b->oom = 1;
+    return -1;
+  }
+  sb_printf(b, "%*s#pragma omp target teams distribute parallel for map(alloc: %s)%s\n",
+            (int)ind, "", it->expr, dev);
+  if ((it->fill_flags & OMPDP_FILL_WHOLE) && it->fill_count == 1 && scalar) {
+    sb_printf(b, "%*sfor (long long ompdp_i = 0; ompdp_i < 1; ++ompdp_i)\n", (int)ind, "");
+    sb_printf(b, "%*s  %s = 0;\n", (int)ind, "", at);
+  } else if (scalar) {
+    sb_printf(b, "%*sfor (long long ompdp_i = 0; ompdp_i < %s; ++ompdp_i)\n", (int)ind, "", n);
+    sb_printf(b, "%*s  %s = 0;\n", (int)ind, "", at);
+  } else {
+    /* Byte by byte, from the first element on. */
+    sb_printf(b,
+              "%*sfor (long long ompdp_i = 0; ompdp_i < %s * (long long)sizeof(%s); ++ompdp_i)\n",
+              (int)ind, "", n, it->fill_type);
+    if (it->fill_flags & OMPDP_FILL_WHOLE)
+      sb_printf(b, "%*s  ((unsigned char *)&%s)[ompdp_i] = 0;\n", (int)ind, "", v);
+    else if (it->fill_lower[0] && strcmp(it->fill_lower, "0"))
+      sb_printf(b, "%*s  ((unsigned char *)&%s[%s])[ompdp_i] = 0;\n", (int)ind, "", v,
+                it->fill_lower);
+    else
+      sb_printf(b, "%*s  ((unsigned char *)%s)[ompdp_i] = 0;\n", (int)ind, "", v);
+  }
+  free(at);
+  free(n);
+  return 0;
+}
+
+/* Zero-filled copies in (detect_zero.c): the item is allocated on the
+ * device and filled there instead of copied.
+ * - `target enter data map(to: x)`: the map becomes `alloc`, the fill
+ *   follows the directive.
+ * - `target` / `target data` with `map(to|tofrom: x)`: `target enter data
+ *   map(alloc: x)` and the fill go before the construct, which then finds x
+ *   present (and moves nothing for it), and `target exit data map(from: x)`
+ *   (tofrom: the copy back happens there, at the same point, with the same
+ *   bytes) or `map(release: x)` after it.
+ * Made only when every copy in at the site was all zeros and came with its
+ * allocation, on one buffer; for target/target data only when no other
+ * construct ever mapped that buffer (so x was never present already, which
+ * would make the original copy nothing and the fill overwrite the device's
+ * data). */
+static int plan_zero_fill(const plan_ctx_t *c, ompdp_finding_t *f, const region_items_t *ri,
+                          const rw_site_t *s) {
+  const ompdp_region_info_t *it = &ri->items[s->item];
+  int enter = !strcmp(it->construct, "target enter data");
+  int structured = !strcmp(it->construct, "target") || !strcmp(it->construct, "target data");
+  if ((!enter && !structured) || !has_to(it->map_type) || !explicit_item(it) || it->nowait)
+    return -1;
+  if (it->modifiers & (OMPDP_MOD_PRESENT | OMPDP_MOD_MAPPER | (enter ? 0 : OMPDP_MOD_ALWAYS)))
+    return -1;
+  if (!s->h2d || s->h2d_zero != s->h2d || s->allocs != s->h2d || s->multi_buf ||
+      s->sizes_differ || !it->fill_elem_size || s->alloc_bytes % it->fill_elem_size)
+    return -1;
+  if ((it->fill_flags & OMPDP_FILL_WHOLE) &&
+      s->alloc_bytes != (uint64_t)it->fill_count * it->fill_elem_size)
+    return -1;
+  if (structured) {
+    const rw_buf_t *b = &c->facts->bufs[s->buf - 1];
+    if (b->num_sites != 1 || s->foreign || s->interleaved || !it->block ||
+        !it->stmt_end_line || !it->stmt_end_column)
+      return -1;
+  }
+  /* The fill and the new directives run on the construct's device; any
+   * other clause (if, depend, nowait, ...) would need them to follow it
+   * too, which this rule does not do. */
+  char dev[256] = "";
+  const char *other = it->other_clauses ? it->other_clauses : "";
+  if (*other) {
+    size_t n = strlen(other);
+    if (strncmp(other, "device(", 7) || other[n - 1] != ')' || strchr(other + 7, '(') ||
+        n + 2 > sizeof(dev))
+      return -1;
+    snprintf(dev, sizeof(dev), " %s", other);
+  }
+  uint32_t ind = it->column > 1 ? it->column - 1 : 0;
+  sbuf_t fill = {0};
+  if (put_fill(&fill, it, ind, dev)) {
+    int oom = fill.oom;
+    free(fill.d);
+    return oom ? -2 : -1;
+  }
+  char *fill_text = sb_take(&fill);
+  if (!fill_text)
+    return -2;
+  ompdp_rewrite_t *rw = ompdp_finding_add_rewrite(f, OMPDP_RK_ALLOC_AND_FILL);
+  if (!rw) {
+    free(fill_text);
+    return -2;
+  }
+  const char *why = NULL;
+  int rc;
+  sbuf_t t = {0};
+  const char *back = !strcmp(it->map_type, "tofrom") ? "from" : "release";
+  if (enter) {
+    rc = ompdp_rw_set_map_type(rw, &ri->reg, (uint32_t)s->item, "alloc", -1, &why);
+    if (!rc)
+      rc = add_edit(rw, it, it->end_line + 1, 1, it->end_line + 1, 1, "", fill_text, &why);
+  } else {
+    sb_printf(&t, "%*s#pragma omp target enter data map(alloc: %s)%s\n%s", (int)ind, "", it->expr,
+              dev, fill_text);
+    char *before = sb_take(&t);
+    rc = before ? add_edit(rw, it, it->line, 1, it->line, 1, "", before, &why) : (why = OOM, -1);
+    free(before);
+    if (!rc) {
+      sbuf_t a = {0};
+      sb_printf(&a, "\n%*s#pragma omp target exit data map(%s: %s)%s\n", (int)ind, "", back,
+                it->expr, dev);
+      char *after = sb_take(&a);
+      /* From the statement's end to the next line: only white space may
+       * be there, so the new directive gets a line of its own. */
+      rc = after ? add_edit(rw, it, it->stmt_end_line, it->stmt_end_column,
+                            it->stmt_end_line + 1, 1, "", after, &why)
+                 : (why = OOM, -1);
+      free(after);
+    }
+  }
+  free(fill_text);
+  sbuf_t d = {0}, as = {0};
+  if (enter)
+    sb_printf(&d,
+              "map `%s` with `alloc` at %s:%" PRIu32 " and fill it with zeros on the device "
+              "right after: every byte copied in was zero",
+              it->expr, basename_of(it->file), it->line);
+  else
+    sb_printf(&d,
+              "allocate `%s` and fill it with zeros on the device before the %s construct at "
+              "%s:%" PRIu32 ", which then finds it present; `target exit data map(%s: %s)` after "
+              "it: every byte copied in was zero",
+              it->expr, it->construct, basename_of(it->file), it->line, back, it->expr);
+  if (enter)
+    sb_printf(&as,
+              "`%s` is not on the device already when the `target enter data` runs (the run "
+              "saw it allocated with every copy)",
+              it->expr);
+  if ((it->fill_flags & OMPDP_FILL_SECTION) &&
+      (strchr(it->fill_lower, '(') || strchr(it->fill_length, '(')))
+    sb_printf(&as, "%sthe bounds of `%s` evaluate the same once more (calls in them have no "
+                   "side effects)",
+              as.len ? "; " : "", it->expr);
+  return finish(f, rc, s->h2d, 0, s->bytes_h2d, to_ns(c, s->dur_h2d), &d, &as);
 }
 
 /* The facts' site of a finding (index + 1), 0 when there is none. */
@@ -1440,8 +2153,50 @@ int ompdp_rewrite_report(ompdp_report_t *r, const ompdp_rw_facts_t *facts,
       else if (prc == 0 && !pass)
         removal[si - 1] = i + 1;
     }
+  for (size_t i = 0; i < r->num_findings && !rc; ++i) {
+    ompdp_finding_t *f = &r->findings[i];
+    uint32_t si = site_index(facts, f);
+    region_items_t ri;
+    if (f->kind != OMPDP_FK_OVERBROAD_MAP || !si || removal[si - 1] ||
+        load_region(describe, f->rt_region, &ri))
+      continue;
+    const rw_site_t *s = &facts->sites[si - 1];
+    int prc = (uint32_t)s->item < ri.reg.num_items ? plan_overbroad(&c, f, &ri, s) : -1;
+    free(ri.items);
+    if (prc == -2)
+      rc = -1;
+    else if (prc == 0 && f->rewrites[f->num_rewrites - 1].kind == OMPDP_RK_REMOVE_ITEM)
+      removal[si - 1] = i + 1; /* the item goes: nothing to keep resident */
+  }
+  /* Zero-filled copies in: alloc and fill. The site is not also kept
+   * resident (its copies in are what this rewrite removes). */
+  for (size_t i = 0; i < r->num_findings && !rc; ++i) {
+    ompdp_finding_t *f = &r->findings[i];
+    uint32_t si = site_index(facts, f);
+    region_items_t ri;
+    if (f->kind != OMPDP_FK_ZERO_TRANSFER || !si || removal[si - 1] ||
+        load_region(describe, f->rt_region, &ri))
+      continue;
+    const rw_site_t *s = &facts->sites[si - 1];
+    int prc = (uint32_t)s->item < ri.reg.num_items ? plan_zero_fill(&c, f, &ri, s) : -1;
+    free(ri.items);
+    if (prc == -2)
+      rc = -1;
+    else if (prc == 0)
+      removal[si - 1] = i + 1;
+  }
+  /* A site that another rule already rewrites (its map type changed, say)
+   * is not also kept resident: the two would not add up (a `target data`
+   * around it would make the narrowed map move nothing anyway). */
+  for (size_t i = 0; i < r->num_findings; ++i) {
+    uint32_t si = site_index(facts, &r->findings[i]);
+    if (si && !removal[si - 1] && r->findings[i].num_rewrites)
+      removal[si - 1] = i + 1;
+  }
   if (!rc)
     rc = keep_resident_all(&c, r, removal);
+  if (!rc)
+    rc = row_resident_all(&c, r, removal);
   free(removal);
   return rc;
 }

@@ -55,6 +55,13 @@ int ompdp_rw_set_map_type(ompdp_rewrite_t *rw, const ompdp_rw_region_t *reg,
 int ompdp_rw_keep_resident(ompdp_rewrite_t *rw, const ompdp_region_info_t *const *items,
                            const char *const *types, size_t n, const char **why);
 
+/* For each host statement that uses `it` (its host_accesses): inserts
+ * `#pragma omp target update from(<it>)` on a line of its own before it
+ * when with_from is set, and `#pragma omp target update to(<it>)` after it
+ * when it writes the item. */
+int ompdp_rw_host_updates(ompdp_rewrite_t *rw, const ompdp_region_info_t *it, int with_from,
+                          const char **why);
+
 /*--- policy -----------------------------------------------------------------*/
 
 typedef int (*ompdp_describe_fn)(uint32_t region, int item,

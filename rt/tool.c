@@ -16,6 +16,8 @@
 \*===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE
 #include "callbacks.h"
+#include "detect.h"
+#include "journal.h"
 #include "ompdp_rt.h"
 #include "regions.h"
 #include "rewrite.h"
@@ -41,6 +43,9 @@ static int stream_failed;
 static int stream_sink(void *ctx, const ompdp_rec_t *rec, uint32_t word, uint64_t seq);
 static void on_fork_child(void);
 static void stream_ahead(void *ctx, const ompdp_rec_t *rec);
+static void journal_snapshot(uint64_t events);
+static void attribute_op(const ompdp_op_t *o, ompdp_loc_t *loc, char **variable,
+                         char **clause);
 static char *warnings[8];
 static size_t num_warnings;
 
@@ -89,11 +94,17 @@ static int ompdp_initialize(ompt_function_lookup_t lookup, int initial_device_nu
   if (!have_target && !have_data)
     return 0;
   ompdp_regions_init();
+  ompdp_detect_set_describe(ompdp_regions_describe); /* overbroad maps */
   ompdp_signals_install();
   pthread_atfork(NULL, NULL, on_fork_child);
-  if (mode != MODE_FULL) {
-    ompdp_log_set_stream(stream_sink, stream_ahead, NULL, mode == MODE_CHECK);
+  /* The journal needs the stream engine: in full mode one runs beside the
+   * kept log for the journal alone (journal_ms=0 to do without). */
+  int journal = ompdp_opts.journal_ms > 0 && ompdp_journal_init(start_pid, attribute_op) == 0;
+  if (mode != MODE_FULL || journal) {
+    ompdp_log_set_stream(stream_sink, stream_ahead, NULL, mode != MODE_STREAM);
     ompdp_log_set_background(1);
+    if (journal)
+      ompdp_log_set_journal(journal_snapshot, (uint64_t)ompdp_opts.journal_ms * 1000000u);
   }
   if (ompdp_opts.verbose)
     fprintf(stderr, "ompdp: tool initialised (hash %s)\n", ompdp_hash_impl_name());
@@ -199,7 +210,8 @@ static int stream_sink(void *ctx, const ompdp_rec_t *rec, uint32_t word, uint64_
     stream_feed.engine = ompdp_engine_create(&cfg);
     if (!stream_feed.engine)
       return stream_failed = -1;
-    stream_feed.facts = ompdp_rw_facts_create(host);
+    /* Full mode's journal engine needs no rewrites: the log gives them. */
+    stream_feed.facts = mode == MODE_FULL ? NULL : ompdp_rw_facts_create(host);
   }
   if (feed_one(&stream_feed, rec, word, seq))
     return stream_failed = -1;
@@ -212,6 +224,27 @@ static void on_fork_child(void) {
   ompdp_log_skip_before(ompdp_ticks());
   stream_feed.engine = NULL; /* the parent's, copied: left alone */
   stream_feed.facts = NULL;
+  if (ompdp_opts.journal_ms > 0)
+    ompdp_journal_init(start_pid, attribute_op); /* <output>.<pid>.journal */
+}
+
+/* The journal's snapshot (rt/journal.c), on the consumer thread under its
+ * lock, so the engine is not being fed meanwhile. */
+static void journal_snapshot(uint64_t events) {
+  if (!stream_feed.engine)
+    return;
+  ompdp_report_t r;
+  ompdp_report_init(&r);
+  set_argv(&r);
+  for (size_t i = 0; i < num_warnings; ++i)
+    ompdp_report_add_warning(&r, warnings[i]);
+  ompdp_engine_result_t res = {.wall_time_ns = ompdp_now_ns() - start_ns,
+                               .tick_mult = ompdp_tick_mult(),
+                               .attribute = ompdp_journal_attribute};
+  r.partial = 1;
+  if (ompdp_engine_snapshot(stream_feed.engine, &r, &res) == 0)
+    ompdp_journal_save(&r, events);
+  ompdp_report_free(&r);
 }
 
 static char *render_json(const ompdp_report_t *r, size_t *len) {
@@ -268,6 +301,10 @@ void ompdp_write_report_once(int signo) {
   ompdp_rw_facts_t *facts = NULL;
   int rc = 0;
   if (mode == MODE_FULL) {
+    /* The journal's engine, if any: stopped, and of no use any more. */
+    ompdp_log_stream_stop();
+    ompdp_engine_destroy(stream_feed.engine);
+    stream_feed.engine = NULL;
     ompdp_engine_config_t cfg = {.host_device = host};
     feed_t fd = {ompdp_engine_create(&cfg), NULL};
     if (fd.engine && ompdp_op_any_region())
@@ -339,7 +376,15 @@ void ompdp_write_report_once(int signo) {
   ompdp_rw_facts_destroy(facts);
   r.hash_collisions = ompdp_hash_collisions();
   ompdp_attribution_done();
-  ompdp_output_report(&r, start_pid);
+  if (ompdp_output_report(&r, start_pid) == 0)
+    ompdp_journal_remove(); /* the report supersedes it */
+  if (ompdp_opts.verbose && ompdp_opts.journal_ms > 0) {
+    uint64_t n, total, max;
+    ompdp_log_journal_stats(&n, &total, &max);
+    fprintf(stderr,
+            "ompdp: journal: %llu flushes, %.1f us of CPU each on average, %.1f us at most\n",
+            (unsigned long long)n, n ? total / 1e3 / (double)n : 0.0, max / 1e3);
+  }
   ompdp_report_free(&r);
 }
 

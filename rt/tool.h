@@ -18,6 +18,11 @@ void ompdp_signals_install(void);
 /* Writes the report where the options say; start_pid is the pid that
  * initialised the tool (a forked child writes to <output>.<pid>). */
 int ompdp_output_report(const ompdp_report_t *r, pid_t start_pid);
+/* The journal beside the report (rt/journal.c): its path (-1: the report
+ * goes to stderr, so there is none), and writing it whole through a
+ * temporary file (0, or -1 with errno set). */
+int ompdp_output_journal_path(pid_t start_pid, char *out, size_t size);
+int ompdp_output_journal(const char *path, const char *data, size_t len);
 /* In a child made by fork(): the CLOCK_MONOTONIC time of the fork (0 in the
  * process that started the tool). Its report covers only later events. */
 uint64_t ompdp_fork_time_ns(void);

@@ -31,6 +31,7 @@ static void listing2_counts(void) {
   CHECK_EQ_U64(r.counts[OMPDP_FK_UNUSED_TRANSFER], 0);
   CHECK_EQ_U64(r.num_transfers, 8);
   CHECK_EQ_U64(r.num_allocs, 4);
+  CHECK_EQ_U64(r.num_deletes, 4);
   CHECK_EQ_U64(r.num_kernels, 4);
   CHECK_EQ_U64(r.num_findings, 2);
   /* Round trips: 3 returns of 100 ns; repeated allocs: 3 x (alloc + delete). */

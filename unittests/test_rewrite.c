@@ -449,6 +449,14 @@ static const char *SrcTwo = "  for (int i = 0; i < 4; ++i) {\n#pragma omp target
 
 static const char *SrcTo = "  for (int i = 0; i < 4; ++i) {\n#pragma omp target map(to: a)\n  ;\n  }\n";
 static uint32_t access7; /* what the compiler says region 7 does with a */
+/* The host code of the loop of regions 1, 5 and 6: a statement on line 4
+ * that reads the item in every iteration (so copying it back each time is
+ * as cheap as a `target update from` there), or none. */
+static const ompdp_host_access_t HostRead = {
+    .Access = OMPDP_ACCESS_READ,
+    .Flags = OMPDP_HA_STATEMENT | OMPDP_HA_EVERY_TIME | OMPDP_HA_AFTER,
+    .Line = 4, .Column = 3, .EndLine = 4, .EndColumn = 4, .Offset = 0, .Length = 1};
+static int no_host_access;
 
 static int describe(uint32_t region, int it, ompdp_region_info_t *out) {
   switch (region) {
@@ -464,6 +472,10 @@ static int describe(uint32_t region, int it, ompdp_region_info_t *out) {
     out->loop_kind = "for";
     out->loop_line = 1;
     out->loop_column = 3;
+    if (!no_host_access) {
+      out->host_accesses = &HostRead;
+      out->num_host_accesses = 1;
+    }
     break;
   case 2:
     *out = item(SrcEnter, "target enter data", "map(to: x)", "x", "x", "to", 7);
@@ -482,6 +494,8 @@ static int describe(uint32_t region, int it, ompdp_region_info_t *out) {
     out->loop_kind = "for";
     out->loop_line = 1;
     out->loop_column = 3;
+    out->host_accesses = &HostRead;
+    out->num_host_accesses = 1;
     break;
   default:
     return -1;
@@ -531,8 +545,28 @@ static void test_policy_keep_resident(void) {
   CHECK_EQ_U64(rt->region_id, 0x101);
   ompdp_report_free(&r);
 
+  /* No host code in the loop uses b: `map(tofrom: b)` around the loop,
+   * the construct's map unchanged; 8 copies become 2. */
+  no_host_access = 1;
+  ompdp_report_init(&r);
+  rt = finding(&r, OMPDP_FK_ROUND_TRIP, 1, 3);
+  CHECK(ompdp_rewrite_report_events(&r, s.ev, s.n, HOST, describe) == 0);
+  CHECK(rt->num_rewrites == 1);
+  if (rt->num_rewrites == 1) {
+    const ompdp_rewrite_t *rw = &rt->rewrites[0];
+    CHECK_EQ_U64(rw->allocs_removed, 3);
+    CHECK_EQ_U64(rw->transfers_removed, 6);
+    CHECK(rw->assumption != NULL);
+    EXPECT(SrcLoop, rw,
+           "  #pragma omp target data map(tofrom: b)\n  for (int i = 0; i < 4; ++i) {\n"
+           "#pragma omp target\n  b[0]++;\n  }\n");
+  }
+  ompdp_report_free(&r);
+  no_host_access = 0;
+
   /* The host changes b between iterations (the copy in differs from what
-   * came back): keeping it resident would lose that, so no rewrite. */
+   * came back) and the compiler saw no host write: keeping it resident
+   * would lose that, so no rewrite. */
   s.ev[5].hash = 99;
   ompdp_report_init(&r);
   rt = finding(&r, OMPDP_FK_REPEATED_ALLOC, 1, 3);
@@ -684,8 +718,46 @@ static void test_text_matches(void) {
   CHECK(!ompdp_text_matches("map(to: a", 9, "map(to: a)"));
 }
 
+static void test_host_updates(void) {
+  /* `target update from` before each host statement that uses the item,
+   * `to` after each that writes it, on lines of their own with the
+   * statement's indentation. */
+  ompdp_rewrite_t rw = {0};
+  const char *why = NULL;
+  const char *s = "  for (;;) {\n    s += a[0];\n    a[1] = s;\n#pragma omp target map(tofrom: a)\n"
+                  "    ;\n  }\n";
+  ompdp_region_info_t it = item(s, "target", "map(tofrom: a)", "a", "a", "tofrom", 12);
+  const ompdp_host_access_t acc[2] = {
+      {.Access = OMPDP_ACCESS_READ, .Flags = OMPDP_HA_STATEMENT | OMPDP_HA_EVERY_TIME,
+       .Line = 2, .Column = 5, .EndLine = 2, .EndColumn = 15, .Length = 10},
+      {.Access = OMPDP_ACCESS_WRITE, .Flags = OMPDP_HA_STATEMENT | OMPDP_HA_EVERY_TIME,
+       .Line = 3, .Column = 5, .EndLine = 3, .EndColumn = 14, .Length = 9}};
+  it.host_accesses = acc;
+  it.num_host_accesses = 2;
+  CHECK(ompdp_rw_host_updates(&rw, &it, 1, &why) == 0);
+  EXPECT(s, &rw,
+         "  for (;;) {\n    #pragma omp target update from(a)\n    s += a[0];\n"
+         "    #pragma omp target update from(a)\n    a[1] = s;\n    #pragma omp target update "
+         "to(a)\n#pragma omp target map(tofrom: a)\n    ;\n  }\n");
+  reset(&rw);
+  /* The device does not change it: only the writes send it. */
+  CHECK(ompdp_rw_host_updates(&rw, &it, 0, &why) == 0);
+  EXPECT(s, &rw,
+         "  for (;;) {\n    s += a[0];\n    a[1] = s;\n    #pragma omp target update to(a)\n"
+         "#pragma omp target map(tofrom: a)\n    ;\n  }\n");
+  reset(&rw);
+  /* A use that is no statement of its own (a loop condition): refused. */
+  ompdp_host_access_t cond = acc[0];
+  cond.Flags = 0;
+  it.host_accesses = &cond;
+  it.num_host_accesses = 1;
+  CHECK(ompdp_rw_host_updates(&rw, &it, 1, &why) == -1 && why);
+  reset(&rw);
+}
+
 int main(void) {
   test_text_matches();
+  test_host_updates();
   test_remove_lists();
   test_remove_directive();
   test_set_map_type();

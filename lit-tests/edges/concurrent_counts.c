@@ -10,7 +10,7 @@
 // (Inputs/count_tool.c) and ompdp see the same run 20 times: ompdp's
 // per-kind counts must equal the tool's every time, the tool's must be the
 // numbers above, the program's output must not change, and nothing may
-// crash.
+// crash. Deletes are compared too (the report's "observed.deletes").
 //
 // LIBOMP_USE_HIDDEN_HELPER_TASK=0: libomp 19 aborts about one run in five
 // ("task_team != NULL") with several threads issuing nowait target tasks to
@@ -29,7 +29,7 @@
 #define ITERS 525
 #define M 16
 
-// CHECK: runs, ompdp equals the counting tool: transfers=33600 allocs=33600 {{.*}}kernels=16800 bytes_transferred=1142400
+// CHECK: runs, ompdp equals the counting tool: transfers=33600 allocs=33600 deletes=33600 kernels=16800 bytes_transferred=1142400
 // CHECK: data operations per run: 100800
 
 static int in[THREADS][ITERS][DEVICES][M];

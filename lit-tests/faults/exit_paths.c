@@ -10,8 +10,9 @@
 // thread while the initial thread waits at a barrier; "abort"; "segv" writes
 // through a null pointer; "wait" writes its pid into a file and waits for a
 // signal: SIGTERM or SIGINT sent to the program, SIGTERM sent to `ompdp run`
-// (which passes it on), or SIGKILL, which cannot be caught: no report then,
-// a clear reason, and the status is still the program's.
+// (which passes it on), or SIGKILL, which cannot be caught: with the journal
+// off (journal_ms=0) no report then, a clear reason, and the status is still
+// the program's (sigkill_journal.c: what the journal recovers).
 // The runtime alone (no driver) keeps the status and writes its report too.
 //
 // RUN: %clang-offload -g %s -o %t
@@ -29,7 +30,7 @@
 // RUN: FileCheck %s --check-prefixes=CHECK,PARTIAL,TERM < %t.drv.err
 // RUN: rm -f %t.pid && %python %S/Inputs/signal_run.py %t.pid INT program -- %ompdp run -- %t wait %t.pid 2>%t.int.err | FileCheck %s --check-prefix=RC130
 // RUN: FileCheck %s --check-prefixes=CHECK,PARTIAL,INT < %t.int.err
-// RUN: rm -f %t.pid && %python %S/Inputs/signal_run.py %t.pid KILL program -- %ompdp run -- %t wait %t.pid 2>%t.kill.err | FileCheck %s --check-prefix=RC137
+// RUN: rm -f %t.pid && %python %S/Inputs/signal_run.py %t.pid KILL program -- %ompdp run --option journal_ms=0 -- %t wait %t.pid 2>%t.kill.err | FileCheck %s --check-prefix=RC137
 // RUN: FileCheck %s --check-prefix=KILL-ERR < %t.kill.err
 //
 // RUN: rm -f %t.direct.json
@@ -71,7 +72,7 @@
 // SEGV-JSON: "partial": true,
 
 // RC137: rc=137
-// KILL-ERR: ompdp: no report: {{.*}} was killed by signal 9 (Killed), which no program can catch
+// KILL-ERR: ompdp: no report: {{.*}} was killed by signal 9 (Killed), which no program can catch, before ompdp could write one, and the journal was off (journal_ms=0)
 // KILL-ERR-NOT: === ompdp report ===
 
 // DIRECT-SEGV: "exit_status": null,

@@ -34,4 +34,4 @@ int main(void) {
 
 // STALE: ompdp: prog.c:[[#@LINE-9]]:1: the file does not match the report (it changed since the program was built: its XXH3 is {{[0-9a-f]+}}, the report's {{[0-9a-f]+}}); no edit is applied to prog.c
 // YAML: Diagnostics: []
-// APPLY: prog.c: 2 edit(s) applied
+// APPLY: prog.c: 1 edit(s) applied

@@ -40,10 +40,12 @@ public:
   double step() {
     double s = 0;
     // The pointer x (attached to the copy of this) and its pointee go out
-    // twice; so do s (0) and n.
-    // CHECK: duplicate_transfer attribution-cxx.cpp:[[@LINE+7]]:1 in Grid::step devices=0 variable=s clause=map(tofrom: s)
-    // CHECK-NEXT: duplicate_transfer attribution-cxx.cpp:[[@LINE+6]]:1 in Grid::step devices=0 variable=this->n clause=implicit map(tofrom: this->n)
-    // CHECK-NEXT: duplicate_transfer attribution-cxx.cpp:[[@LINE+5]]:1 in Grid::step devices=0 variable=this->x clause=map(to: this->x[0:n])
+    // twice; so do s (0) and n, which the region only reads (its copies back
+    // are an overbroad map).
+    // CHECK: duplicate_transfer attribution-cxx.cpp:[[@LINE+8]]:1 in Grid::step devices=0 variable=s clause=map(tofrom: s)
+    // CHECK-NEXT: duplicate_transfer attribution-cxx.cpp:[[@LINE+7]]:1 in Grid::step devices=0 variable=this->n clause=implicit map(tofrom: this->n)
+    // CHECK-NEXT: duplicate_transfer attribution-cxx.cpp:[[@LINE+6]]:1 in Grid::step devices=0 variable=this->x clause=map(to: this->x[0:n])
+    // CHECK-NEXT: overbroad_map attribution-cxx.cpp:[[@LINE+5]]:1 in Grid::step devices=0 variable=this->n clause=implicit map(tofrom: this->n)
     // CHECK-NEXT: repeated_alloc attribution-cxx.cpp:[[@LINE+4]]:1 in Grid::step devices=0 variable=s clause=map(tofrom: s)
     // CHECK-NEXT: repeated_alloc attribution-cxx.cpp:[[@LINE+3]]:1 in Grid::step devices=0 variable=this->x clause=map(to: this->x[0:n])
     // CHECK-NEXT: round_trip attribution-cxx.cpp:[[@LINE+2]]:1 in Grid::step devices=0 variable=this->n clause=implicit map(tofrom: this->n)

@@ -35,9 +35,11 @@ int main(void) {
     v.data[i] = w.data[i] = other[i] = i;
   double s = 0;
   for (int k = 0; k < 2; ++k) {
-    // v.data comes with v: every finding about it names v.
-    // CHECK: duplicate_transfer attribution-mapper.c:[[@LINE+7]]:5 in main devices=0 variable=other clause=map(to: other)
-    // CHECK-NEXT: duplicate_transfer attribution-mapper.c:[[@LINE+6]]:5 in main devices=0 variable=v clause=map(tofrom: v)
+    // v.data comes with v: every finding about it names v. The region only
+    // reads v: its copies back are an overbroad map.
+    // CHECK: duplicate_transfer attribution-mapper.c:[[@LINE+8]]:5 in main devices=0 variable=other clause=map(to: other)
+    // CHECK-NEXT: duplicate_transfer attribution-mapper.c:[[@LINE+7]]:5 in main devices=0 variable=v clause=map(tofrom: v)
+    // CHECK-NEXT: overbroad_map attribution-mapper.c:[[@LINE+6]]:5 in main devices=0 variable=v clause=map(tofrom: v)
     // CHECK-NEXT: repeated_alloc attribution-mapper.c:[[@LINE+5]]:5 in main devices=0 variable=other clause=map(to: other)
     // CHECK-NEXT: repeated_alloc attribution-mapper.c:[[@LINE+4]]:5 in main devices=0 variable=s clause=map(tofrom: s)
     // CHECK-NEXT: repeated_alloc attribution-mapper.c:[[@LINE+3]]:5 in main devices=0 variable=v clause=map(tofrom: v)

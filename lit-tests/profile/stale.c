@@ -30,6 +30,7 @@
 
 int main(void) {
   static int b[64];
+  for (int j = 0; j < 64; ++j) b[j] = 64 - j;
   for (int it = 0; it < 3; ++it) {
 #pragma omp target
     for (int j = 0; j < 64; ++j)
@@ -61,9 +62,8 @@ int main(void) {
 // FIXED-NOT: prog.c:{{[0-9]+}}:{{[0-9]+}}: warning
 
 // FRESH: prog.c:[[#@LINE-29]]:1: warning: round trip: 'b' in implicit map(tofrom: b) {{.*}} [-Wompdp-round-trip]
-// FRESH: fix-it:"prog.c":{[[#@LINE-31]]:1-[[#@LINE-31]]:6}:"  #pragma omp target data map(to: b)\n  for"
-// FRESH: fix-it:"prog.c":{[[#@LINE-31]]:19-[[#@LINE-30]]:1}:" map(always, from: b)\n"
-// FRESH: prog.c:[[#@LINE-32]]:1: warning: repeated allocation: 'b' in implicit map(tofrom: b) {{.*}} [-Wompdp-repeated-alloc]
+// FRESH: fix-it:"prog.c":{[[#@LINE-31]]:1-[[#@LINE-31]]:6}:"  #pragma omp target data map(tofrom: b)\n  for"
+// FRESH: prog.c:[[#@LINE-31]]:1: warning: repeated allocation: 'b' in implicit map(tofrom: b) {{.*}} [-Wompdp-repeated-alloc]
 
 // NOID-NOT: fix-it:
 // NOID: warning: ompdp: the profile 'plain.json' has 2 finding(s) in '{{.*}}prog.c' without a region ID (the profiled program was not built with the ompdp plugin); they are not shown [-Wompdp-stale-profile]

@@ -36,6 +36,8 @@
 
 int main(void) {
   static int a[N], c[N];
+  for (int j = 0; j < N; ++j)
+    a[j] = c[j] = 1; /* not zeros: no zero-filled transfer */
   int n = N;
   for (int it = 0; it < 4; ++it) {
 #pragma omp target teams distribute parallel for map(tofrom: a[0:n]) map(to: c)
@@ -51,20 +53,18 @@ int main(void) {
 // DIAG-NEXT: [[#@LINE-11]] |   for (int it = 0; it < 4; ++it) {
 // DIAG-NEXT: |   ~~~
 // DIAG-NEXT: [[#@LINE-12]] | #pragma omp target teams distribute parallel for map(tofrom: a[0:n]) map(to: c)
-// DIAG-NEXT: |                                                  ~~~~~~~~~~~~^~~~~~~
-// DIAG-NEXT: |                                                  map(always, from: a[0:n])
-// DIAG-NEXT: fix-it:"prog.c":{[[#@LINE-16]]:1-[[#@LINE-16]]:6}:"  #pragma omp target data map(to: c) map(to: a[0:n])\n  for"
-// DIAG-NEXT: fix-it:"prog.c":{[[#@LINE-16]]:50-[[#@LINE-16]]:69}:"map(always, from: a[0:n])"
-// DIAG-NEXT: prog.c:[[#@LINE-17]]:62: note: measured: 3 round trips, 3.0 KiB in {{[0-9.]+ [mun]?s}} on device 0; the fix saves {{[0-9.]+ [mun]?s}}
-// DIAG-NEXT: prog.c:[[#@LINE-18]]:62: note: fix (keep_resident): keep `c` and `a[0:n]` on device 0 for the whole for loop at prog.c:[[#@LINE-19]]: `#pragma omp target data map(to: c) map(to: a[0:n])` before it; {{.*}} [saves {{.*}}: 6 transfers (6.0 KiB), 6 allocations]; it assumes {{.*}}
-// DIAG-NEXT: prog.c:[[#@LINE-19]]:62: warning: repeated allocation: 'a' in map(tofrom: a[0:n]) is allocated on the device again, 3 times [-Wompdp-repeated-alloc]
+// DIAG-NEXT: |                                                              ^~~~~~
+// DIAG-NEXT: fix-it:"prog.c":{[[#@LINE-15]]:1-[[#@LINE-15]]:6}:"  #pragma omp target data map(to: c) map(tofrom: a[0:n])\n  for"
+// DIAG-NEXT: prog.c:[[#@LINE-15]]:62: note: measured: 3 round trips, 3.0 KiB in {{[0-9.]+ [mun]?s}} on device 0; the fix saves {{[0-9.]+ [mun]?s}}
+// DIAG-NEXT: prog.c:[[#@LINE-16]]:62: note: fix (keep_resident): keep `c` and `a[0:n]` on device 0 for the whole for loop at prog.c:[[#@LINE-17]]: `#pragma omp target data map(to: c) map(tofrom: a[0:n])` before it; no host code in the loop uses `a[0:n]`, so it comes back once, after the loop [saves {{.*}}: 9 transfers (9.0 KiB), 6 allocations]; it assumes {{.*}}
+// DIAG-NEXT: prog.c:[[#@LINE-17]]:62: warning: repeated allocation: 'a' in map(tofrom: a[0:n]) is allocated on the device again, 3 times [-Wompdp-repeated-alloc]
 // DIAG-NOT:  fix-it:
-// DIAG:      prog.c:[[#@LINE-21]]:62: note: fix (keep_resident): the same rewrite as for the round_trip warning at prog.c:[[#@LINE-21]]:62
-// DIAG-NEXT: prog.c:[[#@LINE-22]]:78: warning: duplicate transfer: 'c' in map(to: c) sends the device bytes it already has, 4 times [-Wompdp-duplicate-transfer]
+// DIAG:      prog.c:[[#@LINE-19]]:62: note: fix (keep_resident): the same rewrite as for the round_trip warning at prog.c:[[#@LINE-19]]:62
+// DIAG-NEXT: prog.c:[[#@LINE-20]]:78: warning: duplicate transfer: 'c' in map(to: c) sends the device bytes it already has, 4 times [-Wompdp-duplicate-transfer]
 // DIAG-NOT:  fix-it:
-// DIAG:      prog.c:[[#@LINE-24]]:78: note: measured: 4 repeated transfers, 4.0 KiB in {{.*}} on device 0; the fix saves
-// DIAG-NEXT: prog.c:[[#@LINE-25]]:78: note: fix (keep_resident): the same rewrite as for the round_trip warning at prog.c:[[#@LINE-25]]:62
-// DIAG-NEXT: prog.c:[[#@LINE-26]]:78: warning: repeated allocation: 'c' in map(to: c) is allocated on the device again, 3 times [-Wompdp-repeated-alloc]
+// DIAG:      prog.c:[[#@LINE-22]]:78: note: measured: 4 repeated transfers, 4.0 KiB in {{.*}} on device 0; the fix saves
+// DIAG-NEXT: prog.c:[[#@LINE-23]]:78: note: fix (keep_resident): the same rewrite as for the round_trip warning at prog.c:[[#@LINE-23]]:62
+// DIAG-NEXT: prog.c:[[#@LINE-24]]:78: warning: repeated allocation: 'c' in map(to: c) is allocated on the device again, 3 times [-Wompdp-repeated-alloc]
 // DIAG-NOT:  fix-it:
 // DIAG:      4 warnings generated.
 // DIAG-NOT:  -Wompdp
@@ -72,19 +72,19 @@ int main(void) {
 // Without the round trip warning, its fix-its go with the next warning
 // (-fdiagnostics-parseable-fixits prints them with the source snippet).
 // NO-RT-NOT: round trip
-// NO-RT:      prog.c:[[#@LINE-34]]:62: warning: repeated allocation: 'a' {{.*}} [-Wompdp-repeated-alloc]
-// NO-RT:      fix-it:"prog.c":{[[#@LINE-36]]:1-[[#@LINE-36]]:6}:"  #pragma omp target data map(to: c) map(to: a[0:n])\n  for"
-// NO-RT-NEXT: fix-it:"prog.c":{[[#@LINE-36]]:50-[[#@LINE-36]]:69}:"map(always, from: a[0:n])"
+// NO-RT:      prog.c:[[#@LINE-32]]:62: warning: repeated allocation: 'a' {{.*}} [-Wompdp-repeated-alloc]
+// NO-RT:      fix-it:"prog.c":{[[#@LINE-34]]:1-[[#@LINE-34]]:6}:"  #pragma omp target data map(to: c) map(tofrom: a[0:n])\n  for"
+// NO-RT-NOT: fix-it:
 // NO-RT-NOT: round trip
 // NO-RT:      3 warnings generated.
 
 // UNKNOWN: warning: unknown warning option '-Wno-ompdp-round-trip' [-Wunknown-warning-option]
 // UNKNOWN-NOT: round trip
-// UNKNOWN: prog.c:[[#@LINE-42]]:62: warning: repeated allocation: 'a'
+// UNKNOWN: prog.c:[[#@LINE-40]]:62: warning: repeated allocation: 'a'
 
-// WERROR: prog.c:[[#@LINE-44]]:62: error: round trip: 'a' in map(tofrom: a[0:n]) {{.*}} [-Werror,-Wompdp-round-trip]
-// WERROR: prog.c:[[#@LINE-45]]:62: warning: repeated allocation: {{.*}} [-Wompdp-repeated-alloc]
-// WERROR: prog.c:[[#@LINE-46]]:78: warning: duplicate transfer: {{.*}} [-Wompdp-duplicate-transfer]
+// WERROR: prog.c:[[#@LINE-42]]:62: error: round trip: 'a' in map(tofrom: a[0:n]) {{.*}} [-Werror,-Wompdp-round-trip]
+// WERROR: prog.c:[[#@LINE-43]]:62: warning: repeated allocation: {{.*}} [-Wompdp-repeated-alloc]
+// WERROR: prog.c:[[#@LINE-44]]:78: warning: duplicate transfer: {{.*}} [-Wompdp-duplicate-transfer]
 
 // WERROR-ALL: error: round trip: {{.*}} [-Werror,-Wompdp-round-trip]
 // WERROR-ALL: warning: repeated allocation: 'a' {{.*}} [-Wompdp-repeated-alloc]
@@ -92,19 +92,19 @@ int main(void) {
 // WERROR-ALL: warning: repeated allocation: 'c' {{.*}} [-Wompdp-repeated-alloc]
 
 // ONLY-DUP-NOT: -Wompdp-r
-// ONLY-DUP: prog.c:[[#@LINE-54]]:78: warning: duplicate transfer: {{.*}} [-Wompdp-duplicate-transfer]
+// ONLY-DUP: prog.c:[[#@LINE-52]]:78: warning: duplicate transfer: {{.*}} [-Wompdp-duplicate-transfer]
 // ONLY-DUP-NOT: -Wompdp-r
 
 // QUIET-NOT: ompdp
 
 // W-ERR-NOT: warning:
-// W-ERR: prog.c:[[#@LINE-60]]:78: error: duplicate transfer: {{.*}} [-Werror,-Wompdp-duplicate-transfer]
+// W-ERR: prog.c:[[#@LINE-58]]:78: error: duplicate transfer: {{.*}} [-Werror,-Wompdp-duplicate-transfer]
 // W-ERR-NOT: warning:
 
 // FIXIT: warning: round trip
 // FIXIT: note: FIX-IT applied suggested code changes
 
 // FIXED:      {{^}}  int n = N;
-// FIXED-NEXT: {{^}}  #pragma omp target data map(to: c) map(to: a[0:n]){{$}}
+// FIXED-NEXT: {{^}}  #pragma omp target data map(to: c) map(tofrom: a[0:n]){{$}}
 // FIXED-NEXT: {{^}}  for (int it = 0; it < 4; ++it) {
-// FIXED-NEXT: {{^}}#pragma omp target teams distribute parallel for map(always, from: a[0:n]) map(to: c){{$}}
+// FIXED-NEXT: {{^}}#pragma omp target teams distribute parallel for map(tofrom: a[0:n]) map(to: c){{$}}

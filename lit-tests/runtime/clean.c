@@ -34,6 +34,7 @@
 // JSON: "observed": {
 // JSON-NEXT: "transfers": 2,
 // JSON-NEXT: "allocs": 1,
+// JSON-NEXT: "deletes": 1,
 // JSON-NEXT: "kernels": 8,
 // JSON-NEXT: "bytes_transferred": 4096,
 // JSON: "partial": false,

@@ -54,6 +54,10 @@
 // OTHER-JSON-NEXT: "bytes": 4096,
 // OTHER-JSON: "same_buffer": 0,
 // OTHER-JSON-NEXT: "other_buffer": 1
+// Both arrays hold only zeros: two zero transfers at the region.
+// OTHER-JSON: "kind": "zero_transfer",
+// OTHER-JSON-NEXT: "count": 2,
+// OTHER-JSON-NEXT: "bytes": 8192,
 // OTHER-JSON-NOT: "kind":
 
 // NONE-JSON: "duplicate_transfers": 0,

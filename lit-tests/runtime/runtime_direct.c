@@ -27,7 +27,7 @@
 // TEXT: r=4950 4951
 // TEXT: === ompdp report ===
 // TEXT: summary: duplicate_transfers=1 round_trips=0 repeated_allocs=1 unused_allocs=0 unused_transfers=0
-// TEXT: duplicate_transfer {{.*}}runtime_direct.c:[[@LINE+32]]:1 in main count=1 bytes=400 B
+// TEXT: duplicate_transfer {{.*}}runtime_direct.c:[[@LINE+33]]:1 in main count=1 bytes=400 B
 
 // QUIET: r=4950 4951
 // QUIET-NOT: {{.}}
@@ -39,6 +39,7 @@
 // JSON-NEXT: "repeated_allocs": 1,
 // JSON: "transfers": 4,
 // JSON-NEXT: "allocs": 4,
+// JSON-NEXT: "deletes": 4,
 // JSON-NEXT: "kernels": 2,
 // JSON: "partial": false,
 // JSON: "kind": "duplicate_transfer",

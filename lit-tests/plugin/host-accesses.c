@@ -1,0 +1,100 @@
+// Host accesses: for each item of a construct, the host statements of the
+// innermost loop around it (or, in no loop, of its block) that use the
+// item's storage, with read/write, the statement's range, and whether a
+// directive can go around it (statement), it runs once per execution of
+// the construct (every-time) and it comes after the construct (after).
+// Also each construct's statement range and block.
+// REQUIRES: plugin
+// RUN: %clang %ompdp-plugin-flags -fplugin-arg-ompdp-dump %offload-flags -c %s -o %t.o | FileCheck %s
+
+#define N 64
+void use(int *v);
+int g[N];
+
+void loop(int n) {
+  static int a[N], b[N];
+  int c[N];
+  for (int it = 0; it < n && a[0] >= 0; ++it) {
+    a[it] = it;
+    int t = b[it] + 1;
+#pragma omp target map(tofrom: a, b) map(to: c)
+    for (int j = 0; j < N; ++j)
+      b[j] += a[j] + c[j];
+    c[0] = t; a[1] = 2;
+    use(c);
+    b[2]++;
+  }
+}
+
+// CHECK:      region {{.*}} 'target' at {{.*}}host-accesses.c:[[#L:]]:1 in 'loop'
+// CHECK:      stmt: [[#L]]:1-[[#L+2]]:27 bytes {{[0-9]+}}+{{[0-9]+}} block {{[0-9]+}} #2
+// Loop condition: no place for a directive.
+// CHECK-NEXT: host 0 'a' read at [[#L-3]]:20-[[#L-3]]:39 bytes {{[0-9]+}}+19{{$}}
+// CHECK-NEXT: host 0 'a' write at [[#L-2]]:5-[[#L-2]]:16 bytes {{[0-9]+}}+11 statement every-time{{$}}
+// Two statements on one line: no line of its own.
+// CHECK-NEXT: host 0 'a' write at [[#L+3]]:15-[[#L+3]]:24 bytes {{[0-9]+}}+9 every-time after{{$}}
+// A call the compiler cannot see into may touch static and global storage.
+// CHECK-NEXT: host 0 'a' read-write at [[#L+4]]:5-[[#L+4]]:12 bytes {{[0-9]+}}+7 statement every-time after{{$}}
+// CHECK-NEXT: host 1 'b' read at [[#L-1]]:5-[[#L-1]]:23 bytes {{[0-9]+}}+18 statement every-time{{$}}
+// CHECK-NEXT: host 1 'b' read-write at [[#L+4]]:5-[[#L+4]]:12 bytes {{[0-9]+}}+7 statement every-time after{{$}}
+// CHECK-NEXT: host 1 'b' read-write at [[#L+5]]:5-[[#L+5]]:12 bytes {{[0-9]+}}+7 statement every-time after{{$}}
+// CHECK-NEXT: host 2 'c' write at [[#L+3]]:5-[[#L+3]]:14 bytes {{[0-9]+}}+9 every-time after{{$}}
+// The address of the local c escapes to the call: read and write.
+// CHECK-NEXT: host 2 'c' read-write at [[#L+4]]:5-[[#L+4]]:12 bytes {{[0-9]+}}+7 statement every-time after{{$}}
+// CHECK-NOT:  host
+
+void jumps(int n) {
+  int d[N];
+  for (int it = 0; it < n; ++it) {
+    if (it == 3)
+      continue;
+    d[it] = it;
+#pragma omp target map(tofrom: d)
+    for (int j = 0; j < N; ++j)
+      d[j]++;
+  }
+}
+
+// A continue: the statements do not run once per execution of the construct.
+// CHECK:      region {{.*}} 'target' at {{.*}}host-accesses.c:[[#J:]]:1 in 'jumps'
+// CHECK:      host 0 'd' write at [[#J-1]]:5-[[#J-1]]:16 bytes {{[0-9]+}}+11 statement{{$}}
+// CHECK-NOT:  host
+
+void block(int *p) {
+  int e[N];
+  e[0] = 1;
+#pragma omp target map(tofrom: e)
+  e[1] = e[0];
+  p[0] = 0;
+#pragma omp target map(tofrom: e)
+  {
+    e[2] = e[1];
+  }
+  p[1] = e[2];
+}
+
+// Not in a loop: the block's statements; g is a global that any call may
+// touch, p[...] does not name e.
+// CHECK:      region {{.*}} 'target' at {{.*}}host-accesses.c:[[#B:]]:1 in 'block'
+// CHECK-NEXT: loop: none
+// CHECK:      stmt: [[#B]]:1-[[#B+1]]:15 bytes {{[0-9]+}}+{{[0-9]+}} block [[#BLK:]] #2
+// CHECK-NEXT: host 0 'e' write at [[#B-1]]:3-[[#B-1]]:12 bytes {{[0-9]+}}+9 statement{{$}}
+// CHECK-NEXT: host 0 'e' read at [[#B+7]]:3-[[#B+7]]:15 bytes {{[0-9]+}}+12 statement after{{$}}
+// CHECK-NOT:  host
+// CHECK:      region {{.*}} 'target' at {{.*}}host-accesses.c:[[#B+3]]:1 in 'block'
+// CHECK:      stmt: [[#B+3]]:1-[[#B+6]]:4 bytes {{[0-9]+}}+{{[0-9]+}} block [[#BLK]] #4
+// CHECK-NEXT: host 0 'e' write at [[#B-1]]:3-[[#B-1]]:12 bytes {{[0-9]+}}+9 statement{{$}}
+// CHECK-NEXT: host 0 'e' read at [[#B+7]]:3-[[#B+7]]:15 bytes {{[0-9]+}}+12 statement after{{$}}
+// CHECK-NOT:  host
+
+void update(void) {
+  int u[N];
+  u[0] = 1;
+#pragma omp target update to(u)
+}
+
+// A standalone directive's statement is its line; the block before it
+// holds one declaration.
+// CHECK:      region {{.*}} 'target update' at {{.*}}host-accesses.c:[[#U:]]:1 in 'update'
+// CHECK:      stmt: [[#U]]:1-[[#U]]:32 bytes {{[0-9]+}}+31 block {{[0-9]+}} #2 decls 1 jumps 0 own-lines
+// CHECK-NEXT: host 0 'u' write at [[#U-1]]:3-[[#U-1]]:12 bytes {{[0-9]+}}+9 statement{{$}}

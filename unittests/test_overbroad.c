@@ -1,0 +1,217 @@
+/*===- test_overbroad.c - overbroad maps on hand-written sequences --*- C -*-===*/
+#include "check.h"
+#include "events.h"
+#include "regions.h"
+
+#include <string.h>
+
+/* A region table of one's own: region r's item i is described by items[r][i]. */
+typedef struct fake_item {
+  const char *construct, *map_type;
+  uint32_t access, modifiers;
+} fake_item_t;
+
+enum { R_TARGET = 1, R_DATA = 2, NUM_ITEMS = 8 };
+enum {
+  I_NONE,       /* tofrom, never touched */
+  I_READ,       /* tofrom, only read */
+  I_WRITE,      /* tofrom, only written */
+  I_RW,         /* tofrom, read and written */
+  I_UNKNOWN,    /* tofrom, access unknown */
+  I_ALWAYS,     /* always, tofrom, never touched */
+  I_TO_READ,    /* to, only read: as narrow as it gets */
+  I_ALLOC_NONE, /* alloc, never touched */
+};
+
+static const fake_item_t target_items[NUM_ITEMS] = {
+    [I_NONE] = {"target", "tofrom", OMPDP_ACCESS_NONE, 0},
+    [I_READ] = {"target", "tofrom", OMPDP_ACCESS_READ, 0},
+    [I_WRITE] = {"target", "tofrom", OMPDP_ACCESS_WRITE, 0},
+    [I_RW] = {"target", "tofrom", OMPDP_ACCESS_READ_WRITE, 0},
+    [I_UNKNOWN] = {"target", "tofrom", OMPDP_ACCESS_UNKNOWN, 0},
+    [I_ALWAYS] = {"target", "tofrom", OMPDP_ACCESS_NONE, OMPDP_MOD_ALWAYS},
+    [I_TO_READ] = {"target", "to", OMPDP_ACCESS_READ, 0},
+    [I_ALLOC_NONE] = {"target", "alloc", OMPDP_ACCESS_NONE, 0},
+};
+
+static int describe(uint32_t region, int item, ompdp_region_info_t *out) {
+  if ((region != R_TARGET && region != R_DATA) || item >= NUM_ITEMS)
+    return -1;
+  memset(out, 0, sizeof(*out));
+  out->num_items = NUM_ITEMS;
+  out->construct = region == R_TARGET ? "target" : "target data";
+  out->access = OMPDP_ACCESS_UNKNOWN;
+  out->map_type = out->variable = out->expr = out->clause = "";
+  if (item < 0)
+    return 0;
+  const fake_item_t *it = &target_items[item];
+  out->map_type = it->map_type;
+  out->modifiers = it->modifiers;
+  /* A target data has no device body: the compiler says unknown. */
+  out->access = region == R_TARGET ? it->access : OMPDP_ACCESS_UNKNOWN;
+  out->variable = "x";
+  return 0;
+}
+
+static void at(seq_t *s, uint32_t e, uint32_t region, int item) {
+  s->ev[e].region = region;
+  s->ev[e].item = (int16_t)item;
+  s->ev[e].codeptr = (const void *)(uintptr_t)(0x400000 + region);
+}
+
+/* What a target construct does with a tofrom item it maps: allocate, copy
+ * in, run, copy back, free. Returns the index of the allocation; the copy
+ * in, kernel, copy back and delete follow it. */
+static uint32_t tofrom_construct(seq_t *s, uint32_t region, int item, uint64_t host,
+                                 uint64_t dev) {
+  uint32_t a = alloc(s, 0, host, dev, 4096);
+  at(s, a, region, item);
+  at(s, h2d(s, 0, host, dev, 4096, host), region, item);
+  at(s, kernel(s, 0), region, -1);
+  at(s, d2h(s, 0, dev, host, 4096, host), region, item);
+  at(s, del(s, 0, dev), region, item);
+  return a;
+}
+
+/* The three rules, each selecting exactly the operations it removes. */
+static void rules(void) {
+  seq_t s;
+  ompdp_matches_t m = {0};
+
+  seq_init(&s);
+  uint32_t a = tofrom_construct(&s, R_TARGET, I_NONE, 0x1000, 0xd000);
+  CHECK(seq_matches(&s, OMPDP_FK_OVERBROAD_MAP, &m) == 0);
+  CHECK_EQ_U64(m.n, 3); /* allocation, copy in, copy back */
+  if (m.n == 3) {
+    CHECK_EQ_U64(m.v[0].avoid, a);
+    CHECK_EQ_U64(m.v[1].avoid, a + 1);
+    CHECK_EQ_U64(m.v[2].avoid, a + 3);
+    CHECK_EQ_U64(m.v[0].aux, OMPDP_OVERBROAD_REMOVE);
+  }
+  ompdp_matches_free(&m);
+
+  seq_init(&s);
+  a = tofrom_construct(&s, R_TARGET, I_READ, 0x1000, 0xd000);
+  CHECK(seq_matches(&s, OMPDP_FK_OVERBROAD_MAP, &m) == 0);
+  CHECK_EQ_U64(m.n, 1);
+  if (m.n == 1) {
+    CHECK_EQ_U64(m.v[0].avoid, a + 3); /* the copy back */
+    CHECK_EQ_U64(m.v[0].aux, OMPDP_OVERBROAD_TO);
+  }
+  ompdp_matches_free(&m);
+
+  seq_init(&s);
+  a = tofrom_construct(&s, R_TARGET, I_WRITE, 0x1000, 0xd000);
+  CHECK(seq_matches(&s, OMPDP_FK_OVERBROAD_MAP, &m) == 0);
+  CHECK_EQ_U64(m.n, 1);
+  if (m.n == 1) {
+    CHECK_EQ_U64(m.v[0].avoid, a + 1); /* the copy in */
+    CHECK_EQ_U64(m.v[0].aux, OMPDP_OVERBROAD_FROM);
+  }
+  ompdp_matches_free(&m);
+
+  /* alloc, never touched: the allocation alone. */
+  seq_init(&s);
+  a = alloc(&s, 0, 0x1000, 0xd000, 4096);
+  at(&s, a, R_TARGET, I_ALLOC_NONE);
+  at(&s, kernel(&s, 0), R_TARGET, -1);
+  at(&s, del(&s, 0, 0xd000), R_TARGET, I_ALLOC_NONE);
+  CHECK(seq_matches(&s, OMPDP_FK_OVERBROAD_MAP, &m) == 0);
+  CHECK_EQ_U64(m.n, 1);
+  if (m.n == 1)
+    CHECK_EQ_U64(m.v[0].avoid, a);
+  ompdp_matches_free(&m);
+}
+
+/* Nothing for read-write or unknown access, `always`, a `to` item that is
+ * only read, a construct without a device body, operations without a
+ * region, empty copies, and an item whose data was present (a surrounding
+ * target data moved it: the construct moved nothing at the item). */
+static void negatives(void) {
+  seq_t s;
+  seq_init(&s);
+  tofrom_construct(&s, R_TARGET, I_RW, 0x1000, 0xd000);
+  tofrom_construct(&s, R_TARGET, I_UNKNOWN, 0x2000, 0xd100);
+  tofrom_construct(&s, R_TARGET, I_ALWAYS, 0x3000, 0xd200);
+  tofrom_construct(&s, R_DATA, I_NONE, 0x4000, 0xd300);
+  tofrom_construct(&s, 0, -1, 0x5000, 0xd400);
+  uint32_t t = alloc(&s, 0, 0x6000, 0xd500, 4096);
+  at(&s, t, R_TARGET, I_TO_READ);
+  at(&s, h2d(&s, 0, 0x6000, 0xd500, 4096, 0x99), R_TARGET, I_TO_READ);
+  at(&s, kernel(&s, 0), R_TARGET, -1);
+  at(&s, del(&s, 0, 0xd500), R_TARGET, I_TO_READ);
+  at(&s, d2h(&s, 0, 0xd600, 0x7000, 0, 0), R_TARGET, I_READ); /* empty */
+  /* Present: the target data maps it; the target's only-read item moves
+   * nothing, and the copy back belongs to the target data. */
+  at(&s, alloc(&s, 0, 0x8000, 0xd700, 4096), R_DATA, I_READ);
+  at(&s, h2d(&s, 0, 0x8000, 0xd700, 4096, 0x55), R_DATA, I_READ);
+  at(&s, kernel(&s, 0), R_TARGET, -1);
+  at(&s, d2h(&s, 0, 0xd700, 0x8000, 4096, 0x55), R_DATA, I_READ);
+  at(&s, del(&s, 0, 0xd700), R_DATA, I_READ);
+  ompdp_matches_t m = {0};
+  CHECK(seq_matches(&s, OMPDP_FK_OVERBROAD_MAP, &m) == 0);
+  CHECK_EQ_U64(m.n, 0);
+  ompdp_matches_free(&m);
+
+  /* Without a region table nothing is known. */
+  seq_init(&s);
+  tofrom_construct(&s, R_TARGET, I_NONE, 0x1000, 0xd000);
+  ompdp_detect_set_describe(NULL);
+  CHECK(seq_matches(&s, OMPDP_FK_OVERBROAD_MAP, &m) == 0);
+  CHECK_EQ_U64(m.n, 0);
+  ompdp_matches_free(&m);
+  ompdp_detect_set_describe(describe);
+}
+
+/* One finding per item, summed over the iterations of a loop: count,
+ * bytes and time of what the rule removes (an allocation's delete in its
+ * time), and the devices, not the host. */
+static void report(void) {
+  seq_t s;
+  seq_init(&s);
+  for (int i = 0; i < 3; ++i) {
+    tofrom_construct(&s, R_TARGET, I_NONE, 0x1000, 0xd000);
+    tofrom_construct(&s, R_TARGET, I_READ, 0x2000, 0xd100);
+    tofrom_construct(&s, R_TARGET, I_RW, 0x3000, 0xd200);
+  }
+  ompdp_analysis_input_t in = {.events = s.ev, .num_events = s.n, .host_device = HOST};
+  ompdp_report_t r;
+  ompdp_report_init(&r);
+  CHECK(ompdp_analyze(&in, &r, NULL) == 0);
+  CHECK_EQ_U64(r.counts[OMPDP_FK_OVERBROAD_MAP], 3 * 3 + 3);
+  int seen_none = 0, seen_read = 0;
+  for (size_t i = 0; i < r.num_findings; ++i) {
+    const ompdp_finding_t *f = &r.findings[i];
+    if (f->kind != OMPDP_FK_OVERBROAD_MAP)
+      continue;
+    CHECK(f->rt_region == R_TARGET);
+    CHECK(f->num_devices == 1 && f->devices[0] == 0);
+    if (f->item == I_NONE) {
+      seen_none = 1;
+      CHECK_EQ_U64(f->count, 9);
+      CHECK_EQ_U64(f->bytes, 9 * 4096);
+      CHECK_EQ_U64(f->time_ns, 3 * (50 + 100 + 100 + 50));
+      CHECK_EQ_U64(f->time_saved_ns, 3 * (50 + 100 + 100 + 50));
+      CHECK(strstr(f->suggestion, "remove it from the map clause") != NULL);
+    } else if (f->item == I_READ) {
+      seen_read = 1;
+      CHECK_EQ_U64(f->count, 3);
+      CHECK_EQ_U64(f->bytes, 3 * 4096);
+      CHECK_EQ_U64(f->time_saved_ns, 3 * 100);
+      CHECK(strstr(f->suggestion, "map(to: ") != NULL);
+    } else {
+      CHECK(0 && "an overbroad finding for an item that needs its map");
+    }
+  }
+  CHECK(seen_none && seen_read);
+  ompdp_report_free(&r);
+}
+
+int main(void) {
+  ompdp_options_reset();
+  ompdp_detect_set_describe(describe);
+  rules();
+  negatives();
+  report();
+  return CHECK_DONE();
+}

@@ -1,0 +1,434 @@
+/*===- test_rewrite_fill.c - alloc_and_fill rewrites for zero transfers --===*\
+|*
+|* Synthetic zero_transfer findings (the detection's output: region, item,
+|* count) on hand-written event sequences, with a stand-in region table
+|* whose records carry the compiler's fill facts. The rewrite must be made
+|* only when every copy in at the site was all zeros (the hash of as many
+|* zero bytes) and the construct allows it; its edits are checked the way
+|* `ompdp fix` checks them (ompdp_text_matches), applied, and the source
+|* must come out as expected.
+|*
+\*===----------------------------------------------------------------------===*/
+#define _POSIX_C_SOURCE 200809L
+#include "check.h"
+#include "detect.h"
+#include "rewrite.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void pos_of(const char *src, const char *at, uint32_t *line, uint32_t *col) {
+  *line = 1;
+  *col = 1;
+  for (const char *p = src; p < at; ++p) {
+    if (*p == '\n') {
+      ++*line;
+      *col = 1;
+    } else {
+      ++*col;
+    }
+  }
+}
+
+static long offset(const char *src, uint32_t line, uint32_t col) {
+  uint32_t l = 1;
+  const char *p = src;
+  while (l < line) {
+    p = strchr(p, '\n');
+    if (!p)
+      return -1;
+    ++p;
+    ++l;
+  }
+  if (strlen(p) + 1 < col)
+    return -1;
+  return (long)(p - src) + (long)col - 1;
+}
+
+/* Checks every edit of rw against src and applies them; NULL when a check
+ * fails. Insertions at the same place keep their order. */
+static char *apply(const char *src, const ompdp_rewrite_t *rw) {
+  size_t n = strlen(src), ne = rw->num_edits;
+  long start[16], end[16];
+  if (ne > 16)
+    return NULL;
+  for (size_t i = 0; i < ne; ++i) {
+    const ompdp_edit_t *e = &rw->edits[i];
+    start[i] = offset(src, e->range.line, e->range.column);
+    end[i] = offset(src, e->range.end_line, e->range.end_column);
+    if (start[i] < 0 || end[i] < start[i] ||
+        (e->original &&
+         !ompdp_text_matches(src + start[i], (size_t)(end[i] - start[i]), e->original)))
+      return NULL;
+  }
+  char *out = malloc(n + 8192);
+  size_t o = 0;
+  long at = 0;
+  int used[16] = {0};
+  for (;;) {
+    size_t best = ne;
+    for (size_t i = 0; i < ne; ++i)
+      if (!used[i] && start[i] >= at && (best == ne || start[i] < start[best]))
+        best = i;
+    if (best == ne)
+      break;
+    memcpy(out + o, src + at, (size_t)(start[best] - at));
+    o += (size_t)(start[best] - at);
+    size_t rl = strlen(rw->edits[best].replacement);
+    memcpy(out + o, rw->edits[best].replacement, rl);
+    o += rl;
+    at = end[best];
+    used[best] = 1;
+  }
+  memcpy(out + o, src + at, n - (size_t)at + 1);
+  return out;
+}
+
+static int expect_text(const char *src, const ompdp_rewrite_t *rw, const char *want, int line) {
+  char *got = apply(src, rw);
+  int ok = got && !strcmp(got, want);
+  if (!ok)
+    fprintf(stderr, "line %d: got\n%s\nwant\n%s\n", line, got ? got : "(no match)", want);
+  free(got);
+  return ok;
+}
+#define EXPECT(src, rw, want) CHECK(expect_text(src, rw, want, __LINE__))
+
+/*--- the stand-in region table ---------------------------------------------*/
+
+/* An explicit item of the first directive in src; the statement (for
+ * target/target data) ends just past the first occurrence of stmt_end. */
+static ompdp_region_info_t record(const char *src, const char *construct, const char *clause,
+                                  const char *expr, const char *var, const char *type,
+                                  const char *stmt_end) {
+  ompdp_region_info_t it;
+  memset(&it, 0, sizeof(it));
+  const char *p = strstr(src, "#pragma");
+  it.construct = construct;
+  it.file = it.source_file = "t.c";
+  it.function = "f";
+  it.loop_kind = "";
+  pos_of(src, p, &it.line, &it.column);
+  pos_of(src, strchr(p, '\n'), &it.end_line, &it.end_column);
+  const char *c = strstr(p, clause);
+  const char *x = strstr(c + strlen(type) + 4, expr);
+  pos_of(src, c, &it.clause_line, &it.clause_column);
+  pos_of(src, c + strlen(clause), &it.clause_end_line, &it.clause_end_column);
+  pos_of(src, x, &it.item_line, &it.item_column);
+  pos_of(src, x + strlen(expr), &it.item_end_line, &it.item_end_column);
+  it.clause = clause;
+  it.expr = expr;
+  it.variable = var;
+  it.map_type = type;
+  it.num_items = 1;
+  it.access_name = "unknown";
+  if (stmt_end) {
+    const char *e = strstr(p, stmt_end) + strlen(stmt_end);
+    pos_of(src, p, &it.stmt_line, &it.stmt_column);
+    pos_of(src, e, &it.stmt_end_line, &it.stmt_end_column);
+    it.block = 1;
+  }
+  it.fill_type = it.fill_lower = it.fill_length = "";
+  it.directive = it.other_clauses = "";
+  return it;
+}
+
+static void section(ompdp_region_info_t *it, const char *type, uint32_t size, int scalar,
+                    const char *lower, const char *length) {
+  it->fill_flags = OMPDP_FILL_SECTION | (scalar ? OMPDP_FILL_SCALAR : 0);
+  it->fill_type = type;
+  it->fill_elem_size = size;
+  it->fill_lower = lower;
+  it->fill_length = length;
+}
+
+static const char *SrcEnter = "  #pragma omp target enter data map(to: a[0:n])\n  work(a);\n";
+static const char *SrcTarget = "{\n#pragma omp target map(tofrom: s[1:n - 1])\n  s[1].a++;\n}\n";
+static const char *SrcWhole = "{\n#pragma omp target data map(to: w)\n  { run(w); }\n}\n";
+static const char *SrcNowait = "#pragma omp target enter data map(to: a[0:n]) nowait\n";
+static const char *SrcDev = "#pragma omp target enter data map(to: a[0:n]) device(2)\n";
+static const char *SrcIf = "#pragma omp target enter data map(to: a[0:n]) if(c)\n";
+static const char *SrcCall = "#pragma omp target enter data map(to: a[0:f(n)])\n";
+
+static int describe(uint32_t region, int it, ompdp_region_info_t *out) {
+  if (it > 0)
+    return -1;
+  switch (region) {
+  case 1:
+    *out = record(SrcEnter, "target enter data", "map(to: a[0:n])", "a[0:n]", "a", "to", NULL);
+    section(out, "double", 8, 1, "0", "n");
+    break;
+  case 2:
+    *out = record(SrcTarget, "target", "map(tofrom: s[1:n - 1])", "s[1:n - 1]", "s", "tofrom",
+                  "s[1].a++;");
+    section(out, "struct S", 8, 0, "1", "n - 1");
+    break;
+  case 3:
+    *out = record(SrcWhole, "target data", "map(to: w)", "w", "w", "to", "}");
+    out->fill_flags = OMPDP_FILL_WHOLE | OMPDP_FILL_SCALAR;
+    out->fill_type = "int";
+    out->fill_elem_size = 4;
+    out->fill_count = 16;
+    break;
+  case 4:
+    *out = record(SrcNowait, "target enter data", "map(to: a[0:n])", "a[0:n]", "a", "to", NULL);
+    out->nowait = 1;
+    section(out, "double", 8, 1, "0", "n");
+    break;
+  case 5:
+    *out = record(SrcCall, "target enter data", "map(to: a[0:f(n)])", "a[0:f(n)]", "a", "to",
+                  NULL);
+    section(out, "double", 8, 1, "0", "f(n)");
+    break;
+  case 7:
+  case 8:
+    *out = record(region == 7 ? SrcDev : SrcIf, "target enter data", "map(to: a[0:n])", "a[0:n]",
+                  "a", "to", NULL);
+    out->other_clauses = region == 7 ? "device(2)" : "if(c)";
+    section(out, "double", 8, 1, "0", "n");
+    break;
+  case 6: /* the exit data of region 1's item */
+    *out = record("#pragma omp target exit data map(delete: a[0:n])\n", "target exit data",
+                  "map(delete: a[0:n])", "a[0:n]", "a", "delete", NULL);
+    break;
+  default:
+    return -1;
+  }
+  out->id = 0x100 + region;
+  return 0;
+}
+
+/*--- events ----------------------------------------------------------------*/
+
+#define HOST 9
+#define DEV 0
+
+typedef struct evseq {
+  ompdp_event_t ev[64];
+  size_t n;
+  uint64_t t;
+} evseq_t;
+
+static ompdp_event_t *add(evseq_t *s, int type, uint32_t region, int item) {
+  ompdp_event_t *e = &s->ev[s->n++];
+  memset(e, 0, sizeof(*e));
+  e->type = (uint8_t)type;
+  e->flags = OMPDP_EVF_COMPLETE;
+  e->region = region;
+  e->item = (int16_t)item;
+  e->t_begin = s->t += 100;
+  e->t_end = s->t += 10;
+  return e;
+}
+static void ev_alloc(evseq_t *s, uint32_t r, uint64_t host, uint64_t dev, uint64_t bytes) {
+  ompdp_event_t *e = add(s, OMPDP_EV_ALLOC, r, 0);
+  e->src_dev = HOST;
+  e->dst_dev = DEV;
+  e->src_addr = host;
+  e->dst_addr = dev;
+  e->bytes = bytes;
+}
+static void ev_delete(evseq_t *s, uint32_t r, uint64_t dev) {
+  ompdp_event_t *e = add(s, OMPDP_EV_DELETE, r, -1);
+  e->src_dev = DEV;
+  e->dst_dev = -1;
+  e->src_addr = dev;
+}
+static void ev_copy(evseq_t *s, uint32_t r, int in, uint64_t host, uint64_t dev, uint64_t bytes,
+                    uint64_t hash) {
+  ompdp_event_t *e = add(s, OMPDP_EV_TRANSFER, r, 0);
+  e->src_dev = in ? HOST : DEV;
+  e->dst_dev = in ? DEV : HOST;
+  e->src_addr = in ? host : dev;
+  e->dst_addr = in ? dev : host;
+  e->bytes = bytes;
+  e->hash = hash;
+  e->flags |= OMPDP_EVF_HASHED;
+}
+
+/* One execution of an enter (region r) / exit (region 6) pair, or of a
+ * structured construct (exit_region 0: r frees it). */
+static void mapping(evseq_t *s, uint32_t r, uint32_t exit_region, uint64_t host, uint64_t bytes,
+                    uint64_t in_hash, int copy_back) {
+  ev_alloc(s, r, host, 0x9000, bytes);
+  ev_copy(s, r, 1, host, 0x9000, bytes, in_hash);
+  add(s, OMPDP_EV_KERNEL, r, -1)->dst_dev = DEV;
+  if (copy_back)
+    ev_copy(s, exit_region ? exit_region : r, 0, host, 0x9000, bytes, 77);
+  ev_delete(s, exit_region ? exit_region : r, 0x9000);
+}
+
+static ompdp_finding_t *zero_finding(ompdp_report_t *r, uint32_t region, uint64_t count) {
+  ompdp_finding_t *f = ompdp_report_add_finding(r, OMPDP_FK_ZERO_TRANSFER);
+  f->rt_region = region;
+  f->item = 0;
+  f->count = count;
+  return f;
+}
+
+/* Runs the planner on s with one zero_transfer finding at region; returns
+ * the number of rewrites it got (and the rewrite in *out, owned by r). */
+static size_t plan(evseq_t *s, uint32_t region, ompdp_report_t *r, const ompdp_rewrite_t **out) {
+  ompdp_report_init(r);
+  ompdp_finding_t *f = zero_finding(r, region, 2);
+  CHECK(ompdp_rewrite_report_events(r, s->ev, s->n, HOST, describe) == 0);
+  *out = f->num_rewrites ? &f->rewrites[0] : NULL;
+  return f->num_rewrites;
+}
+
+static void test_enter_data(void) {
+  uint64_t z = ompdp_zero_hash(800);
+  evseq_t s = {.t = 1000};
+  mapping(&s, 1, 6, 0x1000, 800, z, 0);
+  mapping(&s, 1, 6, 0x1000, 800, z, 0);
+  ompdp_report_t r;
+  const ompdp_rewrite_t *rw;
+  CHECK(plan(&s, 1, &r, &rw) == 1);
+  if (rw) {
+    CHECK(rw->kind == OMPDP_RK_ALLOC_AND_FILL);
+    CHECK_EQ_U64(rw->transfers_removed, 2);
+    CHECK_EQ_U64(rw->bytes_removed, 1600);
+    CHECK_EQ_U64(rw->allocs_removed, 0);
+    CHECK_EQ_U64(rw->time_saved_ns, 20);
+    CHECK(rw->description && strstr(rw->description, "with `alloc`"));
+    CHECK(rw->assumption && strstr(rw->assumption, "not on the device already"));
+    EXPECT(SrcEnter, rw,
+           "  #pragma omp target enter data map(alloc: a[0:n])\n"
+           "  #pragma omp target teams distribute parallel for map(alloc: a[0:n])\n"
+           "  for (long long ompdp_i = 0; ompdp_i < (n); ++ompdp_i)\n"
+           "    a[ompdp_i] = 0;\n"
+           "  work(a);\n");
+  }
+  ompdp_report_free(&r);
+
+  /* One copy of other bytes at the site: no rewrite. */
+  evseq_t m = {.t = 1000};
+  mapping(&m, 1, 6, 0x1000, 800, z, 0);
+  mapping(&m, 1, 6, 0x1000, 800, z ^ 1, 0);
+  CHECK(plan(&m, 1, &r, &rw) == 0);
+  ompdp_report_free(&r);
+
+  /* Copies without their hash: nothing proves them zero. */
+  evseq_t u = {.t = 1000};
+  mapping(&u, 1, 6, 0x1000, 800, z, 0);
+  u.ev[1].flags &= (uint8_t)~OMPDP_EVF_HASHED;
+  CHECK(plan(&u, 1, &r, &rw) == 0);
+  ompdp_report_free(&r);
+
+  /* A copy in without its allocation (the data was present): no rewrite. */
+  evseq_t p = {.t = 1000};
+  mapping(&p, 1, 6, 0x1000, 800, z, 0);
+  ev_alloc(&p, 1, 0x1000, 0x9000, 800);
+  ev_copy(&p, 1, 1, 0x1000, 0x9000, 800, z);
+  ev_copy(&p, 1, 1, 0x1000, 0x9000, 800, z);
+  ev_delete(&p, 6, 0x9000);
+  CHECK(plan(&p, 1, &r, &rw) == 0);
+  ompdp_report_free(&r);
+
+  /* nowait: the fill would race with the deferred mapping. */
+  evseq_t nw = {.t = 1000};
+  mapping(&nw, 4, 6, 0x1000, 800, z, 0);
+  CHECK(plan(&nw, 4, &r, &rw) == 0);
+  ompdp_report_free(&r);
+
+  /* A call in the bounds: allowed, with the assumption said. */
+  evseq_t cl = {.t = 1000};
+  mapping(&cl, 5, 6, 0x1000, 800, z, 0);
+  CHECK(plan(&cl, 5, &r, &rw) == 1);
+  if (rw) {
+    CHECK(rw->assumption && strstr(rw->assumption, "evaluate the same once more"));
+    EXPECT(SrcCall, rw,
+           "#pragma omp target enter data map(alloc: a[0:f(n)])\n"
+           "#pragma omp target teams distribute parallel for map(alloc: a[0:f(n)])\n"
+           "for (long long ompdp_i = 0; ompdp_i < (f(n)); ++ompdp_i)\n"
+           "  a[ompdp_i] = 0;\n");
+  }
+  ompdp_report_free(&r);
+
+  /* The construct's device clause goes on the fill; an if clause is not
+   * followed, so no rewrite. */
+  evseq_t dv = {.t = 1000};
+  mapping(&dv, 7, 6, 0x1000, 800, z, 0);
+  CHECK(plan(&dv, 7, &r, &rw) == 1);
+  if (rw)
+    EXPECT(SrcDev, rw,
+           "#pragma omp target enter data map(alloc: a[0:n]) device(2)\n"
+           "#pragma omp target teams distribute parallel for map(alloc: a[0:n]) device(2)\n"
+           "for (long long ompdp_i = 0; ompdp_i < (n); ++ompdp_i)\n"
+           "  a[ompdp_i] = 0;\n");
+  ompdp_report_free(&r);
+  evseq_t fi = {.t = 1000};
+  mapping(&fi, 8, 6, 0x1000, 800, z, 0);
+  CHECK(plan(&fi, 8, &r, &rw) == 0);
+  ompdp_report_free(&r);
+}
+
+static void test_target(void) {
+  uint64_t z = ompdp_zero_hash(64);
+  evseq_t s = {.t = 1000};
+  mapping(&s, 2, 0, 0x2000, 64, z, 1);
+  mapping(&s, 2, 0, 0x2000, 64, z, 1);
+  ompdp_report_t r;
+  const ompdp_rewrite_t *rw;
+  CHECK(plan(&s, 2, &r, &rw) == 1);
+  if (rw) {
+    CHECK(rw->kind == OMPDP_RK_ALLOC_AND_FILL);
+    CHECK_EQ_U64(rw->transfers_removed, 2);
+    CHECK_EQ_U64(rw->bytes_removed, 128);
+    CHECK(rw->assumption == NULL);
+    /* Bytes, not `= 0`, for a struct; the copy back moves to the exit. */
+    EXPECT(SrcTarget, rw,
+           "{\n"
+           "#pragma omp target enter data map(alloc: s[1:n - 1])\n"
+           "#pragma omp target teams distribute parallel for map(alloc: s[1:n - 1])\n"
+           "for (long long ompdp_i = 0; ompdp_i < (n - 1) * (long long)sizeof(struct S); "
+           "++ompdp_i)\n"
+           "  ((unsigned char *)&s[1])[ompdp_i] = 0;\n"
+           "#pragma omp target map(tofrom: s[1:n - 1])\n"
+           "  s[1].a++;\n"
+           "#pragma omp target exit data map(from: s[1:n - 1])\n"
+           "}\n");
+  }
+  ompdp_report_free(&r);
+
+  /* The same buffer mapped by another construct too: it may have been
+   * present when this one ran (copying nothing), so no fill. */
+  evseq_t o = {.t = 1000};
+  mapping(&o, 2, 0, 0x2000, 64, z, 1);
+  mapping(&o, 1, 6, 0x2000, 64, z, 0);
+  CHECK(plan(&o, 2, &r, &rw) == 0);
+  ompdp_report_free(&r);
+}
+
+static void test_whole(void) {
+  uint64_t z = ompdp_zero_hash(64);
+  evseq_t s = {.t = 1000};
+  mapping(&s, 3, 0, 0x3000, 64, z, 0);
+  ompdp_report_t r;
+  const ompdp_rewrite_t *rw;
+  CHECK(plan(&s, 3, &r, &rw) == 1);
+  if (rw)
+    EXPECT(SrcWhole, rw,
+           "{\n"
+           "#pragma omp target enter data map(alloc: w)\n"
+           "#pragma omp target teams distribute parallel for map(alloc: w)\n"
+           "for (long long ompdp_i = 0; ompdp_i < 16; ++ompdp_i)\n"
+           "  ((int *)&w)[ompdp_i] = 0;\n"
+           "#pragma omp target data map(to: w)\n"
+           "  { run(w); }\n"
+           "#pragma omp target exit data map(release: w)\n"
+           "}\n");
+  ompdp_report_free(&r);
+  /* A whole variable of another size than the compiler said: no rewrite. */
+  evseq_t b = {.t = 1000};
+  mapping(&b, 3, 0, 0x3000, 128, ompdp_zero_hash(128), 0);
+  CHECK(plan(&b, 3, &r, &rw) == 0);
+  ompdp_report_free(&r);
+}
+
+int main(void) {
+  test_enter_data();
+  test_target();
+  test_whole();
+  return CHECK_DONE();
+}

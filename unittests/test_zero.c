@@ -1,0 +1,122 @@
+/*===- test_zero.c - zero-filled transfers on hand-written sequences -*- C -*-===*/
+#include "check.h"
+#include "events.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include <stdlib.h>
+#include <sys/resource.h>
+
+static long max_rss_kib(void) {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_maxrss;
+}
+
+/* The zero hash is XXH3-64 of that many zero bytes, across the sizes where
+ * XXH3 changes its method (0, 16, 128, 240 bytes, a stripe block, more than
+ * the detection's zero block), and a 256 MiB one costs no 256 MiB. */
+static void zero_hash(void) {
+  long before = max_rss_kib();
+  uint64_t big = ompdp_zero_hash((uint64_t)256 << 20);
+  CHECK(max_rss_kib() - before < 8 * 1024);
+  static const uint64_t sizes[] = {0, 1, 16, 17, 128, 129, 240, 241, 1024, 16384, 16385, 100003};
+  unsigned char *z = calloc(1, 100003);
+  CHECK(z != NULL);
+  for (size_t i = 0; z && i < sizeof(sizes) / sizeof(sizes[0]); ++i)
+    CHECK_EQ_U64(ompdp_zero_hash(sizes[i]), XXH3_64bits(z, (size_t)sizes[i]));
+  free(z);
+  /* The reference for the big one: calloc'd pages are the shared zero page
+   * until written, so reading them costs no memory either. */
+  unsigned char *zz = calloc(1, (size_t)256 << 20);
+  if (zz)
+    CHECK_EQ_U64(big, XXH3_64bits(zz, (size_t)256 << 20));
+  free(zz);
+}
+
+/* Zero buffers sent to a device are found; one nonzero byte, copies back
+ * to the host, small, empty and unhashed copies are not. */
+static void matches(void) {
+  unsigned char *b = calloc(1, 4096);
+  CHECK(b != NULL);
+  if (!b)
+    return;
+  b[4095] = 1;
+  uint64_t one_byte = XXH3_64bits(b, 4096);
+  seq_t s;
+  seq_init(&s);
+  uint32_t z1 = h2d(&s, 0, 0x1000, 0xd000, 4096, ompdp_zero_hash(4096));
+  h2d(&s, 0, 0x2000, 0xd100, 4096, one_byte);              /* one nonzero byte */
+  d2h(&s, 0, 0xd000, 0x1000, 4096, ompdp_zero_hash(4096)); /* the device's zeros */
+  h2d(&s, 0, 0x3000, 0xd200, 16, ompdp_zero_hash(16));     /* below zero_min_bytes */
+  h2d(&s, 0, 0x4000, 0xd300, 0, ompdp_zero_hash(0));       /* empty */
+  uint32_t u = h2d(&s, 0, 0x5000, 0xd400, 4096, ompdp_zero_hash(4096));
+  s.ev[u].flags &= (uint8_t)~OMPDP_EVF_HASHED;
+  uint32_t z2 = h2d(&s, 1, 0x6000, 0xe000, 64, ompdp_zero_hash(64)); /* exactly the minimum */
+  ompdp_matches_t m = {0};
+  CHECK(seq_matches(&s, OMPDP_FK_ZERO_TRANSFER, &m) == 0);
+  CHECK_EQ_U64(m.n, 2);
+  if (m.n == 2) {
+    CHECK_EQ_U64(m.v[0].avoid, z1);
+    CHECK_EQ_U64(m.v[1].avoid, z2);
+  }
+  ompdp_matches_free(&m);
+  free(b);
+
+  /* The minimum is an option: at 0 every non-empty zero copy counts. */
+  ompdp_opts.zero_min_bytes = 0;
+  seq_init(&s);
+  uint32_t small = h2d(&s, 0, 0x3000, 0xd200, 4, ompdp_zero_hash(4));
+  h2d(&s, 0, 0x4000, 0xd300, 0, ompdp_zero_hash(0));
+  CHECK(seq_matches(&s, OMPDP_FK_ZERO_TRANSFER, &m) == 0);
+  CHECK_EQ_U64(m.n, 1);
+  if (m.n == 1)
+    CHECK_EQ_U64(m.v[0].avoid, small);
+  ompdp_matches_free(&m);
+  ompdp_opts.zero_min_bytes = 64;
+}
+
+/* One finding per site, with the count, bytes and time of its zero copies;
+ * the time saved is their transfer time. */
+static void report(void) {
+  seq_t s;
+  seq_init(&s);
+  for (int i = 0; i < 3; ++i) {
+    uint32_t e = h2d(&s, 0, 0x1000, 0xd000, 1 << 20, ompdp_zero_hash(1 << 20));
+    s.ev[e].codeptr = (const void *)0x400100;
+    kernel(&s, 0);
+  }
+  uint32_t other = h2d(&s, 0, 0x2000, 0xd100, 1 << 20, ompdp_zero_hash(1 << 20));
+  s.ev[other].codeptr = (const void *)0x400200;
+  h2d(&s, 0, 0x3000, 0xd200, 1 << 20, 0x1234); /* not zeros */
+  ompdp_analysis_input_t in = {.events = s.ev, .num_events = s.n, .host_device = HOST};
+  ompdp_report_t r;
+  ompdp_report_init(&r);
+  CHECK(ompdp_analyze(&in, &r, NULL) == 0);
+  CHECK_EQ_U64(r.counts[OMPDP_FK_ZERO_TRANSFER], 4);
+  size_t found = 0;
+  for (size_t i = 0; i < r.num_findings; ++i) {
+    const ompdp_finding_t *f = &r.findings[i];
+    if (f->kind != OMPDP_FK_ZERO_TRANSFER)
+      continue;
+    ++found;
+    CHECK(f->count == 3 || f->count == 1);
+    CHECK_EQ_U64(f->bytes, f->count << 20);
+    CHECK_EQ_U64(f->time_ns, f->count * 100);
+    CHECK_EQ_U64(f->time_saved_ns, f->count * 100);
+    CHECK(f->num_devices == 1 && f->devices[0] == 0);
+    CHECK(f->suggestion && strstr(f->suggestion, "map(alloc:"));
+  }
+  CHECK_EQ_U64(found, 2);
+  ompdp_report_free(&r);
+}
+
+int main(void) {
+  ompdp_options_reset();
+  CHECK_EQ_U64(ompdp_opts.zero_min_bytes, 64);
+  zero_hash();
+  matches();
+  report();
+  return CHECK_DONE();
+}
