@@ -260,6 +260,9 @@ size_t ompdp_zero_memory(const ompdp_zero_t *z);
 void ompdp_zero_destroy(ompdp_zero_t *z);
 /* XXH3-64 of n zero bytes, in constant memory. */
 uint64_t ompdp_zero_hash(uint64_t n);
+/* The same through z's cache of sizes (and its kept state of the largest
+ * size so far); 0, or -1 when out of memory. */
+int ompdp_zero_lookup(ompdp_zero_t *z, uint64_t n, uint64_t *out);
 
 /* Overbroad maps: operations of a `target` construct's map item that the
  * region's access (from the compiler's region table) makes useless. The

@@ -9,7 +9,10 @@
 |*
 |* That hash is computed once per distinct size and cached. It is taken
 |* with the streaming XXH3 API over one static block of zeros, so a 256 MiB
-|* transfer costs hashing time but no memory. Small copies (a zero scalar,
+|* transfer costs hashing time but no memory; and the state of the largest
+|* size hashed so far is kept, so that a larger size only hashes the zeros
+|* it adds (sizes that grow, 8 B to 256 MiB, cost the largest once, not
+|* their sum). Small copies (a zero scalar,
 |* a flag) are left out: below the `zero_min_bytes` option they are not
 |* worth a device-side fill. Device-to-host zeros are the device's results,
 |* not this pattern.
@@ -21,6 +24,7 @@
 #include <xxhash.h>
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Sizes cached at most; past it the cache starts again (a program with
  * that many distinct sizes pays one more hash per size). */
@@ -30,28 +34,54 @@ struct ompdp_zero {
   uint64_t min_bytes;
   ompdp_hmap_t cache; /* (bytes, 0, 0) -> XXH3 of that many zero bytes */
   uint64_t last_bytes, last_hash; /* the last size asked (last_bytes 0: none) */
+  XXH3_state_t run;   /* XXH3 streamed over run_bytes zero bytes */
+  uint64_t run_bytes; /* 0: run not started */
 };
 
+static const unsigned char zero_block[16384];
+
+static void feed_zeros(XXH3_state_t *st, uint64_t n) {
+  for (uint64_t left = n; left;) {
+    size_t k = left < sizeof(zero_block) ? (size_t)left : sizeof(zero_block);
+    XXH3_64bits_update(st, zero_block, k);
+    left -= k;
+  }
+}
+
 uint64_t ompdp_zero_hash(uint64_t n) {
-  static const unsigned char zeros[16384];
-  if (n <= sizeof(zeros))
-    return XXH3_64bits(zeros, (size_t)n);
+  if (n <= sizeof(zero_block))
+    return XXH3_64bits(zero_block, (size_t)n);
   /* The one-shot and streaming APIs give the same value for the same bytes. */
   XXH3_state_t st;
   XXH3_INITSTATE(&st);
   XXH3_64bits_reset(&st);
-  for (uint64_t left = n; left;) {
-    size_t k = left < sizeof(zeros) ? (size_t)left : sizeof(zeros);
-    XXH3_64bits_update(&st, zeros, k);
-    left -= k;
-  }
+  feed_zeros(&st, n);
   return XXH3_64bits_digest(&st);
 }
 
+/* The zero hash of n bytes, from the kept state when n is past it (the
+ * digest leaves the state as it is, so it can go on growing). */
+static uint64_t zero_hash_run(ompdp_zero_t *z, uint64_t n) {
+  if (n <= sizeof(zero_block))
+    return XXH3_64bits(zero_block, (size_t)n);
+  if (n < z->run_bytes)
+    return ompdp_zero_hash(n);
+  if (!z->run_bytes) {
+    XXH3_INITSTATE(&z->run);
+    XXH3_64bits_reset(&z->run);
+  }
+  feed_zeros(&z->run, n - z->run_bytes);
+  z->run_bytes = n;
+  return XXH3_64bits_digest(&z->run);
+}
+
 ompdp_zero_t *ompdp_zero_create(uint64_t min_bytes) {
-  ompdp_zero_t *z = calloc(1, sizeof(*z));
+  /* XXH3_state_t wants 64-byte alignment, more than calloc gives. */
+  size_t size = (sizeof(ompdp_zero_t) + 63) & ~(size_t)63;
+  ompdp_zero_t *z = aligned_alloc(64, size);
   if (!z)
     return NULL;
+  memset(z, 0, size);
   z->min_bytes = min_bytes ? min_bytes : 1; /* never an empty transfer */
   if (ompdp_hmap_init(&z->cache, 16)) {
     free(z);
@@ -71,8 +101,7 @@ size_t ompdp_zero_memory(const ompdp_zero_t *z) {
   return sizeof(*z) + ompdp_hmap_memory(&z->cache);
 }
 
-/* The zero hash of n bytes through the cache; -1 when out of memory. */
-static int zero_hash_cached(ompdp_zero_t *z, uint64_t n, uint64_t *out) {
+int ompdp_zero_lookup(ompdp_zero_t *z, uint64_t n, uint64_t *out) {
   if (n == z->last_bytes) {
     *out = z->last_hash;
     return 0;
@@ -87,7 +116,7 @@ static int zero_hash_cached(ompdp_zero_t *z, uint64_t n, uint64_t *out) {
   if (!v)
     return -1;
   if (inserted)
-    *v = ompdp_zero_hash(n);
+    *v = zero_hash_run(z, n);
   z->last_bytes = n;
   z->last_hash = *out = *v;
   return 0;
@@ -100,7 +129,7 @@ int ompdp_zero_feed(ompdp_zero_t *z, ompdp_engine_t *g, const ompdp_xev_t *e) {
   if (e->d->src_dev != host || e->d->dst_dev == host)
     return 0;
   uint64_t zh;
-  if (zero_hash_cached(z, e->d->bytes, &zh))
+  if (ompdp_zero_lookup(z, e->d->bytes, &zh))
     return -1;
   if (e->hash != zh)
     return 0;

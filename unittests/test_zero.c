@@ -35,6 +35,24 @@ static void zero_hash(void) {
   free(zz);
 }
 
+/* Through the detection's cache, which grows one kept XXH3 state with the
+ * largest size so far: sizes up, down, repeated and past the cache's zero
+ * block give exactly the reference hash. */
+static void zero_lookup(void) {
+  ompdp_zero_t *zt = ompdp_zero_create(64);
+  CHECK(zt != NULL);
+  if (!zt)
+    return;
+  static const uint64_t sizes[] = {100000, 16385, 300000, 300000, 16384, 5,
+                                   1 << 20, 300001, 2 << 20, 100000};
+  for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); ++i) {
+    uint64_t h = 0;
+    CHECK(ompdp_zero_lookup(zt, sizes[i], &h) == 0);
+    CHECK_EQ_U64(h, ompdp_zero_hash(sizes[i]));
+  }
+  ompdp_zero_destroy(zt);
+}
+
 /* Zero buffers sent to a device are found; one nonzero byte, copies back
  * to the host, small, empty and unhashed copies are not. */
 static void matches(void) {
@@ -116,6 +134,7 @@ int main(void) {
   ompdp_options_reset();
   CHECK_EQ_U64(ompdp_opts.zero_min_bytes, 64);
   zero_hash();
+  zero_lookup();
   matches();
   report();
   return CHECK_DONE();
