@@ -11,11 +11,13 @@
 |* code points on ASCII lines.
 |*
 \*===----------------------------------------------------------------------===*/
+#define _POSIX_C_SOURCE 200809L /* gmtime_r */
 #include "report.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
+#include <time.h>
 
 /* RFC 3986: everything but the unreserved characters and '/' is
  * percent-encoded, so any path gives a valid URI reference. */
@@ -289,12 +291,31 @@ int ompdp_report_write_sarif(const ompdp_report_t *r, FILE *out, const char *too
   }
   if (r->has_exit_status)
     fprintf(out, ", \"exitCode\": %d", r->exit_status);
-  if (r->num_warnings || r->partial) {
+  if (r->num_warnings || r->partial || r->recovered_reason) {
     fputs(", \"toolExecutionNotifications\": [", out);
     size_t n = 0;
     if (r->partial) {
       fputs("{\"level\": \"warning\", \"message\": ", out);
       put_message(out, "this report is incomplete");
+      fputc('}', out);
+      n++;
+    }
+    if (r->recovered_reason) {
+      /* As the text report says it: the counts are those of the last
+       * journal flush, not of the whole run. */
+      char when[64] = "an unknown time", text[1024];
+      time_t secs = (time_t)(r->recovered_flushed_at_ns / 1000000000u);
+      struct tm tm;
+      if (r->recovered_flushed_at_ns && gmtime_r(&secs, &tm))
+        strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+      snprintf(text, sizeof(text),
+               "recovered from the journal flushed at %s (%" PRIu64
+               " events); what happened after it is lost: %s",
+               when, r->recovered_events, r->recovered_reason);
+      fputs(n ? ", {\"level\": \"warning\", \"message\": "
+              : "{\"level\": \"warning\", \"message\": ",
+            out);
+      put_message(out, text);
       fputc('}', out);
       n++;
     }

@@ -26,6 +26,7 @@
 // RUN: FileCheck %s --check-prefixes=LINE,TEXT < %t.err
 // RUN: sh -c '%ompdp run --option journal_ms=50 --format=json -o %t.json -- %t; echo "rc=$?"' 2>/dev/null | FileCheck %s --check-prefix=RC137
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
+// RUN: %ompdp report --format=sarif %t.json | FileCheck %s --check-prefix=SARIF
 //
 // RUN: sh -c '%ompdp run --option journal_ms=50 -- %t _exit; echo "rc=$?"' >%t.out 2>%t.err
 // RUN: FileCheck %s --check-prefix=RC5 < %t.out
@@ -70,12 +71,13 @@
 // TEXT: summary: duplicate_transfers=5
 // TEXT: partial: recovered from the journal flushed at {{.*}} UTC (7 events); what happened after it is lost: {{.*}}
 // TEXT: warning: this report is incomplete
-// TEXT: duplicate_transfer {{.*}}sigkill_journal.c:[[#@LINE+30]]:1 in main  count=5
+// TEXT: duplicate_transfer {{.*}}sigkill_journal.c:[[#@LINE+31]]:1 in main  count=5
 
 // JSON: "exit_status": 137,
 // JSON: "duplicate_transfers": 5,
 // JSON: "partial": true,
 // JSON-NEXT: "recovered": {"reason": "the program was killed by signal 9 (Killed) before it could write its report", "flushed_at_ns": {{[1-9][0-9]*}}, "events": 7},
+// SARIF: "toolExecutionNotifications": [{"level": "warning", "message": {"text": "this report is incomplete"}}, {"level": "warning", "message": {"text": "recovered from the journal flushed at {{[0-9-]+ [0-9:]+}} UTC (7 events); what happened after it is lost: the program was killed by signal 9 (Killed) before it could write its report"}}
 // DIRECT: "exit_status": null,
 // DIRECT: "partial": true,
 // DIRECT-NEXT: "recovered": {"reason": "the process ended without writing its report", "flushed_at_ns": {{[1-9][0-9]*}}, "events": 7},
