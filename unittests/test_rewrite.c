@@ -10,25 +10,13 @@
 \*===----------------------------------------------------------------------===*/
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
+#include "edits.h"
 #include "rewrite.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 /*--- records from source text ---------------------------------------------*/
-
-static void pos_of(const char *src, size_t off, uint32_t *line, uint32_t *col) {
-  *line = 1;
-  *col = 1;
-  for (size_t i = 0; i < off; ++i) {
-    if (src[i] == '\n') {
-      ++*line;
-      *col = 1;
-    } else {
-      ++*col;
-    }
-  }
-}
 
 /* Which "#pragma" of the source the next records describe (0: the first). */
 static int nth_pragma;
@@ -82,75 +70,6 @@ static ompdp_region_info_t implicit_item(const char *src, const char *var) {
 }
 
 /* Byte offset of line:col in src, or -1. */
-static long offset(const char *src, uint32_t line, uint32_t col) {
-  size_t n = strlen(src);
-  uint32_t l = 1;
-  size_t i = 0;
-  while (l < line) {
-    const char *nl = memchr(src + i, '\n', n - i);
-    if (!nl)
-      return -1;
-    i = (size_t)(nl - src) + 1;
-    ++l;
-  }
-  if (i + col - 1 > n)
-    return -1;
-  return (long)(i + col - 1);
-}
-
-/* Checks every edit of rw against src and applies them (they must not
- * overlap); NULL when a check fails. */
-static char *apply(const char *src, const ompdp_rewrite_t *rw) {
-  size_t n = strlen(src);
-  long *start = calloc(rw->num_edits + 1, sizeof(long));
-  long *end = calloc(rw->num_edits + 1, sizeof(long));
-  for (size_t i = 0; i < rw->num_edits; ++i) {
-    const ompdp_edit_t *e = &rw->edits[i];
-    start[i] = offset(src, e->range.line, e->range.column);
-    end[i] = offset(src, e->range.end_line, e->range.end_column);
-    if (start[i] < 0 || end[i] < start[i] ||
-        (e->original &&
-         !ompdp_text_matches(src + start[i], (size_t)(end[i] - start[i]), e->original))) {
-      free(start);
-      free(end);
-      return NULL;
-    }
-  }
-  char *out = malloc(n + 4096);
-  size_t o = 0;
-  long at = 0;
-  for (;;) {
-    size_t best = rw->num_edits;
-    for (size_t i = 0; i < rw->num_edits; ++i)
-      if (start[i] >= at && (best == rw->num_edits || start[i] < start[best]))
-        best = i;
-    if (best == rw->num_edits)
-      break;
-    memcpy(out + o, src + at, (size_t)(start[best] - at));
-    o += (size_t)(start[best] - at);
-    size_t rl = strlen(rw->edits[best].replacement);
-    memcpy(out + o, rw->edits[best].replacement, rl);
-    o += rl;
-    at = end[best];
-    start[best] = -1;
-  }
-  memcpy(out + o, src + at, n - (size_t)at);
-  out[o + n - (size_t)at] = '\0';
-  free(start);
-  free(end);
-  return out;
-}
-
-static int expect_text(const char *src, const ompdp_rewrite_t *rw, const char *want, int line) {
-  char *got = apply(src, rw);
-  int ok = got && !strcmp(got, want);
-  if (!ok)
-    fprintf(stderr, "line %d: got\n%s\nwant\n%s\n", line, got ? got : "(no match)", want);
-  free(got);
-  return ok;
-}
-
-#define EXPECT(src, rw, want) CHECK(expect_text(src, rw, want, __LINE__))
 
 static void reset(ompdp_rewrite_t *rw) {
   ompdp_rewrite_free(rw);

@@ -12,87 +12,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
 #include "detect.h"
+#include "edits.h"
 #include "rewrite.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static void pos_of(const char *src, const char *at, uint32_t *line, uint32_t *col) {
-  *line = 1;
-  *col = 1;
-  for (const char *p = src; p < at; ++p) {
-    if (*p == '\n') {
-      ++*line;
-      *col = 1;
-    } else {
-      ++*col;
-    }
-  }
-}
-
-static long offset(const char *src, uint32_t line, uint32_t col) {
-  uint32_t l = 1;
-  const char *p = src;
-  while (l < line) {
-    p = strchr(p, '\n');
-    if (!p)
-      return -1;
-    ++p;
-    ++l;
-  }
-  if (strlen(p) + 1 < col)
-    return -1;
-  return (long)(p - src) + (long)col - 1;
-}
-
-/* Checks every edit of rw against src and applies them; NULL when a check
- * fails. Insertions at the same place keep their order. */
-static char *apply(const char *src, const ompdp_rewrite_t *rw) {
-  size_t n = strlen(src), ne = rw->num_edits;
-  long start[16], end[16];
-  if (ne > 16)
-    return NULL;
-  for (size_t i = 0; i < ne; ++i) {
-    const ompdp_edit_t *e = &rw->edits[i];
-    start[i] = offset(src, e->range.line, e->range.column);
-    end[i] = offset(src, e->range.end_line, e->range.end_column);
-    if (start[i] < 0 || end[i] < start[i] ||
-        (e->original &&
-         !ompdp_text_matches(src + start[i], (size_t)(end[i] - start[i]), e->original)))
-      return NULL;
-  }
-  char *out = malloc(n + 8192);
-  size_t o = 0;
-  long at = 0;
-  int used[16] = {0};
-  for (;;) {
-    size_t best = ne;
-    for (size_t i = 0; i < ne; ++i)
-      if (!used[i] && start[i] >= at && (best == ne || start[i] < start[best]))
-        best = i;
-    if (best == ne)
-      break;
-    memcpy(out + o, src + at, (size_t)(start[best] - at));
-    o += (size_t)(start[best] - at);
-    size_t rl = strlen(rw->edits[best].replacement);
-    memcpy(out + o, rw->edits[best].replacement, rl);
-    o += rl;
-    at = end[best];
-    used[best] = 1;
-  }
-  memcpy(out + o, src + at, n - (size_t)at + 1);
-  return out;
-}
-
-static int expect_text(const char *src, const ompdp_rewrite_t *rw, const char *want, int line) {
-  char *got = apply(src, rw);
-  int ok = got && !strcmp(got, want);
-  if (!ok)
-    fprintf(stderr, "line %d: got\n%s\nwant\n%s\n", line, got ? got : "(no match)", want);
-  free(got);
-  return ok;
-}
-#define EXPECT(src, rw, want) CHECK(expect_text(src, rw, want, __LINE__))
 
 /*--- the stand-in region table ---------------------------------------------*/
 
@@ -108,14 +32,14 @@ static ompdp_region_info_t record(const char *src, const char *construct, const 
   it.file = it.source_file = "t.c";
   it.function = "f";
   it.loop_kind = "";
-  pos_of(src, p, &it.line, &it.column);
-  pos_of(src, strchr(p, '\n'), &it.end_line, &it.end_column);
+  pos_of(src, (size_t)(p - src), &it.line, &it.column);
+  pos_of(src, (size_t)(strchr(p, '\n') - src), &it.end_line, &it.end_column);
   const char *c = strstr(p, clause);
   const char *x = strstr(c + strlen(type) + 4, expr);
-  pos_of(src, c, &it.clause_line, &it.clause_column);
-  pos_of(src, c + strlen(clause), &it.clause_end_line, &it.clause_end_column);
-  pos_of(src, x, &it.item_line, &it.item_column);
-  pos_of(src, x + strlen(expr), &it.item_end_line, &it.item_end_column);
+  pos_of(src, (size_t)(c - src), &it.clause_line, &it.clause_column);
+  pos_of(src, (size_t)((c + strlen(clause)) - src), &it.clause_end_line, &it.clause_end_column);
+  pos_of(src, (size_t)(x - src), &it.item_line, &it.item_column);
+  pos_of(src, (size_t)((x + strlen(expr)) - src), &it.item_end_line, &it.item_end_column);
   it.clause = clause;
   it.expr = expr;
   it.variable = var;
@@ -124,8 +48,8 @@ static ompdp_region_info_t record(const char *src, const char *construct, const 
   it.access_name = "unknown";
   if (stmt_end) {
     const char *e = strstr(p, stmt_end) + strlen(stmt_end);
-    pos_of(src, p, &it.stmt_line, &it.stmt_column);
-    pos_of(src, e, &it.stmt_end_line, &it.stmt_end_column);
+    pos_of(src, (size_t)(p - src), &it.stmt_line, &it.stmt_column);
+    pos_of(src, (size_t)(e - src), &it.stmt_end_line, &it.stmt_end_column);
     it.block = 1;
   }
   it.fill_type = it.fill_lower = it.fill_length = "";
