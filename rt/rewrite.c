@@ -2153,38 +2153,33 @@ int ompdp_rewrite_report(ompdp_report_t *r, const ompdp_rw_facts_t *facts,
       else if (prc == 0 && !pass)
         removal[si - 1] = i + 1;
     }
-  for (size_t i = 0; i < r->num_findings && !rc; ++i) {
-    ompdp_finding_t *f = &r->findings[i];
-    uint32_t si = site_index(facts, f);
-    region_items_t ri;
-    if (f->kind != OMPDP_FK_OVERBROAD_MAP || !si || removal[si - 1] ||
-        load_region(describe, f->rt_region, &ri))
-      continue;
-    const rw_site_t *s = &facts->sites[si - 1];
-    int prc = (uint32_t)s->item < ri.reg.num_items ? plan_overbroad(&c, f, &ri, s) : -1;
-    free(ri.items);
-    if (prc == -2)
-      rc = -1;
-    else if (prc == 0 && f->rewrites[f->num_rewrites - 1].kind == OMPDP_RK_REMOVE_ITEM)
-      removal[si - 1] = i + 1; /* the item goes: nothing to keep resident */
-  }
-  /* Zero-filled copies in: alloc and fill. The site is not also kept
-   * resident (its copies in are what this rewrite removes). */
-  for (size_t i = 0; i < r->num_findings && !rc; ++i) {
-    ompdp_finding_t *f = &r->findings[i];
-    uint32_t si = site_index(facts, f);
-    region_items_t ri;
-    if (f->kind != OMPDP_FK_ZERO_TRANSFER || !si || removal[si - 1] ||
-        load_region(describe, f->rt_region, &ri))
-      continue;
-    const rw_site_t *s = &facts->sites[si - 1];
-    int prc = (uint32_t)s->item < ri.reg.num_items ? plan_zero_fill(&c, f, &ri, s) : -1;
-    free(ri.items);
-    if (prc == -2)
-      rc = -1;
-    else if (prc == 0)
-      removal[si - 1] = i + 1;
-  }
+  /* Overbroad maps, then zero-filled copies in (alloc and fill), each
+   * planned at a site no earlier rule claimed. A site whose item is
+   * removed, or whose copies in are replaced by a fill, is not also kept
+   * resident. */
+  static const struct {
+    ompdp_finding_kind_t kind;
+    int (*plan)(const plan_ctx_t *, ompdp_finding_t *, const region_items_t *,
+                const rw_site_t *);
+  } item_rules[] = {{OMPDP_FK_OVERBROAD_MAP, plan_overbroad},
+                    {OMPDP_FK_ZERO_TRANSFER, plan_zero_fill}};
+  for (size_t k = 0; k < sizeof(item_rules) / sizeof(item_rules[0]); ++k)
+    for (size_t i = 0; i < r->num_findings && !rc; ++i) {
+      ompdp_finding_t *f = &r->findings[i];
+      uint32_t si = site_index(facts, f);
+      region_items_t ri;
+      if (f->kind != item_rules[k].kind || !si || removal[si - 1] ||
+          load_region(describe, f->rt_region, &ri))
+        continue;
+      const rw_site_t *s = &facts->sites[si - 1];
+      int prc = (uint32_t)s->item < ri.reg.num_items ? item_rules[k].plan(&c, f, &ri, s) : -1;
+      free(ri.items);
+      if (prc == -2)
+        rc = -1;
+      else if (prc == 0 && (f->kind == OMPDP_FK_ZERO_TRANSFER ||
+                            f->rewrites[f->num_rewrites - 1].kind == OMPDP_RK_REMOVE_ITEM))
+        removal[si - 1] = i + 1;
+    }
   /* A site that another rule already rewrites (its map type changed, say)
    * is not also kept resident: the two would not add up (a `target data`
    * around it would make the narrowed map move nothing anyway). */
