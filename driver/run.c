@@ -17,6 +17,7 @@
 #define _GNU_SOURCE /* pipe2 */
 #include "driver.h"
 #include "journal.h"
+#include "strbuf.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -70,54 +71,26 @@ static void run_usage(FILE *out) {
 
 /*--- OMPDP_OPTIONS ----------------------------------------------------------*/
 
-typedef struct strbuf {
-  char *d;
-  size_t len, cap;
-  int oom;
-} strbuf_t;
-
-static void sb_add(strbuf_t *b, const char *s, size_t n) {
-  if (b->oom)
-    return;
-  if (b->cap - b->len <= n) {
-    size_t cap = b->cap ? b->cap : 128;
-    while (cap - b->len <= n)
-      cap *= 2;
-    char *d = realloc(b->d, cap);
-    if (!d) {
-      b->oom = 1;
-      return;
-    }
-    b->d = d;
-    b->cap = cap;
-  }
-  memcpy(b->d + b->len, s, n);
-  b->len += n;
-  b->d[b->len] = '\0';
-}
-
-static void sb_str(strbuf_t *b, const char *s) { sb_add(b, s, strlen(s)); }
-
 /* Appends " name=value", quoting the value the way the runtime's parser
  * (rt/options.c) unquotes it: in double quotes with \" and \\ escapes when
  * it holds a space, a quote or a backslash, or is empty. */
-static void add_option(strbuf_t *b, const char *name, size_t name_len,
+static void add_option(ompdp_strbuf_t *b, const char *name, size_t name_len,
                        const char *value) {
   if (b->len)
-    sb_str(b, " ");
-  sb_add(b, name, name_len);
-  sb_str(b, "=");
+    ompdp_sb_puts(b, " ");
+  ompdp_sb_putn(b, name, name_len);
+  ompdp_sb_puts(b, "=");
   if (*value && !strpbrk(value, " \t\n\"\\")) {
-    sb_str(b, value);
+    ompdp_sb_puts(b, value);
     return;
   }
-  sb_str(b, "\"");
+  ompdp_sb_puts(b, "\"");
   for (const char *p = value; *p; ++p) {
     if (*p == '"' || *p == '\\')
-      sb_str(b, "\\");
-    sb_add(b, p, 1);
+      ompdp_sb_puts(b, "\\");
+    ompdp_sb_putn(b, p, 1);
   }
-  sb_str(b, "\"");
+  ompdp_sb_puts(b, "\"");
 }
 
 /* Checks one --option NAME=VALUE; prints an error and returns -1 if bad. */
@@ -393,12 +366,12 @@ static int tool_disabled(void) {
  * OMP_TOOL the user set is left alone. */
 static int set_environment(const char *runtime, const char *report_path,
                            const run_args_t *a) {
-  strbuf_t libs = {0}, opts = {0};
-  sb_str(&libs, runtime);
+  ompdp_strbuf_t libs = {0}, opts = {0};
+  ompdp_sb_puts(&libs, runtime);
   const char *prev = getenv("OMP_TOOL_LIBRARIES");
   if (prev && *prev) {
-    sb_str(&libs, ":");
-    sb_str(&libs, prev);
+    ompdp_sb_puts(&libs, ":");
+    ompdp_sb_puts(&libs, prev);
   }
   for (size_t i = 0; i < a->num_options; ++i) {
     const char *eq = strchr(a->options[i], '=');

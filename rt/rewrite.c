@@ -10,80 +10,12 @@
 \*===----------------------------------------------------------------------===*/
 #include "rewrite.h"
 #include "detect.h" /* overbroad rules */
+#include "strbuf.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/*===- small strings ------------------------------------------------------===*/
-
-typedef struct sbuf {
-  char *d;
-  size_t len, cap;
-  int oom;
-} sbuf_t;
-
-static void sb_putn(sbuf_t *b, const char *s, size_t n) {
-  if (b->oom)
-    return;
-  if (b->cap - b->len <= n) {
-    size_t cap = b->cap ? b->cap : 64;
-    while (cap - b->len <= n)
-      cap *= 2;
-    char *d = realloc(b->d, cap);
-    if (!d) {
-      b->oom = 1;
-      return;
-    }
-    b->d = d;
-    b->cap = cap;
-  }
-  memcpy(b->d + b->len, s, n);
-  b->len += n;
-  b->d[b->len] = '\0';
-}
-
-static void sb_puts(sbuf_t *b, const char *s) { sb_putn(b, s, strlen(s)); }
-
-static void sb_printf(sbuf_t *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void sb_printf(sbuf_t *b, const char *fmt, ...) {
-  char tmp[512];
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
-  va_end(ap);
-  if (n < 0)
-    b->oom = 1;
-  else if ((size_t)n < sizeof(tmp))
-    sb_putn(b, tmp, (size_t)n);
-  else {
-    char *big = malloc((size_t)n + 1);
-    if (!big) {
-      b->oom = 1;
-      return;
-    }
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    sb_putn(b, big, (size_t)n);
-    free(big);
-  }
-}
-
-/* Hands the string over (never NULL unless out of memory). */
-static char *sb_take(sbuf_t *b) {
-  if (b->oom) {
-    free(b->d);
-    return NULL;
-  }
-  char *d = b->d ? b->d : calloc(1, 1);
-  b->d = NULL;
-  b->len = b->cap = 0;
-  return d;
-}
 
 static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
@@ -248,25 +180,25 @@ static void clause_free(clause_t *c) { free(c->buf); }
 
 /* name(mods..., type: list), with always added (always > 0), removed
  * (always < 0) or left as it was. */
-static void put_map_clause(sbuf_t *b, const clause_t *c, const char *type, int always,
+static void put_map_clause(ompdp_strbuf_t *b, const clause_t *c, const char *type, int always,
                            const char *list) {
   int first = 1;
-  sb_puts(b, "map(");
+  ompdp_sb_puts(b, "map(");
   if (always > 0) {
-    sb_puts(b, "always");
+    ompdp_sb_puts(b, "always");
     first = 0;
   }
   for (int i = 0; c && i < c->num_mods; ++i) {
     if (always != 0 && !strcmp(c->mods[i], "always"))
       continue;
     if (!first)
-      sb_puts(b, ", ");
-    sb_puts(b, c->mods[i]);
+      ompdp_sb_puts(b, ", ");
+    ompdp_sb_puts(b, c->mods[i]);
     first = 0;
   }
   if (!first)
-    sb_puts(b, ", ");
-  sb_printf(b, "%s: %s)", type, list);
+    ompdp_sb_puts(b, ", ");
+  ompdp_sb_printf(b, "%s: %s)", type, list);
 }
 
 /*===- text primitives -----------------------------------------------------===*/
@@ -360,7 +292,7 @@ static const char *basename_of(const char *path);
 /* What removing the directive of `it` (when rw removes it) assumes about
  * the clauses no item records, appended to a. */
 static void removal_assumption(const ompdp_rewrite_t *rw, const ompdp_region_info_t *it,
-                               sbuf_t *a) {
+                               ompdp_strbuf_t *a) {
   const char *other = it->other_clauses ? it->other_clauses : "";
   int removed = 0;
   for (size_t i = 0; i < rw->num_edits; ++i) {
@@ -372,13 +304,13 @@ static void removal_assumption(const ompdp_rewrite_t *rw, const ompdp_region_inf
   if (!removed)
     return;
   if (strstr(other, "depend("))
-    sb_printf(a,
+    ompdp_sb_printf(a,
               "%sthe `%s` at %s:%" PRIu32 " goes with its depend clauses: the tasks that "
               "depended on it now depend on what it depended on through the same list item, "
               "and nothing else relied on it for ordering",
               a->len ? "; " : "", it->construct, basename_of(it->file), it->line);
   if (it->nowait || strstr(other, "nowait"))
-    sb_printf(a,
+    ompdp_sb_printf(a,
               "%sthe deferred task of the `%s nowait` at %s:%" PRIu32 " is gone: a `taskwait` "
               "that waited for it has nothing of it left to wait for",
               a->len ? "; " : "", it->construct, basename_of(it->file), it->line);
@@ -395,17 +327,17 @@ static int remove_directive(ompdp_rewrite_t *rw, const ompdp_region_info_t *it,
     *why = "its depend clauses order tasks through more than one list item";
     return -1;
   }
-  sbuf_t orig = {0};
+  ompdp_strbuf_t orig = {0};
   /* What the line must hold: the directive as the compiler recorded it
    * (device, if, depend, nowait and all). A table without it: the
    * directive rebuilt from its one clause, so one with other clauses is
    * refused at fix time rather than guessed at. */
   if (it->directive && it->directive[0])
-    sb_puts(&orig, it->directive);
+    ompdp_sb_puts(&orig, it->directive);
   else
-    sb_printf(&orig, "#pragma omp %s %s%s", it->construct, it->clause,
+    ompdp_sb_printf(&orig, "#pragma omp %s %s%s", it->construct, it->clause,
               it->nowait ? " nowait" : "");
-  char *o = sb_take(&orig);
+  char *o = ompdp_sb_take(&orig);
   if (!o) {
     *why = OOM;
     return -1;
@@ -446,7 +378,7 @@ int ompdp_rw_remove_item(ompdp_rewrite_t *rw, const ompdp_rw_region_t *reg, uint
       *why = "the item's range is unknown";
       return -1;
     }
-    sbuf_t o = {0};
+    ompdp_strbuf_t o = {0};
     int rc;
     if (pos + 1 < ns) {
       /* "a, " before the next item */
@@ -455,8 +387,8 @@ int ompdp_rw_remove_item(ompdp_rewrite_t *rw, const ompdp_rw_region_t *reg, uint
         *why = "the next item's range is unknown";
         return -1;
       }
-      sb_printf(&o, "%s,", it->expr);
-      char *orig = sb_take(&o);
+      ompdp_sb_printf(&o, "%s,", it->expr);
+      char *orig = ompdp_sb_take(&o);
       rc = orig ? add_edit(rw, it, it->item_line, it->item_column, next->item_line,
                            next->item_column, orig, "", why)
                 : (*why = OOM, -1);
@@ -468,8 +400,8 @@ int ompdp_rw_remove_item(ompdp_rewrite_t *rw, const ompdp_rw_region_t *reg, uint
         *why = "the previous item's range is unknown";
         return -1;
       }
-      sb_printf(&o, ",%s", it->expr);
-      char *orig = sb_take(&o);
+      ompdp_sb_printf(&o, ",%s", it->expr);
+      char *orig = ompdp_sb_take(&o);
       rc = orig ? add_edit(rw, it, prev->item_end_line, prev->item_end_column,
                            it->item_end_line, it->item_end_column, orig, "", why)
                 : (*why = OOM, -1);
@@ -504,7 +436,7 @@ int ompdp_rw_set_map_type(ompdp_rewrite_t *rw, const ompdp_rw_region_t *reg, uin
     return -1;
   }
   const ompdp_region_info_t *it = &reg->items[k];
-  sbuf_t b = {0};
+  ompdp_strbuf_t b = {0};
   if (it->implicit) {
     /* An explicit clause at the end of the directive: the range holds just
      * the newline, which the check sees as "nothing but white space here",
@@ -517,10 +449,10 @@ int ompdp_rw_set_map_type(ompdp_rewrite_t *rw, const ompdp_rw_region_t *reg, uin
       *why = "the implicit item is not a plain variable";
       return -1;
     }
-    sb_putn(&b, " ", 1);
+    ompdp_sb_putn(&b, " ", 1);
     put_map_clause(&b, NULL, type, always, it->variable);
-    sb_puts(&b, "\n");
-    char *rep = sb_take(&b);
+    ompdp_sb_puts(&b, "\n");
+    char *rep = ompdp_sb_take(&b);
     int rc = rep ? add_edit(rw, it, it->end_line, it->end_column, it->end_line + 1, 1,
                             "", rep, why)
                  : (*why = OOM, -1);
@@ -542,7 +474,7 @@ int ompdp_rw_set_map_type(ompdp_rewrite_t *rw, const ompdp_rw_region_t *reg, uin
   int rc;
   if (ns == 1) {
     put_map_clause(&b, &c, type, always, c.list);
-    char *rep = sb_take(&b);
+    char *rep = ompdp_sb_take(&b);
     rc = rep ? add_edit(rw, it, it->clause_line, it->clause_column, it->clause_end_line,
                         it->clause_end_column, it->clause, rep, why)
              : (*why = OOM, -1);
@@ -552,9 +484,9 @@ int ompdp_rw_set_map_type(ompdp_rewrite_t *rw, const ompdp_rw_region_t *reg, uin
      * after: " map(always, from: b)". */
     rc = ompdp_rw_remove_item(rw, reg, k, why);
     if (!rc) {
-      sb_putn(&b, " ", 1);
+      ompdp_sb_putn(&b, " ", 1);
       put_map_clause(&b, &c, type, always, it->expr);
-      char *rep = sb_take(&b);
+      char *rep = ompdp_sb_take(&b);
       rc = rep ? add_edit(rw, it, it->clause_end_line, it->clause_end_column,
                           it->clause_end_line, it->clause_end_column, "", rep, why)
                : (*why = OOM, -1);
@@ -591,8 +523,8 @@ int ompdp_rw_keep_resident(ompdp_rewrite_t *rw, const ompdp_region_info_t *const
   char indent[513];
   memset(indent, ' ', it->loop_column - 1);
   indent[it->loop_column - 1] = '\0';
-  sbuf_t b = {0};
-  sb_printf(&b, "%s#pragma omp target data", indent);
+  ompdp_strbuf_t b = {0};
+  ompdp_sb_printf(&b, "%s#pragma omp target data", indent);
   for (size_t i = 0; i < n; ++i) {
     const ompdp_region_info_t *x = items[i];
     const char *expr = x->implicit ? x->variable : x->expr;
@@ -607,10 +539,10 @@ int ompdp_rw_keep_resident(ompdp_rewrite_t *rw, const ompdp_region_info_t *const
       *why = "the items are in different loops";
       return -1;
     }
-    sb_printf(&b, " map(%s: %s)", types[i], expr);
+    ompdp_sb_printf(&b, " map(%s: %s)", types[i], expr);
   }
-  sb_printf(&b, "\n%s%s", indent, kw);
-  char *rep = sb_take(&b);
+  ompdp_sb_printf(&b, "\n%s%s", indent, kw);
+  char *rep = ompdp_sb_take(&b);
   if (!rep) {
     *why = OOM;
     return -1;
@@ -644,9 +576,9 @@ int ompdp_rw_host_updates(ompdp_rewrite_t *rw, const ompdp_region_info_t *it, in
     for (int to = 0; to < 2; ++to) {
       if (to ? !w : !with_from)
         continue;
-      sbuf_t b = {0};
-      sb_printf(&b, "%s#pragma omp target update %s(%s)\n", indent, to ? "to" : "from", expr);
-      char *rep = sb_take(&b);
+      ompdp_strbuf_t b = {0};
+      ompdp_sb_printf(&b, "%s#pragma omp target update %s(%s)\n", indent, to ? "to" : "from", expr);
+      char *rep = ompdp_sb_take(&b);
       if (!rep) {
         *why = OOM;
         return -1;
@@ -1179,15 +1111,15 @@ static uint64_t to_ns(const plan_ctx_t *c, uint64_t t) {
  * 0, or drops that rewrite and returns -1 when its text could not be
  * made (or memory ran out). */
 static int finish(ompdp_finding_t *f, int text_rc, uint64_t transfers, uint64_t allocs,
-                  uint64_t bytes, uint64_t time_ns, sbuf_t *desc, sbuf_t *assume) {
+                  uint64_t bytes, uint64_t time_ns, ompdp_strbuf_t *desc, ompdp_strbuf_t *assume) {
   ompdp_rewrite_t *rw = &f->rewrites[f->num_rewrites - 1];
   if (!text_rc) {
     rw->transfers_removed = transfers;
     rw->allocs_removed = allocs;
     rw->bytes_removed = bytes;
     rw->time_saved_ns = time_ns;
-    rw->description = sb_take(desc);
-    rw->assumption = assume && assume->len ? sb_take(assume) : NULL;
+    rw->description = ompdp_sb_take(desc);
+    rw->assumption = assume && assume->len ? ompdp_sb_take(assume) : NULL;
     if (rw->description && (!assume || !assume->oom)) {
       free(assume ? assume->d : NULL);
       return 0;
@@ -1375,19 +1307,20 @@ static int build_keep(const plan_ctx_t *c, ompdp_rewrite_t *rw, keep_plan_t *con
     return -1;
 
   const ompdp_region_info_t *it = ps[0]->it;
-  sbuf_t d = {0}, a = {0};
-  sb_puts(&d, "keep ");
+  ompdp_strbuf_t d = {0}, a = {0};
+  ompdp_sb_puts(&d, "keep ");
   for (size_t i = 0; i < n; ++i)
-    sb_printf(&d, "%s`%s`", i == 0 ? "" : i + 1 == n ? " and " : ", ", plan_name(ps[i]));
-  sb_printf(&d, " on device %d for the whole %s loop at %s:%" PRIu32 ": `#pragma omp target data",
-            ps[0]->dev, it->loop_kind, basename_of(it->file), it->loop_line);
+    ompdp_sb_printf(&d, "%s`%s`", i == 0 ? "" : i + 1 == n ? " and " : ", ", plan_name(ps[i]));
+  ompdp_sb_printf(&d,
+                  " on device %d for the whole %s loop at %s:%" PRIu32 ": `#pragma omp target data",
+                  ps[0]->dev, it->loop_kind, basename_of(it->file), it->loop_line);
   for (size_t i = 0; i < n; ++i)
-    sb_printf(&d, " map(%s: %s)", ps[i]->outer, plan_name(ps[i]));
-  sb_puts(&d, "` before it");
+    ompdp_sb_printf(&d, " map(%s: %s)", ps[i]->outer, plan_name(ps[i]));
+  ompdp_sb_puts(&d, "` before it");
   for (size_t i = 0; i < n; ++i) {
     const keep_plan_t *p = ps[i];
     if (p->inner_from)
-      sb_printf(&d, "; the %s construct at line %" PRIu32 " copies `%s` back with "
+      ompdp_sb_printf(&d, "; the %s construct at line %" PRIu32 " copies `%s` back with "
                     "`map(always, from: %s)`",
                 p->it->construct, p->it->line, plan_name(p), plan_name(p));
     else if (p->update) {
@@ -1397,40 +1330,40 @@ static int build_keep(const plan_ctx_t *c, ompdp_rewrite_t *rw, keep_plan_t *con
         const ompdp_host_access_t *h = &x->host_accesses[k];
         int w = h->Access == OMPDP_ACCESS_WRITE || h->Access == OMPDP_ACCESS_READ_WRITE;
         if (p->num_from)
-          sb_printf(&d, "%s`target update from(%s)` before line %" PRIu32, any++ ? ", " : "; ",
-                    plan_name(p), h->Line);
+          ompdp_sb_printf(&d, "%s`target update from(%s)` before line %" PRIu32,
+                          any++ ? ", " : "; ", plan_name(p), h->Line);
         if (w)
-          sb_printf(&d, "%s`target update to(%s)` after line %" PRIu32, any++ ? ", " : "; ",
+          ompdp_sb_printf(&d, "%s`target update to(%s)` after line %" PRIu32, any++ ? ", " : "; ",
                     plan_name(p), h->EndLine);
       }
       if (!x->num_host_accesses)
-        sb_printf(&d, "; no host code in the loop uses `%s`%s", plan_name(p),
+        ompdp_sb_printf(&d, "; no host code in the loop uses `%s`%s", plan_name(p),
                   has_from(p->outer) ? ", so it comes back once, after the loop" : "");
       else if (has_from(p->outer))
-        sb_printf(&d, "; it comes back once more after the loop");
-      sb_printf(&a,
+        ompdp_sb_printf(&d, "; it comes back once more after the loop");
+      ompdp_sb_printf(&a,
                 "%sno host code in the loop reaches `%s` through another pointer (the "
                 "compiler follows the uses of `%s` itself)",
                 a.len ? "; " : "", x->variable, x->variable);
     } else if (has_from(p->it->map_type))
-      sb_printf(&d, "; the device never changed `%s`, so nothing needs to come back",
+      ompdp_sb_printf(&d, "; the device never changed `%s`, so nothing needs to come back",
                 plan_name(p));
     if (has_to(p->it->map_type) && !has_from(p->it->map_type) &&
         p->it->access == OMPDP_ACCESS_UNKNOWN)
-      sb_printf(&a,
+      ompdp_sb_printf(&a,
                 "%sthe region does not write `%s` (the run cannot see writes to a `to` item; "
                 "with them, one iteration would see the previous one's values)",
                 a.len ? "; " : "", p->it->variable);
     if (strcmp(plan_name(p), p->it->variable))
-      sb_printf(&a, "%sthe names in `%s` mean the same before the loop", a.len ? "; " : "",
+      ompdp_sb_printf(&a, "%sthe names in `%s` mean the same before the loop", a.len ? "; " : "",
                 plan_name(p));
   }
   rw->transfers_removed = transfers;
   rw->allocs_removed = allocs;
   rw->bytes_removed = bytes;
   rw->time_saved_ns = to_ns(c, time);
-  rw->description = sb_take(&d);
-  rw->assumption = a.len ? sb_take(&a) : (free(a.d), NULL);
+  rw->description = ompdp_sb_take(&d);
+  rw->assumption = a.len ? ompdp_sb_take(&a) : (free(a.d), NULL);
   return rw->description && (!a.oom) ? 0 : -1;
 }
 
@@ -1624,10 +1557,11 @@ static int build_row(const plan_ctx_t *c, const uint32_t *sis, size_t n, ompdp_r
   char indent[513];
   memset(indent, ' ', first->stmt_column - 1);
   indent[first->stmt_column - 1] = '\0';
-  sbuf_t open = {0}, close = {0};
-  sb_printf(&open, "%s#pragma omp target data map(%s: %s)\n%s{\n", indent, type, expr, indent);
-  sb_printf(&close, "%s}\n", indent);
-  char *o = sb_take(&open), *cl = sb_take(&close);
+  ompdp_strbuf_t open = {0}, close = {0};
+  ompdp_sb_printf(&open, "%s#pragma omp target data map(%s: %s)\n%s{\n", indent, type, expr,
+                  indent);
+  ompdp_sb_printf(&close, "%s}\n", indent);
+  char *o = ompdp_sb_take(&open), *cl = ompdp_sb_take(&close);
   rw->kind = OMPDP_RK_KEEP_RESIDENT;
   int erc = !o || !cl ||
             add_edit(rw, first, first->stmt_line, 1, first->stmt_line, 1, "", o, &why) ||
@@ -1647,20 +1581,20 @@ static int build_row(const plan_ctx_t *c, const uint32_t *sis, size_t n, ompdp_r
   rw->allocs_removed = (n - 1) * m;
   rw->bytes_removed = bytes_before > bytes_after ? bytes_before - bytes_after : 0;
   rw->time_saved_ns = to_ns(c, dur_before > dur_after ? dur_before - dur_after : 0);
-  sbuf_t d = {0}, a = {0};
-  sb_printf(&d, "keep `%s` on device %d across the %zu constructs in a row at %s:%" PRIu32,
+  ompdp_strbuf_t d = {0}, a = {0};
+  ompdp_sb_printf(&d, "keep `%s` on device %d across the %zu constructs in a row at %s:%" PRIu32,
             expr, facts->bufs[s0->buf - 1].dev, n, basename_of(first->file), first->line);
   for (size_t i = 1; i < n; ++i)
-    sb_printf(&d, "%s%" PRIu32, i + 1 == n ? " and " : ", ", its[order[i]]->line);
-  sb_printf(&d, ": `#pragma omp target data map(%s: %s)` and `{` before line %" PRIu32
+    ompdp_sb_printf(&d, "%s%" PRIu32, i + 1 == n ? " and " : ", ", its[order[i]]->line);
+  ompdp_sb_printf(&d, ": `#pragma omp target data map(%s: %s)` and `{` before line %" PRIu32
                 ", `}` after line %" PRIu32 "; no host code between them uses `%s`",
             type, expr, first->stmt_line, last->stmt_end_line, expr);
   if (from)
-    sb_printf(&d, ", and it comes back once, after the last");
-  sb_printf(&a, "no host code between them reaches `%s` through another pointer",
+    ompdp_sb_printf(&d, ", and it comes back once, after the last");
+  ompdp_sb_printf(&a, "no host code between them reaches `%s` through another pointer",
             first->variable);
-  rw->description = sb_take(&d);
-  rw->assumption = sb_take(&a);
+  rw->description = ompdp_sb_take(&d);
+  rw->assumption = ompdp_sb_take(&a);
   rc = rw->description && rw->assumption ? 0 : -1;
 out:
   for (size_t i = 0; i < loaded; ++i)
@@ -1781,14 +1715,14 @@ static int plan_unused_alloc(const plan_ctx_t *c, ompdp_finding_t *f, const regi
   int rc = ompdp_rw_remove_item(rw, &ri->reg, (uint32_t)s->item, &why);
   if (!rc && enter)
     rc = ompdp_rw_remove_item(rw, &xr.reg, (uint32_t)exit_item, &why);
-  sbuf_t d = {0};
-  sb_printf(&d, "remove `%s` from `%s` at %s:%" PRIu32, it->expr, it->construct,
+  ompdp_strbuf_t d = {0};
+  ompdp_sb_printf(&d, "remove `%s` from `%s` at %s:%" PRIu32, it->expr, it->construct,
             basename_of(it->file), it->line);
   if (enter)
-    sb_printf(&d, " and from `target exit data` at %s:%" PRIu32, basename_of(xr.items[0].file),
-              xr.items[0].line);
-  sb_puts(&d, ": no kernel ran while the memory existed");
-  sbuf_t a = {0};
+    ompdp_sb_printf(&d, " and from `target exit data` at %s:%" PRIu32,
+                    basename_of(xr.items[0].file), xr.items[0].line);
+  ompdp_sb_puts(&d, ": no kernel ran while the memory existed");
+  ompdp_strbuf_t a = {0};
   if (!rc) {
     removal_assumption(rw, it, &a);
     if (enter)
@@ -1819,17 +1753,18 @@ static int plan_unused_transfer(const plan_ctx_t *c, ompdp_finding_t *f,
   int rc = update ? ompdp_rw_remove_item(rw, &ri->reg, (uint32_t)s->item, &why)
                   : ompdp_rw_set_map_type(rw, &ri->reg, (uint32_t)s->item, to,
                                           !strcmp(to, "alloc") ? -1 : 0, &why);
-  sbuf_t d = {0};
+  ompdp_strbuf_t d = {0};
   if (update)
-    sb_printf(&d, "remove `%s` from `target update` at %s:%" PRIu32 ": no kernel read what it sent",
-              it->expr, basename_of(it->file), it->line);
+    ompdp_sb_printf(
+        &d, "remove `%s` from `target update` at %s:%" PRIu32 ": no kernel read what it sent",
+        it->expr, basename_of(it->file), it->line);
   else
-    sb_printf(&d,
+    ompdp_sb_printf(&d,
               "map `%s` with `%s` instead of `%s` at %s:%" PRIu32
               ": no kernel read what the copy in sent",
               it->implicit ? it->variable : it->expr, to, it->map_type, basename_of(it->file),
               it->line);
-  sbuf_t a = {0};
+  ompdp_strbuf_t a = {0};
   if (!rc)
     removal_assumption(rw, it, &a);
   return finish(f, rc, s->h2d, 0, s->bytes_h2d, to_ns(c, s->dur_h2d), &d, &a);
@@ -1876,16 +1811,18 @@ static int plan_overbroad(const plan_ctx_t *c, ompdp_finding_t *f, const region_
                ? ompdp_rw_remove_item(rw, &ri->reg, (uint32_t)s->item, &why)
                : ompdp_rw_set_map_type(rw, &ri->reg, (uint32_t)s->item,
                                        rule == OMPDP_OVERBROAD_TO ? "to" : "from", 0, &why);
-  sbuf_t d = {0}, a = {0};
+  ompdp_strbuf_t d = {0}, a = {0};
   if (rule == OMPDP_OVERBROAD_REMOVE)
-    sb_printf(&d, "remove `%s` from `target` at %s:%" PRIu32 ": the region never reads or writes it",
-              name, basename_of(it->file), it->line);
+    ompdp_sb_printf(
+        &d, "remove `%s` from `target` at %s:%" PRIu32 ": the region never reads or writes it",
+        name, basename_of(it->file), it->line);
   else
-    sb_printf(&d, "map `%s` with `%s` instead of `tofrom` at %s:%" PRIu32 ": the region only %s it",
-              name, rule == OMPDP_OVERBROAD_TO ? "to" : "from", basename_of(it->file), it->line,
-              rule == OMPDP_OVERBROAD_TO ? "reads" : "writes");
+    ompdp_sb_printf(
+        &d, "map `%s` with `%s` instead of `tofrom` at %s:%" PRIu32 ": the region only %s it", name,
+        rule == OMPDP_OVERBROAD_TO ? "to" : "from", basename_of(it->file), it->line,
+        rule == OMPDP_OVERBROAD_TO ? "reads" : "writes");
   if (rule == OMPDP_OVERBROAD_FROM)
-    sb_printf(&a,
+    ompdp_sb_printf(&a,
               "the region writes every element of `%s` (an element it does not write would come "
               "back from uninitialised device memory instead of keeping the host's value)",
               name);
@@ -1915,59 +1852,61 @@ static int respellable_type(const char *t) {
  * indented with ind spaces and ends with a newline; dev is the
  * construct's device clause (" device(1)") or "". Returns 0, or -1 when
  * the item's facts do not allow one. */
-static int put_fill(sbuf_t *b, const ompdp_region_info_t *it, uint32_t ind, const char *dev) {
+static int put_fill(ompdp_strbuf_t *b, const ompdp_region_info_t *it, uint32_t ind,
+                    const char *dev) {
   const char *v = it->variable;
   int scalar = (it->fill_flags & OMPDP_FILL_SCALAR) != 0;
   if (!is_identifier(v) || !respellable_type(it->fill_type) || !it->fill_elem_size)
     return -1;
-  sbuf_t first = {0}, count = {0};
+  ompdp_strbuf_t first = {0}, count = {0};
   if (it->fill_flags & OMPDP_FILL_SECTION) {
     if (!it->fill_length[0] || has_side_effect(it->fill_length) ||
         has_side_effect(it->fill_lower))
       return -1;
     if (it->fill_lower[0] && strcmp(it->fill_lower, "0"))
-      sb_printf(&first, "%s[(%s) + ompdp_i]", v, it->fill_lower);
+      ompdp_sb_printf(&first, "%s[(%s) + ompdp_i]", v, it->fill_lower);
     else
-      sb_printf(&first, "%s[ompdp_i]", v);
-    sb_printf(&count, "(%s)", it->fill_length);
+      ompdp_sb_printf(&first, "%s[ompdp_i]", v);
+    ompdp_sb_printf(&count, "(%s)", it->fill_length);
   } else if (it->fill_flags & OMPDP_FILL_WHOLE) {
     if (!it->fill_count)
       return -1;
     if (it->fill_count == 1 && scalar)
-      sb_puts(&first, v); /* one object: no loop needed, but one is fine */
+      ompdp_sb_puts(&first, v); /* one object: no loop needed, but one is fine */
     else
-      sb_printf(&first, "((%s *)&%s)[ompdp_i]", it->fill_type, v);
-    sb_printf(&count, "%" PRIu32, it->fill_count);
+      ompdp_sb_printf(&first, "((%s *)&%s)[ompdp_i]", it->fill_type, v);
+    ompdp_sb_printf(&count, "%" PRIu32, it->fill_count);
   } else {
     return -1;
   }
-  char *at = sb_take(&first), *n = sb_take(&count);
+  char *at = ompdp_sb_take(&first), *n = ompdp_sb_take(&count);
   if (!at || !n) {
     free(at);
     free(n);
     b->oom = 1;
     return -1;
   }
-  sb_printf(b, "%*s#pragma omp target teams distribute parallel for map(alloc: %s)%s\n",
+  ompdp_sb_printf(b, "%*s#pragma omp target teams distribute parallel for map(alloc: %s)%s\n",
             (int)ind, "", it->expr, dev);
   if ((it->fill_flags & OMPDP_FILL_WHOLE) && it->fill_count == 1 && scalar) {
-    sb_printf(b, "%*sfor (long long ompdp_i = 0; ompdp_i < 1; ++ompdp_i)\n", (int)ind, "");
-    sb_printf(b, "%*s  %s = 0;\n", (int)ind, "", at);
+    ompdp_sb_printf(b, "%*sfor (long long ompdp_i = 0; ompdp_i < 1; ++ompdp_i)\n", (int)ind, "");
+    ompdp_sb_printf(b, "%*s  %s = 0;\n", (int)ind, "", at);
   } else if (scalar) {
-    sb_printf(b, "%*sfor (long long ompdp_i = 0; ompdp_i < %s; ++ompdp_i)\n", (int)ind, "", n);
-    sb_printf(b, "%*s  %s = 0;\n", (int)ind, "", at);
+    ompdp_sb_printf(b, "%*sfor (long long ompdp_i = 0; ompdp_i < %s; ++ompdp_i)\n", (int)ind, "",
+                    n);
+    ompdp_sb_printf(b, "%*s  %s = 0;\n", (int)ind, "", at);
   } else {
     /* Byte by byte, from the first element on. */
-    sb_printf(b,
+    ompdp_sb_printf(b,
               "%*sfor (long long ompdp_i = 0; ompdp_i < %s * (long long)sizeof(%s); ++ompdp_i)\n",
               (int)ind, "", n, it->fill_type);
     if (it->fill_flags & OMPDP_FILL_WHOLE)
-      sb_printf(b, "%*s  ((unsigned char *)&%s)[ompdp_i] = 0;\n", (int)ind, "", v);
+      ompdp_sb_printf(b, "%*s  ((unsigned char *)&%s)[ompdp_i] = 0;\n", (int)ind, "", v);
     else if (it->fill_lower[0] && strcmp(it->fill_lower, "0"))
-      sb_printf(b, "%*s  ((unsigned char *)&%s[%s])[ompdp_i] = 0;\n", (int)ind, "", v,
+      ompdp_sb_printf(b, "%*s  ((unsigned char *)&%s[%s])[ompdp_i] = 0;\n", (int)ind, "", v,
                 it->fill_lower);
     else
-      sb_printf(b, "%*s  ((unsigned char *)%s)[ompdp_i] = 0;\n", (int)ind, "", v);
+      ompdp_sb_printf(b, "%*s  ((unsigned char *)%s)[ompdp_i] = 0;\n", (int)ind, "", v);
   }
   free(at);
   free(n);
@@ -2022,13 +1961,13 @@ static int plan_zero_fill(const plan_ctx_t *c, ompdp_finding_t *f, const region_
     snprintf(dev, sizeof(dev), " %s", other);
   }
   uint32_t ind = it->column > 1 ? it->column - 1 : 0;
-  sbuf_t fill = {0};
+  ompdp_strbuf_t fill = {0};
   if (put_fill(&fill, it, ind, dev)) {
     int oom = fill.oom;
     free(fill.d);
     return oom ? -2 : -1;
   }
-  char *fill_text = sb_take(&fill);
+  char *fill_text = ompdp_sb_take(&fill);
   if (!fill_text)
     return -2;
   ompdp_rewrite_t *rw = ompdp_finding_add_rewrite(f, OMPDP_RK_ALLOC_AND_FILL);
@@ -2038,23 +1977,23 @@ static int plan_zero_fill(const plan_ctx_t *c, ompdp_finding_t *f, const region_
   }
   const char *why = NULL;
   int rc;
-  sbuf_t t = {0};
+  ompdp_strbuf_t t = {0};
   const char *back = !strcmp(it->map_type, "tofrom") ? "from" : "release";
   if (enter) {
     rc = ompdp_rw_set_map_type(rw, &ri->reg, (uint32_t)s->item, "alloc", -1, &why);
     if (!rc)
       rc = add_edit(rw, it, it->end_line + 1, 1, it->end_line + 1, 1, "", fill_text, &why);
   } else {
-    sb_printf(&t, "%*s#pragma omp target enter data map(alloc: %s)%s\n%s", (int)ind, "", it->expr,
-              dev, fill_text);
-    char *before = sb_take(&t);
+    ompdp_sb_printf(&t, "%*s#pragma omp target enter data map(alloc: %s)%s\n%s", (int)ind, "",
+                    it->expr, dev, fill_text);
+    char *before = ompdp_sb_take(&t);
     rc = before ? add_edit(rw, it, it->line, 1, it->line, 1, "", before, &why) : (why = OOM, -1);
     free(before);
     if (!rc) {
-      sbuf_t a = {0};
-      sb_printf(&a, "\n%*s#pragma omp target exit data map(%s: %s)%s\n", (int)ind, "", back,
+      ompdp_strbuf_t a = {0};
+      ompdp_sb_printf(&a, "\n%*s#pragma omp target exit data map(%s: %s)%s\n", (int)ind, "", back,
                 it->expr, dev);
-      char *after = sb_take(&a);
+      char *after = ompdp_sb_take(&a);
       /* From the statement's end to the next line: only white space may
        * be there, so the new directive gets a line of its own. */
       rc = after ? add_edit(rw, it, it->stmt_end_line, it->stmt_end_column,
@@ -2064,26 +2003,26 @@ static int plan_zero_fill(const plan_ctx_t *c, ompdp_finding_t *f, const region_
     }
   }
   free(fill_text);
-  sbuf_t d = {0}, as = {0};
+  ompdp_strbuf_t d = {0}, as = {0};
   if (enter)
-    sb_printf(&d,
+    ompdp_sb_printf(&d,
               "map `%s` with `alloc` at %s:%" PRIu32 " and fill it with zeros on the device "
               "right after: every byte copied in was zero",
               it->expr, basename_of(it->file), it->line);
   else
-    sb_printf(&d,
+    ompdp_sb_printf(&d,
               "allocate `%s` and fill it with zeros on the device before the %s construct at "
               "%s:%" PRIu32 ", which then finds it present; `target exit data map(%s: %s)` after "
               "it: every byte copied in was zero",
               it->expr, it->construct, basename_of(it->file), it->line, back, it->expr);
   if (enter)
-    sb_printf(&as,
+    ompdp_sb_printf(&as,
               "`%s` is not on the device already when the `target enter data` runs (the run "
               "saw it allocated with every copy)",
               it->expr);
   if ((it->fill_flags & OMPDP_FILL_SECTION) &&
       (strchr(it->fill_lower, '(') || strchr(it->fill_length, '(')))
-    sb_printf(&as, "%sthe bounds of `%s` evaluate the same once more (calls in them have no "
+    ompdp_sb_printf(&as, "%sthe bounds of `%s` evaluate the same once more (calls in them have no "
                    "side effects)",
               as.len ? "; " : "", it->expr);
   return finish(f, rc, s->h2d, 0, s->bytes_h2d, to_ns(c, s->dur_h2d), &d, &as);
