@@ -4,9 +4,11 @@
 //
 // The program maps `a` once and sends it again, unchanged, in each of 5
 // rounds (5 duplicate transfers, 7 events), sleeping 120 ms after each so
-// that the journal (journal_ms=50) is flushed several times; 300 ms after
-// the last round every event is in a flush, and the program kills itself
-// with SIGKILL, which no handler sees. `ompdp run` still dies by SIGKILL
+// that the journal (journal_ms=50) is flushed several times; after the last
+// round it waits until the journal holds every event (it reads the journal
+// the runtime writes: a fixed sleep is not enough on a loaded machine,
+// where the tool's thread may not run for a while), and kills itself with
+// SIGKILL, which no handler sees. `ompdp run` still dies by SIGKILL
 // (the shell sees 137), says in one line that the report comes from the
 // journal, and prints it marked partial with every finding of the events
 // before the flush; in both stream and full mode. With the journal off,
@@ -56,6 +58,7 @@
 #include <omp.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -71,7 +74,7 @@
 // TEXT: summary: duplicate_transfers=5
 // TEXT: partial: recovered from the journal flushed at {{.*}} UTC (7 events); what happened after it is lost: {{.*}}
 // TEXT: warning: this report is incomplete
-// TEXT: duplicate_transfer {{.*}}sigkill_journal.c:[[#@LINE+31]]:1 in main  count=5
+// TEXT: duplicate_transfer {{.*}}sigkill_journal.c:[[#@LINE+68]]:1 in main  count=5
 
 // JSON: "exit_status": 137,
 // JSON: "duplicate_transfers": 5,
@@ -97,6 +100,43 @@ static void nap(int ms) {
   nanosleep(&ts, NULL);
 }
 
+// Waits (up to 20 s) until the journal says it holds `events` events. Its
+// path is the report's (option `output`, with %p for the process id) plus
+// `.journal`. Without a journal (journal_ms=0, or no output file) 300 ms.
+static void wait_for_journal(int events) {
+  const char *opts = getenv("OMPDP_OPTIONS");
+  const char *o = opts ? strstr(opts, "output=") : NULL;
+  if (!o || strstr(opts, "journal_ms=0")) {
+    nap(300);
+    return;
+  }
+  char path[4096], want[64];
+  size_t n = 0;
+  for (o += 7; *o && *o != ' ' && n + 32 < sizeof(path); ++o) {
+    if (o[0] == '%' && o[1] == 'p') {
+      n += (size_t)snprintf(path + n, sizeof(path) - n, "%ld", (long)getpid());
+      ++o;
+    } else {
+      path[n++] = *o;
+    }
+  }
+  snprintf(path + n, sizeof(path) - n, ".journal");
+  snprintf(want, sizeof(want), " events=%d ", events);
+  for (int waited = 0; waited < 20000; waited += 10) {
+    char head[256] = "";
+    FILE *f = fopen(path, "r");
+    if (f) {
+      if (!fgets(head, sizeof(head), f))
+        head[0] = 0;
+      fclose(f);
+    }
+    if (strstr(head, want))
+      return;
+    nap(10);
+  }
+  fprintf(stderr, "no journal with%s at %s\n", want, path);
+}
+
 int main(int argc, char **argv) {
   for (int i = 0; i < 256; ++i)
     a[i] = i + 1;
@@ -105,7 +145,7 @@ int main(int argc, char **argv) {
 #pragma omp target update to(a)
     nap(120);
   }
-  nap(300);
+  wait_for_journal(7);
   printf("killing myself\n");
   fflush(stdout);
   if (argc > 1 && !strcmp(argv[1], "exit"))
