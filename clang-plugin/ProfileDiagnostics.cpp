@@ -282,7 +282,8 @@ std::string fixSummary(const ompdp_rewrite_t &RW) {
   llvm::raw_string_ostream OS(M);
   OS << "fix (" << ompdp_rewrite_kind_json(RW.kind)
      << "): " << (RW.description ? RW.description : "")
-     << "  [saves " << ompdp_format_time(T, RW.time_saved_ns) << ": "
+     << "  [saves " << (RW.lower_bound ? "at least " : "")
+     << ompdp_format_time(T, RW.time_saved_ns) << ": "
      << RW.transfers_removed << " transfers ("
      << ompdp_format_bytes(B, RW.bytes_removed) << "), " << RW.allocs_removed
      << " allocations]";

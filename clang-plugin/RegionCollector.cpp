@@ -43,6 +43,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/xxhash.h"
 
+#include <functional>
+
 using namespace clang;
 using namespace ompdp;
 
@@ -786,18 +788,54 @@ void RegionCollector::Impl::fillHostAccesses(Pending &P,
   bool DirectlyIn = Body && Parents.size() >= 2 &&
                     Parents[Parents.size() - 2] == Body;
   bool EveryTime = !Loops.empty() && DirectlyIn && !leavesIteration(Body);
+  // The construct runs in every iteration that starts (nothing before it
+  // leaves the iteration): a statement of the body runs at most once for
+  // each execution of it.
+  bool AtMostOnce = !Loops.empty() && DirectlyIn;
+  if (AtMostOnce)
+    for (const Stmt *S : Body->body()) {
+      if (S == D || std::find(Parents.begin(), Parents.end(), S) != Parents.end())
+        break;
+      if (leavesIteration(S, false, true)) {
+        AtMostOnce = false;
+        break;
+      }
+    }
   uint32_t DOffset = SM.getFileOffset(SM.getExpansionLoc(D->getBeginLoc()));
-  auto Record = [&](const Stmt *S, SourceLocation B, SourceLocation E,
-                    uint32_t Flags) {
+  auto Accesses = [&](const Stmt *S) {
     std::vector<uint32_t> Acc = analyzeHostAccesses(S, D, Paths);
+    for (size_t K = 0; K < Which.size(); ++K)
+      if (!P.Storage[Which[K]].Valid) // storage unknown: any statement may use it
+        Acc[K] = AC_READ_WRITE;
+    return Acc;
+  };
+  // One record per item K with Want[K] (all when Want is null) that the
+  // statements Ss (adjacent, in order) use, for B..E.
+  auto Record = [&](llvm::ArrayRef<const Stmt *> Ss, SourceLocation B,
+                    SourceLocation E, uint32_t Flags,
+                    const std::vector<char> *Want = nullptr) {
+    std::vector<uint32_t> Acc(Which.size(), AC_NONE);
+    bool Leaves = false;
+    for (const Stmt *S : Ss) {
+      std::vector<uint32_t> A = Accesses(S);
+      for (size_t K = 0; K < Which.size(); ++K)
+        Acc[K] = Acc[K] == AC_NONE || Acc[K] == A[K] ? A[K]
+                 : A[K] == AC_NONE                   ? Acc[K]
+                                                     : AC_READ_WRITE;
+      Leaves |= leavesIteration(S, false, true);
+    }
     for (size_t K = 0; K < Which.size(); ++K) {
       Item &It = R.Items[Which[K]];
-      uint32_t A = P.Storage[Which[K]].Valid ? Acc[K] : AC_READ_WRITE;
-      if (A == AC_NONE || A == AC_UNKNOWN)
+      uint32_t A = Acc[K];
+      if (A == AC_NONE || A == AC_UNKNOWN || (Want && !(*Want)[K]))
         continue;
       HostAccess H;
       H.Access = A;
       H.Flags = Flags;
+      // An update after a write that can leave the iteration may not run.
+      if ((Flags & HA_AT_MOST_ONCE) && !(Flags & HA_EVERY_TIME) &&
+          A != AC_READ && Leaves)
+        H.Flags &= ~HA_STATEMENT;
       H.Begin = pos(B);
       H.End = pos(E);
       H.Bytes = span(P.File, B, E);
@@ -814,6 +852,94 @@ void RegionCollector::Impl::fillHostAccesses(Pending &P,
     Stmts.assign(Body->body_begin(), Body->body_end());
   else
     Stmts.push_back(Scope);
+  // The braces of the one branch of an if that uses item K, when no
+  // condition of it (else ifs included) does: K's uses there can have
+  // updates of their own, which run only when that branch does.
+  std::function<const CompoundStmt *(const Stmt *, size_t)> UsingBranch =
+      [&](const Stmt *S, size_t K) -> const CompoundStmt * {
+    auto *If = dyn_cast<IfStmt>(S);
+    if (!If || If->isConsteval())
+      return nullptr;
+    for (const Stmt *C : {(const Stmt *)If->getInit(),
+                          (const Stmt *)If->getConditionVariableDeclStmt(),
+                          (const Stmt *)If->getCond()})
+      if (C && Accesses(C)[K] != AC_NONE)
+        return nullptr;
+    const CompoundStmt *Found = nullptr;
+    if (Accesses(If->getThen())[K] != AC_NONE &&
+        !(Found = dyn_cast<CompoundStmt>(If->getThen())))
+      return nullptr;
+    const Stmt *Else = If->getElse();
+    if (Else && Accesses(Else)[K] != AC_NONE) {
+      if (Found)
+        return nullptr; // two branches: one update before the if instead
+      Found = isa<CompoundStmt>(Else) ? cast<CompoundStmt>(Else)
+                                      : UsingBranch(Else, K);
+    }
+    return Found;
+  };
+  std::function<bool(const Stmt *)> HasDirective = [&](const Stmt *S) {
+    if (!S)
+      return false;
+    if (isa<OMPExecutableDirective>(S))
+      return true;
+    for (const Stmt *C : S->children())
+      if (HasDirective(C))
+        return true;
+    return false;
+  };
+  auto FlagsOf = [&](const Stmt *First, const Stmt *Last) {
+    return HA_AT_MOST_ONCE |
+           (ownLines(stmtRange(First).getBegin(), stmtRange(Last).getEnd())
+                ? HA_STATEMENT
+                : 0);
+  };
+  // Records S for the items in Want, with Flags; an item whose uses in S
+  // lie in one branch of an if (see UsingBranch), in adjacent statements
+  // with no directive among them, is recorded there instead: one record
+  // for the run (one update before it and one after), or the one
+  // statement, looked into again.
+  std::function<void(const Stmt *, uint32_t, const std::vector<char> &)>
+      Visit = [&](const Stmt *S, uint32_t Flags, const std::vector<char> &Want) {
+        std::vector<char> Here = Want;
+        if (Flags & HA_AT_MOST_ONCE) {
+          std::vector<uint32_t> Acc = Accesses(S);
+          for (size_t K = 0; K < Which.size(); ++K) {
+            if (!Want[K] || Acc[K] == AC_NONE)
+              continue;
+            const CompoundStmt *CS = UsingBranch(S, K);
+            if (!CS)
+              continue;
+            // The statements that use K: adjacent, no directive among them.
+            std::vector<const Stmt *> Run;
+            size_t First = 0, I = 0;
+            bool Ok = true;
+            for (const Stmt *Sub : CS->body()) {
+              if (Accesses(Sub)[K] != AC_NONE) {
+                if (Run.empty())
+                  First = I;
+                Ok &= I == First + Run.size() && !HasDirective(Sub);
+                Run.push_back(Sub);
+              }
+              ++I;
+            }
+            if (!Ok || Run.empty())
+              continue;
+            Here[K] = 0;
+            std::vector<char> Only(Which.size(), 0);
+            Only[K] = 1;
+            if (Run.size() == 1)
+              Visit(Run[0], FlagsOf(Run[0], Run[0]), Only);
+            else
+              Record(Run, stmtRange(Run.front()).getBegin(),
+                     stmtRange(Run.back()).getEnd(),
+                     FlagsOf(Run.front(), Run.back()), &Only);
+          }
+        }
+        SourceRange SR = stmtRange(S);
+        Record(S, SR.getBegin(), SR.getEnd(), Flags, &Here);
+      };
+  const std::vector<char> All(Which.size(), 1);
   for (const Stmt *S : Stmts) {
     if (S == D)
       continue;
@@ -824,7 +950,9 @@ void RegionCollector::Impl::fillHostAccesses(Pending &P,
       Flags |= HA_STATEMENT;
     if (Body && !Holds && EveryTime)
       Flags |= HA_EVERY_TIME;
-    Record(S, SR.getBegin(), SR.getEnd(), Flags);
+    if (Body && !Holds && AtMostOnce)
+      Flags |= HA_AT_MOST_ONCE;
+    Visit(S, Flags, All);
   }
 }
 

@@ -254,6 +254,7 @@ int ompdp_rewrite_copy(ompdp_rewrite_t *dst, const ompdp_rewrite_t *src) {
   dst->kind = src->kind;
   dst->time_saved_ns = src->time_saved_ns;
   dst->transfers_removed = src->transfers_removed;
+  dst->lower_bound = src->lower_bound;
   dst->allocs_removed = src->allocs_removed;
   dst->bytes_removed = src->bytes_removed;
   dst->description = ompdp_strdup(src->description);

@@ -60,6 +60,8 @@ typedef struct ompdp_rewrite {
   uint64_t transfers_removed;
   uint64_t allocs_removed;
   uint64_t bytes_removed;  /* bytes of the transfers removed */
+  int lower_bound;         /* the savings are at least these: inserted updates that
+                              run only under a condition are counted as always run */
   ompdp_edit_t *edits;
   size_t num_edits;
 } ompdp_rewrite_t;

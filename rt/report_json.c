@@ -193,6 +193,8 @@ static void put_rewrite(FILE *out, const ompdp_rewrite_t *rw) {
   fprintf(out, ",\n          \"transfers_removed\": %" PRIu64, rw->transfers_removed);
   fprintf(out, ",\n          \"allocs_removed\": %" PRIu64, rw->allocs_removed);
   fprintf(out, ",\n          \"bytes_removed\": %" PRIu64, rw->bytes_removed);
+  if (rw->lower_bound)
+    fputs(",\n          \"lower_bound\": true", out);
   fputs(",\n          \"edits\": [", out);
   for (size_t i = 0; i < rw->num_edits; ++i) {
     fputs(i ? ",\n" : "\n", out);

@@ -831,11 +831,11 @@ static int read_edit(parser_t *p, ompdp_edit_t *e) {
 
 enum {
   W_KIND, W_DESCRIPTION, W_ASSUMPTION, W_SAVED, W_TRANSFERS, W_ALLOCS,
-  W_BYTES, W_EDITS, W_NUM
+  W_BYTES, W_EDITS, W_LOWER, W_NUM
 };
 static const char *const RewriteNames[W_NUM] = {
     "kind", "description", "assumption", "time_saved_ns", "transfers_removed",
-    "allocs_removed", "bytes_removed", "edits"};
+    "allocs_removed", "bytes_removed", "edits", "lower_bound"};
 
 static int read_rewrite(parser_t *p, ompdp_rewrite_t *rw) {
   if (peek(p) != '{')
@@ -877,6 +877,7 @@ static int read_rewrite(parser_t *p, ompdp_rewrite_t *rw) {
     case W_BYTES:
       err = get_u64(p, "bytes_removed", UINT64_MAX, &rw->bytes_removed);
       break;
+    case W_LOWER: err = get_bool(p, "lower_bound", &rw->lower_bound); break;
     case W_EDITS:
       if (peek(p) != '[') {
         err = type_error(p, "edits", "an array of objects");

@@ -129,9 +129,9 @@ static const char *related_text(ompdp_finding_kind_t k) {
 static void put_fix(FILE *out, const ompdp_rewrite_t *rw) {
   char b1[OMPDP_UNIT_BUF], b2[OMPDP_UNIT_BUF], desc[2048];
   snprintf(desc, sizeof(desc),
-           "%s (saves %s: %" PRIu64 " transfer(s) of %s, %" PRIu64 " allocation(s))%s%s",
+           "%s (saves %s%s: %" PRIu64 " transfer(s) of %s, %" PRIu64 " allocation(s))%s%s",
            rw->description ? rw->description : ompdp_rewrite_kind_description(rw->kind),
-           ompdp_format_time(b1, rw->time_saved_ns), rw->transfers_removed,
+           rw->lower_bound ? "at least " : "", ompdp_format_time(b1, rw->time_saved_ns), rw->transfers_removed,
            ompdp_format_bytes(b2, rw->bytes_removed), rw->allocs_removed,
            rw->assumption ? "; assumes " : "", rw->assumption ? rw->assumption : "");
   fputs("{\"description\": ", out);
@@ -172,8 +172,9 @@ static void put_fix(FILE *out, const ompdp_rewrite_t *rw) {
   ompdp_json_put_string(out, ompdp_rewrite_kind_json(rw->kind));
   fprintf(out,
           ", \"time_saved_ns\": %" PRIu64 ", \"transfers_removed\": %" PRIu64
-          ", \"allocs_removed\": %" PRIu64 ", \"bytes_removed\": %" PRIu64 "}}",
-          rw->time_saved_ns, rw->transfers_removed, rw->allocs_removed, rw->bytes_removed);
+          ", \"allocs_removed\": %" PRIu64 ", \"bytes_removed\": %" PRIu64 "%s}}",
+          rw->time_saved_ns, rw->transfers_removed, rw->allocs_removed, rw->bytes_removed,
+          rw->lower_bound ? ", \"lower_bound\": true" : "");
 }
 
 /* SARIF requires the fixes of a result to be distinct: a rewrite that

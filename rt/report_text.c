@@ -156,8 +156,8 @@ static void put_rewrite(FILE *out, const ompdp_rewrite_t *rw) {
   char b1[OMPDP_UNIT_BUF], b2[OMPDP_UNIT_BUF];
   fprintf(out, "    rewrite (%s): ", ompdp_rewrite_kind_json(rw->kind));
   put_str(out, rw->description ? rw->description : "");
-  fprintf(out, "  [saves %s: %" PRIu64 " transfer%s (%s), %" PRIu64 " allocation%s]\n",
-          ompdp_format_time(b1, rw->time_saved_ns), rw->transfers_removed,
+  fprintf(out, "  [saves %s%s: %" PRIu64 " transfer%s (%s), %" PRIu64 " allocation%s]\n",
+          rw->lower_bound ? "at least " : "", ompdp_format_time(b1, rw->time_saved_ns), rw->transfers_removed,
           rw->transfers_removed == 1 ? "" : "s", ompdp_format_bytes(b2, rw->bytes_removed),
           rw->allocs_removed, rw->allocs_removed == 1 ? "" : "s");
   if (rw->assumption) {

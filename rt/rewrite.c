@@ -1146,7 +1146,8 @@ typedef struct keep_plan {
    * use the item get `target update from` before (reads, when the device
    * changes it) and `target update to` after (writes). */
   int update;
-  uint32_t num_from, num_to; /* updates inserted, per iteration */
+  uint32_t num_from, num_to; /* updates inserted, per iteration (at most) */
+  int lower_bound;           /* some run only under a condition */
   uint64_t transfers, allocs, bytes, time;
   int dev;
   size_t group;
@@ -1154,21 +1155,28 @@ typedef struct keep_plan {
 
 /* What the compiler says the host does with the item in the loop: the
  * number of statements that read (or write: a partial write needs the
- * device's values first) and that write it. -1 when some use is not a
- * statement a directive can go around, or does not run once per
- * iteration, so that updates there cannot be placed or counted. */
+ * device's values first) and that write it. 0 when each runs once per
+ * iteration, 1 when some run at most once (under a condition, or in a body
+ * that can leave the iteration after the construct): the counts are then
+ * upper bounds. -1 when some use is not a statement a directive can go
+ * around, or may run more than once per iteration, so that updates there
+ * cannot be placed or counted. */
 static int host_uses(const ompdp_region_info_t *it, uint32_t *uses, uint32_t *writes) {
+  int bound = 0;
   *uses = *writes = 0;
   for (uint32_t k = 0; k < it->num_host_accesses; ++k) {
     const ompdp_host_access_t *a = &it->host_accesses[k];
-    if (!(a->Flags & OMPDP_HA_STATEMENT) || !(a->Flags & OMPDP_HA_EVERY_TIME) || !a->Line ||
-        !a->Column || a->Column > 512 || !a->EndLine)
+    if (!(a->Flags & OMPDP_HA_STATEMENT) ||
+        !(a->Flags & (OMPDP_HA_EVERY_TIME | OMPDP_HA_AT_MOST_ONCE)) || !a->Line || !a->Column ||
+        a->Column > 512 || !a->EndLine)
       return -1;
+    if (!(a->Flags & OMPDP_HA_EVERY_TIME))
+      bound = 1;
     ++*uses;
     if (a->Access == OMPDP_ACCESS_WRITE || a->Access == OMPDP_ACCESS_READ_WRITE)
       ++*writes;
   }
-  return 0;
+  return bound;
 }
 
 /* 0 and a plan, or -1 when keeping the item resident is not safe or not
@@ -1212,22 +1220,32 @@ static int make_keep_plan(const plan_ctx_t *c, uint32_t si, keep_plan_t *p) {
    * what the device had (else the host changed it in between). */
   int always_ok = !s->host_changed && s->h2d >= in_first;
   uint64_t always_after = in_first + (dev_changes ? s->d2h : 0);
-  /* The update way: every host use known, placeable and run once per
-   * iteration; a host that changed the data must have a write the
-   * compiler saw (else it wrote through something the facts miss). */
+  /* The update way: every host use known, placeable and run at most once
+   * per iteration (the updates are counted as if each ran every time, so
+   * the saving is then a lower bound); a host that changed the data must
+   * have a write the compiler saw (else it wrote through something the
+   * facts miss). */
   uint32_t uses = 0, writes = 0;
-  int update_ok = host_uses(it, &uses, &writes) == 0 && (!s->host_changed || writes) &&
-                  s->h2d >= in_first && (!dev_changes || s->d2h >= 1);
+  int bound = host_uses(it, &uses, &writes);
+  int update_ok = bound >= 0 && (!s->host_changed || writes) && s->h2d >= in_first &&
+                  (!dev_changes || s->d2h >= 1);
   uint32_t num_from = dev_changes ? uses : 0, num_to = writes;
   /* A `from` item the host uses in the loop: the outer map must bring the
    * host's values in first (a `target update from` before the first
    * kernel would fetch uninitialised device memory otherwise). */
   uint64_t up_in = in_first || num_from ? 1 : 0;
   uint64_t update_after = up_in + (dev_changes ? 1 : 0) + k * (num_from + num_to);
-  if (update_ok && update_after <= before && (!always_ok || update_after < always_after)) {
+  /* With updates under a condition, how often they run is not known: the
+   * update way is taken when even if they ran every time it would move no
+   * more than the program does now (the saving is then a lower bound);
+   * a copy back in every iteration would move more whenever the condition
+   * fails more than once. */
+  if (update_ok && update_after <= before &&
+      (!always_ok || update_after < always_after || bound == 1)) {
     p->update = 1;
     p->num_from = num_from;
     p->num_to = num_to;
+    p->lower_bound = bound == 1 && num_from + num_to > 0;
   } else if (!always_ok) {
     goto no;
   }
@@ -1362,6 +1380,8 @@ static int build_keep(const plan_ctx_t *c, ompdp_rewrite_t *rw, keep_plan_t *con
   rw->allocs_removed = allocs;
   rw->bytes_removed = bytes;
   rw->time_saved_ns = to_ns(c, time);
+  for (size_t i = 0; i < n; ++i)
+    rw->lower_bound |= ps[i]->lower_bound;
   rw->description = ompdp_sb_take(&d);
   rw->assumption = a.len ? ompdp_sb_take(&a) : (free(a.d), NULL);
   return rw->description && (!a.oom) ? 0 : -1;

@@ -105,6 +105,7 @@ static void build(ompdp_report_t *r) {
   rw->transfers_removed = 3;
   rw->allocs_removed = 2;
   rw->bytes_removed = 3072;
+  rw->lower_bound = 1;
   ompdp_edit_t *e = ompdp_rewrite_add_edit(rw);
   e->file = ompdp_strdup("listing1.c");
   e->range = (ompdp_range_t){5, 1, 5, 4, 40, 43};
@@ -184,7 +185,7 @@ static void test_round_trip(void) {
       CHECK(rw->kind == OMPDP_RK_KEEP_RESIDENT);
       CHECK(!strcmp(rw->assumption, "the region does not write `a`"));
       CHECK(rw->time_saved_ns == 1234 && rw->transfers_removed == 3 &&
-            rw->allocs_removed == 2 && rw->bytes_removed == 3072);
+            rw->allocs_removed == 2 && rw->bytes_removed == 3072 && rw->lower_bound == 1);
       CHECK(rw->num_edits == 3);
       CHECK(rw->num_edits == 3 && rw->edits[0].range.offset == 40 &&
             !strcmp(rw->edits[0].replacement, "#pragma omp target data map(to: a[0:1000])\nfor"));
@@ -271,7 +272,7 @@ static void test_text(void) {
                     "overbroad_maps=0\n") != NULL);
     CHECK(strstr(t, "    suggestion: use a target data region\n"
                     "    rewrite (keep_resident): keep `a` on device 0 for the whole loop  "
-                    "[saves 1.2 us: 3 transfers (3.0 KiB), 2 allocations]\n"
+                    "[saves at least 1.2 us: 3 transfers (3.0 KiB), 2 allocations]\n"
                     "      assumes: the region does not write `a`\n"
                     "      listing1.c:5:1-5:4: replace \"for\" with \"#pragma omp target data "
                     "map(to: a[0:1000])\\nfor\"\n"

@@ -376,6 +376,7 @@ static const ompdp_host_access_t HostRead = {
     .Flags = OMPDP_HA_STATEMENT | OMPDP_HA_EVERY_TIME | OMPDP_HA_AFTER,
     .Line = 4, .Column = 3, .EndLine = 4, .EndColumn = 4, .Offset = 0, .Length = 1};
 static int no_host_access;
+static const ompdp_host_access_t *host_access1 = &HostRead; /* region 1's */
 
 static int describe(uint32_t region, int it, ompdp_region_info_t *out) {
   switch (region) {
@@ -392,7 +393,7 @@ static int describe(uint32_t region, int it, ompdp_region_info_t *out) {
     out->loop_line = 1;
     out->loop_column = 3;
     if (!no_host_access) {
-      out->host_accesses = &HostRead;
+      out->host_accesses = host_access1;
       out->num_host_accesses = 1;
     }
     break;
@@ -457,6 +458,7 @@ static void test_policy_keep_resident(void) {
     CHECK_EQ_U64(rw->bytes_removed, 192);
     CHECK_EQ_U64(rw->time_saved_ns, 90);
     CHECK(rw->assumption == NULL);
+    CHECK(!rw->lower_bound);
     EXPECT(SrcLoop, rw,
            "  #pragma omp target data map(to: b)\n  for (int i = 0; i < 4; ++i) {\n#pragma omp "
            "target map(always, from: b)\n  b[0]++;\n  }\n");
@@ -517,6 +519,55 @@ static void test_policy_keep_resident(void) {
   CHECK(ompdp_rewrite_report_events(&r, u.ev, u.n, HOST, describe) == 0);
   CHECK(rt->num_rewrites == 0);
   ompdp_report_free(&r);
+}
+
+/* Listing 2 with the host's read of b under a condition (at most once per
+ * iteration, not every time). Counted as if the update ran every time, the
+ * update way moves no more than the program does now (8 copies, at most 6)
+ * and is taken: its saving is a lower bound. Where no directive can go
+ * around the read, the copy back in every iteration instead, exact. */
+static void test_policy_conditional(void) {
+  evseq_t s = {.t = 1000};
+  for (int i = 0; i < 4; ++i) {
+    ev_alloc(&s, 1, 0, 0x1000, 0x9000);
+    ev_copy(&s, 1, 0, 1, 0x1000, 0x9000, 10 + (uint64_t)i);
+    ev_copy(&s, 1, 0, 0, 0x1000, 0x9000, 11 + (uint64_t)i);
+    ev_delete(&s, 1, 0x9000);
+  }
+  ompdp_host_access_t cond = HostRead;
+  cond.Flags = OMPDP_HA_STATEMENT | OMPDP_HA_AT_MOST_ONCE | OMPDP_HA_AFTER;
+  host_access1 = &cond;
+  ompdp_report_t r;
+  ompdp_report_init(&r);
+  ompdp_finding_t *rt = finding(&r, OMPDP_FK_ROUND_TRIP, 1, 3);
+  CHECK(ompdp_rewrite_report_events(&r, s.ev, s.n, HOST, describe) == 0);
+  CHECK(rt->num_rewrites == 1);
+  if (rt->num_rewrites == 1) {
+    const ompdp_rewrite_t *rw = &rt->rewrites[0];
+    CHECK(rw->lower_bound);
+    CHECK_EQ_U64(rw->allocs_removed, 3);
+    CHECK_EQ_U64(rw->transfers_removed, 2);
+    EXPECT(SrcLoop, rw,
+           "  #pragma omp target data map(tofrom: b)\n  for (int i = 0; i < 4; ++i) {\n"
+           "#pragma omp target\n  b[0]++;\n  #pragma omp target update from(b)\n  }\n");
+  }
+  ompdp_report_free(&r);
+
+  cond.Flags = OMPDP_HA_AT_MOST_ONCE | OMPDP_HA_AFTER;
+  ompdp_report_init(&r);
+  rt = finding(&r, OMPDP_FK_ROUND_TRIP, 1, 3);
+  CHECK(ompdp_rewrite_report_events(&r, s.ev, s.n, HOST, describe) == 0);
+  CHECK(rt->num_rewrites == 1);
+  if (rt->num_rewrites == 1) {
+    const ompdp_rewrite_t *rw = &rt->rewrites[0];
+    CHECK(!rw->lower_bound);
+    CHECK_EQ_U64(rw->transfers_removed, 3);
+    EXPECT(SrcLoop, rw,
+           "  #pragma omp target data map(to: b)\n  for (int i = 0; i < 4; ++i) {\n#pragma omp "
+           "target map(always, from: b)\n  b[0]++;\n  }\n");
+  }
+  ompdp_report_free(&r);
+  host_access1 = &HostRead;
 }
 
 static void test_policy_one_loop(void) {
@@ -682,6 +733,7 @@ int main(void) {
   test_set_map_type();
   test_keep_resident();
   test_policy_keep_resident();
+  test_policy_conditional();
   test_policy_one_loop();
   test_policy_access();
   test_policy_unused();
