@@ -44,6 +44,7 @@
 #include "llvm/Support/xxhash.h"
 
 #include <functional>
+#include <unordered_map>
 
 using namespace clang;
 using namespace ompdp;
@@ -802,12 +803,19 @@ void RegionCollector::Impl::fillHostAccesses(Pending &P,
       }
     }
   uint32_t DOffset = SM.getFileOffset(SM.getExpansionLoc(D->getBeginLoc()));
-  auto Accesses = [&](const Stmt *S) {
-    std::vector<uint32_t> Acc = analyzeHostAccesses(S, D, Paths);
-    for (size_t K = 0; K < Which.size(); ++K)
-      if (!P.Storage[Which[K]].Valid) // storage unknown: any statement may use it
-        Acc[K] = AC_READ_WRITE;
-    return Acc;
+  // What each statement does with each item, analysed once per statement
+  // (the branches below ask again for every item). Node-based: references
+  // stay valid as it grows.
+  std::unordered_map<const Stmt *, std::vector<uint32_t>> Analysed;
+  auto Accesses = [&](const Stmt *S) -> const std::vector<uint32_t> & {
+    auto [At, New] = Analysed.try_emplace(S);
+    if (New) {
+      At->second = analyzeHostAccesses(S, D, Paths);
+      for (size_t K = 0; K < Which.size(); ++K)
+        if (!P.Storage[Which[K]].Valid) // storage unknown: any statement may use it
+          At->second[K] = AC_READ_WRITE;
+    }
+    return At->second;
   };
   // One record per item K with Want[K] (all when Want is null) that the
   // statements Ss (adjacent, in order) use, for B..E.
@@ -817,7 +825,7 @@ void RegionCollector::Impl::fillHostAccesses(Pending &P,
     std::vector<uint32_t> Acc(Which.size(), AC_NONE);
     bool Leaves = false;
     for (const Stmt *S : Ss) {
-      std::vector<uint32_t> A = Accesses(S);
+      const std::vector<uint32_t> &A = Accesses(S);
       for (size_t K = 0; K < Which.size(); ++K)
         Acc[K] = Acc[K] == AC_NONE || Acc[K] == A[K] ? A[K]
                  : A[K] == AC_NONE                   ? Acc[K]
@@ -903,7 +911,7 @@ void RegionCollector::Impl::fillHostAccesses(Pending &P,
       Visit = [&](const Stmt *S, uint32_t Flags, const std::vector<char> &Want) {
         std::vector<char> Here = Want;
         if (Flags & HA_AT_MOST_ONCE) {
-          std::vector<uint32_t> Acc = Accesses(S);
+          const std::vector<uint32_t> &Acc = Accesses(S);
           for (size_t K = 0; K < Which.size(); ++K) {
             if (!Want[K] || Acc[K] == AC_NONE)
               continue;

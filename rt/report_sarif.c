@@ -131,7 +131,8 @@ static void put_fix(FILE *out, const ompdp_rewrite_t *rw) {
   snprintf(desc, sizeof(desc),
            "%s (saves %s%s: %" PRIu64 " transfer(s) of %s, %" PRIu64 " allocation(s))%s%s",
            rw->description ? rw->description : ompdp_rewrite_kind_description(rw->kind),
-           rw->lower_bound ? "at least " : "", ompdp_format_time(b1, rw->time_saved_ns), rw->transfers_removed,
+           rw->lower_bound ? "at least " : "", ompdp_format_time(b1, rw->time_saved_ns),
+           rw->transfers_removed,
            ompdp_format_bytes(b2, rw->bytes_removed), rw->allocs_removed,
            rw->assumption ? "; assumes " : "", rw->assumption ? rw->assumption : "");
   fputs("{\"description\": ", out);

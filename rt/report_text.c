@@ -157,7 +157,8 @@ static void put_rewrite(FILE *out, const ompdp_rewrite_t *rw) {
   fprintf(out, "    rewrite (%s): ", ompdp_rewrite_kind_json(rw->kind));
   put_str(out, rw->description ? rw->description : "");
   fprintf(out, "  [saves %s%s: %" PRIu64 " transfer%s (%s), %" PRIu64 " allocation%s]\n",
-          rw->lower_bound ? "at least " : "", ompdp_format_time(b1, rw->time_saved_ns), rw->transfers_removed,
+          rw->lower_bound ? "at least " : "", ompdp_format_time(b1, rw->time_saved_ns),
+          rw->transfers_removed,
           rw->transfers_removed == 1 ? "" : "s", ompdp_format_bytes(b2, rw->bytes_removed),
           rw->allocs_removed, rw->allocs_removed == 1 ? "" : "s");
   if (rw->assumption) {

@@ -1312,6 +1312,7 @@ static int build_keep(const plan_ctx_t *c, ompdp_rewrite_t *rw, keep_plan_t *con
     allocs += ps[i]->allocs;
     bytes += ps[i]->bytes;
     time += ps[i]->time;
+    rw->lower_bound |= ps[i]->lower_bound;
   }
   rw->kind = OMPDP_RK_KEEP_RESIDENT;
   int rc = ompdp_rw_keep_resident(rw, items, types, n, &why);
@@ -1380,8 +1381,6 @@ static int build_keep(const plan_ctx_t *c, ompdp_rewrite_t *rw, keep_plan_t *con
   rw->allocs_removed = allocs;
   rw->bytes_removed = bytes;
   rw->time_saved_ns = to_ns(c, time);
-  for (size_t i = 0; i < n; ++i)
-    rw->lower_bound |= ps[i]->lower_bound;
   rw->description = ompdp_sb_take(&d);
   rw->assumption = a.len ? ompdp_sb_take(&a) : (free(a.d), NULL);
   return rw->description && (!a.oom) ? 0 : -1;

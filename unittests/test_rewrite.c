@@ -434,16 +434,20 @@ static ompdp_finding_t *finding(ompdp_report_t *r, ompdp_finding_kind_t k, uint3
   return f;
 }
 
-static void test_policy_keep_resident(void) {
-  /* Listing 2: four iterations map b tofrom; the device changes it each
-   * time and the host sends back what it got. */
-  evseq_t s = {.t = 1000};
+/* Listing 2: four iterations of region 1 map b tofrom; the device changes
+ * it each time and the host sends back what it got. */
+static void listing2_events(evseq_t *s) {
   for (int i = 0; i < 4; ++i) {
-    ev_alloc(&s, 1, 0, 0x1000, 0x9000);
-    ev_copy(&s, 1, 0, 1, 0x1000, 0x9000, 10 + (uint64_t)i);
-    ev_copy(&s, 1, 0, 0, 0x1000, 0x9000, 11 + (uint64_t)i);
-    ev_delete(&s, 1, 0x9000);
+    ev_alloc(s, 1, 0, 0x1000, 0x9000);
+    ev_copy(s, 1, 0, 1, 0x1000, 0x9000, 10 + (uint64_t)i);
+    ev_copy(s, 1, 0, 0, 0x1000, 0x9000, 11 + (uint64_t)i);
+    ev_delete(s, 1, 0x9000);
   }
+}
+
+static void test_policy_keep_resident(void) {
+  evseq_t s = {.t = 1000};
+  listing2_events(&s);
   ompdp_report_t r;
   ompdp_report_init(&r);
   ompdp_finding_t *rt = finding(&r, OMPDP_FK_ROUND_TRIP, 1, 3);
@@ -528,12 +532,7 @@ static void test_policy_keep_resident(void) {
  * around the read, the copy back in every iteration instead, exact. */
 static void test_policy_conditional(void) {
   evseq_t s = {.t = 1000};
-  for (int i = 0; i < 4; ++i) {
-    ev_alloc(&s, 1, 0, 0x1000, 0x9000);
-    ev_copy(&s, 1, 0, 1, 0x1000, 0x9000, 10 + (uint64_t)i);
-    ev_copy(&s, 1, 0, 0, 0x1000, 0x9000, 11 + (uint64_t)i);
-    ev_delete(&s, 1, 0x9000);
-  }
+  listing2_events(&s);
   ompdp_host_access_t cond = HostRead;
   cond.Flags = OMPDP_HA_STATEMENT | OMPDP_HA_AT_MOST_ONCE | OMPDP_HA_AFTER;
   host_access1 = &cond;
