@@ -58,9 +58,37 @@ file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/lib/ompdp.cfg CONTENT
 -fpass-plugin=${OMPDP_PLUGIN_SO}
 ")
 
-# ompdp_instrument(<target>): compile <target>'s C/C++ sources with ompdp.
+# lib/ompdp-nvptx.cfg: the same, plus what an NVIDIA offload build needs
+# with Debian's clang 19, whose driver does not find the device runtime's
+# bitcode by itself (--libomptarget-nvptx-bc-path), for OMPDP_NVPTX_ARCH.
+set(OMPDP_NVPTX_ARCH sm_90 CACHE STRING "GPU arch of lib/ompdp-nvptx.cfg (sm_XX)")
+set(OMPDP_CUDA_PATH /usr/local/cuda CACHE PATH "CUDA toolkit of lib/ompdp-nvptx.cfg")
+function(ompdp_nvptx_flags out arch)
+  set(${out}
+    -fopenmp-targets=nvptx64-nvidia-cuda --offload-arch=${arch} --cuda-path=${OMPDP_CUDA_PATH}
+    --libomptarget-nvptx-bc-path=${OMPDP_LLVM_LIBDIR}/libomptarget-nvptx-${arch}.bc
+    PARENT_SCOPE)
+endfunction()
+ompdp_nvptx_flags(nvptx_flags ${OMPDP_NVPTX_ARCH})
+list(JOIN nvptx_flags "\n" nvptx_lines)
+file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/lib/ompdp-nvptx.cfg CONTENT
+"# ompdp for OpenMP offload to NVIDIA ${OMPDP_NVPTX_ARCH} (clang 19)
+@${CMAKE_BINARY_DIR}/lib/ompdp.cfg
+-fopenmp
+${nvptx_lines}
+")
+
+# ompdp_instrument(<target> [NVPTX_ARCH sm_XX]): compile <target>'s C/C++
+# sources with ompdp; with NVPTX_ARCH, also for offload to that NVIDIA arch
+# (the target's link gets the offload flags too).
 function(ompdp_instrument target)
+  cmake_parse_arguments(arg "" "NVPTX_ARCH" "" ${ARGN})
   target_compile_options(${target} PRIVATE
     "$<$<COMPILE_LANGUAGE:C,CXX>:--config=${CMAKE_BINARY_DIR}/lib/ompdp.cfg>")
+  if(arg_NVPTX_ARCH)
+    ompdp_nvptx_flags(flags ${arg_NVPTX_ARCH})
+    target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:C,CXX>:-fopenmp;${flags}>")
+    target_link_options(${target} PRIVATE -fopenmp ${flags})
+  endif()
   add_dependencies(${target} ompdp-plugin)
 endfunction()

@@ -10,9 +10,11 @@
 #   %clang-ompdp            %clang with the plugin and offload flags
 #   %clang-offload          %clang with offload flags only (no plugin)
 #   %python                 the Python running lit
+#   %src-root              the source tree (scripts/, samples/)
 #   %omp-tools-include      the directory of omp-tools.h (for test-only OMPT tools)
 #   %stress-runs            repetitions of the concurrency test ($OMPDP_STRESS_RUNS or 20)
-# Features: plugin (lib/ompdp.so was built), gpu (an NVIDIA GPU is present),
+# Features: plugin (lib/ompdp.so was built), cuda (a CUDA toolkit for
+# lib/ompdp-nvptx.cfg), gpu (an NVIDIA GPU is present),
 # threads (always; marks the tests a ThreadSanitizer build runs), sanitizer,
 # tsan (a ThreadSanitizer build).
 import os
@@ -56,7 +58,9 @@ config.substitutions.append(("%ompdp-rt", os.path.join(libdir, "libompdp-rt.so")
 config.substitutions.append(("%ompdp-so", plugin_so))
 config.substitutions.append(("%ompdp", os.path.join(bindir, "ompdp")))
 
+config.substitutions.append(("%llvm-libdir", config.llvm_libdir))
 config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(("%src-root", config.ompdp_src_root))
 config.substitutions.append(("%omp-tools-include", config.ompt_include))
 # Repetitions of the concurrency test (20; fewer where a sanitizer makes
 # each run slow: OMPDP_STRESS_RUNS).
@@ -64,6 +68,14 @@ config.substitutions.append(("%stress-runs", os.environ.get("OMPDP_STRESS_RUNS",
 
 if os.path.exists(plugin_so):
     config.available_features.add("plugin")
+# cuda: a CUDA toolkit at the path lib/ompdp-nvptx.cfg names, so the NVIDIA
+# offload build can be compiled (and run where there is a GPU).
+nvptx_cfg = os.path.join(libdir, "ompdp-nvptx.cfg")
+if os.path.exists(nvptx_cfg):
+    config.substitutions.append(("%nvptx-cfg", nvptx_cfg))
+    cuda = [l.split("=", 1)[1].strip() for l in open(nvptx_cfg) if l.startswith("--cuda-path=")]
+    if cuda and os.path.isdir(os.path.join(cuda[0], "bin")):
+        config.available_features.add("cuda")
 # Every build runs the threaded tests; the feature marks them (see tsan below).
 config.available_features.add("threads")
 if shutil.which("nvidia-smi"):

@@ -1,29 +1,85 @@
 #!/usr/bin/env bash
-#===- scripts/setup.sh - install what ompdp needs, then build it ---------===#
+#===- scripts/setup.sh - install what ompdp needs, check it, build ompdp --===#
 #
-# Installs the Debian bookworm packages (only those missing), configures and
-# builds ompdp into $OMPDP_BUILD (default: ./build). Sourced by demo.sh and
-# test.sh; safe to run again.
+# Installs the Debian bookworm packages (only those missing), checks that
+# every program and file ompdp relies on is there, and builds ompdp into
+# $OMPDP_BUILD (default: ./build). Sourced by demo.sh and test.sh; safe to
+# run again.
+#
+#   bash scripts/setup.sh [CMAKE_ARGS...]   install, check, build
+#   bash scripts/setup.sh --check           check only; one line per missing
+#                                           file, naming its package; exit 1
+#   bash scripts/setup.sh --list            the table below, "package path"
+#
+# The check exists because a package that a developer's machine happens to
+# have (clang-tools-19, whose clang-offload-packager every offload link runs)
+# is invisible until a fresh machine lacks it. OMPDP_CHECK_ROOT (default
+# empty) is prepended to every path, so a test can check a fake tree.
+# OMPDP_NVPTX_ARCH=sm_XX adds what an NVIDIA build needs.
 #
 #===----------------------------------------------------------------------===#
 set -euo pipefail
 
 OMPDP_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OMPDP_BUILD="${OMPDP_BUILD:-$OMPDP_ROOT/build}"
-OMPDP_PACKAGES=(clang-19 libomp-19-dev llvm-19-dev libclang-19-dev llvm-19-tools
-                libdw-dev libxxhash-dev cmake make python3)
+OMPDP_LLVM=/usr/lib/llvm-19
+
+# One line per package: the package, then the files of it that ompdp uses.
+# This is the only list: installing and checking both read it.
+OMPDP_REQUIRES=(
+  "clang-19           /usr/bin/clang-19 /usr/bin/clang++-19 $OMPDP_LLVM/lib/cmake/clang/ClangConfig.cmake"
+  "clang-tools-19     $OMPDP_LLVM/bin/clang-offload-packager $OMPDP_LLVM/bin/clang-linker-wrapper $OMPDP_LLVM/bin/clang-apply-replacements"
+  "libclang-19-dev    $OMPDP_LLVM/include/clang/Frontend/FrontendPluginRegistry.h"
+  "libclang-rt-19-dev $OMPDP_LLVM/lib/clang/19/lib/linux/libclang_rt.asan-x86_64.so $OMPDP_LLVM/lib/clang/19/lib/linux/libclang_rt.tsan-x86_64.so $OMPDP_LLVM/lib/clang/19/lib/linux/libclang_rt.fuzzer-x86_64.a"
+  "libomp-19-dev      $OMPDP_LLVM/lib/libomp.so $OMPDP_LLVM/lib/libomptarget.so $OMPDP_LLVM/lib/clang/19/include/omp-tools.h"
+  "llvm-19-dev        $OMPDP_LLVM/lib/cmake/llvm/LLVMConfig.cmake"
+  "llvm-19-tools      $OMPDP_LLVM/bin/FileCheck $OMPDP_LLVM/bin/not $OMPDP_LLVM/bin/split-file $OMPDP_LLVM/build/utils/lit/lit.py"
+  "libdw-dev          /usr/include/elfutils/libdwfl.h"
+  "libxxhash-dev      /usr/include/xxhash.h"
+  "cmake              /usr/bin/cmake"
+  "make               /usr/bin/make"
+  "python3            /usr/bin/python3"
+)
+if [ -n "${OMPDP_NVPTX_ARCH:-}" ]; then
+  OMPDP_REQUIRES+=("libomp-19-dev $OMPDP_LLVM/lib/libomptarget-nvptx-$OMPDP_NVPTX_ARCH.bc")
+fi
+
+ompdp_packages() {
+  local line
+  for line in "${OMPDP_REQUIRES[@]}"; do
+    echo "${line%% *}"
+  done | sort -u
+}
 
 ompdp_install_packages() {
-  local missing=()
-  for p in "${OMPDP_PACKAGES[@]}"; do
+  local missing=() p
+  for p in $(ompdp_packages); do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
-  [ ${#missing[@]} -eq 0 ] && return 0
-  local sudo=""
-  [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  echo "ompdp: installing ${missing[*]}"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  if [ ${#missing[@]} -ne 0 ]; then
+    local sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    echo "ompdp: installing ${missing[*]}"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  fi
+  ompdp_check
+}
+
+# Every file of the table must exist; each missing one is one line naming
+# the package to install. Returns 1 if any is missing.
+ompdp_check() {
+  local line pkg path bad=0
+  for line in "${OMPDP_REQUIRES[@]}"; do
+    pkg="${line%% *}"
+    for path in ${line#* }; do
+      if [ ! -e "${OMPDP_CHECK_ROOT:-}$path" ]; then
+        echo "ompdp: missing $path: install the Debian package $pkg" >&2
+        bad=1
+      fi
+    done
+  done
+  return $bad
 }
 
 ompdp_build() {
@@ -32,6 +88,14 @@ ompdp_build() {
 }
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  case "${1:-}" in
+    --check) ompdp_check && echo "ompdp: every required file is present"; exit ;;
+    --list)
+      for line in "${OMPDP_REQUIRES[@]}"; do
+        for path in ${line#* }; do echo "${line%% *} $path"; done
+      done
+      exit 0 ;;
+  esac
   ompdp_install_packages
   ompdp_build "$@"
 fi
