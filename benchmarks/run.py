@@ -151,6 +151,8 @@ def build_logbench(cc, outdir, build):
     lib = os.path.join(os.path.abspath(build), "lib")
     exe = os.path.join(outdir, "logbench")
     cmd = [cc, "-O2", "-DLOGBENCH_CALLBACKS", "-I", rt,
+           "-I", os.path.join(REPO, "analysis"),
+           "-I", os.path.join(REPO, "report"),
            "-I", os.path.join(REPO, "include"),
            os.path.join(HERE, "logbench", "logbench.c")] + \
         [os.path.join(rt, f) for f in
@@ -162,7 +164,8 @@ def build_logbench(cc, outdir, build):
                            capture_output=True, text=True)
         if r.returncode == 0:
             cmd += ["-DOMPDP_HAVE_AVX2_HASH", obj]
-    cmd += [os.path.join(lib, "libompdp-rt-core.a"),
+    cmd += [os.path.join(lib, "libompdp-analysis.a"),
+            os.path.join(lib, "libompdp-rt-core.a"),
             os.path.join(lib, "libompdp-report.a"),
             "-lpthread", "-lm", "-ldl", "-rdynamic", "-o", exe]
     r = subprocess.run(cmd, capture_output=True, text=True)

@@ -23,12 +23,15 @@ if(NOT Clang_FOUND OR NOT EXISTS ${CLANG_INCLUDE_DIRS}/clang/Frontend/FrontendPl
   return()
 endif()
 
+separate_arguments(OMPDP_LLVM_DEFS NATIVE_COMMAND "${LLVM_DEFINITIONS}")
+add_subdirectory(${CMAKE_SOURCE_DIR}/region-table ${CMAKE_BINARY_DIR}/region-table)
+
 add_library(ompdp-plugin MODULE
   ${CMAKE_SOURCE_DIR}/clang-plugin/OmpdpPlugin.cpp
   ${CMAKE_SOURCE_DIR}/clang-plugin/OmpdpAction.cpp
   ${CMAKE_SOURCE_DIR}/clang-plugin/PluginArgs.cpp
   ${CMAKE_SOURCE_DIR}/clang-plugin/RegionCollector.cpp
-  ${CMAKE_SOURCE_DIR}/clang-plugin/RegionTable.cpp
+  $<TARGET_OBJECTS:ompdp-region-table>
   ${CMAKE_SOURCE_DIR}/clang-plugin/AccessAnalysis.cpp
   ${CMAKE_SOURCE_DIR}/llvm-pass/OmpdpPassPlugin.cpp
   ${CMAKE_SOURCE_DIR}/llvm-pass/TagOffloadCalls.cpp
@@ -39,11 +42,11 @@ set_target_properties(ompdp-plugin PROPERTIES
   CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
 target_include_directories(ompdp-plugin SYSTEM PRIVATE
   ${LLVM_INCLUDE_DIRS} ${CLANG_INCLUDE_DIRS})
-target_include_directories(ompdp-plugin PRIVATE ${CMAKE_SOURCE_DIR}/include)
+target_include_directories(ompdp-plugin PRIVATE ${CMAKE_SOURCE_DIR}/include
+                           ${CMAKE_SOURCE_DIR}/region-table)
 # -fplugin-arg-ompdp-profile= reads reports with the runtime's own reader
 # (a static library built -fPIC, hidden symbols).
 target_link_libraries(ompdp-plugin PRIVATE ompdp-report)
-separate_arguments(OMPDP_LLVM_DEFS NATIVE_COMMAND "${LLVM_DEFINITIONS}")
 target_compile_options(ompdp-plugin PRIVATE ${OMPDP_LLVM_DEFS} -fno-rtti
   -Wno-unused-parameter)
 # Clang and LLVM symbols come from the compiler that loads the plugin.

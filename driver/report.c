@@ -9,7 +9,7 @@
 \*===----------------------------------------------------------------------===*/
 #define _POSIX_C_SOURCE 200809L
 #include "driver.h"
-#include "journal.h"
+#include "journal_format.h"
 
 #include <errno.h>
 #include <fcntl.h>

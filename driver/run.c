@@ -16,7 +16,7 @@
 \*===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE /* pipe2 */
 #include "driver.h"
-#include "journal.h"
+#include "journal_format.h"
 #include "strbuf.h"
 
 #include <dirent.h>

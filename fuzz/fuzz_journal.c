@@ -1,6 +1,6 @@
 /*===- fuzz_journal.c - libFuzzer target: the journal reader ---------------===*\
 |*
-|* ompdp_journal_read() (rt/journal_format.c) must take any bytes (a
+|* ompdp_journal_read() (report/journal_format.c) must take any bytes (a
 |* truncated or corrupt header, lengths and checksums that lie, a report
 |* that is not one, no terminating NUL) without a crash, a leak or undefined
 |* behaviour, and either refuse them with a one-line reason or accept them.
@@ -16,7 +16,7 @@
 |*
 \*===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE /* open_memstream, memmem */
-#include "journal.h"
+#include "journal_format.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>

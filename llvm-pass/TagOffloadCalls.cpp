@@ -34,7 +34,7 @@
 //===----------------------------------------------------------------------===//
 #include "TagOffloadCalls.h"
 
-#include "../clang-plugin/RegionTable.h"
+#include "RegionTable.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"

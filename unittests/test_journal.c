@@ -11,7 +11,7 @@
 #define _GNU_SOURCE /* open_memstream */
 #include "check.h"
 #include "events.h"
-#include "journal.h"
+#include "journal_format.h"
 
 #include <stdlib.h>
 #include <string.h>

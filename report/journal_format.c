@@ -11,7 +11,7 @@
 |*
 \*===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE /* open_memstream */
-#include "journal.h"
+#include "journal_format.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
