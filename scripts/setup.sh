@@ -58,7 +58,14 @@ ompdp_install_packages() {
   done
   if [ ${#missing[@]} -ne 0 ]; then
     local sudo=""
-    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    if [ "$(id -u)" -ne 0 ]; then
+      # A Debian installed with a root password has no sudo.
+      if ! command -v sudo >/dev/null; then
+        echo "ompdp: installing ${missing[*]} needs root: run this as root, or install sudo" >&2
+        return 1
+      fi
+      sudo="sudo"
+    fi
     echo "ompdp: installing ${missing[*]}"
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
