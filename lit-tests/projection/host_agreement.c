@@ -15,6 +15,8 @@
 // BUILTIN, the built-in "host" profile, measured on the development machine,
 //   within 0.125..8 (it is another machine, or this one under another load).
 //
+// Timings of an instrumented runtime are not the device's:
+// UNSUPPORTED: sanitizer
 // RUN: %clang-offload -O1 %s -o %t
 // RUN: %python %S/Inputs/check_projection.py agree --runs 5 --lo 0.5 --hi 2 --setup '%ompdp calibrate --reps 7 --max-size 256K -o %t.prof' -- sh -c '%ompdp run --device=%t.prof --format=json -o "$OUT" -- %t' | FileCheck %s --check-prefix=CALIBRATED
 // RUN: %python %S/Inputs/check_projection.py agree --runs 3 --lo 0.125 --hi 8 -- sh -c '%ompdp run --device=host --format=json -o "$OUT" -- %t' | FileCheck %s --check-prefix=BUILTIN
