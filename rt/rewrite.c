@@ -1299,8 +1299,10 @@ static int make_keep_plan(const plan_ctx_t *c, uint32_t si, keep_plan_t *p) {
      * the end and the updates come instead. */
     ompdp_oc_add(p->rm, OMPDP_OC_H2D, s->h2d, s->bytes_h2d, s->dur_h2d);
     ompdp_oc_add(p->rm, OMPDP_OC_D2H, s->d2h, s->bytes_d2h, s->dur_d2h);
+    /* ... with the times t_after gives them. */
     uint64_t in = up_in + k * num_to, back = (dev_changes ? 1 : 0) + k * num_from;
-    ompdp_oc_add(p->add, OMPDP_OC_H2D, in, in * size, in * avg_h2d);
+    ompdp_oc_add(p->add, OMPDP_OC_H2D, in, in * size,
+                 (up_in ? (in_first ? s->dur_h2d_first : avg_d2h) : 0) + k * num_to * avg_h2d);
     ompdp_oc_add(p->add, OMPDP_OC_D2H, back, back * size, back * avg_d2h);
     return 0;
   }

@@ -4,7 +4,9 @@
 # check_projection.py REPORT.json
 #   The arithmetic that ties a projected JSON report together, recomputed
 #   from its own numbers (docs/devices.md, "How a report is projected"):
-#   every finding and rewrite has a projected saving; the projected wall is
+#   the operations of each finding add up to its measured time, and those a
+#   rewrite removes less those it adds to its measured saving; every finding
+#   and rewrite has a projected saving; the projected wall is
 #   the measured wall less the measured data time, plus the projected data
 #   time and the kernels' change; the projected total is the measured total
 #   scaled by projected over measured over the findings; the speedup follows.
@@ -49,10 +51,24 @@ def arithmetic(path):
         fail("a finding without a projected saving")
     if any("projected_time_saved_ns" not in w for w in rewrites):
         fail("a rewrite without a projected saving")
+    # The breakdown accounts for the measured times it breaks down (to a
+    # few ns of rounding per class).
+    for f in findings:
+        if "ops" in f and abs(sum(c["time_ns"] for c in f["ops"].values()) - f["time_ns"]) > 10:
+            fail("a %s finding's ops do not add up to its time_ns" % f["kind"])
+        for w in f["rewrites"]:
+            if "ops" not in w or not w["time_saved_ns"]:
+                continue
+            net = (sum(c["time_ns"] for c in w["ops"].values()) -
+                   sum(c["time_ns"] for c in w["ops_added"].values()))
+            if abs(net - w["time_saved_ns"]) > 10:
+                fail("a %s rewrite's ops give %d ns, its saving is %d" %
+                     (w["kind"], net, w["time_saved_ns"]))
     print("findings: %d, every one projected" % len(findings))
     print("rewrites: %d, every one projected" % len(rewrites))
-    ops = r["observed"]["ops"]
-    data = sum(c["time_ns"] for c in ops.values())
+    ops = r["observed"].get("ops")
+    data = (sum(c["time_ns"] for c in ops.values()) if ops
+            else r["observed"]["transfer_time_ns"])  # inferred: transfers only
     if p["data_time_ns"] != data:
         fail("data_time_ns %d is not the observed operations' %d" % (p["data_time_ns"], data))
     wall = (r["program"]["wall_time_ns"] - data + p["projected_data_time_ns"] +
