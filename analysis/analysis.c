@@ -21,6 +21,7 @@
 |*
 \*===----------------------------------------------------------------------===*/
 #include "detect.h"
+#include "op_account.h"
 
 #include <omp-tools.h>
 #include <stdio.h>
@@ -55,6 +56,7 @@ typedef struct fstate {
   uint64_t ref_seq;
   uint64_t count, bytes, time, saved, same, other;
   uint32_t rule; /* overbroad maps: OMPDP_OVERBROAD_* */
+  ompdp_oc_t oc;  /* its operations by class (the cost model's input) */
   int *devices;
   size_t num_devices;
 } fstate_t;
@@ -76,6 +78,7 @@ struct ompdp_engine {
   ompdp_unused_tx_t *ut;
   ompdp_zero_t *zero;
   ompdp_overbroad_t *ob;
+  ompdp_opacct_t acct; /* the run's operations by class, kernel time */
   uint32_t last_op[OMPDP_FK_COUNT], last_f[OMPDP_FK_COUNT]; /* g_finding's last answer */
 };
 
@@ -165,6 +168,8 @@ int ompdp_g_account(ompdp_engine_t *g, uint32_t fi, const ompdp_op_t *o, uint64_
   f->count += 1;
   f->bytes += o->bytes;
   f->time += dur;
+  ompdp_oc_add(f->oc, ompdp_op_class_of(o->type, o->src_dev, o->dst_dev, g->host), 1, o->bytes,
+               dur);
   if (ref && f->ref_op == OMPDP_NONE) {
     f->ref_op = ref->op;
     f->ref_seq = ref->seq;
@@ -209,6 +214,12 @@ uint32_t ompdp_g_select(ompdp_engine_t *g, int kind, const ompdp_xev_t *e,
 
 void ompdp_g_add_saved(ompdp_engine_t *g, uint64_t ticks) { g->saved += ticks; }
 
+void ompdp_g_move_to_delete(ompdp_engine_t *g, uint32_t fi, uint64_t bytes, uint64_t ticks) {
+  uint64_t(*oc)[3] = g->f[fi].oc;
+  oc[OMPDP_OC_ALLOC][2] -= ticks < oc[OMPDP_OC_ALLOC][2] ? ticks : oc[OMPDP_OC_ALLOC][2];
+  ompdp_oc_add(oc, OMPDP_OC_DELETE, 1, bytes, ticks);
+}
+
 static int add_dev(int **v, size_t *n, int dev) {
   size_t i = 0;
   while (i < *n && (*v)[i] < dev)
@@ -229,6 +240,7 @@ int ompdp_agg_note(ompdp_agg_t *a, const ompdp_op_t *o, uint64_t dur, int host) 
   a->count += 1;
   a->bytes += o->bytes;
   a->time += dur;
+  ompdp_oc_add(a->oc, ompdp_op_class_of(o->type, o->src_dev, o->dst_dev, host), 1, o->bytes, dur);
   int rc = 0;
   if (o->src_dev != host)
     rc |= add_dev(&a->devs, &a->ndevs, o->src_dev);
@@ -255,6 +267,7 @@ uint32_t ompdp_g_commit(ompdp_engine_t *g, int kind, ompdp_agg_t *a) {
   f->bytes += a->bytes;
   f->time += a->time;
   f->saved += a->saved;
+  ompdp_oc_merge(f->oc, (const uint64_t(*)[3])a->oc);
   for (size_t i = 0; i < a->ndevs; ++i)
     if (add_device(f, a->devs[i]))
       return a->f = OMPDP_NONE;
@@ -267,6 +280,8 @@ uint32_t ompdp_g_commit(ompdp_engine_t *g, int kind, ompdp_agg_t *a) {
 
 int ompdp_g_add_interval(ompdp_engine_t *g, uint32_t fi, const ompdp_xev_t *e) {
   g->f[fi].time += e->end - e->start;
+  ompdp_oc_add(g->f[fi].oc, ompdp_op_class_of(e->type, e->d->src_dev, e->d->dst_dev, g->host), 1,
+               e->d->bytes, e->end - e->start);
   member_t *m = &g->open->m[e->member];
   if (m->nimm < 4)
     m->imm[m->nimm++] = fi;
@@ -548,6 +563,7 @@ int ompdp_engine_feed(ompdp_engine_t *g, const ompdp_rec_t *r, uint32_t word, ui
   e.hash = e.type == OMPDP_EV_TRANSFER ? r->x : 0;
   e.hashed = e.type == OMPDP_EV_TRANSFER && (word & OMPDP_REC_HASHED) && e.d->bytes > 0;
   e.member = OMPDP_NONE;
+  ompdp_opacct_feed(&g->acct, e.d, e.type, e.start, e.end, g->host);
   int rc = ompdp_allocs_advance(g->al, g, e.start);
   if (!rc && e.type != OMPDP_EV_KERNEL)
     rc = add_member(g, &e);
@@ -751,6 +767,7 @@ static int fill_report(ompdp_engine_t *g, ompdp_report_t *r, const ompdp_engine_
   r->transfer_time_ns = ompdp_ticks_to_ns(g->transfer_ticks, mult);
   r->wall_time_ns = res->wall_time_ns;
   r->time_saved_ns = ompdp_ticks_to_ns(g->saved, mult);
+  ompdp_opacct_fill(&g->acct, mult, r);
   uint32_t *order = malloc((g->nf ? g->nf : 1) * sizeof(*order));
   if (!order)
     return -1;
@@ -770,6 +787,7 @@ static int fill_report(ompdp_engine_t *g, ompdp_report_t *r, const ompdp_engine_
     f->bytes = s->bytes;
     f->time_ns = ompdp_ticks_to_ns(s->time, mult);
     f->time_saved_ns = ompdp_ticks_to_ns(s->saved, mult);
+    ompdp_oc_to_ops((const uint64_t(*)[3])s->oc, mult, &f->ops);
     if (snapshot && s->num_devices) {
       f->devices = malloc(s->num_devices * sizeof(*f->devices));
       if (!f->devices) {

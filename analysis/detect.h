@@ -14,6 +14,7 @@
 #define OMPDP_DETECT_H
 
 #include "ompdp_rt.h"
+#include "op_account.h"
 
 /* One avoidable operation, by position in the analysis order (seq).
  * Meaning of ref and aux by detection:
@@ -184,6 +185,9 @@ uint32_t ompdp_g_finding(ompdp_engine_t *g, int kind, uint32_t op, uint64_t seq)
  * operation o (of duration dur) into finding f. */
 int ompdp_g_account(ompdp_engine_t *g, uint32_t f, const ompdp_op_t *o, uint64_t dur,
                     const ompdp_xref_t *ref, uint32_t aux);
+/* Moves ticks of finding f's allocation time to the delete they belong to
+ * (an unused allocation is accounted with its delete's time). */
+void ompdp_g_move_to_delete(ompdp_engine_t *g, uint32_t f, uint64_t bytes, uint64_t ticks);
 /* Adds to the union over all findings (selections accounted elsewhere). */
 void ompdp_g_add_saved(ompdp_engine_t *g, uint64_t ticks);
 
@@ -192,6 +196,7 @@ typedef struct ompdp_agg {
   uint32_t op; /* the site, from the first operation */
   uint64_t first_seq;
   uint64_t count, bytes, time, saved;
+  ompdp_oc_t oc; /* by class */
   int *devs;
   size_t ndevs;
   uint32_t ref_op; /* OMPDP_NONE: none */

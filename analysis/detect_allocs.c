@@ -218,6 +218,7 @@ static int decide_unused(ompdp_allocs_t *a, ompdp_engine_t *g, alloc_ent_t *x) {
   if (f == OMPDP_NONE ||
       ompdp_g_account(g, f, ompdp_op_get(x->op), x->dur + (x->has_delete ? x->del_dur : 0),
                       NULL, 0) ||
+      (x->has_delete && (ompdp_g_move_to_delete(g, f, ompdp_op_get(x->op)->bytes, x->del_dur), 0)) ||
       ompdp_g_late_decide(g, &x->la, f) || (x->has_delete && ompdp_g_late_decide(g, &x->ld, f)))
     return -1;
   ompdp_g_match(g, OMPDP_FK_UNUSED_ALLOC, x->seq, OMPDP_NONE,

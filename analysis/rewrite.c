@@ -1132,6 +1132,29 @@ static int finish(ompdp_finding_t *f, int text_rc, uint64_t transfers, uint64_t 
   return -1;
 }
 
+/* The operations a rewrite removes and adds, by class, for the cost model
+ * (times in the facts' units): set on f's last rewrite when finish() kept
+ * it (rc 0). */
+static int with_ops(const plan_ctx_t *c, ompdp_finding_t *f, int rc, const ompdp_oc_t rm,
+                    const ompdp_oc_t add) {
+  if (rc == 0 && f->num_rewrites) {
+    ompdp_rewrite_t *rw = &f->rewrites[f->num_rewrites - 1];
+    ompdp_oc_to_ops(rm, c->mult, &rw->ops);
+    if (add)
+      ompdp_oc_to_ops(add, c->mult, &rw->ops_added);
+  }
+  return rc;
+}
+
+/* A site's allocations after the first, with their deletes but the last:
+ * what keeping the item resident removes. */
+static void oc_site_allocs(ompdp_oc_t oc, const rw_site_t *s, uint64_t n, int all) {
+  ompdp_oc_add(oc, OMPDP_OC_ALLOC, n, n * s->alloc_bytes,
+               all ? s->dur_alloc : s->dur_alloc - s->dur_alloc_first);
+  ompdp_oc_add(oc, OMPDP_OC_DELETE, n, n * s->alloc_bytes,
+               all ? s->dur_delete : s->dur_delete - s->dur_delete_last);
+}
+
 /* Duplicate transfers, round trips and repeated allocations of an item of
  * a target (or target data) construct inside a loop: keep it on the device
  * across the loop. A plan says how, for one site; the plans of one loop
@@ -1149,6 +1172,7 @@ typedef struct keep_plan {
   uint32_t num_from, num_to; /* updates inserted, per iteration (at most) */
   int lower_bound;           /* some run only under a condition */
   uint64_t transfers, allocs, bytes, time;
+  ompdp_oc_t rm, add; /* by class, for the cost model */
   int dev;
   size_t group;
 } keep_plan_t;
@@ -1254,6 +1278,7 @@ static int make_keep_plan(const plan_ctx_t *c, uint32_t si, keep_plan_t *p) {
   p->dev = c->facts->bufs[s->buf - 1].dev;
   p->allocs = s->allocs - 1;
   p->time = (s->dur_alloc - s->dur_alloc_first) + (s->dur_delete - s->dur_delete_last);
+  oc_site_allocs(p->rm, s, s->allocs - 1, 0);
   if (p->update) {
     p->outer = up_in ? (dev_changes ? "tofrom" : "to") : (dev_changes ? "from" : "alloc");
     uint64_t moved = k * (num_from + num_to);
@@ -1270,6 +1295,15 @@ static int make_keep_plan(const plan_ctx_t *c, uint32_t si, keep_plan_t *p) {
     p->transfers = before - update_after;
     p->bytes = bytes_before > bytes_after ? bytes_before - bytes_after : 0;
     p->time += t_before > t_after ? t_before - t_after : 0;
+    /* Every copy of the construct goes; the copies in at the start, back at
+     * the end and the updates come instead. */
+    ompdp_oc_add(p->rm, OMPDP_OC_H2D, s->h2d, s->bytes_h2d, s->dur_h2d);
+    ompdp_oc_add(p->rm, OMPDP_OC_D2H, s->d2h, s->bytes_d2h, s->dur_d2h);
+    /* ... with the times t_after gives them. */
+    uint64_t in = up_in + k * num_to, back = (dev_changes ? 1 : 0) + k * num_from;
+    ompdp_oc_add(p->add, OMPDP_OC_H2D, in, in * size,
+                 (up_in ? (in_first ? s->dur_h2d_first : avg_d2h) : 0) + k * num_to * avg_h2d);
+    ompdp_oc_add(p->add, OMPDP_OC_D2H, back, back * size, back * avg_d2h);
     return 0;
   }
   p->inner_from = dev_changes;
@@ -1278,11 +1312,14 @@ static int make_keep_plan(const plan_ctx_t *c, uint32_t si, keep_plan_t *p) {
     p->transfers += s->h2d - 1;
     p->bytes += s->bytes_h2d - s->bytes_h2d_first;
     p->time += s->dur_h2d - s->dur_h2d_first;
+    ompdp_oc_add(p->rm, OMPDP_OC_H2D, s->h2d - 1, s->bytes_h2d - s->bytes_h2d_first,
+                 s->dur_h2d - s->dur_h2d_first);
   }
   if (!p->inner_from) {
     p->transfers += s->d2h;
     p->bytes += s->bytes_d2h;
     p->time += s->dur_d2h;
+    ompdp_oc_add(p->rm, OMPDP_OC_D2H, s->d2h, s->bytes_d2h, s->dur_d2h);
   }
   return 0;
 no:
@@ -1305,7 +1342,10 @@ static int build_keep(const plan_ctx_t *c, ompdp_rewrite_t *rw, keep_plan_t *con
   if (n > 64)
     return -1;
   uint64_t transfers = 0, allocs = 0, bytes = 0, time = 0;
+  ompdp_oc_t rm = {{0}}, add = {{0}};
   for (size_t i = 0; i < n; ++i) {
+    ompdp_oc_merge(rm, (const uint64_t(*)[3])ps[i]->rm);
+    ompdp_oc_merge(add, (const uint64_t(*)[3])ps[i]->add);
     items[i] = ps[i]->it;
     types[i] = ps[i]->outer;
     transfers += ps[i]->transfers;
@@ -1381,6 +1421,8 @@ static int build_keep(const plan_ctx_t *c, ompdp_rewrite_t *rw, keep_plan_t *con
   rw->allocs_removed = allocs;
   rw->bytes_removed = bytes;
   rw->time_saved_ns = to_ns(c, time);
+  ompdp_oc_to_ops((const uint64_t(*)[3])rm, c->mult, &rw->ops);
+  ompdp_oc_to_ops((const uint64_t(*)[3])add, c->mult, &rw->ops_added);
   rw->description = ompdp_sb_take(&d);
   rw->assumption = a.len ? ompdp_sb_take(&a) : (free(a.d), NULL);
   return rw->description && (!a.oom) ? 0 : -1;
@@ -1598,6 +1640,24 @@ static int build_row(const plan_ctx_t *c, const uint32_t *sis, size_t n, ompdp_r
   uint64_t dur_after = avg * (after + 2 * m);
   rw->transfers_removed = before - after;
   rw->allocs_removed = (n - 1) * m;
+  {
+    /* Every operation of the row goes; one allocation, its copies in and
+     * back (m times) and its delete come instead. */
+    ompdp_oc_t rm = {{0}}, add = {{0}};
+    for (size_t i = 0; i < n; ++i) {
+      const rw_site_t *s = &facts->sites[sis[order[i]]];
+      ompdp_oc_add(rm, OMPDP_OC_H2D, s->h2d, s->bytes_h2d, s->dur_h2d);
+      ompdp_oc_add(rm, OMPDP_OC_D2H, s->d2h, s->bytes_d2h, s->dur_d2h);
+      oc_site_allocs(rm, s, s->allocs, 1);
+    }
+    ompdp_oc_add(add, OMPDP_OC_H2D, m * (uint64_t)to, m * (uint64_t)to * size, m * (uint64_t)to * avg);
+    ompdp_oc_add(add, OMPDP_OC_D2H, m * (uint64_t)from, m * (uint64_t)from * size,
+                 m * (uint64_t)from * avg);
+    ompdp_oc_add(add, OMPDP_OC_ALLOC, m, m * size, m * avg);
+    ompdp_oc_add(add, OMPDP_OC_DELETE, m, m * size, m * avg);
+    ompdp_oc_to_ops((const uint64_t(*)[3])rm, c->mult, &rw->ops);
+    ompdp_oc_to_ops((const uint64_t(*)[3])add, c->mult, &rw->ops_added);
+  }
   rw->bytes_removed = bytes_before > bytes_after ? bytes_before - bytes_after : 0;
   rw->time_saved_ns = to_ns(c, dur_before > dur_after ? dur_before - dur_after : 0);
   ompdp_strbuf_t d = {0}, a = {0};
@@ -1748,7 +1808,25 @@ static int plan_unused_alloc(const plan_ctx_t *c, ompdp_finding_t *f, const regi
       removal_assumption(rw, &xr.items[exit_item], &a);
   }
   free(xr.items);
-  return finish(f, rc, s->lt_transfers, s->allocs, s->lt_bytes, to_ns(c, s->lt_dur), &d, &a);
+  /* The copies of the allocations' lifetimes: their own copies in, the
+   * rest back (split by count, as the facts keep one total). */
+  ompdp_oc_t rm = {{0}};
+  oc_site_allocs(rm, s, s->allocs, 1);
+  uint64_t lt_in = s->lt_transfers < s->h2d ? s->lt_transfers : s->h2d;
+  uint64_t lt_t = s->lt_dur > s->dur_alloc + s->dur_delete ? s->lt_dur - s->dur_alloc - s->dur_delete
+                                                            : 0;
+  if (s->lt_transfers) {
+    double in_share = (double)lt_in / (double)s->lt_transfers;
+    ompdp_oc_add(rm, OMPDP_OC_H2D, lt_in, (uint64_t)(in_share * (double)s->lt_bytes),
+                 (uint64_t)(in_share * (double)lt_t));
+    ompdp_oc_add(rm, OMPDP_OC_D2H, s->lt_transfers - lt_in,
+                 s->lt_bytes - (uint64_t)(in_share * (double)s->lt_bytes),
+                 lt_t - (uint64_t)(in_share * (double)lt_t));
+  }
+  return with_ops(c, f,
+                  finish(f, rc, s->lt_transfers, s->allocs, s->lt_bytes, to_ns(c, s->lt_dur), &d,
+                         &a),
+                  (const uint64_t(*)[3])rm, NULL);
 }
 
 /* Unused copies in: remove the `target update` item, or map the item
@@ -1786,7 +1864,10 @@ static int plan_unused_transfer(const plan_ctx_t *c, ompdp_finding_t *f,
   ompdp_strbuf_t a = {0};
   if (!rc)
     removal_assumption(rw, it, &a);
-  return finish(f, rc, s->h2d, 0, s->bytes_h2d, to_ns(c, s->dur_h2d), &d, &a);
+  ompdp_oc_t rm = {{0}};
+  ompdp_oc_add(rm, OMPDP_OC_H2D, s->h2d, s->bytes_h2d, s->dur_h2d);
+  return with_ops(c, f, finish(f, rc, s->h2d, 0, s->bytes_h2d, to_ns(c, s->dur_h2d), &d, &a),
+                  (const uint64_t(*)[3])rm, NULL);
 }
 
 /* Overbroad maps (detect_overbroad.c): the item a target region never
@@ -1805,19 +1886,25 @@ static int plan_overbroad(const plan_ctx_t *c, ompdp_finding_t *f, const region_
     return -1;
   const char *name = it->implicit ? it->variable : it->expr;
   uint64_t transfers, allocs = 0, bytes, time;
+  ompdp_oc_t rm = {{0}};
   if (rule == OMPDP_OVERBROAD_REMOVE) {
     transfers = s->h2d + s->d2h;
     allocs = s->allocs;
     bytes = s->bytes_h2d + s->bytes_d2h;
     time = s->dur_h2d + s->dur_d2h + s->dur_alloc + s->dur_delete;
+    ompdp_oc_add(rm, OMPDP_OC_H2D, s->h2d, s->bytes_h2d, s->dur_h2d);
+    ompdp_oc_add(rm, OMPDP_OC_D2H, s->d2h, s->bytes_d2h, s->dur_d2h);
+    oc_site_allocs(rm, s, s->allocs, 1);
   } else if (rule == OMPDP_OVERBROAD_TO) {
     transfers = s->d2h;
     bytes = s->bytes_d2h;
     time = s->dur_d2h;
+    ompdp_oc_add(rm, OMPDP_OC_D2H, s->d2h, s->bytes_d2h, s->dur_d2h);
   } else {
     transfers = s->h2d;
     bytes = s->bytes_h2d;
     time = s->dur_h2d;
+    ompdp_oc_add(rm, OMPDP_OC_H2D, s->h2d, s->bytes_h2d, s->dur_h2d);
   }
   if (!transfers && !allocs)
     return -1;
@@ -1845,7 +1932,8 @@ static int plan_overbroad(const plan_ctx_t *c, ompdp_finding_t *f, const region_
               "the region writes every element of `%s` (an element it does not write would come "
               "back from uninitialised device memory instead of keeping the host's value)",
               name);
-  return finish(f, rc, transfers, allocs, bytes, to_ns(c, time), &d, &a);
+  return with_ops(c, f, finish(f, rc, transfers, allocs, bytes, to_ns(c, time), &d, &a),
+                  (const uint64_t(*)[3])rm, NULL);
 }
 
 /* Bounds as written that may change something when evaluated once more. */
@@ -2044,7 +2132,10 @@ static int plan_zero_fill(const plan_ctx_t *c, ompdp_finding_t *f, const region_
     ompdp_sb_printf(&as, "%sthe bounds of `%s` evaluate the same once more (calls in them have no "
                    "side effects)",
               as.len ? "; " : "", it->expr);
-  return finish(f, rc, s->h2d, 0, s->bytes_h2d, to_ns(c, s->dur_h2d), &d, &as);
+  ompdp_oc_t rm = {{0}};
+  ompdp_oc_add(rm, OMPDP_OC_H2D, s->h2d, s->bytes_h2d, s->dur_h2d);
+  return with_ops(c, f, finish(f, rc, s->h2d, 0, s->bytes_h2d, to_ns(c, s->dur_h2d), &d, &as),
+                  (const uint64_t(*)[3])rm, NULL);
 }
 
 /* The facts' site of a finding (index + 1), 0 when there is none. */

@@ -51,5 +51,7 @@ int drv_write_report(const ompdp_report_t *r, drv_format_t fmt,
 int drv_run_main(int argc, char **argv);
 int drv_report_main(int argc, char **argv);
 int drv_fix_main(int argc, char **argv);
+int drv_calibrate_main(int argc, char **argv); /* calibrate.c */
+int drv_devices_main(int argc, char **argv);   /* devices.c */
 
 #endif /* OMPDP_DRIVER_H */

@@ -66,6 +66,13 @@ static void usage(FILE *out) {
         "  fix     turn a report's rewrites into clang-apply-replacements YAML, or\n"
         "          apply them to the sources\n"
         "          ompdp fix [-o FIXES.yaml | --apply] REPORT.json\n"
+        "  calibrate  measure an offload device and write its profile for --device\n"
+        "          ompdp calibrate [-o PROFILE] [--device-num N]\n"
+        "  devices  list the built-in device profiles, or show one\n"
+        "          ompdp devices [NAME|PROFILE]\n"
+        "\n"
+        "'run' and 'report' also take --device=NAME|PROFILE: every saving is then\n"
+        "projected for that device too (docs/devices.md).\n"
         "\n"
         "options:\n"
         "  --help      show this help ('ompdp <command> --help' for a command's)\n"
@@ -94,6 +101,10 @@ int main(int argc, char **argv) {
     return drv_report_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "fix"))
     return drv_fix_main(argc - 1, argv + 1);
+  if (!strcmp(cmd, "calibrate"))
+    return drv_calibrate_main(argc - 1, argv + 1);
+  if (!strcmp(cmd, "devices"))
+    return drv_devices_main(argc - 1, argv + 1);
   if (cmd[0] == '-')
     drv_error("unknown option '%s' (see 'ompdp --help')", cmd);
   else

@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "driver.h"
 #include "journal_format.h"
+#include "projection.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -101,7 +102,8 @@ int drv_write_report(const ompdp_report_t *r, drv_format_t fmt,
 }
 
 static void report_usage(FILE *out) {
-  fputs("usage: ompdp report [--format=text|json|sarif] [-o FILE] REPORT.json\n"
+  fputs("usage: ompdp report [--format=text|json|sarif] [-o FILE] [--device=NAME|FILE]\n"
+        "                    REPORT.json\n"
         "\n"
         "Reads a JSON report (from 'ompdp run --format=json -o FILE' or the\n"
         "runtime's output=FILE option) and renders it; '-' reads standard input.\n"
@@ -114,12 +116,14 @@ static void report_usage(FILE *out) {
         "  --format=text|json|sarif  how to render it (default: text)\n"
         "  -o FILE                   write it to FILE instead of standard output\n",
         out);
+  fputs(drv_projection_usage, out);
 }
 
 int drv_report_main(int argc, char **argv) {
   drv_format_t fmt = DRV_FORMAT_TEXT;
   const char *output = NULL, *input = NULL;
   int only_files = 0;
+  drv_projection_t proj = {0};
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i], *v;
     int m;
@@ -144,6 +148,11 @@ int drv_report_main(int argc, char **argv) {
         output = v;
         continue;
       }
+      if ((m = drv_projection_flag(argc, argv, &i, &proj)) != 0) {
+        if (m < 0)
+          return DRV_EXIT_USAGE;
+        continue;
+      }
       drv_error("unknown option '%s' (see 'ompdp report --help')", a);
       return DRV_EXIT_USAGE;
     }
@@ -160,6 +169,8 @@ int drv_report_main(int argc, char **argv) {
   }
   if (output && drv_check_output(output))
     return DRV_EXIT_USAGE;
+  if (drv_projection_load(&proj))
+    return DRV_EXIT_USAGE;
 
   ompdp_report_t r;
   char err[512];
@@ -170,7 +181,7 @@ int drv_report_main(int argc, char **argv) {
     return DRV_EXIT_FAILURE;
   }
   ompdp_report_sort(&r);
-  int rc = drv_write_report(&r, fmt, output, stdout);
+  int rc = drv_projection_apply(&proj, &r) || drv_write_report(&r, fmt, output, stdout);
   ompdp_report_free(&r);
   return rc ? DRV_EXIT_FAILURE : 0;
 }

@@ -17,6 +17,7 @@
 #define _GNU_SOURCE /* pipe2 */
 #include "driver.h"
 #include "journal_format.h"
+#include "projection.h"
 #include "strbuf.h"
 
 #include <dirent.h>
@@ -53,7 +54,7 @@ static int is_driver_option(const char *name, size_t n) {
 
 static void run_usage(FILE *out) {
   fputs("usage: ompdp run [--format=text|json|sarif] [-o FILE] [--option NAME=VALUE]...\n"
-        "                 [--] PROGRAM [ARGS...]\n"
+        "                 [--device=NAME|FILE] [--] PROGRAM [ARGS...]\n"
         "\n"
         "Runs PROGRAM with the ompdp runtime and prints its report on standard\n"
         "error. ompdp exits with the program's exit status.\n"
@@ -67,6 +68,7 @@ static void run_usage(FILE *out) {
     if (!is_driver_option(RuntimeOptions[i].name, strlen(RuntimeOptions[i].name)))
       fprintf(out, "      %-14s %s\n", RuntimeOptions[i].name,
               RuntimeOptions[i].description);
+  fputs(drv_projection_usage, out);
 }
 
 /*--- OMPDP_OPTIONS ----------------------------------------------------------*/
@@ -307,6 +309,7 @@ typedef struct run_args {
   const char **options; /* NAME=VALUE items, in order */
   size_t num_options;
   char **program; /* NULL-terminated, points into argv */
+  drv_projection_t proj; /* --device and its companions */
 } run_args_t;
 
 /* Returns 0, or the exit status to leave with (0 included for --help: then
@@ -340,6 +343,9 @@ static int parse_args(int argc, char **argv, run_args_t *a, int *done) {
       if (m < 0 || check_option(v))
         return DRV_EXIT_USAGE;
       a->options[a->num_options++] = v;
+    } else if ((m = drv_projection_flag(argc, argv, &i, &a->proj)) != 0) {
+      if (m < 0)
+        return DRV_EXIT_USAGE;
     } else {
       drv_error("unknown option '%s' (see 'ompdp run --help')", arg);
       return DRV_EXIT_USAGE;
@@ -567,6 +573,7 @@ static void render_one(const found_report_t *f, int is_main, const run_args_t *a
   if (!ok)
     drv_error("out of memory");
   ompdp_report_sort(&r);
+  drv_projection_apply(&a->proj, &r);
   /* A file that cannot take it (a full disk) loses nothing: the error
    * says so, and the report goes to stderr after all. */
   if (drv_write_report(&r, a->format, path, stderr) && path && strcmp(path, "-")) {
@@ -626,7 +633,7 @@ int drv_run_main(int argc, char **argv) {
     free(a.options);
     return rc;
   }
-  if (a.output && drv_check_output(a.output)) {
+  if ((a.output && drv_check_output(a.output)) || drv_projection_load(&a.proj)) {
     free(a.options);
     return DRV_EXIT_USAGE;
   }

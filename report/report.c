@@ -195,6 +195,7 @@ void ompdp_report_free(ompdp_report_t *r) {
     ompdp_finding_free(&r->findings[i]);
   free(r->findings);
   free(r->recovered_reason);
+  ompdp_projection_free(r->projection);
   ompdp_report_init(r);
 }
 
@@ -257,6 +258,9 @@ int ompdp_rewrite_copy(ompdp_rewrite_t *dst, const ompdp_rewrite_t *src) {
   dst->lower_bound = src->lower_bound;
   dst->allocs_removed = src->allocs_removed;
   dst->bytes_removed = src->bytes_removed;
+  dst->ops = src->ops;
+  dst->ops_added = src->ops_added;
+  dst->projected_saved_ns = src->projected_saved_ns;
   dst->description = ompdp_strdup(src->description);
   dst->assumption = ompdp_strdup(src->assumption);
   if ((src->description && !dst->description) || (src->assumption && !dst->assumption))

@@ -11,6 +11,7 @@
 #define OMPDP_REPORT_H
 
 #include "ompdp/format.h"
+#include "ops.h" /* operations by class, projections (report/) */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -62,6 +63,9 @@ typedef struct ompdp_rewrite {
   uint64_t bytes_removed;  /* bytes of the transfers removed */
   int lower_bound;         /* the savings are at least these: inserted updates that
                               run only under a condition are counted as always run */
+  ompdp_ops_t ops;         /* the operations it removes, by class */
+  ompdp_ops_t ops_added;   /* ... and those it adds (updates it inserts) */
+  uint64_t projected_saved_ns; /* with a projection: its saving there */
   ompdp_edit_t *edits;
   size_t num_edits;
 } ompdp_rewrite_t;
@@ -91,6 +95,8 @@ typedef struct ompdp_finding {
   ompdp_range_t range;
   ompdp_rewrite_t *rewrites;
   size_t num_rewrites;
+  ompdp_ops_t ops;             /* the avoidable operations, by class */
+  uint64_t projected_saved_ns; /* with a projection: the saving there */
   /* Runtime only, never written: the region handle (rt/regions.h) of the
    * operations the finding counts, 0 when unknown; with item, the site the
    * rewrites look up. */
@@ -117,6 +123,10 @@ typedef struct ompdp_report {
   uint64_t bytes_transferred;
   uint64_t transfer_time_ns;
   uint64_t hash_collisions; /* only with the verify_hashes option */
+  ompdp_ops_t observed_ops; /* every data operation, by class */
+  uint64_t kernel_time_ns;  /* kernels, less the data operations inside them */
+  /* Owned; NULL unless the report was priced for a device (cost_model.h). */
+  ompdp_projection_t *projection;
   int partial;              /* 1 if the report is known to be incomplete */
   /* Recovered from the journal of a process that ended without writing its
    * report (rt/journal.c): why, when the journal was flushed (CLOCK_REALTIME

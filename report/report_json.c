@@ -10,6 +10,7 @@
 \*===----------------------------------------------------------------------===*/
 #define _POSIX_C_SOURCE 200809L
 #include "report.h"
+#include "cost_model.h" /* operations by class and projections */
 
 #include <errno.h>
 #include <inttypes.h>
@@ -182,7 +183,7 @@ static void put_edit(FILE *out, const ompdp_edit_t *e) {
   fputc('}', out);
 }
 
-static void put_rewrite(FILE *out, const ompdp_rewrite_t *rw) {
+static void put_rewrite(FILE *out, const ompdp_rewrite_t *rw, int projected) {
   fputs("        {\n          \"kind\": ", out);
   ompdp_json_put_string(out, ompdp_rewrite_kind_json(rw->kind));
   fputs(",\n          \"description\": ", out);
@@ -200,10 +201,20 @@ static void put_rewrite(FILE *out, const ompdp_rewrite_t *rw) {
     fputs(i ? ",\n" : "\n", out);
     put_edit(out, &rw->edits[i]);
   }
-  fputs(rw->num_edits ? "\n          ]\n        }" : "]\n        }", out);
+  fputs(rw->num_edits ? "\n          ]" : "]", out);
+  /* After the edits: what the cost model needs, and its projection. */
+  if (rw->ops.known) {
+    fputs(",\n          \"ops\": ", out);
+    ompdp_ops_write_json(out, &rw->ops);
+    fputs(",\n          \"ops_added\": ", out);
+    ompdp_ops_write_json(out, &rw->ops_added);
+  }
+  if (projected)
+    fprintf(out, ",\n          \"projected_time_saved_ns\": %" PRIu64, rw->projected_saved_ns);
+  fputs("\n        }", out);
 }
 
-static void put_finding(FILE *out, const ompdp_finding_t *f) {
+static void put_finding(FILE *out, const ompdp_finding_t *f, int projected) {
   fputs("    {\n      \"kind\": ", out);
   ompdp_json_put_string(out, ompdp_finding_kind_json(f->kind));
   fprintf(out, ",\n      \"count\": %" PRIu64 ",\n", f->count);
@@ -252,9 +263,15 @@ static void put_finding(FILE *out, const ompdp_finding_t *f) {
   fputs(",\n      \"rewrites\": [", out);
   for (size_t i = 0; i < f->num_rewrites; ++i) {
     fputs(i ? ",\n" : "\n", out);
-    put_rewrite(out, &f->rewrites[i]);
+    put_rewrite(out, &f->rewrites[i], projected);
   }
   fputs(f->num_rewrites ? "\n      ]" : "]", out);
+  if (f->ops.known) {
+    fputs(",\n      \"ops\": ", out);
+    ompdp_ops_write_json(out, &f->ops);
+  }
+  if (projected)
+    fprintf(out, ",\n      \"projected_time_saved_ns\": %" PRIu64, f->projected_saved_ns);
   fputs("\n    }", out);
 }
 
@@ -293,7 +310,18 @@ int ompdp_report_write_json(const ompdp_report_t *r, FILE *out) {
   fprintf(out, "    \"kernels\": %" PRIu64 ",\n", r->num_kernels);
   fprintf(out, "    \"bytes_transferred\": %" PRIu64 ",\n", r->bytes_transferred);
   fprintf(out, "    \"transfer_time_ns\": %" PRIu64 ",\n", r->transfer_time_ns);
-  fprintf(out, "    \"hash_collisions\": %" PRIu64 "\n  },\n", r->hash_collisions);
+  fprintf(out, "    \"hash_collisions\": %" PRIu64, r->hash_collisions);
+  if (r->observed_ops.known) {
+    fprintf(out, ",\n    \"kernel_time_ns\": %" PRIu64 ",\n    \"ops\": ", r->kernel_time_ns);
+    ompdp_ops_write_json(out, &r->observed_ops);
+  }
+  fputs("\n  },\n", out);
+  /* Only when the report was priced for a device (--device). */
+  if (r->projection) {
+    fputs("  \"projection\": ", out);
+    ompdp_projection_write_json(out, r->projection, "  ");
+    fputs(",\n", out);
+  }
 
   fprintf(out, "  \"partial\": %s,\n", r->partial ? "true" : "false");
   /* Only in a report recovered from a journal: readers that predate it
@@ -314,7 +342,7 @@ int ompdp_report_write_json(const ompdp_report_t *r, FILE *out) {
   fputs("  \"findings\": [", out);
   for (size_t i = 0; i < r->num_findings; ++i) {
     fputs(i ? ",\n" : "\n", out);
-    put_finding(out, &r->findings[i]);
+    put_finding(out, &r->findings[i], r->projection != NULL);
   }
   fputs(r->num_findings ? "\n  ]\n}\n" : "]\n}\n", out);
 

@@ -709,6 +709,55 @@ static int read_devices(parser_t *p, ompdp_finding_t *f) {
   return r;
 }
 
+/*--- operations by class ("ops": the cost model's input) --------------------*/
+
+static const char *const OpClassNames[OMPDP_OC_COUNT] = {
+#define OMPDP_OP_CLASS(Enum, Json, Desc) Json,
+#include "ompdp/OmpdpFormat.inc"
+};
+static const char *const OpStatNames[3] = {"count", "bytes", "time_ns"};
+
+/* {"h2d": {"count": N, "bytes": N, "time_ns": N}, ...}; classes and members
+ * this version does not know are skipped. */
+static int read_ops(parser_t *p, const char *name, ompdp_ops_t *ops) {
+  if (peek(p) != '{')
+    return type_error(p, name, "an object");
+  memset(ops, 0, sizeof(*ops));
+  int state = 0, r;
+  unsigned seen = 0;
+  char *key;
+  while ((r = obj_next(p, &state, &key)) == 1) {
+    size_t at = p->pos;
+    int c = lookup(OpClassNames, OMPDP_OC_COUNT, key);
+    free(key);
+    if (c < 0) {
+      if (skip_value(p))
+        return -1;
+      continue;
+    }
+    if (once(p, &seen, (unsigned)c, OpClassNames[c], at))
+      return -1;
+    if (peek(p) != '{')
+      return type_error(p, OpClassNames[c], "an object");
+    int st2 = 0, r2;
+    unsigned seen2 = 0;
+    uint64_t *dest[3] = {&ops->c[c].count, &ops->c[c].bytes, &ops->c[c].time_ns};
+    while ((r2 = obj_next(p, &st2, &key)) == 1) {
+      size_t at2 = p->pos;
+      int m = lookup(OpStatNames, 3, key);
+      free(key);
+      if (m < 0 ? skip_value(p)
+                : once(p, &seen2, (unsigned)m, OpStatNames[m], at2) ||
+                      get_u64(p, OpStatNames[m], UINT64_MAX, dest[m]))
+        return -1;
+    }
+    if (r2)
+      return r2;
+  }
+  ops->known = r == 0;
+  return r;
+}
+
 /*--- rewrites (version 2) --------------------------------------------------*/
 
 enum { R_LINE, R_COLUMN, R_END_LINE, R_END_COLUMN, R_OFFSET, R_END_OFFSET, R_NUM };
@@ -831,11 +880,11 @@ static int read_edit(parser_t *p, ompdp_edit_t *e) {
 
 enum {
   W_KIND, W_DESCRIPTION, W_ASSUMPTION, W_SAVED, W_TRANSFERS, W_ALLOCS,
-  W_BYTES, W_EDITS, W_LOWER, W_NUM
+  W_BYTES, W_EDITS, W_LOWER, W_OPS, W_OPS_ADDED, W_NUM
 };
 static const char *const RewriteNames[W_NUM] = {
     "kind", "description", "assumption", "time_saved_ns", "transfers_removed",
-    "allocs_removed", "bytes_removed", "edits", "lower_bound"};
+    "allocs_removed", "bytes_removed", "edits", "lower_bound", "ops", "ops_added"};
 
 static int read_rewrite(parser_t *p, ompdp_rewrite_t *rw) {
   if (peek(p) != '{')
@@ -878,6 +927,8 @@ static int read_rewrite(parser_t *p, ompdp_rewrite_t *rw) {
       err = get_u64(p, "bytes_removed", UINT64_MAX, &rw->bytes_removed);
       break;
     case W_LOWER: err = get_bool(p, "lower_bound", &rw->lower_bound); break;
+    case W_OPS: err = read_ops(p, "ops", &rw->ops); break;
+    case W_OPS_ADDED: err = read_ops(p, "ops_added", &rw->ops_added); break;
     case W_EDITS:
       if (peek(p) != '[') {
         err = type_error(p, "edits", "an array of objects");
@@ -962,12 +1013,12 @@ static int read_item(parser_t *p, int32_t *out) {
 enum {
   F_KIND, F_COUNT, F_BYTES, F_TIME, F_SAVED, F_DEVICES, F_VARIABLE, F_CLAUSE,
   F_SUGGESTION, F_RELATED, F_SAME, F_OTHER, F_REGION_ID, F_ITEM, F_RANGE,
-  F_REWRITES, F_NUM
+  F_REWRITES, F_OPS, F_NUM
 };
 static const char *const FindingNames[F_NUM] = {
     "kind", "count", "bytes", "time_ns", "time_saved_ns", "devices",
     "variable", "clause", "suggestion", "related", "same_buffer",
-    "other_buffer", "region_id", "item", "range", "rewrites"};
+    "other_buffer", "region_id", "item", "range", "rewrites", "ops"};
 
 /* Reads one finding into f (zeroed by the caller). *kind_name gets the
  * "kind" string, which the caller resolves. */
@@ -1016,6 +1067,7 @@ static int read_finding(parser_t *p, ompdp_finding_t *f, char **kind_name) {
     case F_ITEM: e = read_item(p, &f->item); break;
     case F_RANGE: e = read_range(p, &f->range); break;
     case F_REWRITES: e = read_rewrites(p, f); break;
+    case F_OPS: e = read_ops(p, "ops", &f->ops); break;
     }
     if (e)
       return -1;
@@ -1165,17 +1217,19 @@ static int read_summary(parser_t *p, ompdp_report_t *rep) {
   return r;
 }
 
-enum { O_TRANSFERS, O_ALLOCS, O_DELETES, O_KERNELS, O_BYTES, O_TTIME, O_COLL, O_NUM };
+enum { O_TRANSFERS, O_ALLOCS, O_DELETES, O_KERNELS, O_BYTES, O_TTIME, O_COLL, O_KTIME, O_OPS,
+       O_NUM };
 static const char *const ObservedNames[O_NUM] = {
     "transfers", "allocs", "deletes", "kernels", "bytes_transferred", "transfer_time_ns",
-    "hash_collisions"};
+    "hash_collisions", "kernel_time_ns", "ops"};
 
 /* "deletes" came later: a report without it reads as 0 deletes. */
 static int read_observed(parser_t *p, ompdp_report_t *rep) {
   uint64_t *const Dest[O_NUM] = {&rep->num_transfers,     &rep->num_allocs,
                                  &rep->num_deletes,       &rep->num_kernels,
                                  &rep->bytes_transferred, &rep->transfer_time_ns,
-                                 &rep->hash_collisions};
+                                 &rep->hash_collisions,   &rep->kernel_time_ns,
+                                 NULL};
   if (peek(p) != '{')
     return type_error(p, "observed", "an object");
   int state = 0, r;
@@ -1187,7 +1241,8 @@ static int read_observed(parser_t *p, ompdp_report_t *rep) {
     free(key);
     if (m < 0 ? skip_value(p)
               : once(p, &seen, (unsigned)m, ObservedNames[m], at) ||
-                    get_u64(p, ObservedNames[m], UINT64_MAX, Dest[m]))
+                    (m == O_OPS ? read_ops(p, "ops", &rep->observed_ops)
+                                : get_u64(p, ObservedNames[m], UINT64_MAX, Dest[m])))
       return -1;
   }
   return r;

@@ -13,6 +13,7 @@
 \*===----------------------------------------------------------------------===*/
 #define _POSIX_C_SOURCE 200809L /* gmtime_r */
 #include "report.h"
+#include "cost_model.h" /* projections */
 
 #include <errno.h>
 #include <inttypes.h>
@@ -83,16 +84,21 @@ static void put_message(FILE *out, const char *text) {
 
 /* "Round trips of `b` (implicit map(tofrom: b)): 3 avoidable, 3.0 KiB,
  * 1.2 us to save. <suggestion>" */
-static void put_result_message(FILE *out, const ompdp_finding_t *f) {
-  char b1[OMPDP_UNIT_BUF], b2[OMPDP_UNIT_BUF], head[512];
+static void put_result_message(FILE *out, const ompdp_finding_t *f,
+                               const ompdp_projection_t *pr) {
+  char b1[OMPDP_UNIT_BUF], b2[OMPDP_UNIT_BUF], b3[OMPDP_UNIT_BUF], head[512];
   size_t n = (size_t)snprintf(head, sizeof(head), "%s", ompdp_finding_kind_title(f->kind));
   if (f->variable && n < sizeof(head))
     n += (size_t)snprintf(head + n, sizeof(head) - n, " of `%s`", f->variable);
   if (f->clause && n < sizeof(head))
     n += (size_t)snprintf(head + n, sizeof(head) - n, " (%s)", f->clause);
   if (n < sizeof(head))
-    snprintf(head + n, sizeof(head) - n, ": %" PRIu64 " avoidable, %s, %s to save.", f->count,
-             ompdp_format_bytes(b1, f->bytes), ompdp_format_time(b2, f->time_saved_ns));
+    n += (size_t)snprintf(head + n, sizeof(head) - n, ": %" PRIu64 " avoidable, %s, %s to save.",
+                          f->count, ompdp_format_bytes(b1, f->bytes),
+                          ompdp_format_time(b2, f->time_saved_ns));
+  if (pr && n < sizeof(head))
+    snprintf(head + n, sizeof(head) - n, " Projected for %s: %s to save.", pr->device,
+             ompdp_format_time(b3, f->projected_saved_ns));
   fputs("{\"text\": ", out);
   if (!f->suggestion) {
     ompdp_json_put_string(out, head);
@@ -126,14 +132,17 @@ static const char *related_text(ompdp_finding_kind_t k) {
   }
 }
 
-static void put_fix(FILE *out, const ompdp_rewrite_t *rw) {
-  char b1[OMPDP_UNIT_BUF], b2[OMPDP_UNIT_BUF], desc[2048];
+static void put_fix(FILE *out, const ompdp_rewrite_t *rw, const ompdp_projection_t *pr) {
+  char b1[OMPDP_UNIT_BUF], b2[OMPDP_UNIT_BUF], b3[OMPDP_UNIT_BUF], desc[2048], proj[160] = "";
+  if (pr)
+    snprintf(proj, sizeof(proj), "; projected for %s: saves %s%s", pr->device,
+             rw->lower_bound ? "at least " : "", ompdp_format_time(b3, rw->projected_saved_ns));
   snprintf(desc, sizeof(desc),
-           "%s (saves %s%s: %" PRIu64 " transfer(s) of %s, %" PRIu64 " allocation(s))%s%s",
+           "%s (saves %s%s: %" PRIu64 " transfer(s) of %s, %" PRIu64 " allocation(s)%s)%s%s",
            rw->description ? rw->description : ompdp_rewrite_kind_description(rw->kind),
            rw->lower_bound ? "at least " : "", ompdp_format_time(b1, rw->time_saved_ns),
            rw->transfers_removed,
-           ompdp_format_bytes(b2, rw->bytes_removed), rw->allocs_removed,
+           ompdp_format_bytes(b2, rw->bytes_removed), rw->allocs_removed, proj,
            rw->assumption ? "; assumes " : "", rw->assumption ? rw->assumption : "");
   fputs("{\"description\": ", out);
   put_message(out, desc);
@@ -173,9 +182,12 @@ static void put_fix(FILE *out, const ompdp_rewrite_t *rw) {
   ompdp_json_put_string(out, ompdp_rewrite_kind_json(rw->kind));
   fprintf(out,
           ", \"time_saved_ns\": %" PRIu64 ", \"transfers_removed\": %" PRIu64
-          ", \"allocs_removed\": %" PRIu64 ", \"bytes_removed\": %" PRIu64 "%s}}",
+          ", \"allocs_removed\": %" PRIu64 ", \"bytes_removed\": %" PRIu64 "%s",
           rw->time_saved_ns, rw->transfers_removed, rw->allocs_removed, rw->bytes_removed,
           rw->lower_bound ? ", \"lower_bound\": true" : "");
+  if (pr)
+    fprintf(out, ", \"projected_time_saved_ns\": %" PRIu64, rw->projected_saved_ns);
+  fputs("}}", out);
 }
 
 /* SARIF requires the fixes of a result to be distinct: a rewrite that
@@ -187,13 +199,13 @@ static int repeats_earlier(const ompdp_finding_t *f, size_t i) {
   return 0;
 }
 
-static void put_result(FILE *out, const ompdp_finding_t *f) {
+static void put_result(FILE *out, const ompdp_finding_t *f, const ompdp_projection_t *pr) {
   fputs("        {\n          \"ruleId\": ", out);
   ompdp_json_put_string(out, ompdp_finding_kind_json(f->kind));
   fprintf(out, ",\n          \"ruleIndex\": %d,\n          \"level\": \"warning\",\n",
           (int)f->kind);
   fputs("          \"message\": ", out);
-  put_result_message(out, f);
+  put_result_message(out, f, pr);
   if (f->loc.file) {
     fputs(",\n          \"locations\": [{\"physicalLocation\": ", out);
     put_physical(out, &f->loc, f->range.line ? &f->range : NULL);
@@ -234,6 +246,8 @@ static void put_result(FILE *out, const ompdp_finding_t *f) {
     fputs(", \"clause\": ", out);
     ompdp_json_put_string(out, f->clause);
   }
+  if (pr)
+    fprintf(out, ", \"projected_time_saved_ns\": %" PRIu64, f->projected_saved_ns);
   fputc('}', out);
   int any = 0;
   for (size_t i = 0; i < f->num_rewrites; ++i) {
@@ -241,7 +255,7 @@ static void put_result(FILE *out, const ompdp_finding_t *f) {
       continue;
     fputs(any ? ",\n            " : ",\n          \"fixes\": [\n            ", out);
     any = 1;
-    put_fix(out, &f->rewrites[i]);
+    put_fix(out, &f->rewrites[i], pr);
   }
   if (any)
     fputs("\n          ]", out);
@@ -335,13 +349,18 @@ int ompdp_report_write_sarif(const ompdp_report_t *r, FILE *out, const char *too
     fprintf(out, "\"%s\": %" PRIu64 ", ", ompdp_finding_kind_summary_key(k), r->counts[k]);
   fprintf(out,
           "\"time_saved_ns\": %" PRIu64 ", \"wall_time_ns\": %" PRIu64 ", \"transfers\": %" PRIu64
-          ", \"allocs\": %" PRIu64 ", \"kernels\": %" PRIu64 ", \"partial\": %s},\n",
+          ", \"allocs\": %" PRIu64 ", \"kernels\": %" PRIu64 ", \"partial\": %s",
           r->time_saved_ns, r->wall_time_ns, r->num_transfers, r->num_allocs, r->num_kernels,
           r->partial ? "true" : "false");
+  if (r->projection) { /* the run priced for a device */
+    fputs(", \"projection\": ", out);
+    ompdp_projection_write_json(out, r->projection, "      ");
+  }
+  fputs("},\n", out);
   fputs("      \"results\": [", out);
   for (size_t i = 0; i < r->num_findings; ++i) {
     fputs(i ? ",\n" : "\n", out);
-    put_result(out, &r->findings[i]);
+    put_result(out, &r->findings[i], r->projection);
   }
   fputs(r->num_findings ? "\n      ]\n    }\n  ]\n}\n" : "]\n    }\n  ]\n}\n", out);
   if (fflush(out) != 0 || ferror(out)) {

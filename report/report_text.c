@@ -9,6 +9,7 @@
 \*===----------------------------------------------------------------------===*/
 #define _POSIX_C_SOURCE 200809L /* gmtime_r */
 #include "report.h"
+#include "cost_model.h" /* ompdp_projection_label */
 
 #include <errno.h>
 #include <inttypes.h>
@@ -152,15 +153,19 @@ static void put_edit(FILE *out, const ompdp_edit_t *e) {
 
 /* "rewrite (keep_resident): <description>  [saves 1.2 us: 3 transfers (12.0
  * KiB), 3 allocations]" and one line per edit. */
-static void put_rewrite(FILE *out, const ompdp_rewrite_t *rw) {
-  char b1[OMPDP_UNIT_BUF], b2[OMPDP_UNIT_BUF];
+static void put_rewrite(FILE *out, const ompdp_rewrite_t *rw, int projected) {
+  char b1[OMPDP_UNIT_BUF], b2[OMPDP_UNIT_BUF], b3[OMPDP_UNIT_BUF];
   fprintf(out, "    rewrite (%s): ", ompdp_rewrite_kind_json(rw->kind));
   put_str(out, rw->description ? rw->description : "");
-  fprintf(out, "  [saves %s%s: %" PRIu64 " transfer%s (%s), %" PRIu64 " allocation%s]\n",
+  fprintf(out, "  [saves %s%s: %" PRIu64 " transfer%s (%s), %" PRIu64 " allocation%s",
           rw->lower_bound ? "at least " : "", ompdp_format_time(b1, rw->time_saved_ns),
           rw->transfers_removed,
           rw->transfers_removed == 1 ? "" : "s", ompdp_format_bytes(b2, rw->bytes_removed),
           rw->allocs_removed, rw->allocs_removed == 1 ? "" : "s");
+  if (projected)
+    fprintf(out, "; projected: saves %s%s", rw->lower_bound ? "at least " : "",
+            ompdp_format_time(b3, rw->projected_saved_ns));
+  fputs("]\n", out);
   if (rw->assumption) {
     fputs("      assumes: ", out);
     put_str(out, rw->assumption);
@@ -170,7 +175,7 @@ static void put_rewrite(FILE *out, const ompdp_rewrite_t *rw) {
     put_edit(out, &rw->edits[i]);
 }
 
-static void put_finding(FILE *out, const ompdp_finding_t *f) {
+static void put_finding(FILE *out, const ompdp_finding_t *f, int projected) {
   char b1[OMPDP_UNIT_BUF], b2[OMPDP_UNIT_BUF], b3[OMPDP_UNIT_BUF];
   fprintf(out, "%s  ", ompdp_finding_kind_json(f->kind));
   put_loc(out, &f->loc);
@@ -181,6 +186,8 @@ static void put_finding(FILE *out, const ompdp_finding_t *f) {
     fputc('-', out);
   for (size_t i = 0; i < f->num_devices; ++i)
     fprintf(out, "%s%d", i ? "," : "", f->devices[i]);
+  if (projected)
+    fprintf(out, " projected_saved=%s", ompdp_format_time(b1, f->projected_saved_ns));
   fputc('\n', out);
 
   if (f->variable || f->clause) {
@@ -214,7 +221,7 @@ static void put_finding(FILE *out, const ompdp_finding_t *f) {
     fputc('\n', out);
   }
   for (size_t i = 0; i < f->num_rewrites; ++i)
-    put_rewrite(out, &f->rewrites[i]);
+    put_rewrite(out, &f->rewrites[i], projected);
 }
 
 static void put_header(FILE *out, const ompdp_report_t *r) {
@@ -249,6 +256,20 @@ static void put_header(FILE *out, const ompdp_report_t *r) {
   fprintf(out, "time that the fixes would save: %s of %s (predicted speedup %.2fx)\n",
           ompdp_format_time(b1, r->time_saved_ns), ompdp_format_time(b2, r->wall_time_ns),
           r->predicted_speedup);
+  if (r->projection) {
+    /* The same figures priced for another device, said to be projected. */
+    const ompdp_projection_t *p = r->projection;
+    char label[512], b3[OMPDP_UNIT_BUF], b4[OMPDP_UNIT_BUF];
+    ompdp_projection_label(p, label, sizeof(label));
+    fprintf(out, "projected for %s: %s of %s (predicted speedup %.2fx); data movement %s "
+                 "projected, %s measured\n",
+            label, ompdp_format_time(b1, p->time_saved_ns), ompdp_format_time(b2, p->wall_time_ns),
+            p->predicted_speedup, ompdp_format_time(b3, p->projected_data_time_ns),
+            ompdp_format_time(b4, p->data_time_ns));
+    if (p->inferred)
+      fputs("warning: the projection infers operations from the finding kinds: this report "
+            "has no per-operation breakdown\n", out);
+  }
   if (r->recovered_reason) {
     /* Said before everything else a reader looks at: these are the counts
      * of the last journal flush, not of the whole run. */
@@ -299,7 +320,7 @@ int ompdp_report_write_text(const ompdp_report_t *r, FILE *out) {
       fprintf(out, "\n%s: %s\n", ompdp_finding_kind_title(f->kind),
               ompdp_finding_kind_explanation(f->kind));
     }
-    put_finding(out, f);
+    put_finding(out, f, r->projection != NULL);
   }
   free(copy);
 

@@ -21,4 +21,10 @@ typedef enum ompdp_rewrite_kind {
   OMPDP_RK_COUNT
 } ompdp_rewrite_kind_t;
 
+typedef enum ompdp_op_class {
+#define OMPDP_OP_CLASS(Enum, Json, Desc) OMPDP_OC_##Enum,
+#include "ompdp/OmpdpFormat.inc"
+  OMPDP_OC_COUNT
+} ompdp_op_class_t;
+
 #endif /* OMPDP_FORMAT_H */
