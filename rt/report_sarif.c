@@ -13,6 +13,7 @@
 \*===----------------------------------------------------------------------===*/
 #define _POSIX_C_SOURCE 200809L /* gmtime_r */
 #include "report.h"
+#include "process.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -234,6 +235,7 @@ static void put_result(FILE *out, const ompdp_finding_t *f) {
     fputs(", \"clause\": ", out);
     ompdp_json_put_string(out, f->clause);
   }
+  ompdp_sarif_put_spread(out, f); /* a merged report's: over the ranks */
   fputc('}', out);
   int any = 0;
   for (size_t i = 0; i < f->num_rewrites; ++i) {
@@ -293,6 +295,7 @@ int ompdp_report_write_sarif(const ompdp_report_t *r, FILE *out, const char *too
   }
   if (r->has_exit_status)
     fprintf(out, ", \"exitCode\": %d", r->exit_status);
+  ompdp_sarif_put_invocation_process(out, r); /* MPI: machine, processId */
   if (r->num_warnings || r->partial || r->recovered_reason) {
     fputs(", \"toolExecutionNotifications\": [", out);
     size_t n = 0;
@@ -335,9 +338,11 @@ int ompdp_report_write_sarif(const ompdp_report_t *r, FILE *out, const char *too
     fprintf(out, "\"%s\": %" PRIu64 ", ", ompdp_finding_kind_summary_key(k), r->counts[k]);
   fprintf(out,
           "\"time_saved_ns\": %" PRIu64 ", \"wall_time_ns\": %" PRIu64 ", \"transfers\": %" PRIu64
-          ", \"allocs\": %" PRIu64 ", \"kernels\": %" PRIu64 ", \"partial\": %s},\n",
+          ", \"allocs\": %" PRIu64 ", \"kernels\": %" PRIu64 ", \"partial\": %s",
           r->time_saved_ns, r->wall_time_ns, r->num_transfers, r->num_allocs, r->num_kernels,
           r->partial ? "true" : "false");
+  ompdp_sarif_put_run_process(out, r); /* MPI: the rank, or the ranks */
+  fputs("},\n", out);
   fputs("      \"results\": [", out);
   for (size_t i = 0; i < r->num_findings; ++i) {
     fputs(i ? ",\n" : "\n", out);
