@@ -21,4 +21,9 @@ void ompdp_rank_note_devices(const ompdp_op_t *op);
  * said on stderr (once). */
 void ompdp_rank_fill(ompdp_report_t *r, int host_device, int stderr_ok);
 
+/* What %r and %h stand for in the output option (rt/output.c): the
+ * launcher's rank (0 without a launcher) and the host name, into buf;
+ * stderr_ok as for ompdp_rank_fill. */
+const char *ompdp_rank_path_part(char which, char *buf, size_t size, int stderr_ok);
+
 #endif /* OMPDP_RANK_H */

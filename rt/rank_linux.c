@@ -94,13 +94,13 @@ static int find_build_id(struct dl_phdr_info *info, size_t size, void *ctx) {
   return 1; /* the first object is the main program: stop there */
 }
 
-static int detect_stderr_ok;
+static atomic_int detect_stderr_ok; /* set by whoever asks first */
 
 static void detect(void) {
   ompdp_process_init(&self);
   char err[256];
   int rc = ompdp_process_from_env(get_env, &self, err, sizeof(err));
-  if (rc < 0 && detect_stderr_ok)
+  if (rc < 0 && atomic_load_explicit(&detect_stderr_ok, memory_order_relaxed))
     fprintf(stderr, "ompdp: the launcher's rank is ignored: %s\n", err);
   if (rc != 1)
     return;
@@ -132,8 +132,21 @@ static void fill_devices(ompdp_process_t *p, int host) {
   }
 }
 
+const char *ompdp_rank_path_part(char which, char *buf, size_t size, int stderr_ok) {
+  atomic_store_explicit(&detect_stderr_ok, stderr_ok, memory_order_relaxed);
+  pthread_once(&detect_once, detect);
+  if (which == 'r') {
+    snprintf(buf, size, "%d", under_launcher ? self.rank : 0);
+  } else {
+    char *host = self.host ? NULL : ompdp_process_host_name();
+    snprintf(buf, size, "%s", self.host ? self.host : host ? host : "unknown-host");
+    free(host);
+  }
+  return buf;
+}
+
 void ompdp_rank_fill(ompdp_report_t *r, int host_device, int stderr_ok) {
-  detect_stderr_ok = stderr_ok;
+  atomic_store_explicit(&detect_stderr_ok, stderr_ok, memory_order_relaxed);
   pthread_once(&detect_once, detect);
   if (!under_launcher || r->process)
     return;

@@ -32,6 +32,10 @@
 // RUN: test -s %t.d/shared.json.0 && test -s %t.d/shared.json.1 && test ! -e %t.d/shared.json
 // RUN: env OMPI_COMM_WORLD_RANK=0 OMPI_COMM_WORLD_SIZE=2 %ompdp run --format=json -o %t.d/own.%%p.json -- %t 2>&1 | count 0
 //
+// The runtime's own output option knows %r and %h too.
+// RUN: env OMPI_COMM_WORLD_RANK=1 OMPI_COMM_WORLD_SIZE=2 OMP_TOOL_LIBRARIES=%ompdp-rt OMPDP_OPTIONS="format=json output=%t.d/direct.%r.json" %t
+// RUN: FileCheck %s --check-prefix=DIRECT < %t.d/direct.1.json
+//
 // srun (Slurm, inside a job step) and MPICH's Hydra; a batch script's
 // SLURM_PROCID is no rank; variables that hold no rank are said once and
 // ignored.
@@ -62,6 +66,7 @@
 // TEXT-NEXT: rank: 1 of 2 (openmpi job 42) on {{.+}}, pid {{[0-9]+}}, devices 1
 // SARIF: "machine": "{{[^"]+}}", "processId": {{[0-9]+}}
 // SARIF: "process": {"rank": 1, "size": 2,
+// DIRECT: "process": {"rank": 1, "size": 2,
 // SHARED: ompdp: the 2 ranks of this job were all given -o {{.*}}shared.json: each writes {{.*}}shared.json.<rank> (put %r in the path to choose)
 // SLURM: "process": {"rank": 3, "size": 4, "local_rank": null, "launcher": "slurm", "job": "77.0",
 // HYDRA: "process": {"rank": 2, "size": 3, "local_rank": null, "launcher": "pmi", "job": null,
