@@ -6,7 +6,8 @@
 // step of its loop, so it comes back unchanged and goes out again (round
 // trips, on every rank); odd ranks also send the same `coeffs` to their
 // device in each step (duplicate transfers, only there). The ranks then
-// sum their fields with MPI_Reduce.
+// sum their fields (and the odd ranks' scaled coefficients) with
+// MPI_Reduce.
 //
 //   clang-19 -g -fopenmp -fopenmp-targets=x86_64-pc-linux-gnu $(mpicc --showme:compile) \
 //     samples/mpi_ranks.c $(mpicc --showme:link) -Wl,-rpath,/usr/lib/llvm-19/lib -o mpi_ranks
@@ -24,7 +25,7 @@
 #define N 4096
 #define STEPS 8
 
-static double field[N], coeffs[N];
+static double field[N], coeffs[N], scaled[N];
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
@@ -43,15 +44,15 @@ int main(int argc, char **argv) {
     for (int i = 0; i < N; ++i)
       field[i] = field[i] * 0.5 + 1.0;
     if (rank % 2) {
-#pragma omp target teams distribute parallel for map(to : coeffs) map(tofrom : field)
+#pragma omp target teams distribute parallel for map(to : coeffs) map(from : scaled)
       for (int i = 0; i < N; ++i)
-        field[i] += coeffs[i];
+        scaled[i] = coeffs[i] * (step + 2);
     }
   }
 
   double local = 0, total = 0;
   for (int i = 0; i < N; ++i)
-    local += field[i];
+    local += field[i] + scaled[i];
   MPI_Reduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   if (rank == 0)
     printf("sum over %d ranks: %.3f\n", size, total);
