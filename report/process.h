@@ -157,5 +157,10 @@ void ompdp_sarif_put_spread(FILE *out, const ompdp_finding_t *f);
  * reason in err. */
 int ompdp_process_read_json(const char *text, size_t len, ompdp_report_t *r, char *err,
                             size_t errlen);
+/* The same from a jansson document of the whole report (a json_t *), for a
+ * report reader that has one already. */
+struct json_t;
+int ompdp_process_read_json_root(const struct json_t *root, ompdp_report_t *r, char *err,
+                                 size_t errlen);
 
 #endif /* OMPDP_PROCESS_H */

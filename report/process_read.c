@@ -302,6 +302,14 @@ int ompdp_process_read_json(const char *text, size_t len, ompdp_report_t *r, cha
     root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &je);
   if (!root)
     return fail(&rd, "the report's ranks cannot be read: %s at line %d", je.text, je.line);
+  int rc = ompdp_process_read_json_root(root, r, err, errlen);
+  json_decref(root);
+  return rc;
+}
+
+int ompdp_process_read_json_root(const json_t *root, ompdp_report_t *r, char *err,
+                                 size_t errlen) {
+  reader_t rd = {err, errlen, 0};
   int rc = 0;
   const json_t *v = json_object_get(root, "process");
   if (v && !json_is_null(v))
@@ -312,6 +320,5 @@ int ompdp_process_read_json(const char *text, size_t len, ompdp_report_t *r, cha
   v = json_object_get(root, "findings");
   if (!rc && json_is_array(v))
     rc = read_findings(&rd, v, r);
-  json_decref(root);
   return rc;
 }
