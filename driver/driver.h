@@ -53,5 +53,18 @@ int drv_report_main(int argc, char **argv);
 int drv_fix_main(int argc, char **argv);
 int drv_calibrate_main(int argc, char **argv); /* calibrate.c */
 int drv_devices_main(int argc, char **argv);   /* devices.c */
+int drv_merge_main(int argc, char **argv);
+
+/* MPI (output_path.c): `ompdp run -o` with %r (the launcher's rank), %h
+ * (host) and %% expanded into *pattern, %p kept for drv_output_path.
+ * Returns 0, or -1 after an error message. */
+int drv_output_pattern(const char *output, char **pattern);
+/* The pattern with %p as pid; NULL after an error message. */
+char *drv_output_path(const char *pattern, long pid);
+
+/* merge.c: reads the reports (or journals) at paths, one rank each, and
+ * merges them into *out. Returns 0, or an exit status after an error
+ * message. */
+int drv_merge_files(char *const *paths, size_t n, ompdp_report_t *out);
 
 #endif /* OMPDP_DRIVER_H */

@@ -61,8 +61,11 @@ static void usage(FILE *out) {
         "  run     run a program under the ompdp runtime and print its report\n"
         "          ompdp run [--format=text|json|sarif] [-o FILE] [--option NAME=VALUE]...\n"
         "                    [--] PROGRAM [ARGS...]\n"
-        "  report  render a saved JSON report\n"
-        "          ompdp report [--format=text|json|sarif] [-o FILE] REPORT.json\n"
+        "          (in -o, %r is the MPI rank, %p the process id, %h the host)\n"
+        "  report  render a saved JSON report (several: the ranks of an MPI run, merged)\n"
+        "          ompdp report [--format=text|json|sarif] [-o FILE] REPORT.json...\n"
+        "  merge   merge the reports of the ranks of an MPI run into one\n"
+        "          ompdp merge [--format=json|text|sarif] [-o FILE] REPORT.json...\n"
         "  fix     turn a report's rewrites into clang-apply-replacements YAML, or\n"
         "          apply them to the sources\n"
         "          ompdp fix [-o FIXES.yaml | --apply] REPORT.json\n"
@@ -105,6 +108,8 @@ int main(int argc, char **argv) {
     return drv_calibrate_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "devices"))
     return drv_devices_main(argc - 1, argv + 1);
+  if (!strcmp(cmd, "merge"))
+    return drv_merge_main(argc - 1, argv + 1);
   if (cmd[0] == '-')
     drv_error("unknown option '%s' (see 'ompdp --help')", cmd);
   else

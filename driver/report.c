@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -103,7 +104,7 @@ int drv_write_report(const ompdp_report_t *r, drv_format_t fmt,
 
 static void report_usage(FILE *out) {
   fputs("usage: ompdp report [--format=text|json|sarif] [-o FILE] [--device=NAME|FILE]\n"
-        "                    REPORT.json\n"
+        "                    REPORT.json...\n"
         "\n"
         "Reads a JSON report (from 'ompdp run --format=json -o FILE' or the\n"
         "runtime's output=FILE option) and renders it; '-' reads standard input.\n"
@@ -111,6 +112,8 @@ static void report_usage(FILE *out) {
         "report) is read too: the report of its last flush, marked partial.\n"
         "SARIF 2.1.0 is for editors' SARIF viewers and code-scanning services:\n"
         "one result per finding, with its rewrites as fixes.\n"
+        "Several reports are the ranks of one MPI run: they are merged first, as\n"
+        "'ompdp merge' does.\n"
         "\n"
         "options:\n"
         "  --format=text|json|sarif  how to render it (default: text)\n"
@@ -119,11 +122,13 @@ static void report_usage(FILE *out) {
   fputs(drv_projection_usage, out);
 }
 
-int drv_report_main(int argc, char **argv) {
+/* inputs has room for every argument. */
+static int report_main(int argc, char **argv, char **inputs) {
   drv_format_t fmt = DRV_FORMAT_TEXT;
   const char *output = NULL, *input = NULL;
   int only_files = 0;
   drv_projection_t proj = {0};
+  size_t num_inputs = 0;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i], *v;
     int m;
@@ -156,11 +161,7 @@ int drv_report_main(int argc, char **argv) {
       drv_error("unknown option '%s' (see 'ompdp report --help')", a);
       return DRV_EXIT_USAGE;
     }
-    if (input) {
-      drv_error("one report at a time ('%s' and '%s' given)", input, a);
-      return DRV_EXIT_USAGE;
-    }
-    input = a;
+    input = inputs[num_inputs++] = argv[i];
   }
   if (!input) {
     drv_error("no report given (usage: ompdp report [--format=text|json|sarif] "
@@ -176,7 +177,12 @@ int drv_report_main(int argc, char **argv) {
   char err[512];
   if (!strcmp(input, "-"))
     input = "/dev/stdin";
-  if (ompdp_report_or_journal_read_file(input, NULL, &r, err, sizeof(err))) {
+  if (num_inputs > 1) {
+    /* Several reports are the ranks of an MPI run: merged (merge.c). */
+    int mrc = drv_merge_files(inputs, num_inputs, &r);
+    if (mrc)
+      return mrc;
+  } else if (ompdp_report_or_journal_read_file(input, NULL, &r, err, sizeof(err))) {
     drv_error("%s", err);
     return DRV_EXIT_FAILURE;
   }
@@ -184,4 +190,15 @@ int drv_report_main(int argc, char **argv) {
   int rc = drv_projection_apply(&proj, &r) || drv_write_report(&r, fmt, output, stdout);
   ompdp_report_free(&r);
   return rc ? DRV_EXIT_FAILURE : 0;
+}
+
+int drv_report_main(int argc, char **argv) {
+  char **inputs = calloc((size_t)argc + 1, sizeof(*inputs));
+  if (!inputs) {
+    drv_error("out of memory");
+    return DRV_EXIT_FAILURE;
+  }
+  int rc = report_main(argc, argv, inputs);
+  free(inputs);
+  return rc;
 }

@@ -61,7 +61,9 @@ static void run_usage(FILE *out) {
         "\n"
         "options:\n"
         "  --format=text|json|sarif  how to render the report (default: text)\n"
-        "  -o FILE                write the report to FILE instead of standard error\n"
+        "  -o FILE                write the report to FILE instead of standard error; in\n"
+        "                         FILE, %r is the MPI rank (under mpirun or srun), %p the\n"
+        "                         program's process id, %h the host name, %% a '%'\n"
         "  --option NAME=VALUE    set a runtime option; NAME is one of:\n",
         out);
   for (size_t i = 0; i < NUM_RUNTIME_OPTIONS; ++i)
@@ -633,7 +635,20 @@ int drv_run_main(int argc, char **argv) {
     free(a.options);
     return rc;
   }
+  /* %r, %h and %p in -o (output_path.c); %p is the program's pid, and until
+   * the program runs, ompdp's own. */
+  char *out_pattern = NULL, *out_path = NULL;
+  if (a.output && (drv_output_pattern(a.output, &out_pattern) ||
+                   !(out_path = drv_output_path(out_pattern, (long)getpid())))) {
+    free(out_pattern);
+    free(a.options);
+    return DRV_EXIT_USAGE;
+  }
+  if (out_path)
+    a.output = out_path;
   if ((a.output && drv_check_output(a.output)) || drv_projection_load(&a.proj)) {
+    free(out_pattern);
+    free(out_path);
     free(a.options);
     return DRV_EXIT_USAGE;
   }
@@ -663,6 +678,8 @@ int drv_run_main(int argc, char **argv) {
     free(report_path);
     free(dir);
     free(runtime);
+    free(out_pattern);
+    free(out_path);
     free(a.options);
     return DRV_EXIT_USAGE;
   }
@@ -676,6 +693,11 @@ int drv_run_main(int argc, char **argv) {
   install_signals(&sigs);
   int exec_status, status = 0;
   pid_t pid = start_program(a.program, &sigs, &exec_status);
+  char *prog_path = pid > 0 && out_pattern ? drv_output_path(out_pattern, (long)pid) : NULL;
+  if (prog_path) {
+    free(out_path);
+    a.output = out_path = prog_path;
+  }
   /* Unblocked only now: a SIGTERM that came while forking is forwarded. */
   sigprocmask(SIG_SETMASK, &sigs.old_mask, NULL);
   if (pid > 0) {
@@ -705,6 +727,8 @@ int drv_run_main(int argc, char **argv) {
   remove_temp_dir(dir);
   free(report_path);
   free(dir);
+  free(out_pattern);
+  free(out_path);
   free(a.options);
   if (exec_status)
     return exec_status;

@@ -13,10 +13,13 @@
 #   %src-root              the source tree (scripts/, samples/)
 #   %omp-tools-include      the directory of omp-tools.h (for test-only OMPT tools)
 #   %stress-runs            repetitions of the concurrency test ($OMPDP_STRESS_RUNS or 20)
+#   %mpirun, %mpi-cflags, %mpi-libs  Open MPI's launcher (any number of ranks on
+#                           this machine, as root too) and how to compile and
+#                           link an MPI program with clang-19 (feature mpi)
 # Features: plugin (lib/ompdp.so was built), cuda (a CUDA toolkit for
 # lib/ompdp-nvptx.cfg), gpu (an NVIDIA GPU is present),
 # threads (always; marks the tests a ThreadSanitizer build runs), sanitizer,
-# tsan (a ThreadSanitizer build).
+# tsan (a ThreadSanitizer build), mpi (Open MPI's mpicc and mpirun).
 import os
 import shutil
 import subprocess
@@ -76,6 +79,22 @@ if os.path.exists(nvptx_cfg):
     cuda = [l.split("=", 1)[1].strip() for l in open(nvptx_cfg) if l.startswith("--cuda-path=")]
     if cuda and os.path.isdir(os.path.join(cuda[0], "bin")):
         config.available_features.add("cuda")
+# mpi: Open MPI's mpicc and mpirun (Debian's openmpi-bin, libopenmpi-dev).
+# Ranks may outnumber the cores (--oversubscribe) and the tests may run as
+# root, which Open MPI refuses unless told.
+if shutil.which("mpicc") and shutil.which("mpirun"):
+    try:
+        showme = [subprocess.run(["mpicc", "--showme:" + what], capture_output=True, text=True,
+                                 timeout=20) for what in ("compile", "link")]
+        if all(s.returncode == 0 for s in showme):
+            config.available_features.add("mpi")
+            config.substitutions.append(("%mpi-cflags", showme[0].stdout.strip()))
+            config.substitutions.append(("%mpi-libs", showme[1].stdout.strip()))
+            config.substitutions.append(("%mpirun", "mpirun --oversubscribe"))
+            config.environment["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
+            config.environment["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
+    except (OSError, subprocess.TimeoutExpired):
+        pass
 # Every build runs the threaded tests; the feature marks them (see tsan below).
 config.available_features.add("threads")
 if shutil.which("nvidia-smi"):

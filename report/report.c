@@ -9,6 +9,7 @@
 |*
 \*===----------------------------------------------------------------------===*/
 #include "report.h"
+#include "process.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -179,6 +180,7 @@ void ompdp_finding_free(ompdp_finding_t *f) {
   free(f->variable);
   free(f->clause);
   free(f->suggestion);
+  ompdp_spread_free(f->spread);
   memset(f, 0, sizeof(*f));
 }
 
@@ -196,6 +198,8 @@ void ompdp_report_free(ompdp_report_t *r) {
   free(r->findings);
   free(r->recovered_reason);
   ompdp_projection_free(r->projection);
+  ompdp_process_free(r->process);
+  ompdp_merge_info_free(r->merge);
   ompdp_report_init(r);
 }
 

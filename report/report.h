@@ -101,6 +101,9 @@ typedef struct ompdp_finding {
    * operations the finding counts, 0 when unknown; with item, the site the
    * rewrites look up. */
   uint32_t rt_region;
+  /* A merged report's finding: which ranks have it, and its spread over
+   * them (report/process.h); NULL otherwise. */
+  struct ompdp_spread *spread;
 } ompdp_finding_t;
 
 typedef struct ompdp_report {
@@ -138,6 +141,10 @@ typedef struct ompdp_report {
   size_t num_warnings;
   ompdp_finding_t *findings;
   size_t num_findings;
+  /* The MPI rank that wrote the report, or the ranks a merged report holds
+   * (report/process.h); NULL when not under a launcher / not merged. */
+  struct ompdp_process *process;
+  struct ompdp_merge_info *merge;
 } ompdp_report_t;
 
 /* Lifetime. */

@@ -11,6 +11,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "report.h"
 #include "cost_model.h" /* operations by class and projections */
+#include "process.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -272,6 +273,7 @@ static void put_finding(FILE *out, const ompdp_finding_t *f, int projected) {
   }
   if (projected)
     fprintf(out, ",\n      \"projected_time_saved_ns\": %" PRIu64, f->projected_saved_ns);
+  ompdp_json_put_spread(out, f); /* a merged report's: over the ranks */
   fputs("\n    }", out);
 }
 
@@ -294,6 +296,7 @@ int ompdp_report_write_json(const ompdp_report_t *r, FILE *out) {
   else
     fputs("null", out);
   fprintf(out, ",\n    \"wall_time_ns\": %" PRIu64 "\n  },\n", r->wall_time_ns);
+  ompdp_json_put_process(out, r); /* MPI: the rank, or a merged report's ranks */
 
   fputs("  \"summary\": {\n", out);
   for (int k = 0; k < OMPDP_FK_COUNT; ++k)

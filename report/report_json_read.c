@@ -17,6 +17,7 @@
 \*===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE /* strtod_l, newlocale */
 #include "report.h"
+#include "process.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -1443,6 +1444,11 @@ int ompdp_report_read_json(const char *text, size_t len, ompdp_report_t *r,
   p.depth = 0;
   ws(&p);
   if (read_top(&p, r)) {
+    ompdp_report_free(r);
+    return -1;
+  }
+  /* MPI: the rank, a merged report's ranks and spreads (report/process_read.c). */
+  if (ompdp_process_read_json(text, len, r, err, errlen)) {
     ompdp_report_free(r);
     return -1;
   }

@@ -14,6 +14,7 @@
 #define _POSIX_C_SOURCE 200809L /* gmtime_r */
 #include "report.h"
 #include "cost_model.h" /* projections */
+#include "process.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -248,6 +249,7 @@ static void put_result(FILE *out, const ompdp_finding_t *f, const ompdp_projecti
   }
   if (pr)
     fprintf(out, ", \"projected_time_saved_ns\": %" PRIu64, f->projected_saved_ns);
+  ompdp_sarif_put_spread(out, f); /* a merged report's: over the ranks */
   fputc('}', out);
   int any = 0;
   for (size_t i = 0; i < f->num_rewrites; ++i) {
@@ -307,6 +309,7 @@ int ompdp_report_write_sarif(const ompdp_report_t *r, FILE *out, const char *too
   }
   if (r->has_exit_status)
     fprintf(out, ", \"exitCode\": %d", r->exit_status);
+  ompdp_sarif_put_invocation_process(out, r); /* MPI: machine, processId */
   if (r->num_warnings || r->partial || r->recovered_reason) {
     fputs(", \"toolExecutionNotifications\": [", out);
     size_t n = 0;
@@ -356,6 +359,7 @@ int ompdp_report_write_sarif(const ompdp_report_t *r, FILE *out, const char *too
     fputs(", \"projection\": ", out);
     ompdp_projection_write_json(out, r->projection, "      ");
   }
+  ompdp_sarif_put_run_process(out, r); /* MPI: the rank, or the ranks */
   fputs("},\n", out);
   fputs("      \"results\": [", out);
   for (size_t i = 0; i < r->num_findings; ++i) {

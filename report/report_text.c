@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 200809L /* gmtime_r */
 #include "report.h"
 #include "cost_model.h" /* ompdp_projection_label */
+#include "process.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -189,6 +190,7 @@ static void put_finding(FILE *out, const ompdp_finding_t *f, int projected) {
   if (projected)
     fprintf(out, " projected_saved=%s", ompdp_format_time(b1, f->projected_saved_ns));
   fputc('\n', out);
+  ompdp_text_put_spread(out, f); /* a merged report's: over the ranks */
 
   if (f->variable || f->clause) {
     fputs("    ", out);
@@ -238,6 +240,7 @@ static void put_header(FILE *out, const ompdp_report_t *r) {
     fprintf(out, "exit status: %d\n", r->exit_status);
   else
     fputs("exit status: unknown\n", out);
+  ompdp_text_put_process(out, r); /* MPI: the rank, or a merged report's ranks */
   fprintf(out, "wall time: %s\n", ompdp_format_time(b1, r->wall_time_ns));
   fprintf(out,
           "observed: %" PRIu64 " transfers (%s, %s), %" PRIu64
@@ -253,9 +256,10 @@ static void put_header(FILE *out, const ompdp_report_t *r) {
     fprintf(out, " %s=%" PRIu64, ompdp_finding_kind_summary_key(k),
             r->counts[k]);
   fputc('\n', out);
-  fprintf(out, "time that the fixes would save: %s of %s (predicted speedup %.2fx)\n",
-          ompdp_format_time(b1, r->time_saved_ns), ompdp_format_time(b2, r->wall_time_ns),
-          r->predicted_speedup);
+  if (!ompdp_text_put_merged_saving(out, r))
+    fprintf(out, "time that the fixes would save: %s of %s (predicted speedup %.2fx)\n",
+            ompdp_format_time(b1, r->time_saved_ns), ompdp_format_time(b2, r->wall_time_ns),
+            r->predicted_speedup);
   if (r->projection) {
     /* The same figures priced for another device, said to be projected. */
     const ompdp_projection_t *p = r->projection;

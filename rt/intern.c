@@ -15,6 +15,7 @@
 |*
 \*===----------------------------------------------------------------------===*/
 #include "ompdp_rt.h"
+#include "rank.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -165,6 +166,7 @@ static uint32_t shard_intern(shard_t *s, uint32_t shard_no, const ompdp_op_t *op
   atomic_fetch_add_explicit(&total_ops, 1, memory_order_relaxed);
   if (op->region)
     atomic_store_explicit(&any_region, 1, memory_order_relaxed);
+  ompdp_rank_note_devices(op); /* the devices the report says this rank used */
   return i << SHARD_BITS | shard_no;
 }
 

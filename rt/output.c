@@ -23,6 +23,7 @@
 \*===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE
 #include "ompdp_rt.h"
+#include "rank.h"
 #include "tool.h"
 
 #include <errno.h>
@@ -202,10 +203,11 @@ static int write_to_file(const ompdp_report_t *r, const char *path) {
 
 /*--- the path ---------------------------------------------------------------===*/
 
-/* Expands %p and %%; a forked child whose pattern has no %p gets ".<pid>"
- * appended. Returns 0, or -1 when the result does not fit. */
+/* Expands %p, %%, and %r and %h (the MPI rank and the host, rank_linux.c);
+ * a forked child whose pattern has no %p gets ".<pid>" appended. Returns 0,
+ * or -1 when the result does not fit. */
 static int expand_path(const char *pattern, int forked, char *out, size_t size) {
-  char pid[24];
+  char pid[24], part[256];
   snprintf(pid, sizeof(pid), "%ld", (long)getpid());
   size_t n = 0;
   int has_pid = 0;
@@ -218,6 +220,10 @@ static int expand_path(const char *pattern, int forked, char *out, size_t size) 
       has_pid = 1;
       ++p;
     } else if (p[0] == '%' && p[1] == '%') {
+      ++p;
+    } else if (p[0] == '%' && (p[1] == 'r' || p[1] == 'h')) {
+      add = ompdp_rank_path_part(p[1], part, sizeof(part), ompdp_stderr_usable());
+      len = strlen(add);
       ++p;
     }
     if (n + len >= size)

@@ -19,6 +19,7 @@
 #include "detect.h"
 #include "journal.h"
 #include "ompdp_rt.h"
+#include "rank.h"
 #include "regions.h"
 #include "rewrite.h"
 #include "tool.h"
@@ -136,6 +137,9 @@ static void set_argv(ompdp_report_t *r) {
     return;
   for (size_t i = 0; i < n && r->argc < argc; i += strlen(buf + i) + 1)
     r->argv[r->argc++] = ompdp_strdup(buf + i);
+  /* MPI: rank, host, devices (rank_linux.c). The host device is looked up
+   * only after an operation: see ompdp_write_report_once. */
+  ompdp_rank_fill(r, ompdp_op_count() ? ompdp_host_device() : -1, ompdp_stderr_usable());
 }
 
 /* Where an operation comes from: the compiler's region table when the code
