@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "driver.h"
 #include "journal.h"
+#include "timeline.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -165,7 +166,7 @@ int drv_report_main(int argc, char **argv) {
   char err[512];
   if (!strcmp(input, "-"))
     input = "/dev/stdin";
-  if (ompdp_report_or_journal_read_file(input, NULL, &r, err, sizeof(err))) {
+  if (ompdp_report_read_file_with_timeline(input, NULL, &r, err, sizeof(err))) {
     drv_error("%s", err);
     return DRV_EXIT_FAILURE;
   }

@@ -17,6 +17,7 @@
 #define _GNU_SOURCE /* pipe2 */
 #include "driver.h"
 #include "journal.h"
+#include "timeline.h"
 #include "strbuf.h"
 
 #include <dirent.h>
@@ -529,8 +530,8 @@ static void render_one(const found_report_t *f, int is_main, const run_args_t *a
   else
     snprintf(why, sizeof(why), "the program ended (exit status %d) without writing its "
              "report", WEXITSTATUS(status));
-  if (ompdp_report_or_journal_read_file(f->path, f->journal ? why : NULL, &r, err,
-                                        sizeof(err))) {
+  if (ompdp_report_read_file_with_timeline(f->path, f->journal ? why : NULL, &r, err,
+                                           sizeof(err))) {
     drv_error("the %s of process %ld is unreadable: %s", f->journal ? "journal" : "report",
               f->pid, err);
     return;

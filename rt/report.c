@@ -9,6 +9,7 @@
 |*
 \*===----------------------------------------------------------------------===*/
 #include "report.h"
+#include "timeline.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -195,6 +196,8 @@ void ompdp_report_free(ompdp_report_t *r) {
     ompdp_finding_free(&r->findings[i]);
   free(r->findings);
   free(r->recovered_reason);
+  ompdp_timeline_free(r->timeline);
+  free(r->timeline);
   ompdp_report_init(r);
 }
 

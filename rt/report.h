@@ -95,6 +95,10 @@ typedef struct ompdp_finding {
    * operations the finding counts, 0 when unknown; with item, the site the
    * rewrites look up. */
   uint32_t rt_region;
+  /* Names the finding to the timeline's links (report/timeline.h): the
+   * engine's index of it in the runtime, its position in the file when
+   * read back. Never written. */
+  uint32_t timeline_id;
 } ompdp_finding_t;
 
 typedef struct ompdp_report {
@@ -128,6 +132,8 @@ typedef struct ompdp_report {
   size_t num_warnings;
   ompdp_finding_t *findings;
   size_t num_findings;
+  /* The operations of the run (report/timeline.h); NULL: none. Owned. */
+  struct ompdp_timeline *timeline;
 } ompdp_report_t;
 
 /* Lifetime. */

@@ -10,6 +10,7 @@
 \*===----------------------------------------------------------------------===*/
 #define _POSIX_C_SOURCE 200809L
 #include "report.h"
+#include "timeline.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -316,7 +317,12 @@ int ompdp_report_write_json(const ompdp_report_t *r, FILE *out) {
     fputs(i ? ",\n" : "\n", out);
     put_finding(out, &r->findings[i]);
   }
-  fputs(r->num_findings ? "\n  ]\n}\n" : "]\n}\n", out);
+  fputs(r->num_findings ? "\n  ]" : "]", out);
+  if (r->timeline) {
+    fputs(",\n  \"timeline\": ", out);
+    ompdp_timeline_write_json(r, out);
+  }
+  fputs("\n}\n", out);
 
   if (fflush(out) != 0 || ferror(out)) {
     if (errno == 0)
