@@ -20,7 +20,12 @@ enum {
   DRV_EXIT_USAGE = 2,   /* bad command line, or an output that is not writable */
 };
 
-typedef enum drv_format { DRV_FORMAT_TEXT, DRV_FORMAT_JSON, DRV_FORMAT_SARIF } drv_format_t;
+typedef enum drv_format {
+  DRV_FORMAT_TEXT,
+  DRV_FORMAT_JSON,
+  DRV_FORMAT_SARIF,
+  DRV_FORMAT_HTML,  /* one self-contained page (report/report_html.c) */
+} drv_format_t;
 
 /* Prints "ompdp: <message>\n" on stderr. */
 void drv_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

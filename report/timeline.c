@@ -119,10 +119,17 @@ void ompdp_timeline_count_shown(const ompdp_report_t *r, uint64_t *counts) {
     return;
   size_t n;
   idpos_t *m = id_map(r, &n);
-  for (size_t i = 0; i < t->num_links; ++i) {
-    long p = t->links[i].related ? -1 : position(m, n, t->links[i].finding);
-    if (p >= 0)
-      counts[p]++;
+  /* A finding counts its allocations: the delete of each is linked too,
+   * and is not one more. */
+  for (size_t i = 0; i < t->num_ops; ++i) {
+    const ompdp_tl_op_t *o = &t->ops[i];
+    if (o->type == OMPDP_TL_DELETE)
+      continue;
+    for (size_t k = o->first_link; k < o->first_link + o->num_links && k < t->num_links; ++k) {
+      long p = t->links[k].related ? -1 : position(m, n, t->links[k].finding);
+      if (p >= 0)
+        counts[p]++;
+    }
   }
   free(m);
 }

@@ -116,7 +116,8 @@ int ompdp_report_read_file_with_timeline(const char *path, const char *reason,
 long *ompdp_timeline_link_positions(const struct ompdp_report *r);
 
 /* Per finding (by position in r->findings): how many of its avoidable
- * operations the timeline holds. counts has r->num_findings entries. */
+ * operations the timeline holds, as the finding counts them (allocations,
+ * not their deletes). counts has r->num_findings entries. */
 void ompdp_timeline_count_shown(const struct ompdp_report *r, uint64_t *counts);
 
 #endif /* OMPDP_TIMELINE_H */
