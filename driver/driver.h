@@ -25,6 +25,7 @@ typedef enum drv_format {
   DRV_FORMAT_JSON,
   DRV_FORMAT_SARIF,
   DRV_FORMAT_HTML,  /* one self-contained page (report/report_html.c) */
+  DRV_FORMAT_TRACE, /* Chrome trace-event JSON (report/report_trace.c) */
 } drv_format_t;
 
 /* Prints "ompdp: <message>\n" on stderr. */

@@ -31,8 +31,10 @@ int drv_parse_format(const char *value, drv_format_t *out) {
     *out = DRV_FORMAT_SARIF;
   else if (!strcmp(value, "html"))
     *out = DRV_FORMAT_HTML;
+  else if (!strcmp(value, "trace"))
+    *out = DRV_FORMAT_TRACE;
   else {
-    drv_error("unknown --format '%s' (use text, json, sarif or html)", value);
+    drv_error("unknown --format '%s' (use text, json, sarif, html or trace)", value);
     return -1;
   }
   return 0;
@@ -93,6 +95,7 @@ int drv_write_report(const ompdp_report_t *r, drv_format_t fmt,
   int rc = fmt == DRV_FORMAT_JSON    ? ompdp_report_write_json(r, out)
            : fmt == DRV_FORMAT_SARIF ? ompdp_report_write_sarif(r, out, OMPDP_VERSION_STRING)
            : fmt == DRV_FORMAT_HTML  ? ompdp_report_write_html(r, out)
+           : fmt == DRV_FORMAT_TRACE ? ompdp_report_write_trace(r, out)
                                      : ompdp_report_write_text(r, out);
   int err = errno;
   if (out != stdout && out != stderr && fclose(out) != 0 && rc == 0) {
@@ -107,7 +110,7 @@ int drv_write_report(const ompdp_report_t *r, drv_format_t fmt,
 }
 
 static void report_usage(FILE *out) {
-  fputs("usage: ompdp report [--format=text|json|sarif|html] [-o FILE] REPORT.json\n"
+  fputs("usage: ompdp report [--format=text|json|sarif|html|trace] [-o FILE] REPORT.json\n"
         "\n"
         "Reads a JSON report (from 'ompdp run --format=json -o FILE' or the\n"
         "runtime's output=FILE option) and renders it; '-' reads standard input.\n"
@@ -116,11 +119,12 @@ static void report_usage(FILE *out) {
         "SARIF 2.1.0 is for editors' SARIF viewers and code-scanning services:\n"
         "one result per finding, with its rewrites as fixes.\n"
         "HTML is one self-contained page: summary, findings with their rewrites\n"
-        "as diffs, and the timeline of each device.\n"
+        "as diffs, and the timeline of each device. A trace is Chrome trace-event\n"
+        "JSON for Perfetto (ui.perfetto.dev) and chrome://tracing.\n"
         "\n"
         "options:\n"
-        "  --format=text|json|sarif|html        how to render it (default: text)\n"
-        "  -o FILE                   write it to FILE instead of standard output\n",
+        "  --format=text|json|sarif|html|trace  how to render it (default: text)\n"
+        "  -o FILE                              write it to FILE instead of standard output\n",
         out);
 }
 
@@ -162,7 +166,7 @@ int drv_report_main(int argc, char **argv) {
     input = a;
   }
   if (!input) {
-    drv_error("no report given (usage: ompdp report [--format=text|json|sarif|html] "
+    drv_error("no report given (usage: ompdp report [--format=text|json|sarif|html|trace] "
               "[-o FILE] REPORT.json)");
     return DRV_EXIT_USAGE;
   }

@@ -53,14 +53,15 @@ static int is_driver_option(const char *name, size_t n) {
 }
 
 static void run_usage(FILE *out) {
-  fputs("usage: ompdp run [--format=text|json|sarif|html] [-o FILE]\n"
+  fputs("usage: ompdp run [--format=text|json|sarif|html|trace] [-o FILE]\n"
         "                 [--option NAME=VALUE]... [--] PROGRAM [ARGS...]\n"
         "\n"
         "Runs PROGRAM with the ompdp runtime and prints its report on standard\n"
         "error. ompdp exits with the program's exit status.\n"
         "\n"
         "options:\n"
-        "  --format=text|json|sarif|html  how to render the report (default: text)\n"
+        "  --format=F             how to render the report: text (the default), json,\n"
+        "                         sarif, html or trace\n"
         "  -o FILE                write the report to FILE instead of standard error\n"
         "  --option NAME=VALUE    set a runtime option; NAME is one of:\n",
         out);
