@@ -31,11 +31,14 @@ int ompdp_report_write_html(const ompdp_report_t *r, FILE *out);
 int ompdp_report_write_trace(const ompdp_report_t *r, FILE *out);
 
 /* Before and after: findings are matched by kind and site (region and map
- * item when the compiler named them, else file, line, column and function);
+ * item when the compiler named them, else file, line, column and function),
+ * then those left by kind, variable and file (a fix that puts a construct
+ * around another moves the finding that stays to it: "moved");
  * totals compared are the observed transfers, bytes, allocations, kernels,
  * transfer time and the time the fixes would save. */
 typedef struct ompdp_diff_row {
   const ompdp_finding_t *before, *after; /* NULL: new / gone */
+  int moved; /* matched by kind, variable and file only: the fix moved its site */
 } ompdp_diff_row_t;
 
 typedef struct ompdp_diff {
@@ -43,7 +46,7 @@ typedef struct ompdp_diff {
   const char *before_name, *after_name; /* for the output (set by the caller) */
   ompdp_diff_row_t *rows; /* gone first, then changed and unchanged, then new */
   size_t num_rows;
-  size_t gone, added, grew, shrank, same;
+  size_t gone, added, grew, shrank, same, moved;
   /* 1 when the waste grew: a finding is new, or one has more avoidable
    * operations (or as many, with more bytes), or the avoidable operations
    * of all findings together grew. Times alone never count: they vary from
