@@ -376,7 +376,8 @@ ompdp_timeline_t *ompdp_tlc_finish(ompdp_tlc_t *t, uint64_t mult) {
     qsort(t->kept, t->nkept, sizeof(*t->kept), cmp_ev);
     t->kept_sorted = 1;
   }
-  qsort(t->links, t->nlinks, sizeof(*t->links), cmp_link);
+  if (t->nlinks)
+    qsort(t->links, t->nlinks, sizeof(*t->links), cmp_link);
   ompdp_timeline_t *tl = calloc(1, sizeof(*tl));
   if (!tl)
     return NULL;
@@ -417,7 +418,8 @@ ompdp_timeline_t *ompdp_tlc_finish(ompdp_tlc_t *t, uint64_t mult) {
     }
     op->num_links = tl->num_links - op->first_link;
   }
-  qsort(t->lanes, t->nlanes, sizeof(*t->lanes), cmp_lane);
+  if (t->nlanes)
+    qsort(t->lanes, t->nlanes, sizeof(*t->lanes), cmp_lane);
   tl->num_bins = OMPDP_TLC_BINS;
   tl->bin_ns = (double)t->bin_w * (double)mult / 4294967296.0;
   for (size_t i = 0; i < t->nlanes; ++i) {

@@ -10,8 +10,9 @@
 |*   - the summary, what was observed, warnings;
 |*   - every finding with its verdict (kind, explanation, suggestion) and
 |*     rewrites, each edit shown as a diff of the source lines when the file
-|*     is readable and still what the run saw (its XXH3, the recorded
-|*     original text), else as the bare edit;
+|*     is readable and still what the run saw (the XXH3 the compiler
+|*     recorded, the original text), else as the bare edit: no line of a
+|*     file whose hash the report does not give is ever put in a page;
 |*   - the timeline, with links to findings turned into their positions.
 |*     A page with more than HTML_MAX_OPS operations keeps the operations
 |*     of findings first, then the earliest others, and adds the rest to
@@ -344,7 +345,12 @@ static json_t *file_diff(srcs_t *ss, const char *file, const ompdp_rewrite_t *rw
       continue;
     long long a = offset_of(s, e->range.line, e->range.column);
     long long b = offset_of(s, e->range.end_line, e->range.end_column);
-    if (e->file_hash && e->file_hash != s->hash)
+    /* Only a file whose hash the report knows: a page must not show lines
+     * of any file a report names (the report may come from elsewhere, the
+     * page go elsewhere). */
+    if (!e->file_hash)
+      why = "the report has no hash of the file to check it against";
+    else if (e->file_hash != s->hash)
       why = "the file changed since the program was built";
     else if (a < 0 || b < a)
       why = "the file has no such lines";
@@ -542,7 +548,8 @@ static json_t *timeline_json(const ompdp_report_t *r) {
       if (pos[k] >= 0 && push(t->links[k].related ? rs : fs, json_integer(pos[k])))
         goto fail;
   }
-  qsort(pb, npb, sizeof(*pb), cmp_pbins);
+  if (npb)
+    qsort(pb, npb, sizeof(*pb), cmp_pbins);
   for (size_t i = 0; i < npb; ++i) {
     json_t *l = json_object(), *bins;
     if (push(lanes, l) || !(bins = child(l, "bins", json_array())) ||

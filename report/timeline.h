@@ -109,6 +109,9 @@ int ompdp_timeline_write_json(const struct ompdp_report *r, FILE *out);
  * reason that names the path into err. */
 int ompdp_report_read_file_with_timeline(const char *path, const char *reason,
                                          struct ompdp_report *r, char *err, size_t errlen);
+/* The same from len bytes in memory; the reason in err names no file. */
+int ompdp_report_read_with_timeline(const char *buf, size_t len, const char *reason,
+                                    struct ompdp_report *r, char *err, size_t errlen);
 
 /* For each of r->timeline's links, the position in r->findings of the
  * finding it names, or -1 (a finding r does not hold). malloc'd array of

@@ -237,6 +237,37 @@ static int read_timeline(rd_t *d, const json_t *tl, size_t nfind, ompdp_timeline
   return read_ops(d, t, tl, nfind) || read_omitted(d, t, tl) ? -1 : 0;
 }
 
+int ompdp_report_read_with_timeline(const char *buf, size_t len, const char *reason,
+                                    ompdp_report_t *r, char *err, size_t errlen) {
+  ompdp_report_init(r);
+  rd_t d = {err, errlen};
+  int rc;
+  if (ompdp_journal_is(buf, len))
+    return ompdp_journal_read(buf, len, reason, r, err, errlen); /* no timeline */
+  if ((rc = ompdp_report_read_json(buf, len, r, err, errlen)) != 0)
+    return rc;
+  json_error_t jerr;
+  json_t *root = json_loadb(buf, len, 0, &jerr);
+  const json_t *tl = root ? json_object_get(root, "timeline") : NULL;
+  size_t nfind = 0;
+  if (!root) {
+    rc = fail(&d, "%s (line %d)", jerr.text, jerr.line);
+  } else if ((rc = finding_positions(&d, root, r, &nfind)) == 0 && tl && !json_is_null(tl)) {
+    ompdp_timeline_t *t = calloc(1, sizeof(*t));
+    rc = t ? read_timeline(&d, tl, nfind, t) : fail(&d, "out of memory");
+    if (rc) {
+      ompdp_timeline_free(t);
+      free(t);
+    } else {
+      r->timeline = t;
+    }
+  }
+  json_decref(root);
+  if (rc)
+    ompdp_report_free(r);
+  return rc;
+}
+
 int ompdp_report_read_file_with_timeline(const char *path, const char *reason,
                                          ompdp_report_t *r, char *err, size_t errlen) {
   ompdp_report_init(r);
@@ -246,31 +277,7 @@ int ompdp_report_read_file_with_timeline(const char *path, const char *reason,
                              &buf, &len, err, errlen))
     return -1;
   char why[512];
-  rd_t d = {why, sizeof(why)};
-  int rc;
-  if (ompdp_journal_is(buf, len)) {
-    rc = ompdp_journal_read(buf, len, reason, r, why, sizeof(why)); /* no timeline */
-  } else if ((rc = ompdp_report_read_json(buf, len, r, why, sizeof(why))) == 0) {
-    json_error_t jerr;
-    json_t *root = json_loadb(buf, len, 0, &jerr);
-    const json_t *tl = root ? json_object_get(root, "timeline") : NULL;
-    size_t nfind = 0;
-    if (!root) {
-      rc = fail(&d, "%s (line %d)", jerr.text, jerr.line);
-    } else if ((rc = finding_positions(&d, root, r, &nfind)) == 0 && tl && !json_is_null(tl)) {
-      ompdp_timeline_t *t = calloc(1, sizeof(*t));
-      rc = t ? read_timeline(&d, tl, nfind, t) : fail(&d, "out of memory");
-      if (rc) {
-        ompdp_timeline_free(t);
-        free(t);
-      } else {
-        r->timeline = t;
-      }
-    }
-    json_decref(root);
-    if (rc)
-      ompdp_report_free(r);
-  }
+  int rc = ompdp_report_read_with_timeline(buf, len, reason, r, why, sizeof(why));
   free(buf);
   if (rc)
     snprintf(err, errlen, "%s: %s", path, why);
