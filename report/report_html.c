@@ -35,6 +35,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -620,7 +621,8 @@ static json_t *page_data(const ompdp_report_t *r) {
     if (push(fs, finding_json(&ss, &r->findings[i], i, shown[i])))
       goto fail;
   if (put(d, "time_saved_ns", jint(r->time_saved_ns)) ||
-      put(d, "predicted_speedup", json_real(r->predicted_speedup)) ||
+      put(d, "predicted_speedup",
+          isfinite(r->predicted_speedup) ? json_real(r->predicted_speedup) : json_null()) ||
       put(d, "partial", json_boolean(r->partial)) ||
       put(d, "recovered", jstr(r->recovered_reason)) ||
       put(d, "timeline", r->timeline ? timeline_json(r) : json_null()))

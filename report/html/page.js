@@ -80,7 +80,8 @@
     var cards = el('div', { cls: 'cards', id: 'summary' });
     cards.appendChild(el('div', { cls: 'card big', id: 'time-saved' },
       el('div', { cls: 'n', text: fmtTime(D.time_saved_ns) }),
-      el('div', { text: 'the fixes would save (' + D.predicted_speedup.toFixed(2) + 'x)' })));
+      el('div', { text: 'the fixes would save' + (D.predicted_speedup === null ? '' :
+        ' (' + D.predicted_speedup.toFixed(2) + 'x)') })));
     D.summary.forEach(function (c) {
       cards.appendChild(el('div', { cls: 'card ' + (c.count ? 'hit' : 'zero'), title: c.explanation,
                                     'data-kind': c.kind, 'data-count': String(c.count) },
