@@ -22,6 +22,7 @@
 \*===----------------------------------------------------------------------===*/
 #include "detect.h"
 #include "op_account.h"
+#include "timeline_collect.h"
 
 #include <omp-tools.h>
 #include <stdio.h>
@@ -80,6 +81,7 @@ struct ompdp_engine {
   ompdp_overbroad_t *ob;
   ompdp_opacct_t acct; /* the run's operations by class, kernel time */
   uint32_t last_op[OMPDP_FK_COUNT], last_f[OMPDP_FK_COUNT]; /* g_finding's last answer */
+  ompdp_tlc_t *tl; /* the timeline's operations (timeline_collect.c), or NULL */
 };
 
 int ompdp_g_host(const ompdp_engine_t *g) { return g->host; }
@@ -195,9 +197,24 @@ int ompdp_g_account(ompdp_engine_t *g, uint32_t fi, const ompdp_op_t *o, uint64_
 
 int ompdp_g_collecting(const ompdp_engine_t *g) { return g->matches != NULL; }
 
+int ompdp_g_collect(ompdp_engine_t *g, ompdp_matches_t *m, uint32_t avoid, uint32_t ref,
+                    uint32_t aux) {
+  if (!g->matches && !g->tl)
+    return 0;
+  if (!g->matches && m->n >= 2 * OMPDP_TLC_RING) {
+    /* The timeline alone: keep the last OMPDP_TLC_RING, which its ring may
+     * still hold. */
+    memmove(m->v, m->v + m->n - OMPDP_TLC_RING, OMPDP_TLC_RING * sizeof(*m->v));
+    m->n = OMPDP_TLC_RING;
+  }
+  return ompdp_matches_push(m, avoid, ref, aux);
+}
+
 void ompdp_g_match(ompdp_engine_t *g, int kind, uint64_t avoid, uint64_t ref, uint64_t aux) {
   if (g->matches && ompdp_matches_push(&g->matches[kind], (uint32_t)avoid, (uint32_t)ref,
                                        (uint32_t)aux))
+    g->failed = 1;
+  if (g->tl && ompdp_tlc_match(g->tl, g, kind, avoid, ref, aux))
     g->failed = 1;
 }
 
@@ -511,6 +528,16 @@ ompdp_engine_t *ompdp_engine_create(const ompdp_engine_config_t *cfg) {
   g->zero = ompdp_zero_create(ompdp_opts.zero_min_bytes > 0 ? (uint64_t)ompdp_opts.zero_min_bytes
                                                             : 1);
   g->ob = ompdp_overbroad_create();
+  if (cfg->timeline && strcmp(ompdp_opts.timeline, "off") != 0) {
+    ompdp_tlc_config_t tc = {.full = !strcmp(ompdp_opts.timeline, "full"),
+                             .first = (uint64_t)ompdp_opts.timeline_first,
+                             .per_finding = (uint64_t)ompdp_opts.timeline_per_finding,
+                             .host_device = cfg->host_device};
+    if (!(g->tl = ompdp_tlc_create(&tc))) {
+      ompdp_engine_destroy(g);
+      return NULL;
+    }
+  }
   if (!g->open || !g->dup || !g->rt || !g->al || !g->ut || !g->zero || !g->ob ||
       ompdp_hmap_init(&g->by_site, 64)) {
     ompdp_engine_destroy(g);
@@ -528,6 +555,7 @@ void ompdp_engine_destroy(ompdp_engine_t *g) {
   ompdp_unused_tx_destroy(g->ut);
   ompdp_zero_destroy(g->zero);
   ompdp_overbroad_destroy(g->ob);
+  ompdp_tlc_destroy(g->tl);
   if (g->open)
     free_cluster(g, g->open);
   for (size_t i = 0; i < g->nf; ++i)
@@ -541,7 +569,8 @@ size_t ompdp_engine_memory(const ompdp_engine_t *g) {
   return sizeof(*g) + g->capf * sizeof(fstate_t) + ompdp_hmap_memory(&g->by_site) +
          g->cluster_bytes + ompdp_dup_memory(g->dup) + ompdp_rtrip_memory(g->rt) +
          ompdp_allocs_memory(g->al) + ompdp_unused_tx_memory(g->ut) +
-         ompdp_zero_memory(g->zero) + ompdp_overbroad_memory(g->ob);
+         ompdp_zero_memory(g->zero) + ompdp_overbroad_memory(g->ob) +
+         (g->tl ? ompdp_tlc_memory(g->tl) : 0);
 }
 
 uint64_t ompdp_engine_forgotten(const ompdp_engine_t *g) {
@@ -563,6 +592,11 @@ int ompdp_engine_feed(ompdp_engine_t *g, const ompdp_rec_t *r, uint32_t word, ui
   e.hash = e.type == OMPDP_EV_TRANSFER ? r->x : 0;
   e.hashed = e.type == OMPDP_EV_TRANSFER && (word & OMPDP_REC_HASHED) && e.d->bytes > 0;
   e.member = OMPDP_NONE;
+  /* First, so that the event is there for the matches it makes. */
+  if (g->tl && ompdp_tlc_event(g->tl, &e, ompdp_log_sink_thread())) {
+    g->failed = 1;
+    return -1;
+  }
   ompdp_opacct_feed(&g->acct, e.d, e.type, e.start, e.end, g->host);
   int rc = ompdp_allocs_advance(g->al, g, e.start);
   if (!rc && e.type != OMPDP_EV_KERNEL)
@@ -744,7 +778,10 @@ int ompdp_engine_finish(ompdp_engine_t *g, ompdp_report_t *r, const ompdp_engine
     rc = close_open(g);
   if (rc)
     g->failed = 1;
-  return fill_report(g, r, res, rc, 0);
+  rc = fill_report(g, r, res, rc, 0);
+  if (!rc && g->tl && !(r->timeline = ompdp_tlc_finish(g->tl, res->tick_mult)))
+    rc = -1;
+  return rc;
 }
 
 /* The findings decided so far, without deciding what only the end can (an
@@ -807,6 +844,7 @@ static int fill_report(ompdp_engine_t *g, ompdp_report_t *r, const ompdp_engine_
     /* The site, for the rewrites (analysis/rewrite.c). */
     f->rt_region = ompdp_op_get(s->site_op)->region;
     f->item = ompdp_op_get(s->site_op)->item;
+    f->timeline_id = order[i];
     if (res->attribute) {
       res->attribute(ompdp_op_get(s->site_op), &f->loc, &f->variable, &f->clause);
       if (s->ref_op != OMPDP_NONE)

@@ -211,6 +211,12 @@ uint32_t ompdp_g_commit(ompdp_engine_t *g, int kind, ompdp_agg_t *a);
 void ompdp_agg_free(ompdp_agg_t *a);
 /* Test hook: whether matches are collected, and one match. */
 int ompdp_g_collecting(const ompdp_engine_t *g);
+/* A match that a detection reports only later (when its decision comes):
+ * kept in m for the tests' matches (all of them) or the timeline (the last
+ * few: older events are gone from its window). 0, or -1 when out of
+ * memory. */
+int ompdp_g_collect(ompdp_engine_t *g, ompdp_matches_t *m, uint32_t avoid, uint32_t ref,
+                    uint32_t aux);
 void ompdp_g_match(ompdp_engine_t *g, int kind, uint64_t avoid, uint64_t ref, uint64_t aux);
 int ompdp_g_host(const ompdp_engine_t *g);
 

@@ -268,9 +268,7 @@ static int select_b(ompdp_engine_t *g, udev_t *d, seg_ent_t *c, const ompdp_xev_
   } else {
     ompdp_g_late_mark(&c->la);
   }
-  if (ompdp_g_collecting(g))
-    return ompdp_matches_push(&d->mb, (uint32_t)c->seq, (uint32_t)t->seq, 0);
-  return 0;
+  return ompdp_g_collect(g, &d->mb, (uint32_t)c->seq, (uint32_t)t->seq, 0);
 }
 
 void ompdp_unused_tx_singleton(ompdp_engine_t *g, void *owner, ompdp_late_t *lr, int bsel) {
@@ -327,7 +325,7 @@ int ompdp_unused_tx_feed(ompdp_unused_tx_t *u, ompdp_engine_t *g, const ompdp_xe
   d->num_ents++;
   ompdp_agg_t *a = agg_for(&d->a, e->op, e->seq, &x->agg_a);
   if (!a || ompdp_agg_note(a, o, x->dur, ompdp_g_host(g)) ||
-      (ompdp_g_collecting(g) && ompdp_matches_push(&d->ma, (uint32_t)e->seq, OMPDP_NONE, 0)))
+      ompdp_g_collect(g, &d->ma, (uint32_t)e->seq, OMPDP_NONE, 0))
     return -1;
   ompdp_g_late_begin(g, e, &x->la, OMPDP_LATE_SEGMENT, x);
 

@@ -15,26 +15,51 @@
 // Debug info is left as the user asked: the markers, not source locations,
 // tie offload calls to regions. The device compile is left untouched.
 //
+// -fplugin=ompdp.so alone is enough: the host compile from source also
+// registers the pass (CodeGenOptions::PassBuilderCallbacks). The offload
+// driver's host compile from source runs no pipeline (-disable-llvm-passes),
+// so there the tagging runs just before the bitcode is written, and the IR
+// that the driver compiles again (where no frontend plugin runs) already has
+// its calls tagged. When -fpass-plugin names this same module (ompdp.cfg
+// passes both), the pass plugin does the work and nothing is added here.
+//
 //===----------------------------------------------------------------------===//
 #include "OmpdpAction.h"
 
 #include "PluginArgs.h"
 #include "RegionCollector.h"
+#include "../llvm-pass/TagOffloadCalls.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "clang/Basic/CodeGenOptions.h"
 #include "clang/Basic/DiagnosticIDs.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <dlfcn.h>
+
 using namespace clang;
 using namespace ompdp;
 
 namespace {
+
+/// Whether -fpass-plugin= loads this very module (ompdp.cfg passes both
+/// flags), which then registers the pass itself.
+bool passPluginIsThisModule(const CodeGenOptions &CGO) {
+  Dl_info Info;
+  if (!dladdr(reinterpret_cast<void *>(&registerOmpdpPasses), &Info) ||
+      !Info.dli_fname)
+    return false;
+  for (const std::string &Path : CGO.PassPlugins)
+    if (llvm::sys::fs::equivalent(Path, Info.dli_fname))
+      return true;
+  return false;
+}
 
 class OmpdpConsumer : public ASTConsumer {
 public:
@@ -149,6 +174,18 @@ OmpdpAction::CreateASTConsumer(CompilerInstance &CI, llvm::StringRef) {
   // Without offload targets Clang emits no offload calls (target regions
   // run on the host), so there is nothing for markers to point at.
   bool Markers = !LO.OMPTargetTriples.empty();
+  // The markers need the pass: register it unless -fpass-plugin did.
+  CodeGenOptions &CGO = CI.getCodeGenOpts();
+  if (Markers && !passPluginIsThisModule(CGO)) {
+    if (CGO.DisableLLVMPasses) {
+      bool Optimizing = CGO.OptimizationLevel > 0;
+      CGO.PassBuilderCallbacks.push_back([Optimizing](llvm::PassBuilder &PB) {
+        registerOmpdpTagBeforeOutput(PB, Optimizing);
+      });
+    } else {
+      CGO.PassBuilderCallbacks.push_back(registerOmpdpPasses);
+    }
+  }
   return std::make_unique<OmpdpConsumer>(CI, Dump, DumpPath, Markers, Profile);
 }
 

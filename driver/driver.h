@@ -1,6 +1,6 @@
 /*===- driver.h - what the ompdp subcommands share ------------*- C -*-===*\
 |*
-|* The driver is one file per subcommand (run.c, report.c, fix.c), as llvm-xray
+|* The driver is one file per subcommand (run.c, report.c, fix.c, diff.c), as llvm-xray
 |* is, plus main.c, which dispatches. This header holds the few things the
 |* subcommands have in common: exit codes, option matching, the output
 |* format flag and the rendering of a report to a file or stream.
@@ -20,7 +20,13 @@ enum {
   DRV_EXIT_USAGE = 2,   /* bad command line, or an output that is not writable */
 };
 
-typedef enum drv_format { DRV_FORMAT_TEXT, DRV_FORMAT_JSON, DRV_FORMAT_SARIF } drv_format_t;
+typedef enum drv_format {
+  DRV_FORMAT_TEXT,
+  DRV_FORMAT_JSON,
+  DRV_FORMAT_SARIF,
+  DRV_FORMAT_HTML,  /* one self-contained page (report/report_html.c) */
+  DRV_FORMAT_TRACE, /* Chrome trace-event JSON (report/report_trace.c) */
+} drv_format_t;
 
 /* Prints "ompdp: <message>\n" on stderr. */
 void drv_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -66,5 +72,6 @@ char *drv_output_path(const char *pattern, long pid);
  * merges them into *out. Returns 0, or an exit status after an error
  * message. */
 int drv_merge_files(char *const *paths, size_t n, ompdp_report_t *out);
+int drv_diff_main(int argc, char **argv);
 
 #endif /* OMPDP_DRIVER_H */

@@ -59,16 +59,19 @@ static void usage(FILE *out) {
         "\n"
         "commands:\n"
         "  run     run a program under the ompdp runtime and print its report\n"
-        "          ompdp run [--format=text|json|sarif] [-o FILE] [--option NAME=VALUE]...\n"
-        "                    [--] PROGRAM [ARGS...]\n"
+        "          ompdp run [--format=text|json|sarif|html|trace] [-o FILE]\n"
+        "                    [--option NAME=VALUE]... [--] PROGRAM [ARGS...]\n"
         "          (in -o, %r is the MPI rank, %p the process id, %h the host)\n"
         "  report  render a saved JSON report (several: the ranks of an MPI run, merged)\n"
-        "          ompdp report [--format=text|json|sarif] [-o FILE] REPORT.json...\n"
+        "          ompdp report [--format=text|json|sarif|html|trace] [-o FILE] REPORT.json...\n"
         "  merge   merge the reports of the ranks of an MPI run into one\n"
         "          ompdp merge [--format=json|text|sarif] [-o FILE] REPORT.json...\n"
         "  fix     turn a report's rewrites into clang-apply-replacements YAML, or\n"
         "          apply them to the sources\n"
         "          ompdp fix [-o FIXES.yaml | --apply] REPORT.json\n"
+        "  diff    compare two reports of a program, before and after a fix; exits\n"
+        "          with 1 when the waste grew\n"
+        "          ompdp diff [--format=text|json] [-o FILE] BEFORE.json AFTER.json\n"
         "  calibrate  measure an offload device and write its profile for --device\n"
         "          ompdp calibrate [-o PROFILE] [--device-num N]\n"
         "  devices  list the built-in device profiles, or show one\n"
@@ -110,6 +113,8 @@ int main(int argc, char **argv) {
     return drv_devices_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "merge"))
     return drv_merge_main(argc - 1, argv + 1);
+  if (!strcmp(cmd, "diff"))
+    return drv_diff_main(argc - 1, argv + 1);
   if (cmd[0] == '-')
     drv_error("unknown option '%s' (see 'ompdp --help')", cmd);
   else

@@ -18,7 +18,7 @@
 \*===----------------------------------------------------------------------===*/
 #define _POSIX_C_SOURCE 200809L
 #include "driver.h"
-#include "journal.h"
+#include "journal_format.h"
 #include "report_merge.h"
 
 #include <stdlib.h>

@@ -11,6 +11,8 @@
 #include "driver.h"
 #include "journal_format.h"
 #include "projection.h"
+#include "report_views.h"
+#include "timeline.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,8 +31,12 @@ int drv_parse_format(const char *value, drv_format_t *out) {
     *out = DRV_FORMAT_JSON;
   else if (!strcmp(value, "sarif"))
     *out = DRV_FORMAT_SARIF;
+  else if (!strcmp(value, "html"))
+    *out = DRV_FORMAT_HTML;
+  else if (!strcmp(value, "trace"))
+    *out = DRV_FORMAT_TRACE;
   else {
-    drv_error("unknown --format '%s' (use text, json or sarif)", value);
+    drv_error("unknown --format '%s' (use text, json, sarif, html or trace)", value);
     return -1;
   }
   return 0;
@@ -87,8 +93,11 @@ int drv_write_report(const ompdp_report_t *r, drv_format_t fmt,
     out = stdout;
     name = "standard output";
   }
+  errno = 0;
   int rc = fmt == DRV_FORMAT_JSON    ? ompdp_report_write_json(r, out)
            : fmt == DRV_FORMAT_SARIF ? ompdp_report_write_sarif(r, out, OMPDP_VERSION_STRING)
+           : fmt == DRV_FORMAT_HTML  ? ompdp_report_write_html(r, out)
+           : fmt == DRV_FORMAT_TRACE ? ompdp_report_write_trace(r, out)
                                      : ompdp_report_write_text(r, out);
   int err = errno;
   if (out != stdout && out != stderr && fclose(out) != 0 && rc == 0) {
@@ -103,8 +112,8 @@ int drv_write_report(const ompdp_report_t *r, drv_format_t fmt,
 }
 
 static void report_usage(FILE *out) {
-  fputs("usage: ompdp report [--format=text|json|sarif] [-o FILE] [--device=NAME|FILE]\n"
-        "                    REPORT.json...\n"
+  fputs("usage: ompdp report [--format=text|json|sarif|html|trace] [-o FILE]\n"
+        "                    [--device=NAME|FILE] REPORT.json...\n"
         "\n"
         "Reads a JSON report (from 'ompdp run --format=json -o FILE' or the\n"
         "runtime's output=FILE option) and renders it; '-' reads standard input.\n"
@@ -114,10 +123,13 @@ static void report_usage(FILE *out) {
         "one result per finding, with its rewrites as fixes.\n"
         "Several reports are the ranks of one MPI run: they are merged first, as\n"
         "'ompdp merge' does.\n"
+        "HTML is one self-contained page: summary, findings with their rewrites\n"
+        "as diffs, and the timeline of each device. A trace is Chrome trace-event\n"
+        "JSON for Perfetto (ui.perfetto.dev) and chrome://tracing.\n"
         "\n"
         "options:\n"
-        "  --format=text|json|sarif  how to render it (default: text)\n"
-        "  -o FILE                   write it to FILE instead of standard output\n",
+        "  --format=text|json|sarif|html|trace  how to render it (default: text)\n"
+        "  -o FILE                              write it to FILE instead of standard output\n",
         out);
   fputs(drv_projection_usage, out);
 }
@@ -164,7 +176,7 @@ static int report_main(int argc, char **argv, char **inputs) {
     input = inputs[num_inputs++] = argv[i];
   }
   if (!input) {
-    drv_error("no report given (usage: ompdp report [--format=text|json|sarif] "
+    drv_error("no report given (usage: ompdp report [--format=text|json|sarif|html|trace] "
               "[-o FILE] REPORT.json)");
     return DRV_EXIT_USAGE;
   }
@@ -182,7 +194,7 @@ static int report_main(int argc, char **argv, char **inputs) {
     int mrc = drv_merge_files(inputs, num_inputs, &r);
     if (mrc)
       return mrc;
-  } else if (ompdp_report_or_journal_read_file(input, NULL, &r, err, sizeof(err))) {
+  } else if (ompdp_report_read_file_with_timeline(input, NULL, &r, err, sizeof(err))) {
     drv_error("%s", err);
     return DRV_EXIT_FAILURE;
   }

@@ -18,6 +18,7 @@
 #include "driver.h"
 #include "journal_format.h"
 #include "projection.h"
+#include "timeline.h"
 #include "strbuf.h"
 
 #include <dirent.h>
@@ -53,14 +54,15 @@ static int is_driver_option(const char *name, size_t n) {
 }
 
 static void run_usage(FILE *out) {
-  fputs("usage: ompdp run [--format=text|json|sarif] [-o FILE] [--option NAME=VALUE]...\n"
-        "                 [--device=NAME|FILE] [--] PROGRAM [ARGS...]\n"
+  fputs("usage: ompdp run [--format=text|json|sarif|html|trace] [-o FILE]\n"
+        "                 [--option NAME=VALUE]... [--device=NAME|FILE] [--] PROGRAM [ARGS...]\n"
         "\n"
         "Runs PROGRAM with the ompdp runtime and prints its report on standard\n"
         "error. ompdp exits with the program's exit status.\n"
         "\n"
         "options:\n"
-        "  --format=text|json|sarif  how to render the report (default: text)\n"
+        "  --format=F             how to render the report: text (the default), json,\n"
+        "                         sarif, html or trace\n"
         "  -o FILE                write the report to FILE instead of standard error; in\n"
         "                         FILE, %r is the MPI rank (under mpirun or srun), %p the\n"
         "                         program's process id, %h the host name, %% a '%'\n"
@@ -537,8 +539,8 @@ static void render_one(const found_report_t *f, int is_main, const run_args_t *a
   else
     snprintf(why, sizeof(why), "the program ended (exit status %d) without writing its "
              "report", WEXITSTATUS(status));
-  if (ompdp_report_or_journal_read_file(f->path, f->journal ? why : NULL, &r, err,
-                                        sizeof(err))) {
+  if (ompdp_report_read_file_with_timeline(f->path, f->journal ? why : NULL, &r, err,
+                                           sizeof(err))) {
     drv_error("the %s of process %ld is unreadable: %s", f->journal ? "journal" : "report",
               f->pid, err);
     return;

@@ -11,7 +11,18 @@
 
 #include "llvm/IR/PassManager.h"
 
+namespace llvm {
+class PassBuilder;
+}
+
 namespace ompdp {
+
+/// Registers the pass with PB: at the start of every pipeline, and as
+/// "ompdp-tag" for -passes= (OmpdpPassPlugin.cpp).
+void registerOmpdpPasses(llvm::PassBuilder &PB);
+/// For a compile that runs no pipeline (-disable-llvm-passes): tags the
+/// module just before the first pass that runs on it (the output pass).
+void registerOmpdpTagBeforeOutput(llvm::PassBuilder &PB, bool Optimizing);
 
 /// The work, as a plain function. Optimizing: the module will be
 /// optimized (not -O0). Returns whether M changed.

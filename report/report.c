@@ -10,6 +10,7 @@
 \*===----------------------------------------------------------------------===*/
 #include "report.h"
 #include "process.h"
+#include "timeline.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -200,6 +201,8 @@ void ompdp_report_free(ompdp_report_t *r) {
   ompdp_projection_free(r->projection);
   ompdp_process_free(r->process);
   ompdp_merge_info_free(r->merge);
+  ompdp_timeline_free(r->timeline);
+  free(r->timeline);
   ompdp_report_init(r);
 }
 

@@ -104,6 +104,10 @@ typedef struct ompdp_finding {
   /* A merged report's finding: which ranks have it, and its spread over
    * them (report/process.h); NULL otherwise. */
   struct ompdp_spread *spread;
+  /* Names the finding to the timeline's links (report/timeline.h): the
+   * engine's index of it in the runtime, its position in the file when
+   * read back. Never written. */
+  uint32_t timeline_id;
 } ompdp_finding_t;
 
 typedef struct ompdp_report {
@@ -145,6 +149,8 @@ typedef struct ompdp_report {
    * (report/process.h); NULL when not under a launcher / not merged. */
   struct ompdp_process *process;
   struct ompdp_merge_info *merge;
+  /* The operations of the run (report/timeline.h); NULL: none. Owned. */
+  struct ompdp_timeline *timeline;
 } ompdp_report_t;
 
 /* Lifetime. */

@@ -12,6 +12,7 @@
 #include "report.h"
 #include "cost_model.h" /* operations by class and projections */
 #include "process.h"
+#include "timeline.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -347,7 +348,12 @@ int ompdp_report_write_json(const ompdp_report_t *r, FILE *out) {
     fputs(i ? ",\n" : "\n", out);
     put_finding(out, &r->findings[i], r->projection != NULL);
   }
-  fputs(r->num_findings ? "\n  ]\n}\n" : "]\n}\n", out);
+  fputs(r->num_findings ? "\n  ]" : "]", out);
+  if (r->timeline) {
+    fputs(",\n  \"timeline\": ", out);
+    ompdp_timeline_write_json(r, out);
+  }
+  fputs("\n}\n", out);
 
   if (fflush(out) != 0 || ferror(out)) {
     if (errno == 0)

@@ -261,6 +261,11 @@ static int before(const cursor_t *a, const cursor_t *b) {
 
 #define AHEAD 8
 
+/* The thread of the record being handed over (one merge at a time: the
+ * consumer's lock, or the exit). */
+static uint32_t sink_thread;
+uint32_t ompdp_log_sink_thread(void) { return sink_thread; }
+
 /* Hands over records in order until no cursor has one. */
 static int run_merge(merge_t *m, ompdp_log_sink_t sink, ompdp_log_ahead_t ahead, void *ctx,
                      uint64_t *seq) {
@@ -285,6 +290,7 @@ static int run_merge(merge_t *m, ompdp_log_sink_t sink, ompdp_log_ahead_t ahead,
     do {
       if (ahead && best->i + AHEAD < atomic_load_explicit(&best->c->used, memory_order_relaxed))
         ahead(ctx, &best->c->rec[best->i + AHEAD]);
+      sink_thread = best->log->id;
       int rc = sink(ctx, best->r, best->w, (*seq)++);
       if (rc)
         return rc;

@@ -265,6 +265,9 @@ void ompdp_log_journal_stats(uint64_t *flushes, uint64_t *total_ns, uint64_t *ma
  * release set, chunks are unmapped as soon as they are read (the log is
  * gone afterwards). Returns the sink's first error. */
 int ompdp_log_replay(ompdp_log_sink_t sink, ompdp_log_ahead_t ahead, void *ctx, int release);
+/* The host thread (0 for the first that logged) whose record the merge is
+ * handing to its sink now. */
+uint32_t ompdp_log_sink_thread(void);
 /* Records begun before this tick count are ignored (a forked child reports
  * only what it did itself). */
 void ompdp_log_skip_before(uint64_t ticks);
@@ -335,6 +338,9 @@ typedef struct ompdp_engine_config {
   /* Test hook: when not NULL, every match is also appended here, by kind
    * (an array of OMPDP_FK_COUNT vectors; see detect.h). */
   struct ompdp_matches *matches;
+  /* Keep the operations of a timeline for the report, as the options
+   * timeline, timeline_first and timeline_per_finding say (off: none). */
+  int timeline;
 } ompdp_engine_config_t;
 
 typedef struct ompdp_engine_result {

@@ -210,7 +210,9 @@ static int stream_sink(void *ctx, const ompdp_rec_t *rec, uint32_t word, uint64_
   (void)ctx;
   if (!stream_feed.engine) {
     int host = ompdp_host_device();
-    ompdp_engine_config_t cfg = {.host_device = host, .content_limit = content_limit()};
+    /* Full mode's journal engine keeps no timeline: the log gives it. */
+    ompdp_engine_config_t cfg = {.host_device = host, .content_limit = content_limit(),
+                                 .timeline = mode != MODE_FULL};
     stream_feed.engine = ompdp_engine_create(&cfg);
     if (!stream_feed.engine)
       return stream_failed = -1;
@@ -309,7 +311,7 @@ void ompdp_write_report_once(int signo) {
     ompdp_log_stream_stop();
     ompdp_engine_destroy(stream_feed.engine);
     stream_feed.engine = NULL;
-    ompdp_engine_config_t cfg = {.host_device = host};
+    ompdp_engine_config_t cfg = {.host_device = host, .timeline = 1};
     feed_t fd = {ompdp_engine_create(&cfg), NULL};
     if (fd.engine && ompdp_op_any_region())
       fd.facts = ompdp_rw_facts_create(host);
@@ -323,7 +325,7 @@ void ompdp_write_report_once(int signo) {
       rc = -1;
     ompdp_engine_t *stream_engine = stream_feed.engine;
     if (!stream_engine) { /* no event at all */
-      ompdp_engine_config_t cfg = {.host_device = host};
+      ompdp_engine_config_t cfg = {.host_device = host, .timeline = 1};
       stream_engine = ompdp_engine_create(&cfg);
     }
     uint64_t forgotten = stream_engine ? ompdp_engine_forgotten(stream_engine) : 0;
@@ -349,7 +351,7 @@ void ompdp_write_report_once(int signo) {
       for (size_t i = 0; i < r.num_warnings; ++i)
         ompdp_report_add_warning(&full, r.warnings[i]);
       full.partial = r.partial;
-      ompdp_engine_config_t cfg = {.host_device = host};
+      ompdp_engine_config_t cfg = {.host_device = host, .timeline = 1};
       feed_t fd = {ompdp_engine_create(&cfg), NULL};
       int frc = fd.engine ? ompdp_log_replay(full_sink, full_ahead, &fd, 1) : -1;
       if (fd.engine && ompdp_engine_finish(fd.engine, &full, &res))
@@ -408,5 +410,10 @@ EXPORT ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version,
               "ompdp: option 'mode' wants stream, full or check, not '%s'; using stream\n",
               ompdp_opts.mode);
   }
+  if (strcmp(ompdp_opts.timeline, "bounded") && strcmp(ompdp_opts.timeline, "full") &&
+      strcmp(ompdp_opts.timeline, "off"))
+    fprintf(stderr,
+            "ompdp: option 'timeline' wants bounded, full or off, not '%s'; using bounded\n",
+            ompdp_opts.timeline);
   return &result;
 }

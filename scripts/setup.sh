@@ -39,6 +39,7 @@ OMPDP_REQUIRES=(
   "libjansson-dev     /usr/include/jansson.h"
   "openmpi-bin        /usr/bin/mpirun"
   "libopenmpi-dev     /usr/lib/x86_64-linux-gnu/openmpi/include/mpi.h /usr/bin/mpicc"
+  "chromium           /usr/bin/chromium"
   "cmake              /usr/bin/cmake"
   "make               /usr/bin/make"
   "python3            /usr/bin/python3"

@@ -3,7 +3,9 @@
 // With MARK, the host compile from source (what the offload driver's first
 // cc1 run does: -disable-llvm-passes) calls, before each directive, the
 // no-op marker with the region's index and the address of each item's
-// variable; no location strings (no -g).
+// variable; no location strings (no -g). -fpass-plugin names the module
+// too, as ompdp.cfg does, so the tagging waits for the compile from IR
+// (with -fplugin alone it happens in this run: plugin/fplugin-alone.c).
 // With TAG, the pass tags every offload call: a descriptor per call (the
 // region's record, the constant parts of its map arguments, the item of
 // each argument) in one constant, passed with the call's other arguments;
@@ -14,7 +16,7 @@
 // nothing tagged, the table is still there and the program runs.
 //
 // REQUIRES: plugin
-// RUN: %clang -fplugin=%ompdp-so -fopenmp -fopenmp-targets=x86_64-pc-linux-gnu --offload-host-only -S -emit-llvm -Xclang -disable-llvm-passes %s -o - | FileCheck %s --check-prefix=MARK
+// RUN: %clang -fplugin=%ompdp-so -fpass-plugin=%ompdp-so -fopenmp -fopenmp-targets=x86_64-pc-linux-gnu --offload-host-only -S -emit-llvm -Xclang -disable-llvm-passes %s -o - | FileCheck %s --check-prefix=MARK
 // RUN: %clang %ompdp-plugin-flags %offload-flags --offload-host-only -S -emit-llvm %s -o - | FileCheck %s --check-prefix=TAG
 // RUN: %clang %ompdp-plugin-flags %offload-flags --offload-host-only -S -emit-llvm -O2 %s -o - | FileCheck %s --check-prefix=TAG-O2
 // RUN: %clang %ompdp-plugin-flags -fopenmp -S -emit-llvm %s -o - | FileCheck %s --check-prefix=NOTARGET

@@ -5,8 +5,11 @@
 # removed (wall_time_ns, time_ns, time_saved_ns, transfer_time_ns, kernel_time_ns,
 # predicted_speedup, and in rewrites time_saved_ns), and the findings in an
 # order that does not depend on them (the report sorts by time saved): by
-# kind, location, variable, count and bytes. Two runs of a deterministic
-# program, in whatever analysis mode, must then print the same text.
+# kind, location, variable, count and bytes. The timeline keeps its
+# operations without their times (and the counts of the rest without their
+# time bins), with links to findings renumbered in that order. Two runs of a
+# deterministic program, in whatever analysis mode, must then print the same
+# text.
 #
 # ===----------------------------------------------------------------------===#
 import json
@@ -26,7 +29,21 @@ def strip(x):
 
 with open(sys.argv[1]) as f:
     report = strip(json.load(f))
-report["findings"].sort(key=lambda f: (
-    f["kind"], f.get("file") or "", f.get("line") or 0, f.get("column") or 0,
-    f.get("variable") or "", f["count"], f["bytes"]))
+order = sorted(range(len(report["findings"])), key=lambda i: (
+    lambda f: (f["kind"], f.get("file") or "", f.get("line") or 0, f.get("column") or 0,
+               f.get("variable") or "", f["count"], f["bytes"]))(report["findings"][i]))
+new_index = {old: new for new, old in enumerate(order)}
+report["findings"] = [report["findings"][i] for i in order]
+timeline = report.get("timeline")
+if timeline:
+    cols = timeline["columns"]
+    keep = [i for i, c in enumerate(cols) if c not in ("start_ns", "dur_ns")]
+    timeline["columns"] = [cols[i] for i in keep]
+    for op in timeline["ops"]:
+        for c in ("findings", "related"):
+            op[cols.index(c)] = sorted(new_index[i] for i in op[cols.index(c)])
+    timeline["ops"] = [[op[i] for i in keep] for op in timeline["ops"]]
+    timeline["omitted"].pop("bin_ns", None)
+    for lane in timeline["omitted"]["lanes"]:
+        lane.pop("bins", None)
 print(json.dumps(report, indent=1, sort_keys=True))

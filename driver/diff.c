@@ -1,0 +1,132 @@
+/*===- diff.c - `ompdp diff` ------------------------------------------------===*\
+|*
+|* `ompdp diff BEFORE.json AFTER.json` compares two reports of a program,
+|* typically before and after a fix (report/report_diff.c says how findings
+|* are matched), as text or JSON. The exit status gates CI as diff(1)'s
+|* does: 0 when the waste did not grow, 1 when it grew (a new finding, more
+|* avoidable operations or bytes), 2 on trouble (a bad command line, a
+|* report that cannot be read).
+|*
+\*===----------------------------------------------------------------------===*/
+#define _POSIX_C_SOURCE 200809L
+#include "driver.h"
+#include "report_views.h"
+#include "timeline.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { DIFF_GREW = 1, DIFF_TROUBLE = 2 };
+
+static void diff_usage(FILE *out) {
+  fputs("usage: ompdp diff [--format=text|json] [-o FILE] BEFORE.json AFTER.json\n"
+        "\n"
+        "Compares two reports of a program (from 'ompdp run --format=json'), before\n"
+        "and after a fix: the totals observed (transfers, bytes, allocations,\n"
+        "kernels, times), and each finding, gone, new, with more or fewer avoidable\n"
+        "operations, or the same. Findings are matched by kind and site (region and\n"
+        "map item from the compiler plugin, else file:line:column and function).\n"
+        "\n"
+        "Exit status: 0 when the waste did not grow, 1 when it grew (a new finding,\n"
+        "or more avoidable operations or bytes; times alone never count), 2 on a\n"
+        "bad command line or an unreadable report.\n"
+        "\n"
+        "options:\n"
+        "  --format=text|json  how to write the comparison (default: text)\n"
+        "  -o FILE             write it to FILE instead of standard output\n",
+        out);
+}
+
+int drv_diff_main(int argc, char **argv) {
+  int json = 0, only_files = 0;
+  const char *output = NULL, *in[2] = {NULL, NULL};
+  for (int i = 1; i < argc; ++i) {
+    const char *a = argv[i], *v;
+    int m;
+    if (!only_files && a[0] == '-' && a[1] != '\0') {
+      if (!strcmp(a, "--")) {
+        only_files = 1;
+        continue;
+      }
+      if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+        diff_usage(stdout);
+        return 0;
+      }
+      if ((m = drv_flag_value(argc, argv, &i, "format", &v)) != 0) {
+        if (m < 0)
+          return DIFF_TROUBLE;
+        if (strcmp(v, "text") && strcmp(v, "json")) {
+          drv_error("unknown --format '%s' for diff (use text or json)", v);
+          return DIFF_TROUBLE;
+        }
+        json = !strcmp(v, "json");
+        continue;
+      }
+      if ((m = drv_flag_value(argc, argv, &i, "o", &v)) != 0 ||
+          (m = drv_flag_value(argc, argv, &i, "output", &v)) != 0) {
+        if (m < 0)
+          return DIFF_TROUBLE;
+        output = v;
+        continue;
+      }
+      drv_error("unknown option '%s' (see 'ompdp diff --help')", a);
+      return DIFF_TROUBLE;
+    }
+    if (in[1]) {
+      drv_error("two reports to compare, not more ('%s')", a);
+      return DIFF_TROUBLE;
+    }
+    in[in[0] ? 1 : 0] = a;
+  }
+  if (!in[1]) {
+    drv_error("two reports are needed (usage: ompdp diff [--format=text|json] [-o FILE] "
+              "BEFORE.json AFTER.json)");
+    return DIFF_TROUBLE;
+  }
+  if (output && drv_check_output(output))
+    return DIFF_TROUBLE;
+
+  ompdp_report_t r[2];
+  char err[1024];
+  for (int k = 0; k < 2; ++k) {
+    const char *path = strcmp(in[k], "-") ? in[k] : "/dev/stdin";
+    if (ompdp_report_read_file_with_timeline(path, NULL, &r[k], err, sizeof(err))) {
+      drv_error("%s", err);
+      if (k)
+        ompdp_report_free(&r[0]);
+      return DIFF_TROUBLE;
+    }
+    ompdp_report_sort(&r[k]);
+  }
+  ompdp_diff_t d;
+  int rc = DIFF_TROUBLE;
+  if (ompdp_diff_compute(&r[0], &r[1], &d)) {
+    drv_error("out of memory");
+  } else {
+    d.before_name = in[0];
+    d.after_name = in[1];
+    FILE *out = stdout;
+    if (output && strcmp(output, "-")) {
+      int fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
+      out = fd >= 0 ? fdopen(fd, "w") : NULL;
+      if (!out && fd >= 0)
+        close(fd);
+    }
+    if (!out) {
+      drv_error("cannot write '%s': %s", output, strerror(errno));
+    } else {
+      int w = json ? ompdp_diff_write_json(&d, out) : ompdp_diff_write_text(&d, out);
+      if ((out != stdout && fclose(out)) || (out == stdout && fflush(out)) || w)
+        drv_error("cannot write the comparison to %s: %s", output ? output : "standard output",
+                  strerror(errno));
+      else
+        rc = d.waste_grew ? DIFF_GREW : 0;
+    }
+    ompdp_diff_free(&d);
+  }
+  ompdp_report_free(&r[0]);
+  ompdp_report_free(&r[1]);
+  return rc;
+}

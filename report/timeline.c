@@ -1,0 +1,205 @@
+/*===- timeline.c - the report's timeline section ------------------------===*\
+|*
+|* Lifetime of the timeline model (timeline.h) and its JSON form, which the
+|* runtime writes into the report (report_json.c calls it) and the driver
+|* writes again when it re-renders a report. An operation is one array of
+|* the columns named in "columns", one per line: a timeline of every event
+|* is long, and named members would triple its size. Plain stdio like the
+|* rest of the writers: the runtime links this, and no JSON library.
+|*
+\*===----------------------------------------------------------------------===*/
+#include "timeline.h"
+
+#include "report.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const TypeJson[] = {
+#define OMPDP_TL_JSON(Enum, Json, Title) Json,
+    OMPDP_TL_TYPES(OMPDP_TL_JSON)
+#undef OMPDP_TL_JSON
+};
+static const char *const TypeTitle[] = {
+#define OMPDP_TL_TITLE(Enum, Json, Title) Title,
+    OMPDP_TL_TYPES(OMPDP_TL_TITLE)
+#undef OMPDP_TL_TITLE
+};
+
+const char *ompdp_tl_type_json(int type) {
+  return type >= 0 && type < OMPDP_TL_NTYPES ? TypeJson[type] : "unknown";
+}
+
+const char *ompdp_tl_type_title(int type) {
+  return type >= 0 && type < OMPDP_TL_NTYPES ? TypeTitle[type] : "unknown";
+}
+
+int ompdp_tl_type_from_json(const char *name) {
+  for (int t = 0; name && t < OMPDP_TL_NTYPES; ++t)
+    if (!strcmp(name, TypeJson[t]))
+      return t;
+  return OMPDP_TL_NTYPES;
+}
+
+void ompdp_timeline_free(ompdp_timeline_t *t) {
+  if (!t)
+    return;
+  free(t->ops);
+  free(t->links);
+  for (size_t i = 0; i < t->num_lanes; ++i)
+    free(t->lanes[i].bins);
+  free(t->lanes);
+  memset(t, 0, sizeof(*t));
+}
+
+/*===- finding ids to positions ----------------------------------------------===*/
+
+typedef struct idpos {
+  uint32_t id;
+  uint32_t pos;
+} idpos_t;
+
+static int cmp_idpos(const void *a, const void *b) {
+  const idpos_t *x = a, *y = b;
+  if (x->id != y->id)
+    return x->id < y->id ? -1 : 1;
+  return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* Sorted (id, position) pairs of r's findings; NULL (and *n = 0) when r has
+ * none or memory ran out. */
+static idpos_t *id_map(const ompdp_report_t *r, size_t *n) {
+  *n = 0;
+  if (!r->num_findings)
+    return NULL;
+  idpos_t *m = malloc(r->num_findings * sizeof(*m));
+  if (!m)
+    return NULL;
+  for (size_t i = 0; i < r->num_findings; ++i)
+    m[i] = (idpos_t){r->findings[i].timeline_id, (uint32_t)i};
+  qsort(m, r->num_findings, sizeof(*m), cmp_idpos);
+  *n = r->num_findings;
+  return m;
+}
+
+/* The position of the finding with this id, or -1. */
+static long position(const idpos_t *m, size_t n, uint32_t id) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (m[mid].id < id)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < n && m[lo].id == id ? (long)m[lo].pos : -1;
+}
+
+long *ompdp_timeline_link_positions(const ompdp_report_t *r) {
+  const ompdp_timeline_t *t = r->timeline;
+  if (!t || !t->num_links)
+    return NULL;
+  long *pos = malloc(t->num_links * sizeof(*pos));
+  if (!pos)
+    return NULL;
+  size_t n;
+  idpos_t *m = id_map(r, &n);
+  for (size_t i = 0; i < t->num_links; ++i)
+    pos[i] = position(m, n, t->links[i].finding);
+  free(m);
+  return pos;
+}
+
+void ompdp_timeline_count_shown(const ompdp_report_t *r, uint64_t *counts) {
+  memset(counts, 0, r->num_findings * sizeof(*counts));
+  const ompdp_timeline_t *t = r->timeline;
+  if (!t)
+    return;
+  size_t n;
+  idpos_t *m = id_map(r, &n);
+  /* A finding counts its allocations: the delete of each is linked too,
+   * and is not one more. */
+  for (size_t i = 0; i < t->num_ops; ++i) {
+    const ompdp_tl_op_t *o = &t->ops[i];
+    if (o->type == OMPDP_TL_DELETE)
+      continue;
+    for (size_t k = o->first_link; k < o->first_link + o->num_links && k < t->num_links; ++k) {
+      long p = t->links[k].related ? -1 : position(m, n, t->links[k].finding);
+      if (p >= 0)
+        counts[p]++;
+    }
+  }
+  free(m);
+}
+
+/*===- JSON ----------------------------------------------------------------------===*/
+
+static void put_links(FILE *out, const ompdp_timeline_t *t, const ompdp_tl_op_t *o,
+                      uint32_t related, const idpos_t *m, size_t n) {
+  fputc('[', out);
+  int any = 0;
+  for (size_t i = o->first_link; i < o->first_link + o->num_links && i < t->num_links; ++i) {
+    if (t->links[i].related != related)
+      continue;
+    long p = position(m, n, t->links[i].finding);
+    if (p < 0)
+      continue;
+    fprintf(out, "%s%ld", any ? "," : "", p);
+    any = 1;
+  }
+  fputc(']', out);
+}
+
+int ompdp_timeline_write_json(const ompdp_report_t *r, FILE *out) {
+  const ompdp_timeline_t *t = r->timeline;
+  size_t n;
+  idpos_t *m = id_map(r, &n);
+  if (!m && r->num_findings) {
+    errno = ENOMEM;
+    return -1;
+  }
+  fprintf(out,
+          "{\"version\": %d, \"kept\": \"%s\", \"events\": %" PRIu64
+          ", \"first_events\": %" PRIu64 ", \"per_finding\": %" PRIu64
+          ", \"host_device\": %" PRId32 ", \"threads\": %" PRIu32 ",\n",
+          OMPDP_TIMELINE_VERSION, t->full ? "all" : "bounded", t->events, t->first,
+          t->per_finding, t->host_device, t->threads);
+  fputs("    \"columns\": [\"seq\", \"type\", \"device\", \"src_device\", \"thread\", "
+        "\"start_ns\", \"dur_ns\", \"bytes\", \"findings\", \"related\"],\n",
+        out);
+  fputs("    \"ops\": [", out);
+  for (size_t i = 0; i < t->num_ops; ++i) {
+    const ompdp_tl_op_t *o = &t->ops[i];
+    fprintf(out,
+            "%s\n      [%" PRIu64 ", \"%s\", %" PRId32 ", %" PRId32 ", %" PRIu32 ", %" PRIu64
+            ", %" PRIu64 ", %" PRIu64 ", ",
+            i ? "," : "", o->seq, ompdp_tl_type_json(o->type), o->device, o->src_device,
+            o->thread, o->start_ns, o->dur_ns, o->bytes);
+    put_links(out, t, o, 0, m, n);
+    fputs(", ", out);
+    put_links(out, t, o, 1, m, n);
+    fputc(']', out);
+  }
+  fputs(t->num_ops ? "\n    ],\n" : "],\n", out);
+  /* In picoseconds, written by hand: the program's locale may have a
+   * decimal comma, which printf would use. */
+  uint64_t ps = t->bin_ns > 0 && t->bin_ns < 1e15 ? (uint64_t)(t->bin_ns * 1000.0 + 0.5) : 0;
+  fprintf(out, "    \"omitted\": {\"bin_ns\": %" PRIu64 ".%03u, \"lanes\": [", ps / 1000,
+          (unsigned)(ps % 1000));
+  for (size_t i = 0; i < t->num_lanes; ++i) {
+    const ompdp_tl_lane_t *l = &t->lanes[i];
+    fprintf(out,
+            "%s\n      {\"device\": %" PRId32 ", \"type\": \"%s\", \"count\": %" PRIu64
+            ", \"bytes\": %" PRIu64 ", \"time_ns\": %" PRIu64 ", \"bins\": [",
+            i ? "," : "", l->device, ompdp_tl_type_json(l->type), l->count, l->bytes,
+            l->time_ns);
+    for (size_t b = 0; b < t->num_bins; ++b)
+      fprintf(out, "%s%" PRIu64, b ? "," : "", l->bins ? l->bins[b] : 0);
+    fputs("]}", out);
+  }
+  fputs(t->num_lanes ? "\n    ]}}" : "]}}", out);
+  free(m);
+  return ferror(out) ? -1 : 0;
+}
