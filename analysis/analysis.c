@@ -493,8 +493,7 @@ ompdp_engine_t *ompdp_engine_create(const ompdp_engine_config_t *cfg) {
   g->rt = ompdp_rtrip_create(lim ? lim / 3 : 0);
   g->al = ompdp_allocs_create();
   g->ut = ompdp_unused_tx_create();
-  g->zero = ompdp_zero_create(ompdp_opts.zero_min_bytes > 0 ? (uint64_t)ompdp_opts.zero_min_bytes
-                                                            : 1);
+  g->zero = ompdp_zero_create(cfg->zero_min_bytes ? cfg->zero_min_bytes : OMPDP_ZERO_MIN_BYTES);
   g->ob = ompdp_overbroad_create();
   if (!g->open || !g->dup || !g->rt || !g->al || !g->ut || !g->zero || !g->ob ||
       ompdp_hmap_init(&g->by_site, 64)) {
@@ -830,9 +829,10 @@ int ompdp_analyze(const ompdp_analysis_input_t *in, ompdp_report_t *r,
   return rc;
 }
 
-int ompdp_find_matches(const ompdp_event_t *ev, size_t n, int host_device,
+int ompdp_find_matches(const ompdp_event_t *ev, size_t n, const ompdp_engine_config_t *config,
                        ompdp_matches_t out[OMPDP_FK_COUNT]) {
-  ompdp_engine_config_t cfg = {.host_device = host_device, .matches = out};
+  ompdp_engine_config_t cfg = *config;
+  cfg.matches = out;
   ompdp_engine_t *g = ompdp_engine_create(&cfg);
   if (!g)
     return -1;

@@ -13,7 +13,8 @@
 #ifndef OMPDP_DETECT_H
 #define OMPDP_DETECT_H
 
-#include "ompdp_rt.h"
+#include "engine.h"
+#include "region_view.h"
 
 /* One avoidable operation, by position in the analysis order (seq).
  * Meaning of ref and aux by detection:
@@ -43,10 +44,10 @@ typedef struct ompdp_matches {
 int ompdp_matches_push(ompdp_matches_t *m, uint32_t avoid, uint32_t ref, uint32_t aux);
 void ompdp_matches_free(ompdp_matches_t *m);
 
-/* Runs the engine over ev[0..n) (times in ticks) and returns its matches by
- * kind in out[0..OMPDP_FK_COUNT), each in the order the engine decided
- * them. For tests. */
-int ompdp_find_matches(const ompdp_event_t *ev, size_t n, int host_device,
+/* Runs an engine configured as cfg over ev[0..n) (times in ticks) and
+ * returns its matches by kind in out[0..OMPDP_FK_COUNT), each in the order
+ * the engine decided them. For tests. */
+int ompdp_find_matches(const ompdp_event_t *ev, size_t n, const ompdp_engine_config_t *cfg,
                        ompdp_matches_t out[OMPDP_FK_COUNT]);
 
 /*===- a small open-addressing hash map, keys of three words ---------------===*/
@@ -273,15 +274,12 @@ enum {
   OMPDP_OVERBROAD_TO = 2,     /* tofrom, only read: the copies back */
   OMPDP_OVERBROAD_FROM = 3,   /* tofrom, only written: the copies in */
 };
-struct ompdp_region_info;
-typedef int (*ompdp_detect_describe_fn)(uint32_t region, int item,
-                                        struct ompdp_region_info *out);
 /* Where engines created from now on read region tables (the runtime sets
  * ompdp_regions_describe; tests their own tables). NULL: no table, no
  * overbroad findings. */
-void ompdp_detect_set_describe(ompdp_detect_describe_fn fn);
+void ompdp_detect_set_describe(ompdp_describe_fn fn);
 /* The rule for one item as the region table describes it. */
-int ompdp_overbroad_rule(const struct ompdp_region_info *it);
+int ompdp_overbroad_rule(const ompdp_region_info_t *it);
 typedef struct ompdp_overbroad ompdp_overbroad_t;
 ompdp_overbroad_t *ompdp_overbroad_create(void);
 int ompdp_overbroad_feed(ompdp_overbroad_t *o, ompdp_engine_t *g, const ompdp_xev_t *e);

@@ -1,7 +1,7 @@
 /*===- detect_overbroad.c - map items broader than the region needs -*- C -*-===*\
 |*
 |* The compiler plugin records, per map item of a `target` construct, what
-|* the region body does with it (regions.h: access none, read, write,
+|* the region body does with it (region_view.h: access none, read, write,
 |* read-write, unknown). Mapped more broadly than that, an item moves bytes
 |* nobody needs:
 |*
@@ -22,17 +22,17 @@
 |*
 \*===----------------------------------------------------------------------===*/
 #include "detect.h"
-#include "regions.h"
+#include "region_view.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static ompdp_detect_describe_fn describe_default;
+static ompdp_describe_fn describe_default;
 
-void ompdp_detect_set_describe(ompdp_detect_describe_fn fn) { describe_default = fn; }
+void ompdp_detect_set_describe(ompdp_describe_fn fn) { describe_default = fn; }
 
 struct ompdp_overbroad {
-  ompdp_detect_describe_fn describe;
+  ompdp_describe_fn describe;
   /* (region, item, 0) -> rule + 1 | live allocations selected << 8 |
    * (their finding + 1) << 32 */
   ompdp_hmap_t items;
@@ -62,11 +62,11 @@ size_t ompdp_overbroad_memory(const ompdp_overbroad_t *o) {
 }
 
 int ompdp_overbroad_rule(const ompdp_region_info_t *it) {
-  if (strcmp(it->construct, "target") || (it->modifiers & OMPDP_MOD_ALWAYS))
+  if (it->construct != OMPDP_CK_TARGET || (it->modifiers & OMPDP_MOD_ALWAYS))
     return OMPDP_OVERBROAD_NONE;
-  const char *mt = it->map_type;
-  int tofrom = !strcmp(mt, "tofrom");
-  if (!tofrom && strcmp(mt, "to") && strcmp(mt, "from") && strcmp(mt, "alloc"))
+  ompdp_map_type_t mt = it->map_type;
+  int tofrom = mt == OMPDP_MT_TOFROM;
+  if (!tofrom && mt != OMPDP_MT_TO && mt != OMPDP_MT_FROM && mt != OMPDP_MT_ALLOC)
     return OMPDP_OVERBROAD_NONE; /* firstprivate, release, delete, ... */
   switch (it->access) {
   case OMPDP_ACCESS_NONE:
@@ -75,9 +75,12 @@ int ompdp_overbroad_rule(const ompdp_region_info_t *it) {
     return tofrom ? OMPDP_OVERBROAD_TO : OMPDP_OVERBROAD_NONE;
   case OMPDP_ACCESS_WRITE:
     return tofrom ? OMPDP_OVERBROAD_FROM : OMPDP_OVERBROAD_NONE;
-  default:
+  case OMPDP_ACCESS_UNKNOWN:
+  case OMPDP_ACCESS_READ_WRITE:
+  case OMPDP_ACCESS_COUNT:
     return OMPDP_OVERBROAD_NONE;
   }
+  return OMPDP_OVERBROAD_NONE;
 }
 
 int ompdp_overbroad_feed(ompdp_overbroad_t *o, ompdp_engine_t *g, const ompdp_xev_t *e) {

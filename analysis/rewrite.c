@@ -80,11 +80,25 @@ typedef struct clause {
   const char *list;
 } clause_t;
 
+/* Whether s is a map type a map clause can name (OMPDP_MAP_TYPE). */
 static int is_map_type(const char *s) {
-  static const char *const Types[] = {"to", "from", "tofrom", "alloc", "release", "delete"};
-  for (size_t i = 0; i < sizeof(Types) / sizeof(Types[0]); ++i)
-    if (!strcmp(s, Types[i]))
-      return 1;
+  switch (ompdp_map_type_parse(s)) {
+  case OMPDP_MT_TO:
+  case OMPDP_MT_FROM:
+  case OMPDP_MT_TOFROM:
+  case OMPDP_MT_ALLOC:
+  case OMPDP_MT_RELEASE:
+  case OMPDP_MT_DELETE:
+    return 1;
+  case OMPDP_MT_NONE:
+  case OMPDP_MT_FIRSTPRIVATE:
+  case OMPDP_MT_UPDATE_TO:
+  case OMPDP_MT_UPDATE_FROM:
+  case OMPDP_MT_IS_DEVICE_PTR:
+  case OMPDP_MT_HAS_DEVICE_ADDR:
+  case OMPDP_MT_COUNT:
+    return 0;
+  }
   return 0;
 }
 
@@ -180,8 +194,8 @@ static void clause_free(clause_t *c) { free(c->buf); }
 
 /* name(mods..., type: list), with always added (always > 0), removed
  * (always < 0) or left as it was. */
-static void put_map_clause(ompdp_strbuf_t *b, const clause_t *c, const char *type, int always,
-                           const char *list) {
+static void put_map_clause(ompdp_strbuf_t *b, const clause_t *c, ompdp_map_type_t type,
+                           int always, const char *list) {
   int first = 1;
   ompdp_sb_puts(b, "map(");
   if (always > 0) {
@@ -198,7 +212,7 @@ static void put_map_clause(ompdp_strbuf_t *b, const clause_t *c, const char *typ
   }
   if (!first)
     ompdp_sb_puts(b, ", ");
-  ompdp_sb_printf(b, "%s: %s)", type, list);
+  ompdp_sb_printf(b, "%s: %s)", ompdp_map_type_name(type), list);
 }
 
 /*===- text primitives -----------------------------------------------------===*/
@@ -215,9 +229,19 @@ static int same_clause(const ompdp_region_info_t *a, const ompdp_region_info_t *
 }
 
 /* Directives that need a map or motion clause to be valid at all. */
-static int needs_list_clause(const char *construct) {
-  return !strcmp(construct, "target enter data") || !strcmp(construct, "target exit data") ||
-         !strcmp(construct, "target update") || !strcmp(construct, "target data");
+static int needs_list_clause(ompdp_construct_kind_t construct) {
+  switch (construct) {
+  case OMPDP_CK_TARGET_ENTER_DATA:
+  case OMPDP_CK_TARGET_EXIT_DATA:
+  case OMPDP_CK_TARGET_UPDATE:
+  case OMPDP_CK_TARGET_DATA:
+    return 1;
+  case OMPDP_CK_UNKNOWN:
+  case OMPDP_CK_TARGET:
+  case OMPDP_CK_COUNT:
+    return 0;
+  }
+  return 0;
 }
 
 /* The item's siblings in its clause, in source order (the compiler records
@@ -308,12 +332,14 @@ static void removal_assumption(const ompdp_rewrite_t *rw, const ompdp_region_inf
               "%sthe `%s` at %s:%" PRIu32 " goes with its depend clauses: the tasks that "
               "depended on it now depend on what it depended on through the same list item, "
               "and nothing else relied on it for ordering",
-              a->len ? "; " : "", it->construct, basename_of(it->file), it->line);
+              a->len ? "; " : "", ompdp_construct_kind_name(it->construct),
+              basename_of(it->file), it->line);
   if (it->nowait || strstr(other, "nowait"))
     ompdp_sb_printf(a,
               "%sthe deferred task of the `%s nowait` at %s:%" PRIu32 " is gone: a `taskwait` "
               "that waited for it has nothing of it left to wait for",
-              a->len ? "; " : "", it->construct, basename_of(it->file), it->line);
+              a->len ? "; " : "", ompdp_construct_kind_name(it->construct),
+              basename_of(it->file), it->line);
 }
 
 /* Deletes the directive's whole lines: indentation, text and newline. */
@@ -335,7 +361,8 @@ static int remove_directive(ompdp_rewrite_t *rw, const ompdp_region_info_t *it,
   if (it->directive && it->directive[0])
     ompdp_sb_puts(&orig, it->directive);
   else
-    ompdp_sb_printf(&orig, "#pragma omp %s %s%s", it->construct, it->clause,
+    ompdp_sb_printf(&orig, "#pragma omp %s %s%s", ompdp_construct_kind_name(it->construct),
+                    it->clause,
               it->nowait ? " nowait" : "");
   char *o = ompdp_sb_take(&orig);
   if (!o) {
@@ -430,7 +457,7 @@ static int is_identifier(const char *s) {
 }
 
 int ompdp_rw_set_map_type(ompdp_rewrite_t *rw, const ompdp_rw_region_t *reg, uint32_t k,
-                          const char *type, int always, const char **why) {
+                          ompdp_map_type_t type, int always, const char **why) {
   if (k >= reg->num_items) {
     *why = "no such item";
     return -1;
@@ -497,18 +524,25 @@ int ompdp_rw_set_map_type(ompdp_rewrite_t *rw, const ompdp_rw_region_t *reg, uin
   return rc;
 }
 
-static const char *loop_keyword(const char *kind) {
-  if (!strcmp(kind, "while"))
+static const char *loop_keyword(ompdp_loop_kind_t kind) {
+  switch (kind) {
+  case OMPDP_LK_WHILE:
     return "while";
-  if (!strcmp(kind, "do"))
+  case OMPDP_LK_DO:
     return "do";
-  return "for"; /* for, range-for */
+  case OMPDP_LK_NONE:
+  case OMPDP_LK_FOR:
+  case OMPDP_LK_RANGE_FOR:
+  case OMPDP_LK_COUNT:
+    return "for";
+  }
+  return "for";
 }
 
 int ompdp_rw_keep_resident(ompdp_rewrite_t *rw, const ompdp_region_info_t *const *items,
-                           const char *const *types, size_t n, const char **why) {
+                           const ompdp_map_type_t *types, size_t n, const char **why) {
   const ompdp_region_info_t *it = n ? items[0] : NULL;
-  if (!it || !it->loop_kind[0] || !it->loop_line || !it->loop_column) {
+  if (!it || it->loop_kind == OMPDP_LK_NONE || !it->loop_line || !it->loop_column) {
     *why = "the construct is in no loop";
     return -1;
   }
@@ -539,7 +573,7 @@ int ompdp_rw_keep_resident(ompdp_rewrite_t *rw, const ompdp_region_info_t *const
       *why = "the items are in different loops";
       return -1;
     }
-    ompdp_sb_printf(&b, " map(%s: %s)", types[i], expr);
+    ompdp_sb_printf(&b, " map(%s: %s)", ompdp_map_type_name(types[i]), expr);
   }
   ompdp_sb_printf(&b, "\n%s%s", indent, kw);
   char *rep = ompdp_sb_take(&b);
@@ -1094,8 +1128,12 @@ static const char *basename_of(const char *path) {
   return s ? s + 1 : path;
 }
 
-static int has_to(const char *t) { return !strcmp(t, "to") || !strcmp(t, "tofrom"); }
-static int has_from(const char *t) { return !strcmp(t, "from") || !strcmp(t, "tofrom"); }
+static int has_to(ompdp_map_type_t t) { return t == OMPDP_MT_TO || t == OMPDP_MT_TOFROM; }
+static int has_from(ompdp_map_type_t t) { return t == OMPDP_MT_FROM || t == OMPDP_MT_TOFROM; }
+/* A construct that maps for a structured block: target, target data. */
+static int is_structured(ompdp_construct_kind_t k) {
+  return k == OMPDP_CK_TARGET || k == OMPDP_CK_TARGET_DATA;
+}
 
 typedef struct plan_ctx {
   const ompdp_rw_facts_t *facts;
@@ -1140,7 +1178,7 @@ typedef struct keep_plan {
   uint32_t site;
   region_items_t ri; /* owned */
   const ompdp_region_info_t *it;
-  const char *outer;
+  ompdp_map_type_t outer;
   int inner_from;
   /* The target update variant: the host's statements in the loop that
    * use the item get `target update from` before (reads, when the device
@@ -1199,10 +1237,9 @@ static int make_keep_plan(const plan_ctx_t *c, uint32_t si, keep_plan_t *p) {
   if ((uint32_t)s->item >= p->ri.reg.num_items)
     goto no;
   const ompdp_region_info_t *it = &p->ri.items[s->item];
-  const char *mt = it->map_type;
-  if (!it->loop_kind[0] || it->nowait ||
-      (strcmp(it->construct, "target") && strcmp(it->construct, "target data")) ||
-      (!has_to(mt) && !has_from(mt) && strcmp(mt, "alloc")))
+  ompdp_map_type_t mt = it->map_type;
+  if (it->loop_kind == OMPDP_LK_NONE || it->nowait || !is_structured(it->construct) ||
+      (!has_to(mt) && !has_from(mt) && mt != OMPDP_MT_ALLOC))
     goto no;
   if (it->modifiers & OMPDP_MOD_ALWAYS)
     goto no; /* always copies even when present: keeping it resident saves nothing */
@@ -1255,7 +1292,8 @@ static int make_keep_plan(const plan_ctx_t *c, uint32_t si, keep_plan_t *p) {
   p->allocs = s->allocs - 1;
   p->time = (s->dur_alloc - s->dur_alloc_first) + (s->dur_delete - s->dur_delete_last);
   if (p->update) {
-    p->outer = up_in ? (dev_changes ? "tofrom" : "to") : (dev_changes ? "from" : "alloc");
+    p->outer = up_in ? (dev_changes ? OMPDP_MT_TOFROM : OMPDP_MT_TO)
+                     : (dev_changes ? OMPDP_MT_FROM : OMPDP_MT_ALLOC);
     uint64_t moved = k * (num_from + num_to);
     uint64_t avg_h2d = s->h2d ? s->dur_h2d / s->h2d : 0;
     uint64_t avg_d2h = s->d2h ? s->dur_d2h / s->d2h : 0;
@@ -1273,7 +1311,7 @@ static int make_keep_plan(const plan_ctx_t *c, uint32_t si, keep_plan_t *p) {
     return 0;
   }
   p->inner_from = dev_changes;
-  p->outer = has_to(mt) ? "to" : "alloc";
+  p->outer = has_to(mt) ? OMPDP_MT_TO : OMPDP_MT_ALLOC;
   if (s->h2d > 1) {
     p->transfers += s->h2d - 1;
     p->bytes += s->bytes_h2d - s->bytes_h2d_first;
@@ -1300,7 +1338,7 @@ static const char *plan_name(const keep_plan_t *p) {
 static int build_keep(const plan_ctx_t *c, ompdp_rewrite_t *rw, keep_plan_t *const *ps,
                       size_t n) {
   const ompdp_region_info_t *items[64];
-  const char *types[64];
+  ompdp_map_type_t types[64];
   const char *why = NULL;
   if (n > 64)
     return -1;
@@ -1319,7 +1357,7 @@ static int build_keep(const plan_ctx_t *c, ompdp_rewrite_t *rw, keep_plan_t *con
   for (size_t i = 0; i < n && !rc; ++i)
     if (ps[i]->inner_from)
       rc = ompdp_rw_set_map_type(rw, &ps[i]->ri.reg, (uint32_t)c->facts->sites[ps[i]->site].item,
-                                 "from", 1, &why);
+                                 OMPDP_MT_FROM, 1, &why);
     else if (ps[i]->update)
       rc = ompdp_rw_host_updates(rw, ps[i]->it, ps[i]->num_from != 0, &why);
   if (rc || normalize_edits(rw))
@@ -1332,16 +1370,18 @@ static int build_keep(const plan_ctx_t *c, ompdp_rewrite_t *rw, keep_plan_t *con
     ompdp_sb_printf(&d, "%s`%s`", i == 0 ? "" : i + 1 == n ? " and " : ", ", plan_name(ps[i]));
   ompdp_sb_printf(&d,
                   " on device %d for the whole %s loop at %s:%" PRIu32 ": `#pragma omp target data",
-                  ps[0]->dev, it->loop_kind, basename_of(it->file), it->loop_line);
+                  ps[0]->dev, ompdp_loop_kind_name(it->loop_kind), basename_of(it->file),
+                  it->loop_line);
   for (size_t i = 0; i < n; ++i)
-    ompdp_sb_printf(&d, " map(%s: %s)", ps[i]->outer, plan_name(ps[i]));
+    ompdp_sb_printf(&d, " map(%s: %s)", ompdp_map_type_name(ps[i]->outer), plan_name(ps[i]));
   ompdp_sb_puts(&d, "` before it");
   for (size_t i = 0; i < n; ++i) {
     const keep_plan_t *p = ps[i];
     if (p->inner_from)
       ompdp_sb_printf(&d, "; the %s construct at line %" PRIu32 " copies `%s` back with "
                     "`map(always, from: %s)`",
-                p->it->construct, p->it->line, plan_name(p), plan_name(p));
+                ompdp_construct_kind_name(p->it->construct), p->it->line, plan_name(p),
+                plan_name(p));
     else if (p->update) {
       const ompdp_region_info_t *x = p->it;
       int any = 0;
@@ -1530,15 +1570,14 @@ static int build_row(const plan_ctx_t *c, const uint32_t *sis, size_t n, ompdp_r
   for (size_t i = 0; i < n; ++i) {
     const rw_site_t *s = &facts->sites[sis[order[i]]];
     const ompdp_region_info_t *it = its[order[i]];
-    const char *mt = it->map_type;
+    ompdp_map_type_t mt = it->map_type;
     if (s->multi_buf || s->sizes_differ || !s->allocs || s->allocs != s->deletes ||
         s->allocs != s0->allocs || s->buf != s0->buf || (i && s->in_changed) ||
-        it->loop_kind[0] || !it->block || it->block != first->block ||
+        it->loop_kind != OMPDP_LK_NONE || !it->block || it->block != first->block ||
         strcmp(it->file, first->file) || strcmp(it->source_file, first->source_file) ||
-        (strcmp(it->construct, "target") && strcmp(it->construct, "target data")) ||
-        it->nowait || (it->modifiers & OMPDP_MOD_ALWAYS) || !it->stmt_line ||
-        !it->stmt_length || strcmp(item_name(it), item_name(first)) ||
-        (!has_to(mt) && !has_from(mt) && strcmp(mt, "alloc")))
+        !is_structured(it->construct) || it->nowait || (it->modifiers & OMPDP_MOD_ALWAYS) ||
+        !it->stmt_line || !it->stmt_length || strcmp(item_name(it), item_name(first)) ||
+        (!has_to(mt) && !has_from(mt) && mt != OMPDP_MT_ALLOC))
       goto out;
     if (i && it->stmt_offset < its[order[i - 1]]->stmt_offset + its[order[i - 1]]->stmt_length)
       goto out; /* the same construct twice, or nested */
@@ -1568,7 +1607,10 @@ static int build_row(const plan_ctx_t *c, const uint32_t *sis, size_t n, ompdp_r
   uint64_t after = m * (uint64_t)(to + from);
   if (after > before)
     goto out;
-  const char *type = to && from ? "tofrom" : to ? "to" : from ? "from" : "alloc";
+  const char *type = ompdp_map_type_name(to && from ? OMPDP_MT_TOFROM
+                                         : to       ? OMPDP_MT_TO
+                                         : from     ? OMPDP_MT_FROM
+                                                    : OMPDP_MT_ALLOC);
   const char *expr = item_name(first);
   if (!expr[0] || (first->implicit && !is_identifier(expr)))
     goto out;
@@ -1705,8 +1747,8 @@ static int item_by_name(const region_items_t *ri, const char *variable) {
 static int plan_unused_alloc(const plan_ctx_t *c, ompdp_finding_t *f, const region_items_t *ri,
                              const rw_site_t *s) {
   const ompdp_region_info_t *it = &ri->items[s->item];
-  int enter = !strcmp(it->construct, "target enter data");
-  if (!enter && strcmp(it->construct, "target data"))
+  int enter = it->construct == OMPDP_CK_TARGET_ENTER_DATA;
+  if (!enter && it->construct != OMPDP_CK_TARGET_DATA)
     return -1;
   /* Every allocation of the site unused, freed, and nothing but its own
    * copy in and a faithful copy back in its lifetime. */
@@ -1719,7 +1761,7 @@ static int plan_unused_alloc(const plan_ctx_t *c, ompdp_finding_t *f, const regi
     if (load_region(c->describe, s->lt_exit_region, &xr))
       return -1;
     exit_item = s->lt_exit_item >= 0 ? s->lt_exit_item : item_by_name(&xr, it->variable);
-    if (strcmp(xr.items[0].construct, "target exit data") || exit_item < 0 ||
+    if (xr.items[0].construct != OMPDP_CK_TARGET_EXIT_DATA || exit_item < 0 ||
         (uint32_t)exit_item >= xr.reg.num_items) {
       free(xr.items);
       return -1;
@@ -1735,8 +1777,8 @@ static int plan_unused_alloc(const plan_ctx_t *c, ompdp_finding_t *f, const regi
   if (!rc && enter)
     rc = ompdp_rw_remove_item(rw, &xr.reg, (uint32_t)exit_item, &why);
   ompdp_strbuf_t d = {0};
-  ompdp_sb_printf(&d, "remove `%s` from `%s` at %s:%" PRIu32, it->expr, it->construct,
-            basename_of(it->file), it->line);
+  ompdp_sb_printf(&d, "remove `%s` from `%s` at %s:%" PRIu32, it->expr,
+                  ompdp_construct_kind_name(it->construct), basename_of(it->file), it->line);
   if (enter)
     ompdp_sb_printf(&d, " and from `target exit data` at %s:%" PRIu32,
                     basename_of(xr.items[0].file), xr.items[0].line);
@@ -1756,8 +1798,8 @@ static int plan_unused_alloc(const plan_ctx_t *c, ompdp_finding_t *f, const regi
 static int plan_unused_transfer(const plan_ctx_t *c, ompdp_finding_t *f,
                                 const region_items_t *ri, const rw_site_t *s) {
   const ompdp_region_info_t *it = &ri->items[s->item];
-  int update = !strcmp(it->construct, "target update");
-  if (update ? strcmp(it->map_type, "update to") : !has_to(it->map_type))
+  int update = it->construct == OMPDP_CK_TARGET_UPDATE;
+  if (update ? it->map_type != OMPDP_MT_UPDATE_TO : !has_to(it->map_type))
     return -1;
   /* Every copy in of the site unused, and none copied back to the host
    * before being overwritten (without it, the host would get older bytes). */
@@ -1768,10 +1810,10 @@ static int plan_unused_transfer(const plan_ctx_t *c, ompdp_finding_t *f,
   if (!rw)
     return -2;
   const char *why = NULL;
-  const char *to = !strcmp(it->map_type, "tofrom") ? "from" : "alloc";
+  ompdp_map_type_t to = it->map_type == OMPDP_MT_TOFROM ? OMPDP_MT_FROM : OMPDP_MT_ALLOC;
   int rc = update ? ompdp_rw_remove_item(rw, &ri->reg, (uint32_t)s->item, &why)
                   : ompdp_rw_set_map_type(rw, &ri->reg, (uint32_t)s->item, to,
-                                          !strcmp(to, "alloc") ? -1 : 0, &why);
+                                          to == OMPDP_MT_ALLOC ? -1 : 0, &why);
   ompdp_strbuf_t d = {0};
   if (update)
     ompdp_sb_printf(
@@ -1781,8 +1823,8 @@ static int plan_unused_transfer(const plan_ctx_t *c, ompdp_finding_t *f,
     ompdp_sb_printf(&d,
               "map `%s` with `%s` instead of `%s` at %s:%" PRIu32
               ": no kernel read what the copy in sent",
-              it->implicit ? it->variable : it->expr, to, it->map_type, basename_of(it->file),
-              it->line);
+              it->implicit ? it->variable : it->expr, ompdp_map_type_name(to),
+              ompdp_map_type_name(it->map_type), basename_of(it->file), it->line);
   ompdp_strbuf_t a = {0};
   if (!rc)
     removal_assumption(rw, it, &a);
@@ -1829,7 +1871,8 @@ static int plan_overbroad(const plan_ctx_t *c, ompdp_finding_t *f, const region_
   int rc = rule == OMPDP_OVERBROAD_REMOVE
                ? ompdp_rw_remove_item(rw, &ri->reg, (uint32_t)s->item, &why)
                : ompdp_rw_set_map_type(rw, &ri->reg, (uint32_t)s->item,
-                                       rule == OMPDP_OVERBROAD_TO ? "to" : "from", 0, &why);
+                                       rule == OMPDP_OVERBROAD_TO ? OMPDP_MT_TO : OMPDP_MT_FROM, 0,
+                                       &why);
   ompdp_strbuf_t d = {0}, a = {0};
   if (rule == OMPDP_OVERBROAD_REMOVE)
     ompdp_sb_printf(
@@ -1864,7 +1907,7 @@ static int respellable_type(const char *t) {
   return *t && !strchr(t, '(') && !strstr(t, "unnamed") && !strstr(t, "anonymous");
 }
 
-/* The device-side fill of the item (its fill facts, rt/regions.h): a
+/* The device-side fill of the item (its fill facts, region_view.h): a
  * `target teams distribute parallel for` that finds the item present
  * (map(alloc: ...)) and writes zero to every element, with `= 0` for an
  * arithmetic or pointer element and byte by byte otherwise. Every line is
@@ -1949,8 +1992,8 @@ static int put_fill(ompdp_strbuf_t *b, const ompdp_region_info_t *it, uint32_t i
 static int plan_zero_fill(const plan_ctx_t *c, ompdp_finding_t *f, const region_items_t *ri,
                           const rw_site_t *s) {
   const ompdp_region_info_t *it = &ri->items[s->item];
-  int enter = !strcmp(it->construct, "target enter data");
-  int structured = !strcmp(it->construct, "target") || !strcmp(it->construct, "target data");
+  int enter = it->construct == OMPDP_CK_TARGET_ENTER_DATA;
+  int structured = is_structured(it->construct);
   if ((!enter && !structured) || !has_to(it->map_type) || !explicit_item(it) || it->nowait)
     return -1;
   if (it->modifiers & (OMPDP_MOD_PRESENT | OMPDP_MOD_MAPPER | (enter ? 0 : OMPDP_MOD_ALWAYS)))
@@ -1997,9 +2040,9 @@ static int plan_zero_fill(const plan_ctx_t *c, ompdp_finding_t *f, const region_
   const char *why = NULL;
   int rc;
   ompdp_strbuf_t t = {0};
-  const char *back = !strcmp(it->map_type, "tofrom") ? "from" : "release";
+  const char *back = it->map_type == OMPDP_MT_TOFROM ? "from" : "release";
   if (enter) {
-    rc = ompdp_rw_set_map_type(rw, &ri->reg, (uint32_t)s->item, "alloc", -1, &why);
+    rc = ompdp_rw_set_map_type(rw, &ri->reg, (uint32_t)s->item, OMPDP_MT_ALLOC, -1, &why);
     if (!rc)
       rc = add_edit(rw, it, it->end_line + 1, 1, it->end_line + 1, 1, "", fill_text, &why);
   } else {
@@ -2033,7 +2076,8 @@ static int plan_zero_fill(const plan_ctx_t *c, ompdp_finding_t *f, const region_
               "allocate `%s` and fill it with zeros on the device before the %s construct at "
               "%s:%" PRIu32 ", which then finds it present; `target exit data map(%s: %s)` after "
               "it: every byte copied in was zero",
-              it->expr, it->construct, basename_of(it->file), it->line, back, it->expr);
+              it->expr, ompdp_construct_kind_name(it->construct), basename_of(it->file),
+              it->line, back, it->expr);
   if (enter)
     ompdp_sb_printf(&as,
               "`%s` is not on the device already when the `target enter data` runs (the run "

@@ -1,7 +1,7 @@
 /*===- rewrite.h - concrete source rewrites for findings -----------*- C -*-===*\
 |*
 |* Turns a finding into exact text edits at exact source ranges, from what
-|* the compiler recorded about the construct (rt/regions.h) and what the run
+|* the compiler recorded about the construct (region_view.h) and what the run
 |* saw happen to the buffer (the event log). Two layers:
 |*
 |*   text primitives   ompdp_rw_remove_item, ompdp_rw_set_map_type,
@@ -18,8 +18,8 @@
 #ifndef OMPDP_REWRITE_H
 #define OMPDP_REWRITE_H
 
-#include "ompdp_rt.h"
-#include "regions.h"
+#include "engine.h"
+#include "region_view.h"
 #include "report.h"
 
 /* A construct as the compiler recorded it: one record per map item, in item
@@ -40,20 +40,20 @@ typedef struct ompdp_rw_region {
 int ompdp_rw_remove_item(ompdp_rewrite_t *rw, const ompdp_rw_region_t *reg,
                          uint32_t k, const char **why);
 
-/* Maps item k with map type `type` ("to", "from", "tofrom", "alloc"),
+/* Maps item k with map type `type` (to, from, tofrom, alloc),
  * adding the `always` modifier when always is set and keeping the others:
  * the clause is rewritten when k is its only item, else k moves into a new
  * clause after it; an implicit item gets an explicit clause at the end of
  * the directive. */
 int ompdp_rw_set_map_type(ompdp_rewrite_t *rw, const ompdp_rw_region_t *reg,
-                          uint32_t k, const char *type, int always,
+                          uint32_t k, ompdp_map_type_t type, int always,
                           const char **why);
 
 /* Inserts `#pragma omp target data map(<types[0]>: <items[0]>) ...` on its
  * own line before the innermost loop around the constructs of items[0..n)
  * (one loop for all), with the loop's indentation. */
 int ompdp_rw_keep_resident(ompdp_rewrite_t *rw, const ompdp_region_info_t *const *items,
-                           const char *const *types, size_t n, const char **why);
+                           const ompdp_map_type_t *types, size_t n, const char **why);
 
 /* For each host statement that uses `it` (its host_accesses): inserts
  * `#pragma omp target update from(<it>)` on a line of its own before it
@@ -63,9 +63,6 @@ int ompdp_rw_host_updates(ompdp_rewrite_t *rw, const ompdp_region_info_t *it, in
                           const char **why);
 
 /*--- policy -----------------------------------------------------------------*/
-
-typedef int (*ompdp_describe_fn)(uint32_t region, int item,
-                                 ompdp_region_info_t *out);
 
 /* What the run did to each buffer and each map item of each construct, as
  * far as the rewrites need it: aggregates only, so memory grows with the

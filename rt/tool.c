@@ -161,8 +161,15 @@ static void attribute_op(const ompdp_op_t *o, ompdp_loc_t *loc, char **variable,
 
 /*===- feeding the engine -----------------------------------------------------===*/
 
-static uint64_t content_limit(void) {
-  return ompdp_opts.memory_cap_mb > 0 ? (uint64_t)ompdp_opts.memory_cap_mb << 19 : 0; /* half */
+/* An engine as the options want it; content_limit only for the stream
+ * mode's engine (memory_cap_mb). */
+static ompdp_engine_config_t engine_config(int host, int capped) {
+  ompdp_engine_config_t cfg = {.host_device = host};
+  if (capped && ompdp_opts.memory_cap_mb > 0)
+    cfg.content_limit = (uint64_t)ompdp_opts.memory_cap_mb << 19; /* half */
+  /* The option's 0 means every non-empty copy: the engine's 1. */
+  cfg.zero_min_bytes = ompdp_opts.zero_min_bytes > 0 ? (uint64_t)ompdp_opts.zero_min_bytes : 1;
+  return cfg;
 }
 
 typedef struct feed {
@@ -206,7 +213,7 @@ static int stream_sink(void *ctx, const ompdp_rec_t *rec, uint32_t word, uint64_
   (void)ctx;
   if (!stream_feed.engine) {
     int host = ompdp_host_device();
-    ompdp_engine_config_t cfg = {.host_device = host, .content_limit = content_limit()};
+    ompdp_engine_config_t cfg = engine_config(host, 1);
     stream_feed.engine = ompdp_engine_create(&cfg);
     if (!stream_feed.engine)
       return stream_failed = -1;
@@ -305,7 +312,7 @@ void ompdp_write_report_once(int signo) {
     ompdp_log_stream_stop();
     ompdp_engine_destroy(stream_feed.engine);
     stream_feed.engine = NULL;
-    ompdp_engine_config_t cfg = {.host_device = host};
+    ompdp_engine_config_t cfg = engine_config(host, 0);
     feed_t fd = {ompdp_engine_create(&cfg), NULL};
     if (fd.engine && ompdp_op_any_region())
       fd.facts = ompdp_rw_facts_create(host);
@@ -319,7 +326,7 @@ void ompdp_write_report_once(int signo) {
       rc = -1;
     ompdp_engine_t *stream_engine = stream_feed.engine;
     if (!stream_engine) { /* no event at all */
-      ompdp_engine_config_t cfg = {.host_device = host};
+      ompdp_engine_config_t cfg = engine_config(host, 0);
       stream_engine = ompdp_engine_create(&cfg);
     }
     uint64_t forgotten = stream_engine ? ompdp_engine_forgotten(stream_engine) : 0;
@@ -345,7 +352,7 @@ void ompdp_write_report_once(int signo) {
       for (size_t i = 0; i < r.num_warnings; ++i)
         ompdp_report_add_warning(&full, r.warnings[i]);
       full.partial = r.partial;
-      ompdp_engine_config_t cfg = {.host_device = host};
+      ompdp_engine_config_t cfg = engine_config(host, 0);
       feed_t fd = {ompdp_engine_create(&cfg), NULL};
       int frc = fd.engine ? ompdp_log_replay(full_sink, full_ahead, &fd, 1) : -1;
       if (fd.engine && ompdp_engine_finish(fd.engine, &full, &res))

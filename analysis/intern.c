@@ -3,7 +3,7 @@
 |* An operation is everything about an event but its time and content: type,
 |* addresses, devices, size, call site, region, map item, construct. A loop
 |* repeats the same few operations millions of times, so each is stored once
-|* and events carry its 28-bit id (rt/ompdp_rt.h).
+|* and events carry its 28-bit id (engine.h).
 |*
 |* Lookups go through a per-thread direct-mapped cache that holds the whole
 |* operation, so a repeated operation costs one hash and one compare and no
@@ -14,7 +14,7 @@
 |* holds an id got it after the entry was written.
 |*
 \*===----------------------------------------------------------------------===*/
-#include "ompdp_rt.h"
+#include "engine.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
