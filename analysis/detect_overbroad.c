@@ -27,6 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+typedef struct ompdp_overbroad ompdp_overbroad_t;
+static void overbroad_destroy(void *p);
+
 static ompdp_describe_fn describe_default;
 
 void ompdp_detect_set_describe(ompdp_describe_fn fn) { describe_default = fn; }
@@ -38,7 +41,7 @@ struct ompdp_overbroad {
   ompdp_hmap_t items;
 };
 
-ompdp_overbroad_t *ompdp_overbroad_create(void) {
+static void *overbroad_create(const ompdp_engine_config_t *cfg) {
   ompdp_overbroad_t *o = calloc(1, sizeof(*o));
   if (!o)
     return NULL;
@@ -50,14 +53,16 @@ ompdp_overbroad_t *ompdp_overbroad_create(void) {
   return o;
 }
 
-void ompdp_overbroad_destroy(ompdp_overbroad_t *o) {
+static void overbroad_destroy(void *p) {
+  ompdp_overbroad_t *o = p;
   if (!o)
     return;
   ompdp_hmap_free(&o->items);
   free(o);
 }
 
-size_t ompdp_overbroad_memory(const ompdp_overbroad_t *o) {
+static size_t overbroad_memory(const void *p) {
+  const ompdp_overbroad_t *o = p;
   return sizeof(*o) + ompdp_hmap_memory(&o->items);
 }
 
@@ -83,7 +88,8 @@ int ompdp_overbroad_rule(const ompdp_region_info_t *it) {
   return OMPDP_OVERBROAD_NONE;
 }
 
-int ompdp_overbroad_feed(ompdp_overbroad_t *o, ompdp_engine_t *g, const ompdp_xev_t *e) {
+static int overbroad_feed(void *p, ompdp_engine_t *g, const ompdp_xev_t *e) {
+  ompdp_overbroad_t *o = p;
   const ompdp_op_t *d = e->d;
   if (!d->region || d->item < 0 || !o->describe)
     return 0;
@@ -137,3 +143,41 @@ int ompdp_overbroad_feed(ompdp_overbroad_t *o, ompdp_engine_t *g, const ompdp_xe
   ompdp_g_match(g, OMPDP_FK_OVERBROAD_MAP, e->seq, OMPDP_NONE, (uint32_t)rule);
   return 0;
 }
+
+/*===- the detection ------------------------------------------------------------===*/
+
+static char *overbroad_text(const ompdp_finding_t *f, uint32_t rule, const char *d) {
+  char buf[512];
+  const char *plural = f->num_devices > 1 ? "s" : "";
+  const char *v = f->variable ? f->variable : "...";
+  if (rule == OMPDP_OVERBROAD_TO)
+    snprintf(buf, sizeof(buf),
+             "the region only reads %s: map it with `map(to: %s)`, which drops the copies "
+             "back from device%s %s",
+             f->variable ? f->variable : "this item", v, plural, d);
+  else if (rule == OMPDP_OVERBROAD_FROM)
+    snprintf(buf, sizeof(buf),
+             "the region only writes %s: if it writes every element, map it with "
+             "`map(from: %s)` and drop the copy in to device%s %s",
+             f->variable ? f->variable : "this item", v, plural, d);
+  else
+    snprintf(buf, sizeof(buf),
+             "the region never reads or writes %s, yet it was allocated or copied on "
+             "device%s %s: remove it from the map clause",
+             f->variable ? f->variable : "this item", plural, d);
+  return ompdp_strdup(buf);
+}
+
+/* Its operations are allocations, transfers and deletes of one item. */
+const ompdp_detection_t ompdp_detect_overbroad = {
+    .name = "overbroad maps",
+    .kinds = {{OMPDP_FK_OVERBROAD_MAP, 1, OMPDP_AUX_RULE, OMPDP_RR_NARROW_MAP}},
+    .num_kinds = 1,
+    .create = overbroad_create,
+    .on_alloc = overbroad_feed,
+    .on_delete = overbroad_feed,
+    .on_transfer = overbroad_feed,
+    .memory = overbroad_memory,
+    .destroy = overbroad_destroy,
+    .text = overbroad_text,
+};

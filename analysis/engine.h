@@ -170,9 +170,13 @@ int ompdp_rec_from_event(const ompdp_event_t *e, ompdp_rec_t *out);
 
 /*===- analysis (analysis.c) ----------------------------------------------===*/
 
-/* Fills loc (and, when not NULL, variable and clause) for an operation. */
-typedef void (*ompdp_attribute_fn)(const ompdp_op_t *op, ompdp_loc_t *loc, char **variable,
-                                   char **clause);
+/* Where an operation comes from: fills loc and, when site is not NULL (the
+ * operation is a finding's site), what the finding says of its map item:
+ * variable, clause, the compiler's region_id and the item's range. Strings
+ * are malloc'd. The runtime answers from the region tables and DWARF
+ * (rt/tool.c), so that a finding is placed where its event is attributed. */
+typedef void (*ompdp_attribute_fn)(const ompdp_op_t *op, ompdp_loc_t *loc,
+                                   ompdp_finding_t *site);
 
 /* The online analysis: fed records in analysis order, one at a time, it
  * runs all five detections as it goes and keeps only aggregates and what

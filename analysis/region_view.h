@@ -11,6 +11,7 @@
 #define OMPDP_REGION_VIEW_H
 
 #include "ompdp/format.h"
+#include "report.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -93,5 +94,25 @@ typedef struct ompdp_region_info {
 /* Fills *out for region (a runtime handle, nonzero) and item (-1 for the
  * region only). Returns 0, or -1 if region or item is unknown. */
 typedef int (*ompdp_describe_fn)(uint32_t region, int item, ompdp_region_info_t *out);
+
+/* Names a finding's map item as the compiler recorded it (it, an item's
+ * record): its region ID and the item's range (the clause's for an item
+ * without one). The runtime calls this where it attributes the finding's
+ * event; the plugin and `ompdp fix` check the source against both. */
+static inline void ompdp_region_info_name_item(const ompdp_region_info_t *it,
+                                               ompdp_finding_t *f) {
+  f->region_id = it->id;
+  if (it->item_line) {
+    f->range.line = it->item_line;
+    f->range.column = it->item_column;
+    f->range.end_line = it->item_end_line;
+    f->range.end_column = it->item_end_column;
+  } else if (it->clause_line) {
+    f->range.line = it->clause_line;
+    f->range.column = it->clause_column;
+    f->range.end_line = it->clause_end_line;
+    f->range.end_column = it->clause_end_column;
+  }
+}
 
 #endif /* OMPDP_REGION_VIEW_H */

@@ -2105,24 +2105,6 @@ int ompdp_rewrite_report(ompdp_report_t *r, const ompdp_rw_facts_t *facts,
   if (!facts || !describe || facts->failed)
     return facts && facts->failed < 0 ? -1 : 0;
   plan_ctx_t c = {.facts = facts, .describe = describe, .mult = tick_mult};
-  for (size_t i = 0; i < r->num_findings; ++i) {
-    ompdp_finding_t *f = &r->findings[i];
-    ompdp_region_info_t info;
-    if (!f->rt_region || f->item < 0 || describe(f->rt_region, f->item, &info))
-      continue;
-    f->region_id = info.id;
-    if (info.item_line) {
-      f->range.line = info.item_line;
-      f->range.column = info.item_column;
-      f->range.end_line = info.item_end_line;
-      f->range.end_column = info.item_end_column;
-    } else if (info.clause_line) {
-      f->range.line = info.clause_line;
-      f->range.column = info.clause_column;
-      f->range.end_line = info.clause_end_line;
-      f->range.end_column = info.clause_end_column;
-    }
-  }
   /* A site whose item goes away entirely (unused allocation) needs no
    * other rewrite: its unused transfers get the same removal, and it is not
    * kept resident. removal[site] = finding + 1 holding that rewrite. */

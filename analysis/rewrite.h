@@ -79,7 +79,7 @@ void ompdp_rw_facts_destroy(ompdp_rw_facts_t *f);
 
 /* Adds rewrites to every finding of r whose site (rt_region, item) the
  * region table describes and the facts make safe to rewrite (rules:
- * docs/fixes.md), and fills its region_id and range. Findings it cannot
+ * docs/fixes.md). Findings it cannot
  * rewrite keep their words-only suggestion. Times become nanoseconds as
  * time * tick_mult >> 32 (tick_mult 0: they already are). Returns 0, or -1
  * when out of memory. */

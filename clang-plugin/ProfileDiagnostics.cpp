@@ -197,66 +197,18 @@ std::string times(uint64_t N) {
   return std::to_string(N) + " times";
 }
 
-/// The warning's text: what happened to the item, and how often.
+/// The warning's text: what happened to the item, and how often
+/// (OMPDP_FINDING_TEXT). Which rule found an overbroad map follows from the
+/// item's access (detect_overbroad.c).
 std::string findingMessage(const ompdp_finding_t &F, const Item &It) {
   std::string What = "'" + It.Name + "' in " + It.Clause;
-  uint64_t N = F.count;
-  switch (F.kind) {
-  case OMPDP_FK_DUPLICATE_TRANSFER:
-    return "duplicate transfer: " + What +
-           " sends the device bytes it already has, " + times(N);
-  case OMPDP_FK_ROUND_TRIP:
-    return "round trip: " + What +
-           " goes to the device and comes back unchanged " + times(N);
-  case OMPDP_FK_REPEATED_ALLOC:
-    return "repeated allocation: " + What +
-           " is allocated on the device again, " + times(N);
-  case OMPDP_FK_UNUSED_ALLOC:
-    return "unused allocation: " + What +
-           " is allocated on the device while no kernel runs there, " +
-           times(N);
-  case OMPDP_FK_UNUSED_TRANSFER:
-    return "unused transfer: " + What +
-           " is copied to the device and never read there, " + times(N);
-  case OMPDP_FK_ZERO_TRANSFER:
-    return "zero-filled transfer: " + What +
-           " copies only zero bytes to the device, " + times(N);
-  case OMPDP_FK_OVERBROAD_MAP:
-    // Which rule found it follows from the item's access (detect_overbroad.c).
-    if (It.Access == AC_READ)
-      return "overbroad map: " + What +
-             " copies back data the region only reads, " + times(N);
-    if (It.Access == AC_WRITE)
-      return "overbroad map: " + What +
-             " copies in data the region only writes, " + times(N);
-    return "overbroad map: " + What +
-           " is mapped but the region never touches it, " + times(N);
-  default:
-    return std::string(ompdp_finding_kind_json(F.kind)) + ": " + What + ", " +
-           times(N);
-  }
-}
-
-const char *operationNoun(ompdp_finding_kind_t K, bool Plural) {
-  switch (K) {
-  case OMPDP_FK_DUPLICATE_TRANSFER:
-    return Plural ? "repeated transfers" : "repeated transfer";
-  case OMPDP_FK_ROUND_TRIP:
-    return Plural ? "round trips" : "round trip";
-  case OMPDP_FK_REPEATED_ALLOC:
-    return Plural ? "repeated allocations" : "repeated allocation";
-  case OMPDP_FK_UNUSED_ALLOC:
-    return Plural ? "unused allocations" : "unused allocation";
-  case OMPDP_FK_UNUSED_TRANSFER:
-    return Plural ? "unused transfers" : "unused transfer";
-  case OMPDP_FK_ZERO_TRANSFER:
-    return Plural ? "zero-filled transfers" : "zero-filled transfer";
-  case OMPDP_FK_OVERBROAD_MAP:
-    return Plural ? "unneeded allocations and transfers"
-                  : "unneeded allocation or transfer";
-  default:
-    return Plural ? "operations" : "operation";
-  }
+  std::string Text = ompdp_finding_kind_warning_text(F.kind);
+  if (F.kind == OMPDP_FK_OVERBROAD_MAP && It.Access == AC_READ)
+    Text = " copies back data the region only reads, ";
+  else if (F.kind == OMPDP_FK_OVERBROAD_MAP && It.Access == AC_WRITE)
+    Text = " copies in data the region only writes, ";
+  return std::string(ompdp_finding_kind_name(F.kind)) + ": " + What + Text +
+         times(F.count);
 }
 
 /// The note with the measured cost.
@@ -264,7 +216,8 @@ std::string costMessage(const ompdp_finding_t &F) {
   char B[OMPDP_UNIT_BUF], T[OMPDP_UNIT_BUF], S[OMPDP_UNIT_BUF];
   std::string M;
   llvm::raw_string_ostream OS(M);
-  OS << "measured: " << F.count << " " << operationNoun(F.kind, F.count != 1)
+  OS << "measured: " << F.count << " "
+     << ompdp_finding_kind_noun(F.kind, F.count != 1)
      << ", " << ompdp_format_bytes(B, F.bytes) << " in "
      << ompdp_format_time(T, F.time_ns);
   if (F.num_devices) {

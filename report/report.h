@@ -162,6 +162,15 @@ const char *ompdp_finding_kind_json(ompdp_finding_kind_t k);
 const char *ompdp_finding_kind_summary_key(ompdp_finding_kind_t k);
 const char *ompdp_finding_kind_title(ompdp_finding_kind_t k);
 const char *ompdp_finding_kind_explanation(ompdp_finding_kind_t k);
+/* The kind in words outside the report's sections (OMPDP_FINDING_TEXT):
+ * what one finding is, the compiler warning's words after the item, one
+ * avoidable operation (or several), the words before the related location
+ * in the text report, and the SARIF related location's message. */
+const char *ompdp_finding_kind_name(ompdp_finding_kind_t k);
+const char *ompdp_finding_kind_warning_text(ompdp_finding_kind_t k);
+const char *ompdp_finding_kind_noun(ompdp_finding_kind_t k, int plural);
+const char *ompdp_finding_kind_related_at(ompdp_finding_kind_t k);
+const char *ompdp_finding_kind_related_note(ompdp_finding_kind_t k);
 /* Returns OMPDP_FK_COUNT when the name is unknown. */
 ompdp_finding_kind_t ompdp_finding_kind_from_json(const char *name);
 /* SARIF rule name and compiler warning group (OMPDP_FINDING_RULE). */

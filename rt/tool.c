@@ -44,8 +44,7 @@ static int stream_sink(void *ctx, const ompdp_rec_t *rec, uint32_t word, uint64_
 static void on_fork_child(void);
 static void stream_ahead(void *ctx, const ompdp_rec_t *rec);
 static void journal_snapshot(uint64_t events);
-static void attribute_op(const ompdp_op_t *o, ompdp_loc_t *loc, char **variable,
-                         char **clause);
+static void attribute_op(const ompdp_op_t *o, ompdp_loc_t *loc, ompdp_finding_t *site);
 static char *warnings[8];
 static size_t num_warnings;
 
@@ -141,8 +140,7 @@ static void set_argv(ompdp_report_t *r) {
 /* Where an operation comes from: the compiler's region table when the code
  * was built with the plugin (exact, no -g needed, names the map item), else
  * DWARF. */
-static void attribute_op(const ompdp_op_t *o, ompdp_loc_t *loc, char **variable,
-                         char **clause) {
+static void attribute_op(const ompdp_op_t *o, ompdp_loc_t *loc, ompdp_finding_t *site) {
   ompdp_region_info_t info;
   if (o->region && ompdp_regions_describe(o->region, o->item, &info) == 0) {
     memset(loc, 0, sizeof(*loc));
@@ -150,10 +148,13 @@ static void attribute_op(const ompdp_op_t *o, ompdp_loc_t *loc, char **variable,
     loc->function = ompdp_strdup(info.function);
     loc->line = info.line;
     loc->column = info.column;
-    if (o->item >= 0 && variable && clause && info.variable && info.variable[0]) {
-      *variable = ompdp_strdup(info.variable);
-      *clause = ompdp_strdup(info.clause);
+    if (o->item < 0 || !site)
+      return;
+    if (info.variable && info.variable[0]) {
+      site->variable = ompdp_strdup(info.variable);
+      site->clause = ompdp_strdup(info.clause);
     }
+    ompdp_region_info_name_item(&info, site);
     return;
   }
   ompdp_attribute(o->codeptr, o->construct, loc);

@@ -468,6 +468,10 @@ static void test_policy_keep_resident(void) {
            "  #pragma omp target data map(to: b)\n  for (int i = 0; i < 4; ++i) {\n#pragma omp "
            "target map(always, from: b)\n  b[0]++;\n  }\n");
   }
+  /* The runtime names the finding's region where it attributes it. */
+  ompdp_region_info_t info;
+  CHECK(describe(1, 0, &info) == 0);
+  ompdp_region_info_name_item(&info, rt);
   CHECK_EQ_U64(rt->region_id, 0x101);
   ompdp_report_free(&r);
 
