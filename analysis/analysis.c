@@ -724,7 +724,7 @@ static int fill_report(ompdp_engine_t *g, ompdp_report_t *r, const ompdp_engine_
     }
     f->same_buffer = s->same;
     f->other_buffer = s->other;
-    /* The site, for the rewrites (analysis/rewrite.c). */
+    /* The site, for the rewrites (analysis/rewrite_policy.c). */
     f->rt_region = ompdp_op_get(s->site_op)->region;
     f->item = ompdp_op_get(s->site_op)->item;
     if (res->attribute) {

@@ -2,13 +2,19 @@
 |*
 |* Turns a finding into exact text edits at exact source ranges, from what
 |* the compiler recorded about the construct (region_view.h) and what the run
-|* saw happen to the buffer (the event log). Two layers:
+|* saw happen to the buffer (the event log). Four layers, a file each
+|* (rewrite_impl.h):
 |*
-|*   text primitives   ompdp_rw_remove_item, ompdp_rw_set_map_type,
-|*                     ompdp_rw_keep_resident: pure functions of region
-|*                     records, unit-tested (unittests/test_rewrite.c);
-|*   policy            ompdp_rewrite_report: decides, per finding, which
-|*                     rewrite is safe and what it saves (docs/fixes.md).
+|*   clause text       rewrite_clause.c: clauses as the compiler wrote them;
+|*   text primitives   rewrite_text.c: ompdp_rw_remove_item,
+|*                     ompdp_rw_set_map_type, ompdp_rw_keep_resident...:
+|*                     pure functions of region records, unit-tested
+|*                     (unittests/test_rewrite*.c);
+|*   facts             rewrite_facts.c: what the run did to each map item;
+|*   policy            rewrite_policy.c, rewrite_keep.c:
+|*                     ompdp_rewrite_report decides, per finding, which
+|*                     rewrite is safe and what it saves (docs/fixes.md),
+|*                     by the rule its kind has in the table of detections.
 |*
 |* Every edit carries the original text it expects (the clause, the item,
 |* the loop keyword...), so that `ompdp fix` and the compiler plugin can
