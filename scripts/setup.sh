@@ -36,6 +36,7 @@ OMPDP_REQUIRES=(
   "llvm-19-tools      $OMPDP_LLVM/bin/FileCheck $OMPDP_LLVM/bin/not $OMPDP_LLVM/bin/split-file $OMPDP_LLVM/build/utils/lit/lit.py"
   "libdw-dev          /usr/include/elfutils/libdwfl.h"
   "libxxhash-dev      /usr/include/xxhash.h"
+  "libjansson-dev     /usr/include/jansson.h"
   "cmake              /usr/bin/cmake"
   "make               /usr/bin/make"
   "python3            /usr/bin/python3"
