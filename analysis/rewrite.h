@@ -73,27 +73,35 @@ int ompdp_rw_host_updates(ompdp_rewrite_t *rw, const ompdp_region_info_t *it, in
 /* What the run did to each buffer and each map item of each construct, as
  * far as the rewrites need it: aggregates only, so memory grows with the
  * number of buffers and constructs, not of events. Fed while the events
- * stream by (or from a saved array), in analysis order. */
+ * stream by (or from a saved array), in analysis order. The runtime's part
+ * of the planner: it hands them on as the report's plan. */
 typedef struct ompdp_rw_facts ompdp_rw_facts_t;
 
 ompdp_rw_facts_t *ompdp_rw_facts_create(int host_device);
-/* One complete event (the expanded view; times in any unit, converted by
- * ompdp_rewrite_report). Returns 0, or -1 when out of memory (the facts
+/* One complete event (the expanded view; times in any unit, the plan's
+ * tick_mult converts them). Returns 0, or -1 when out of memory (the facts
  * then give no rewrites). */
 int ompdp_rw_facts_feed(ompdp_rw_facts_t *f, const ompdp_event_t *e);
 void ompdp_rw_facts_destroy(ompdp_rw_facts_t *f);
 
-/* Adds rewrites to every finding of r whose site (rt_region, item) the
- * region table describes and the facts make safe to rewrite (rules:
- * docs/fixes.md). Findings it cannot
- * rewrite keep their words-only suggestion. Times become nanoseconds as
- * time * tick_mult >> 32 (tick_mult 0: they already are). Returns 0, or -1
- * when out of memory. */
-int ompdp_rewrite_report(ompdp_report_t *r, const ompdp_rw_facts_t *facts,
-                         ompdp_describe_fn describe, uint64_t tick_mult);
+/* The planner's input for the findings of r, into *plan (report.h): the
+ * sites the planner may read for them, their buffers, and the records of
+ * the regions they name, copied through describe (the runtime's region
+ * tables); times convert as time * tick_mult >> 32 (tick_mult 0: they are
+ * nanoseconds). Returns 0; 1 when the facts give no rewrites (too many
+ * buffers to follow: *plan stays empty); -1 when out of memory. */
+int ompdp_rw_facts_to_plan(const ompdp_rw_facts_t *f, const ompdp_report_t *r,
+                           ompdp_describe_fn describe, uint64_t tick_mult, ompdp_plan_t *plan);
 
-/* The same for events held in an array (analysis order, times in ns):
- * collects the facts, adds the rewrites, and frees the facts. */
+/* Adds rewrites to every finding of r whose site (rt_region, item) its plan
+ * describes and makes safe to rewrite (rules: docs/fixes.md), then drops
+ * the plan. Findings it cannot rewrite keep their words-only suggestion; a
+ * report without a plan is left as it is. Returns 0, or -1 when out of
+ * memory. */
+int ompdp_rewrite_report(ompdp_report_t *r);
+
+/* The same for events held in an array (analysis order, times in ns): the
+ * facts, the plan, the rewrites. */
 int ompdp_rewrite_report_events(ompdp_report_t *r, const ompdp_event_t *ev, size_t n,
                                 int host_device, ompdp_describe_fn describe);
 

@@ -14,6 +14,54 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Sites (the plan's records, report.h) are per map item of a construct;
+ * durations are in the events' time unit (converted by the planner): the
+ * operations of one construct on one buffer follow each other, so their
+ * sum is the union the analysis would compute. */
+/* A small open-addressing map from three words to an index + 1. */
+typedef struct imap {
+  struct imap_slot {
+    uint64_t k[3];
+    uint32_t v; /* 0: empty */
+  } * s;
+  size_t cap, n;
+} imap_t;
+
+#define MAX_BUF_SITES OMPDP_PLAN_BUF_SITES
+#define MAX_BUFFERS (1u << 20)
+
+/* One buffer: a host address mapped to one device. */
+typedef struct rw_buf {
+  uint64_t addr;
+  int dev;
+  uint64_t last_hash; /* the bytes the device last had, when known */
+  int known;
+  uint32_t alloc_site; /* site + 1 of the live allocation */
+  uint32_t sites[MAX_BUF_SITES];
+  int num_sites; /* -1: too many, no longer tracked (all disqualified) */
+  /* The live allocation's lifetime. */
+  int lt_open, lt_ok, lt_in_known;
+  uint64_t lt_in_hash;
+  uint32_t lt_exit_region;
+  int lt_exit_item;
+  uint64_t lt_transfers, lt_bytes, lt_dur;
+  uint32_t pending; /* site + 1 of a copy in not yet overwritten or freed */
+} ompdp_rw_buf_t;
+
+struct ompdp_rw_facts {
+  int host;
+  int failed; /* out of memory or too many buffers: no rewrites */
+  imap_t site_map, buf_map, dev_map;
+  ompdp_rw_site_t *sites;
+  size_t num_sites, cap_sites;
+  ompdp_rw_buf_t *bufs;
+  size_t num_bufs, cap_bufs;
+  /* The last size asked of ompdp_zero_hash, and its hash. */
+  uint64_t zero_bytes, zero_hash;
+};
+
+
+
 static uint64_t imap_hash(uint64_t a, uint64_t b, uint64_t c) {
   uint64_t h = a * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full ^
                (c + 0x165667B19E3779F9ull) * 0xD6E8FEB86659FD93ull;
@@ -338,7 +386,141 @@ oom:
   return -1;
 }
 
-uint32_t ompdp_rw_site_find(const ompdp_rw_facts_t *f, uint32_t region, int item) {
+/*===- the planner's input ---------------------------------------------------------===*/
+
+/* The site of (region, item) in f, index + 1, or 0. */
+static uint32_t site_find(const ompdp_rw_facts_t *f, uint32_t region, int item) {
   uint32_t *v = imap_slot((imap_t *)&f->site_map, region, (uint64_t)(int64_t)item, 0, 0);
   return v ? *v : 0;
+}
+
+static int cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The records of one region, copied out of the tables describe reads. */
+static int copy_region(ompdp_describe_fn describe, uint32_t handle, ompdp_plan_region_t *g) {
+  ompdp_region_info_t head, it;
+  memset(g, 0, sizeof(*g));
+  if (describe(handle, -1, &head) || head.num_items > 4096)
+    return 1; /* no such region: the planner leaves its sites alone */
+  g->handle = handle;
+  if (ompdp_region_info_copy(&g->head, &head))
+    return -1;
+  if (!head.num_items)
+    return 0;
+  g->items = calloc(head.num_items, sizeof(*g->items));
+  if (!g->items)
+    return -1;
+  for (uint32_t j = 0; j < head.num_items; ++j) {
+    if (describe(handle, (int)j, &it)) {
+      ompdp_plan_region_free(g);
+      return 1;
+    }
+    if (ompdp_region_info_copy(&g->items[j], &it))
+      return -1;
+  }
+  return 0;
+}
+
+/* Which sites the planner may read for r's findings: their own, every
+ * site of a buffer one of those used (constructs in a row), again for
+ * those, and so on. need[i] = new index + 1. */
+static size_t needed_sites(const ompdp_rw_facts_t *f, const ompdp_report_t *r, uint32_t *need) {
+  uint32_t *queue = malloc((f->num_sites ? f->num_sites : 1) * sizeof(*queue));
+  size_t nq = 0, n = 0;
+  if (!queue)
+    return SIZE_MAX;
+  for (size_t i = 0; i < r->num_findings; ++i) {
+    const ompdp_finding_t *x = &r->findings[i];
+    uint32_t si = x->rt_region && x->item >= 0 ? site_find(f, x->rt_region, x->item) : 0;
+    if (si && !need[si - 1]) {
+      need[si - 1] = 1;
+      queue[nq++] = si - 1;
+    }
+  }
+  for (size_t q = 0; q < nq; ++q) {
+    const ompdp_rw_site_t *s = &f->sites[queue[q]];
+    const ompdp_rw_buf_t *b = s->buf ? &f->bufs[s->buf - 1] : NULL;
+    for (int k = 0; b && k < b->num_sites; ++k)
+      if (!need[b->sites[k] - 1]) {
+        need[b->sites[k] - 1] = 1;
+        queue[nq++] = b->sites[k] - 1;
+      }
+  }
+  free(queue);
+  for (size_t i = 0; i < f->num_sites; ++i) /* renumber, in the facts' order */
+    if (need[i])
+      need[i] = (uint32_t)++n;
+  return n;
+}
+
+int ompdp_rw_facts_to_plan(const ompdp_rw_facts_t *f, const ompdp_report_t *r,
+                           ompdp_describe_fn describe, uint64_t tick_mult, ompdp_plan_t *out) {
+  memset(out, 0, sizeof(*out));
+  if (!f || f->failed)
+    return f && f->failed < 0 ? -1 : 1;
+  int rc = -1;
+  uint32_t *need = calloc(f->num_sites ? f->num_sites : 1, sizeof(*need));
+  uint32_t *bufmap = calloc(f->num_bufs ? f->num_bufs : 1, sizeof(*bufmap));
+  uint32_t *handles = NULL;
+  size_t ns = need ? needed_sites(f, r, need) : SIZE_MAX;
+  if (!bufmap || ns == SIZE_MAX)
+    goto out;
+  out->host_device = f->host;
+  out->tick_mult = tick_mult;
+  out->sites = calloc(ns ? ns : 1, sizeof(*out->sites));
+  out->bufs = calloc(ns ? ns : 1, sizeof(*out->bufs));
+  handles = calloc(2 * (ns ? ns : 1), sizeof(*handles));
+  if (!out->sites || !out->bufs || !handles)
+    goto out;
+  size_t nh = 0;
+  for (size_t i = 0; i < f->num_sites; ++i) {
+    if (!need[i])
+      continue;
+    ompdp_rw_site_t *s = &out->sites[need[i] - 1];
+    *s = f->sites[i];
+    if (s->buf) {
+      uint32_t *nb = &bufmap[s->buf - 1];
+      if (!*nb) {
+        const ompdp_rw_buf_t *b = &f->bufs[s->buf - 1];
+        ompdp_plan_buf_t *pb = &out->bufs[out->num_bufs];
+        pb->device = b->dev;
+        pb->num_sites = b->num_sites;
+        for (int k = 0; k < b->num_sites; ++k)
+          pb->sites[k] = need[b->sites[k] - 1];
+        *nb = (uint32_t)++out->num_bufs;
+      }
+      s->buf = *nb;
+    }
+    if (s->region)
+      handles[nh++] = s->region;
+    if (s->lt_exit_region)
+      handles[nh++] = s->lt_exit_region;
+  }
+  out->num_sites = ns;
+  qsort(handles, nh, sizeof(*handles), cmp_u32);
+  out->regions = calloc(nh ? nh : 1, sizeof(*out->regions));
+  if (!out->regions)
+    goto out;
+  for (size_t i = 0; i < nh; ++i) {
+    if (i && handles[i] == handles[i - 1])
+      continue;
+    int crc = copy_region(describe, handles[i], &out->regions[out->num_regions]);
+    if (crc < 0) {
+      ++out->num_regions; /* freed with the others */
+      goto out;
+    }
+    out->num_regions += crc == 0;
+  }
+  out->present = 1;
+  rc = 0;
+out:
+  if (rc)
+    ompdp_plan_free(out);
+  free(need);
+  free(bufmap);
+  free(handles);
+  return rc;
 }

@@ -5,7 +5,9 @@
 |*
 |*   rewrite_clause.c  the text of clauses as the compiler recorded them
 |*   rewrite_text.c    text primitives: edits from region records only
-|*   rewrite_facts.c   what the run did to each map item and buffer
+|*   rewrite_facts.c   what the run did to each map item and buffer (the
+|*                     runtime's part: it hands them on as the report's
+|*                     plan, report.h)
 |*   rewrite_policy.c  per kind, which rewrite is safe and what it saves
 |*                     (and rewrite_keep.c, the keep-resident rule)
 |*
@@ -67,107 +69,39 @@ void ompdp_rw_removal_assumption(const ompdp_rewrite_t *rw, const ompdp_region_i
  * and returns -1 if two edits still overlap. */
 int ompdp_rw_normalize_edits(ompdp_rewrite_t *rw);
 
-/*===- the run's facts (rewrite_facts.c) ------------------------------------===*/
+/*===- the run's facts (rewrite_facts.c, report.h) --------------------------===*/
 
-/* A small open-addressing map from three words to an index + 1. */
-typedef struct imap {
-  struct imap_slot {
-    uint64_t k[3];
-    uint32_t v; /* 0: empty */
-  } * s;
-  size_t cap, n;
-} imap_t;
-
-/* Everything the policies need to know about one site: a map item of one
- * construct (region handle, item), or (region, -1) for the deletes of a
- * construct that did not allocate. Durations are in the event's time unit
- * (converted once, at the end): the operations of one construct on one
- * buffer follow each other, so their sum is the union the analysis would
- * compute. */
-typedef struct rw_site {
-  uint32_t region;
-  int item;
-  uint32_t buf;    /* its buffer + 1 */
-  int multi_buf;   /* it worked on more than one buffer */
-  int foreign;     /* another site used the buffer since this one's last operation */
-  int interleaved; /* ... and then this one came back */
-  int touched;
-  uint64_t allocs, h2d, d2h, deletes;
-  uint64_t alloc_bytes;
-  int sizes_differ;
-  int host_changed; /* a copy in (not the first) carried other bytes than the device had */
-  int dev_changed;  /* a copy out carried other bytes than the device had received */
-  uint64_t dur_alloc, dur_alloc_first, dur_delete, dur_delete_last;
-  uint64_t dur_h2d, dur_h2d_first, dur_d2h;
-  uint64_t bytes_h2d, bytes_h2d_first, bytes_d2h;
-  /* Lifetimes of the allocations it made (unused allocations). */
-  uint64_t lt_count, lt_bad, lt_transfers, lt_bytes, lt_dur;
-  uint32_t lt_exit_region;
-  int lt_exit_item;
-  int lt_exit_mixed;
-  /* A copy in of it was copied back before being overwritten or freed. */
-  int copied_back;
-  /* A copy in (its first included) carried other bytes than the device
-   * had, or the device's bytes were not known (constructs in a row). */
-  int in_changed;
-  /* Copies in whose bytes were all zero (zero_transfer). */
-  uint64_t h2d_zero;
-} ompdp_rw_site_t;
-
-#define MAX_BUF_SITES 16
-#define MAX_BUFFERS (1u << 20)
-
-/* One buffer: a host address mapped to one device. */
-typedef struct rw_buf {
-  uint64_t addr;
-  int dev;
-  uint64_t last_hash; /* the bytes the device last had, when known */
-  int known;
-  uint32_t alloc_site; /* site + 1 of the live allocation */
-  uint32_t sites[MAX_BUF_SITES];
-  int num_sites; /* -1: too many, no longer tracked (all disqualified) */
-  /* The live allocation's lifetime. */
-  int lt_open, lt_ok, lt_in_known;
-  uint64_t lt_in_hash;
-  uint32_t lt_exit_region;
-  int lt_exit_item;
-  uint64_t lt_transfers, lt_bytes, lt_dur;
-  uint32_t pending; /* site + 1 of a copy in not yet overwritten or freed */
-} ompdp_rw_buf_t;
-
-struct ompdp_rw_facts {
-  int host;
-  int failed; /* out of memory or too many buffers: no rewrites */
-  imap_t site_map, buf_map, dev_map;
-  ompdp_rw_site_t *sites;
-  size_t num_sites, cap_sites;
-  ompdp_rw_buf_t *bufs;
-  size_t num_bufs, cap_bufs;
-  /* The last size asked of ompdp_zero_hash, and its hash. */
-  uint64_t zero_bytes, zero_hash;
-};
-
-/* The site of (region, item): its index + 1, or 0 when the run had none. */
-uint32_t ompdp_rw_site_find(const ompdp_rw_facts_t *f, uint32_t region, int item);
+/* A site of the run's plan: a map item of one construct (region handle,
+ * item), or (region, -1) for the deletes of a construct that did not
+ * allocate (OMPDP_PLAN_SITE_FIELD in OmpdpFormat.inc says what each field
+ * counts). */
+typedef ompdp_plan_site_t ompdp_rw_site_t;
 
 /*===- policy (rewrite_policy.c, rewrite_keep.c) ------------------------------===*/
 
 /* The rule of a finding's kind, from the table of detections. */
 ompdp_rewrite_rule_t ompdp_rw_rule(const ompdp_finding_t *f);
 
+struct ompdp_rw_plan;
+
 /* A region's records, for the text primitives. */
 typedef struct ompdp_rw_items {
   ompdp_region_info_t *items;
   ompdp_rw_region_t reg;
 } ompdp_rw_items_t;
-/* All records of region (items malloc'd); 0, or -1 when the table has none. */
-int ompdp_rw_load_region(ompdp_describe_fn describe, uint32_t region, ompdp_rw_items_t *out);
+/* All records of region (items malloc'd); 0, or -1 when the plan has none. */
+int ompdp_rw_load_region(const struct ompdp_rw_plan *c, uint32_t region, ompdp_rw_items_t *out);
 
+/* What the policies plan from: the run's plan (sites, buffers and the
+ * records of their regions) and an index of its sites. */
 typedef struct ompdp_rw_plan {
-  const ompdp_rw_facts_t *facts;
-  ompdp_describe_fn describe;
-  uint64_t mult; /* ns = time * mult >> 32; 0: time is in ns */
+  const ompdp_plan_t *facts;
+  uint32_t *by_site; /* site indexes, by (region, item) */
+  uint64_t mult;     /* ns = time * mult >> 32; 0: time is in ns */
 } ompdp_rw_plan_t;
+
+/* The site of (region, item): its index + 1, or 0 when the run had none. */
+uint32_t ompdp_rw_site_find(const ompdp_rw_plan_t *c, uint32_t region, int item);
 
 static inline uint64_t ompdp_rw_to_ns(const ompdp_rw_plan_t *c, uint64_t t) {
   return c->mult ? (uint64_t)(((unsigned __int128)t * c->mult) >> 32) : t;

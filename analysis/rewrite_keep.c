@@ -18,10 +18,10 @@
 #include <string.h>
 
 /* The site index + 1 of a finding that keeping data resident fixes, or 0. */
-static uint32_t keep_site(const ompdp_rw_facts_t *facts, const ompdp_finding_t *f) {
+static uint32_t keep_site(const ompdp_rw_plan_t *c, const ompdp_finding_t *f) {
   if (ompdp_rw_rule(f) != OMPDP_RR_KEEP_RESIDENT || !f->rt_region || f->item < 0)
     return 0;
-  return ompdp_rw_site_find(facts, f->rt_region, f->item);
+  return ompdp_rw_site_find(c, f->rt_region, f->item);
 }
 
 /* Duplicate transfers, round trips and repeated allocations of an item of
@@ -85,7 +85,7 @@ static int make_keep_plan(const ompdp_rw_plan_t *c, uint32_t si, keep_plan_t *p)
    * every time. */
   if (s->multi_buf || s->interleaved || s->sizes_differ || s->allocs < 2 || s->deletes != s->allocs)
     return -1;
-  if (ompdp_rw_load_region(c->describe, s->region, &p->ri))
+  if (ompdp_rw_load_region(c, s->region, &p->ri))
     return -1;
   if ((uint32_t)s->item >= p->ri.reg.num_items)
     goto no;
@@ -141,7 +141,7 @@ static int make_keep_plan(const ompdp_rw_plan_t *c, uint32_t si, keep_plan_t *p)
   }
   p->site = si;
   p->it = it;
-  p->dev = c->facts->bufs[s->buf - 1].dev;
+  p->dev = c->facts->bufs[s->buf - 1].device;
   p->allocs = s->allocs - 1;
   p->time = (s->dur_alloc - s->dur_alloc_first) + (s->dur_delete - s->dur_delete_last);
   if (p->update) {
@@ -283,7 +283,7 @@ static int build_keep(const ompdp_rw_plan_t *c, ompdp_rewrite_t *rw, keep_plan_t
  * by loop, each group's rewrite copied to every finding it fixes. When a
  * group's edits cannot be combined, each plan gets a rewrite of its own. */
 int ompdp_rw_keep_resident_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, const size_t *removed) {
-  const ompdp_rw_facts_t *facts = c->facts;
+  const ompdp_plan_t *facts = c->facts;
   int rc = -1;
   int *plan_of = calloc(facts->num_sites ? facts->num_sites : 1, sizeof(int)); /* +1, -1: none */
   keep_plan_t *plans = calloc(facts->num_sites ? facts->num_sites : 1, sizeof(*plans));
@@ -294,7 +294,7 @@ int ompdp_rw_keep_resident_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, cons
     goto out;
   for (size_t i = 0; i < r->num_findings; ++i) {
     ompdp_finding_t *f = &r->findings[i];
-    uint32_t si = keep_site(facts, f);
+    uint32_t si = keep_site(c, f);
     if (!si || plan_of[si - 1] || removed[si - 1])
       continue;
     if (make_keep_plan(c, si - 1, &plans[np]) == 0) {
@@ -332,7 +332,7 @@ int ompdp_rw_keep_resident_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, cons
   }
   for (size_t i = 0; i < r->num_findings; ++i) {
     ompdp_finding_t *f = &r->findings[i];
-    uint32_t si = keep_site(facts, f);
+    uint32_t si = keep_site(c, f);
     if (!si || plan_of[si - 1] <= 0)
       continue;
     keep_plan_t *p = &plans[plan_of[si - 1] - 1];
@@ -381,7 +381,7 @@ static const char *item_name(const ompdp_region_info_t *it) {
 
 /* 0 and the rewrite in rw, or -1: the sites sis[0..n) of one buffer. */
 static int build_row(const ompdp_rw_plan_t *c, const uint32_t *sis, size_t n, ompdp_rewrite_t *rw) {
-  const ompdp_rw_facts_t *facts = c->facts;
+  const ompdp_plan_t *facts = c->facts;
   ompdp_rw_items_t ri[MAX_ROW];
   const ompdp_region_info_t *its[MAX_ROW];
   uint32_t order[MAX_ROW];
@@ -392,7 +392,7 @@ static int build_row(const ompdp_rw_plan_t *c, const uint32_t *sis, size_t n, om
     return -1;
   for (; loaded < n; ++loaded) {
     const ompdp_rw_site_t *s = &facts->sites[sis[loaded]];
-    if (s->item < 0 || ompdp_rw_load_region(c->describe, s->region, &ri[loaded]))
+    if (s->item < 0 || ompdp_rw_load_region(c, s->region, &ri[loaded]))
       goto out;
     if ((uint32_t)s->item >= ri[loaded].reg.num_items) {
       ++loaded;
@@ -490,7 +490,7 @@ static int build_row(const ompdp_rw_plan_t *c, const uint32_t *sis, size_t n, om
   rw->time_saved_ns = ompdp_rw_to_ns(c, dur_before > dur_after ? dur_before - dur_after : 0);
   ompdp_strbuf_t d = {0}, a = {0};
   ompdp_sb_printf(&d, "keep `%s` on device %d across the %zu constructs in a row at %s:%" PRIu32,
-                  expr, facts->bufs[s0->buf - 1].dev, n, ompdp_rw_basename(first->file),
+                  expr, facts->bufs[s0->buf - 1].device, n, ompdp_rw_basename(first->file),
                   first->line);
   for (size_t i = 1; i < n; ++i)
     ompdp_sb_printf(&d, "%s%" PRIu32, i + 1 == n ? " and " : ", ", its[order[i]]->line);
@@ -514,20 +514,20 @@ out:
 /* The rewrites for constructs in a row, copied to every finding of theirs
  * (findings a loop's rewrite already fixes are left alone). */
 int ompdp_rw_row_resident_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, const size_t *removed) {
-  const ompdp_rw_facts_t *facts = c->facts;
+  const ompdp_plan_t *facts = c->facts;
   char *done = calloc(facts->num_sites ? facts->num_sites : 1, 1);
   if (!done)
     return -1;
   int rc = 0;
   for (size_t i = 0; i < r->num_findings && !rc; ++i) {
     ompdp_finding_t *f = &r->findings[i];
-    uint32_t si = keep_site(facts, f);
+    uint32_t si = keep_site(c, f);
     if (!si || done[si - 1] || f->num_rewrites)
       continue;
     const ompdp_rw_site_t *s = &facts->sites[si - 1];
     if (!s->buf)
       continue;
-    const ompdp_rw_buf_t *b = &facts->bufs[s->buf - 1];
+    const ompdp_plan_buf_t *b = &facts->bufs[s->buf - 1];
     if (b->num_sites < 2)
       continue;
     uint32_t sis[MAX_ROW];
@@ -548,7 +548,7 @@ int ompdp_rw_row_resident_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, const
     }
     for (size_t j = 0; j < r->num_findings && !rc; ++j) {
       ompdp_finding_t *g = &r->findings[j];
-      uint32_t sj = keep_site(facts, g);
+      uint32_t sj = keep_site(c, g);
       int member = 0;
       for (size_t k = 0; sj && k < n; ++k)
         member |= sis[k] == sj - 1;

@@ -22,16 +22,17 @@ ompdp_rewrite_rule_t ompdp_rw_rule(const ompdp_finding_t *f) {
   return k ? k->rewrite : OMPDP_RR_NONE;
 }
 
-int ompdp_rw_load_region(ompdp_describe_fn describe, uint32_t region, ompdp_rw_items_t *out) {
+int ompdp_rw_load_region(const ompdp_rw_plan_t *c, uint32_t region, ompdp_rw_items_t *out) {
   ompdp_region_info_t head;
   memset(out, 0, sizeof(*out));
-  if (describe(region, -1, &head) || head.num_items == 0 || head.num_items > 4096)
+  if (ompdp_plan_describe(c->facts, region, -1, &head) || head.num_items == 0 ||
+      head.num_items > 4096)
     return -1;
   out->items = calloc(head.num_items, sizeof(*out->items));
   if (!out->items)
     return -1;
   for (uint32_t j = 0; j < head.num_items; ++j)
-    if (describe(region, (int)j, &out->items[j])) {
+    if (ompdp_plan_describe(c->facts, region, (int)j, &out->items[j])) {
       free(out->items);
       out->items = NULL;
       return -1;
@@ -95,7 +96,7 @@ static int plan_unused_alloc(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
   ompdp_rw_items_t xr = {0};
   int exit_item = -1;
   if (enter) {
-    if (ompdp_rw_load_region(c->describe, s->lt_exit_region, &xr))
+    if (ompdp_rw_load_region(c, s->lt_exit_region, &xr))
       return -1;
     exit_item = s->lt_exit_item >= 0 ? s->lt_exit_item : item_by_name(&xr, it->variable);
     if (xr.items[0].construct != OMPDP_CK_TARGET_EXIT_DATA || exit_item < 0 ||
@@ -344,7 +345,7 @@ static int plan_zero_fill(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
       s->alloc_bytes != (uint64_t)it->fill_count * it->fill_elem_size)
     return -1;
   if (structured) {
-    const ompdp_rw_buf_t *b = &c->facts->bufs[s->buf - 1];
+    const ompdp_plan_buf_t *b = &c->facts->bufs[s->buf - 1];
     if (b->num_sites != 1 || s->foreign || s->interleaved || !it->block || !it->stmt_end_line ||
         !it->stmt_end_column)
       return -1;
@@ -433,31 +434,63 @@ static int plan_zero_fill(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
   return ompdp_rw_finish(f, rc, s->h2d, 0, s->bytes_h2d, ompdp_rw_to_ns(c, s->dur_h2d), &d, &as);
 }
 
-/* The facts' site of a finding (index + 1), 0 when there is none. */
-static uint32_t site_index(const ompdp_rw_facts_t *facts, const ompdp_finding_t *f) {
-  if (!f->rt_region || f->item < 0)
-    return 0;
-  uint32_t si = ompdp_rw_site_find(facts, f->rt_region, f->item);
-  return si && facts->sites[si - 1].buf ? si : 0;
+/* The index of the plan's sites, by (region, item). */
+static const ompdp_plan_site_t *sort_sites;
+static int cmp_site(const void *a, const void *b) {
+  const ompdp_plan_site_t *x = &sort_sites[*(const uint32_t *)a];
+  const ompdp_plan_site_t *y = &sort_sites[*(const uint32_t *)b];
+  if (x->region != y->region)
+    return x->region < y->region ? -1 : 1;
+  return (x->item > y->item) - (x->item < y->item);
 }
 
-int ompdp_rewrite_report(ompdp_report_t *r, const ompdp_rw_facts_t *facts,
-                         ompdp_describe_fn describe, uint64_t tick_mult) {
-  if (!facts || !describe || facts->failed)
-    return facts && facts->failed < 0 ? -1 : 0;
-  ompdp_rw_plan_t c = {.facts = facts, .describe = describe, .mult = tick_mult};
+uint32_t ompdp_rw_site_find(const ompdp_rw_plan_t *c, uint32_t region, int item) {
+  size_t lo = 0, hi = c->facts->num_sites;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    const ompdp_plan_site_t *s = &c->facts->sites[c->by_site[mid]];
+    if (s->region < region || (s->region == region && s->item < item))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo == c->facts->num_sites)
+    return 0;
+  const ompdp_plan_site_t *s = &c->facts->sites[c->by_site[lo]];
+  return s->region == region && s->item == item ? c->by_site[lo] + 1 : 0;
+}
+
+/* The facts' site of a finding (index + 1), 0 when there is none. */
+static uint32_t site_index(const ompdp_rw_plan_t *c, const ompdp_finding_t *f) {
+  if (!f->rt_region || f->item < 0)
+    return 0;
+  uint32_t si = ompdp_rw_site_find(c, f->rt_region, f->item);
+  return si && c->facts->sites[si - 1].buf ? si : 0;
+}
+
+static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
+  ompdp_rw_plan_t c = {.facts = facts, .mult = facts->tick_mult};
+  c.by_site = malloc((facts->num_sites ? facts->num_sites : 1) * sizeof(*c.by_site));
+  if (!c.by_site)
+    return -1;
+  for (size_t i = 0; i < facts->num_sites; ++i)
+    c.by_site[i] = (uint32_t)i;
+  sort_sites = facts->sites; /* qsort has no context argument in C11 */
+  qsort(c.by_site, facts->num_sites, sizeof(*c.by_site), cmp_site);
   /* A site whose item goes away entirely (unused allocation) needs no
    * other rewrite: its unused transfers get the same removal, and it is not
    * kept resident. removal[site] = finding + 1 holding that rewrite. */
   size_t *removal = calloc(facts->num_sites ? facts->num_sites : 1, sizeof(*removal));
-  if (!removal)
+  if (!removal) {
+    free(c.by_site);
     return -1;
+  }
   int rc = 0;
   for (int pass = 0; pass < 2 && !rc; ++pass)
     for (size_t i = 0; i < r->num_findings && !rc; ++i) {
       ompdp_finding_t *f = &r->findings[i];
       ompdp_rewrite_rule_t want = pass ? OMPDP_RR_SKIP_COPY_IN : OMPDP_RR_REMOVE_MAPPING;
-      uint32_t si = site_index(facts, f);
+      uint32_t si = site_index(&c, f);
       if (ompdp_rw_rule(f) != want || !si)
         continue;
       if (pass && removal[si - 1]) {
@@ -468,7 +501,7 @@ int ompdp_rewrite_report(ompdp_report_t *r, const ompdp_rw_facts_t *facts,
         continue;
       }
       ompdp_rw_items_t ri;
-      if (ompdp_rw_load_region(describe, f->rt_region, &ri))
+      if (ompdp_rw_load_region(&c, f->rt_region, &ri))
         continue;
       const ompdp_rw_site_t *s = &facts->sites[si - 1];
       int prc = pass ? plan_unused_transfer(&c, f, &ri, s) : plan_unused_alloc(&c, f, &ri, s);
@@ -491,10 +524,10 @@ int ompdp_rewrite_report(ompdp_report_t *r, const ompdp_rw_facts_t *facts,
   for (size_t k = 0; k < sizeof(item_rules) / sizeof(item_rules[0]); ++k)
     for (size_t i = 0; i < r->num_findings && !rc; ++i) {
       ompdp_finding_t *f = &r->findings[i];
-      uint32_t si = site_index(facts, f);
+      uint32_t si = site_index(&c, f);
       ompdp_rw_items_t ri;
       if (ompdp_rw_rule(f) != item_rules[k].rule || !si || removal[si - 1] ||
-          ompdp_rw_load_region(describe, f->rt_region, &ri))
+          ompdp_rw_load_region(&c, f->rt_region, &ri))
         continue;
       const ompdp_rw_site_t *s = &facts->sites[si - 1];
       int prc = (uint32_t)s->item < ri.reg.num_items ? item_rules[k].plan(&c, f, &ri, s) : -1;
@@ -509,7 +542,7 @@ int ompdp_rewrite_report(ompdp_report_t *r, const ompdp_rw_facts_t *facts,
    * is not also kept resident: the two would not add up (a `target data`
    * around it would make the narrowed map move nothing anyway). */
   for (size_t i = 0; i < r->num_findings; ++i) {
-    uint32_t si = site_index(facts, &r->findings[i]);
+    uint32_t si = site_index(&c, &r->findings[i]);
     if (si && !removal[si - 1] && r->findings[i].num_rewrites)
       removal[si - 1] = i + 1;
   }
@@ -518,6 +551,13 @@ int ompdp_rewrite_report(ompdp_report_t *r, const ompdp_rw_facts_t *facts,
   if (!rc)
     rc = ompdp_rw_row_resident_all(&c, r, removal);
   free(removal);
+  free(c.by_site);
+  return rc;
+}
+
+int ompdp_rewrite_report(ompdp_report_t *r) {
+  int rc = r->plan.present ? plan_report(r, &r->plan) : 0;
+  ompdp_plan_free(&r->plan); /* the rewrites are what it was for */
   return rc;
 }
 
@@ -534,8 +574,11 @@ int ompdp_rewrite_report_events(ompdp_report_t *r, const ompdp_event_t *ev, size
   int rc = 0;
   for (size_t i = 0; i < n && !rc; ++i)
     rc = ompdp_rw_facts_feed(facts, &ev[i]);
+  /* As the runtime and the driver do it: through the report's plan. */
   if (!rc)
-    rc = ompdp_rewrite_report(r, facts, describe, 0);
+    rc = ompdp_rw_facts_to_plan(facts, r, describe, 0, &r->plan) < 0 ? -1 : 0;
   ompdp_rw_facts_destroy(facts);
+  if (!rc)
+    rc = ompdp_rewrite_report(r);
   return rc;
 }

@@ -507,6 +507,7 @@ int drv_fix_main(int argc, char **argv) {
     drv_error("%s", err);
     return DRV_EXIT_FAILURE;
   }
+  drv_plan_rewrites(&r); /* a runtime's own report: its rewrites */
   fixer_t fx = {.root = root};
   int rc = 0;
   if (choose(&fx, &r)) {

@@ -9,6 +9,7 @@
 \*===----------------------------------------------------------------------===*/
 #define _POSIX_C_SOURCE 200809L
 #include "driver.h"
+#include "rewrite.h"
 #include "journal_format.h"
 
 #include <errno.h>
@@ -100,6 +101,11 @@ int drv_write_report(const ompdp_report_t *r, drv_format_t fmt,
   return 0;
 }
 
+void drv_plan_rewrites(ompdp_report_t *r) {
+  if (ompdp_rewrite_report(r))
+    drv_error("out of memory while building rewrites; some findings have none");
+}
+
 static void report_usage(FILE *out) {
   fputs("usage: ompdp report [--format=text|json|sarif] [-o FILE] REPORT.json\n"
         "\n"
@@ -169,6 +175,7 @@ int drv_report_main(int argc, char **argv) {
     drv_error("%s", err);
     return DRV_EXIT_FAILURE;
   }
+  drv_plan_rewrites(&r);
   ompdp_report_sort(&r);
   int rc = drv_write_report(&r, fmt, output, stdout);
   ompdp_report_free(&r);

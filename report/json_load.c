@@ -15,8 +15,14 @@
 |* L, column C: ...", counted in the text as given.
 |*
 \*===----------------------------------------------------------------------===*/
+#define _GNU_SOURCE /* strtod_l, newlocale */
 #include "json_load.h"
+#include "report.h"
 
+#include <inttypes.h>
+#include <limits.h>
+#include <locale.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -370,3 +376,138 @@ void ompdp_json_doc_free(ompdp_json_doc_t *r) {
   r->bigs = NULL;
   r->grown = NULL;
 }
+
+/*===- typed values ------------------------------------------------------------===*/
+
+/* v as an integer: 1 and *n, 0 if v is a number but not an integer, -1 if
+ * v is no number. */
+int ompdp_json_as_int(const ompdp_json_doc_t *r, const json_t *v, ompdp_json_num_t *n) {
+  memset(n, 0, sizeof(*n));
+  if (json_is_real(v))
+    return 0;
+  if (!json_is_integer(v))
+    return -1;
+  const ompdp_json_big_t *b = ompdp_json_big(r, v);
+  if (b) {
+    const char *s = r->text + b->at;
+    size_t i = 0;
+    n->neg = s[0] == '-';
+    for (i = (size_t)n->neg; i < b->len; ++i) {
+      unsigned d = (unsigned)(s[i] - '0');
+      if (n->mag > (UINT64_MAX - d) / 10)
+        n->overflow = 1;
+      else
+        n->mag = n->mag * 10 + d;
+    }
+    return 1;
+  }
+  json_int_t x = json_integer_value(v);
+  n->neg = x < 0;
+  n->mag = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
+  return 1;
+}
+
+int ompdp_json_get_u64(ompdp_json_doc_t *r, const char *name, const json_t *v, uint64_t max,
+                   uint64_t *out) {
+  ompdp_json_num_t n;
+  if (ompdp_json_as_int(r, v, &n) <= 0 || (n.neg && n.mag != 0))
+    return ompdp_json_fail(r, "\"%s\" must be a non-negative integer", name);
+  if (n.overflow || n.mag > max)
+    return ompdp_json_fail(r, "\"%s\" is out of range (at most %" PRIu64 ")", name, max);
+  *out = n.mag;
+  return 0;
+}
+
+int ompdp_json_get_int(ompdp_json_doc_t *r, const char *name, const json_t *v, int *out) {
+  ompdp_json_num_t n;
+  if (ompdp_json_as_int(r, v, &n) <= 0)
+    return ompdp_json_fail(r, "\"%s\" must be an integer", name);
+  uint64_t lim = n.neg ? (uint64_t)INT_MAX + 1 : (uint64_t)INT_MAX;
+  if (n.overflow || n.mag > lim)
+    return ompdp_json_fail(r, "\"%s\" is out of range", name);
+  *out = n.neg ? (int)(-(int64_t)n.mag) : (int)n.mag;
+  return 0;
+}
+
+int ompdp_json_get_double(ompdp_json_doc_t *r, const char *name, const json_t *v, double *out) {
+  double d;
+  ompdp_json_num_t n;
+  int k = ompdp_json_as_int(r, v, &n);
+  if (k < 0)
+    return ompdp_json_fail(r, "\"%s\" must be a number", name);
+  if (k == 0) {
+    d = json_real_value(v);
+  } else if (ompdp_json_big(r, v)) {
+    /* A big integer: its digits, in the C locale (the JSON decimal point is
+     * '.', whatever the host program chose with setlocale). */
+    const ompdp_json_big_t *b = ompdp_json_big(r, v);
+    char buf[512];
+    if (b->len >= sizeof(buf))
+      return ompdp_json_fail(r, "\"%s\" is out of range", name);
+    memcpy(buf, r->text + b->at, b->len);
+    buf[b->len] = '\0';
+    locale_t cl = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    if (!cl)
+      return oom(r);
+    d = strtod_l(buf, NULL, cl);
+    freelocale(cl);
+  } else {
+    d = (double)json_integer_value(v);
+  }
+  if (!isfinite(d))
+    return ompdp_json_fail(r, "\"%s\" is out of range", name);
+  *out = d;
+  return 0;
+}
+
+int ompdp_json_get_bool(ompdp_json_doc_t *r, const char *name, const json_t *v, int *out) {
+  if (!json_is_boolean(v))
+    return ompdp_json_fail(r, "\"%s\" must be true or false", name);
+  *out = json_is_true(v);
+  return 0;
+}
+
+/* A string member that may be null, into *out (freed first). */
+int ompdp_json_get_str(ompdp_json_doc_t *r, const char *name, const json_t *v, int nullable,
+                   char **out) {
+  char *s = NULL;
+  if (nullable && json_is_null(v)) {
+    /* s stays NULL */
+  } else if (!json_is_string(v)) {
+    return ompdp_json_fail(r, "\"%s\" must be %s", name,
+                           nullable ? "a string or null" : "a string");
+  } else if (!(s = ompdp_strdup(json_string_value(v)))) {
+    return oom(r);
+  }
+  free(*out);
+  *out = s;
+  return 0;
+}
+
+/* A 64-bit value as 1 to 16 hex digits in a string (so that no reader
+ * rounds it), or null for 0 (unknown). */
+int ompdp_json_get_hex64(ompdp_json_doc_t *r, const char *name, const json_t *v, uint64_t *out) {
+  *out = 0;
+  if (json_is_null(v))
+    return 0;
+  if (!json_is_string(v))
+    return ompdp_json_fail(r, "\"%s\" must be a string", name);
+  const char *s = json_string_value(v);
+  size_t n = strlen(s);
+  uint64_t x = 0;
+  int ok = n > 0 && n <= 16;
+  for (size_t i = 0; ok && i < n; ++i) {
+    char c = s[i];
+    unsigned d = is_digit(c)            ? (unsigned)(c - '0')
+                 : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
+                 : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10)
+                                        : 16u;
+    ok = d < 16;
+    x = x << 4 | d;
+  }
+  if (!ok)
+    return ompdp_json_fail(r, "\"%s\" must be a string of 1 to 16 hex digits", name);
+  *out = x;
+  return 0;
+}
+

@@ -235,6 +235,7 @@ void ompdp_report_free(ompdp_report_t *r) {
     ompdp_finding_free(&r->findings[i]);
   free(r->findings);
   free(r->recovered_reason);
+  ompdp_plan_free(&r->plan);
   ompdp_report_init(r);
 }
 

@@ -15,7 +15,7 @@
 |* a corrupt file).
 |*
 \*===----------------------------------------------------------------------===*/
-#define _GNU_SOURCE /* strtod_l, newlocale */
+#define _GNU_SOURCE /* O_CLOEXEC */
 #include "json_load.h"
 #include "report.h"
 
@@ -23,8 +23,6 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <locale.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,149 +32,6 @@
 /* Reports are a few MiB at most; the cap only keeps a wrong file from
  * exhausting memory. */
 #define MAX_REPORT_BYTES ((size_t)256 << 20)
-
-static int is_digit(int c) { return c >= '0' && c <= '9'; }
-
-/*===- typed values ------------------------------------------------------------===*/
-
-/* An integer as the text wrote it: its magnitude and sign, or overflow
- * when it does not fit in 64 bits. */
-typedef struct num {
-  int neg, overflow;
-  uint64_t mag;
-} num_t;
-
-/* v as an integer: 1 and *n, 0 if v is a number but not an integer, -1 if
- * v is no number. */
-static int as_int(const ompdp_json_doc_t *r, const json_t *v, num_t *n) {
-  memset(n, 0, sizeof(*n));
-  if (json_is_real(v))
-    return 0;
-  if (!json_is_integer(v))
-    return -1;
-  const ompdp_json_big_t *b = ompdp_json_big(r, v);
-  if (b) {
-    const char *s = r->text + b->at;
-    size_t i = 0;
-    n->neg = s[0] == '-';
-    for (i = (size_t)n->neg; i < b->len; ++i) {
-      unsigned d = (unsigned)(s[i] - '0');
-      if (n->mag > (UINT64_MAX - d) / 10)
-        n->overflow = 1;
-      else
-        n->mag = n->mag * 10 + d;
-    }
-    return 1;
-  }
-  json_int_t x = json_integer_value(v);
-  n->neg = x < 0;
-  n->mag = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
-  return 1;
-}
-
-static int get_u64(ompdp_json_doc_t *r, const char *name, const json_t *v, uint64_t max,
-                   uint64_t *out) {
-  num_t n;
-  if (as_int(r, v, &n) <= 0 || (n.neg && n.mag != 0))
-    return ompdp_json_fail(r, "\"%s\" must be a non-negative integer", name);
-  if (n.overflow || n.mag > max)
-    return ompdp_json_fail(r, "\"%s\" is out of range (at most %" PRIu64 ")", name, max);
-  *out = n.mag;
-  return 0;
-}
-
-static int get_int(ompdp_json_doc_t *r, const char *name, const json_t *v, int *out) {
-  num_t n;
-  if (as_int(r, v, &n) <= 0)
-    return ompdp_json_fail(r, "\"%s\" must be an integer", name);
-  uint64_t lim = n.neg ? (uint64_t)INT_MAX + 1 : (uint64_t)INT_MAX;
-  if (n.overflow || n.mag > lim)
-    return ompdp_json_fail(r, "\"%s\" is out of range", name);
-  *out = n.neg ? (int)(-(int64_t)n.mag) : (int)n.mag;
-  return 0;
-}
-
-static int get_double(ompdp_json_doc_t *r, const char *name, const json_t *v, double *out) {
-  double d;
-  num_t n;
-  int k = as_int(r, v, &n);
-  if (k < 0)
-    return ompdp_json_fail(r, "\"%s\" must be a number", name);
-  if (k == 0) {
-    d = json_real_value(v);
-  } else if (ompdp_json_big(r, v)) {
-    /* A big integer: its digits, in the C locale (the JSON decimal point is
-     * '.', whatever the host program chose with setlocale). */
-    const ompdp_json_big_t *b = ompdp_json_big(r, v);
-    char buf[512];
-    if (b->len >= sizeof(buf))
-      return ompdp_json_fail(r, "\"%s\" is out of range", name);
-    memcpy(buf, r->text + b->at, b->len);
-    buf[b->len] = '\0';
-    locale_t cl = newlocale(LC_ALL_MASK, "C", (locale_t)0);
-    if (!cl)
-      return ompdp_json_fail(r, "out of memory");
-    d = strtod_l(buf, NULL, cl);
-    freelocale(cl);
-  } else {
-    d = (double)json_integer_value(v);
-  }
-  if (!isfinite(d))
-    return ompdp_json_fail(r, "\"%s\" is out of range", name);
-  *out = d;
-  return 0;
-}
-
-static int get_bool(ompdp_json_doc_t *r, const char *name, const json_t *v, int *out) {
-  if (!json_is_boolean(v))
-    return ompdp_json_fail(r, "\"%s\" must be true or false", name);
-  *out = json_is_true(v);
-  return 0;
-}
-
-/* A string member that may be null, into *out (freed first). */
-static int get_str(ompdp_json_doc_t *r, const char *name, const json_t *v, int nullable,
-                   char **out) {
-  char *s = NULL;
-  if (nullable && json_is_null(v)) {
-    /* s stays NULL */
-  } else if (!json_is_string(v)) {
-    return ompdp_json_fail(r, "\"%s\" must be %s", name,
-                           nullable ? "a string or null" : "a string");
-  } else if (!(s = ompdp_strdup(json_string_value(v)))) {
-    return ompdp_json_fail(r, "out of memory");
-  }
-  free(*out);
-  *out = s;
-  return 0;
-}
-
-/* A 64-bit value as 1 to 16 hex digits in a string (so that no reader
- * rounds it), or null for 0 (unknown). */
-static int get_hex64(ompdp_json_doc_t *r, const char *name, const json_t *v, uint64_t *out) {
-  *out = 0;
-  if (json_is_null(v))
-    return 0;
-  if (!json_is_string(v))
-    return ompdp_json_fail(r, "\"%s\" must be a string", name);
-  const char *s = json_string_value(v);
-  size_t n = strlen(s);
-  uint64_t x = 0;
-  int ok = n > 0 && n <= 16;
-  for (size_t i = 0; ok && i < n; ++i) {
-    char c = s[i];
-    unsigned d = is_digit(c)            ? (unsigned)(c - '0')
-                 : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
-                 : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10)
-                                        : 16u;
-    ok = d < 16;
-    x = x << 4 | d;
-  }
-  if (!ok)
-    return ompdp_json_fail(r, "\"%s\" must be a string of 1 to 16 hex digits", name);
-  *out = x;
-  return 0;
-}
 
 /* Finds key in names[]; returns its index or -1. */
 static int lookup(const char *const *names, int count, const char *key) {
@@ -196,11 +51,11 @@ static int get_loc_member(ompdp_json_doc_t *r, int m, const json_t *v, ompdp_loc
   uint64_t x;
   switch (m) {
   case L_FILE:
-    return get_str(r, "file", v, 1, &l->file);
+    return ompdp_json_get_str(r, "file", v, 1, &l->file);
   case L_FUNCTION:
-    return get_str(r, "function", v, 1, &l->function);
+    return ompdp_json_get_str(r, "function", v, 1, &l->function);
   default:
-    if (get_u64(r, LocNames[m], v, UINT32_MAX, &x))
+    if (ompdp_json_get_u64(r, LocNames[m], v, UINT32_MAX, &x))
       return -1;
     if (m == L_LINE)
       l->line = (uint32_t)x;
@@ -239,7 +94,7 @@ static int read_devices(ompdp_json_doc_t *r, const json_t *v, ompdp_finding_t *f
   if (!(f->devices = calloc(n, sizeof(*f->devices))))
     return ompdp_json_fail(r, "out of memory");
   for (size_t i = 0; i < n; ++i) {
-    if (get_int(r, "devices", json_array_get(v, i), &f->devices[i]))
+    if (ompdp_json_get_int(r, "devices", json_array_get(v, i), &f->devices[i]))
       return -1;
     f->num_devices++;
   }
@@ -258,12 +113,12 @@ static int get_range_member(ompdp_json_doc_t *r, int m, const json_t *v, ompdp_r
     *dst = -1;
     if (json_is_null(v))
       return 0;
-    if (get_u64(r, RangeNames[m], v, INT64_MAX, &x))
+    if (ompdp_json_get_u64(r, RangeNames[m], v, INT64_MAX, &x))
       return -1;
     *dst = (int64_t)x;
     return 0;
   }
-  if (get_u64(r, RangeNames[m], v, UINT32_MAX, &x))
+  if (ompdp_json_get_u64(r, RangeNames[m], v, UINT32_MAX, &x))
     return -1;
   uint32_t *const Dst[4] = {&g->line, &g->column, &g->end_line, &g->end_column};
   *Dst[m] = (uint32_t)x;
@@ -329,16 +184,16 @@ static int read_edit(ompdp_json_doc_t *r, const json_t *v, ompdp_edit_t *e) {
     int err;
     switch (k) {
     case E_FILE:
-      err = get_str(r, "file", m, 0, &e->file);
+      err = ompdp_json_get_str(r, "file", m, 0, &e->file);
       break;
     case E_ORIGINAL:
-      err = get_str(r, "original", m, 1, &e->original);
+      err = ompdp_json_get_str(r, "original", m, 1, &e->original);
       break;
     case E_REPLACEMENT:
-      err = get_str(r, "replacement", m, 0, &e->replacement);
+      err = ompdp_json_get_str(r, "replacement", m, 0, &e->replacement);
       break;
     case E_HASH:
-      err = get_hex64(r, "file_hash", m, &e->file_hash);
+      err = ompdp_json_get_hex64(r, "file_hash", m, &e->file_hash);
       break;
     default:
       err = get_range_member(r, k, m, &e->range);
@@ -381,31 +236,31 @@ static int read_rewrite(ompdp_json_doc_t *r, const json_t *v, ompdp_rewrite_t *r
     char *kind = NULL;
     switch (k) {
     case W_KIND:
-      err = get_str(r, "kind", m, 0, &kind);
+      err = ompdp_json_get_str(r, "kind", m, 0, &kind);
       rw->kind = ompdp_rewrite_kind_from_json(kind);
       has_kind = !err;
       free(kind);
       break;
     case W_DESCRIPTION:
-      err = get_str(r, "description", m, 1, &rw->description);
+      err = ompdp_json_get_str(r, "description", m, 1, &rw->description);
       break;
     case W_ASSUMPTION:
-      err = get_str(r, "assumption", m, 1, &rw->assumption);
+      err = ompdp_json_get_str(r, "assumption", m, 1, &rw->assumption);
       break;
     case W_SAVED:
-      err = get_u64(r, "time_saved_ns", m, UINT64_MAX, &rw->time_saved_ns);
+      err = ompdp_json_get_u64(r, "time_saved_ns", m, UINT64_MAX, &rw->time_saved_ns);
       break;
     case W_TRANSFERS:
-      err = get_u64(r, "transfers_removed", m, UINT64_MAX, &rw->transfers_removed);
+      err = ompdp_json_get_u64(r, "transfers_removed", m, UINT64_MAX, &rw->transfers_removed);
       break;
     case W_ALLOCS:
-      err = get_u64(r, "allocs_removed", m, UINT64_MAX, &rw->allocs_removed);
+      err = ompdp_json_get_u64(r, "allocs_removed", m, UINT64_MAX, &rw->allocs_removed);
       break;
     case W_BYTES:
-      err = get_u64(r, "bytes_removed", m, UINT64_MAX, &rw->bytes_removed);
+      err = ompdp_json_get_u64(r, "bytes_removed", m, UINT64_MAX, &rw->bytes_removed);
       break;
     case W_LOWER:
-      err = get_bool(r, "lower_bound", m, &rw->lower_bound);
+      err = ompdp_json_get_bool(r, "lower_bound", m, &rw->lower_bound);
       break;
     case W_EDITS:
       if (!json_is_array(m)) {
@@ -460,12 +315,13 @@ enum {
   F_ITEM,
   F_RANGE,
   F_REWRITES,
+  F_HANDLE,
   F_NUM
 };
 static const char *const FindingNames[F_NUM] = {
     "kind",      "count",  "bytes",      "time_ns", "time_saved_ns", "devices",
     "variable",  "clause", "suggestion", "related", "same_buffer",   "other_buffer",
-    "region_id", "item",   "range",      "rewrites"};
+    "region_id", "item",   "range",      "rewrites", "region_handle"};
 
 /* Reads one finding into f (zeroed by the caller); *kind_name gets its
  * "kind", which the caller resolves. */
@@ -486,47 +342,47 @@ static int read_finding(ompdp_json_doc_t *r, const json_t *v, ompdp_finding_t *f
     }
     switch (k) {
     case F_KIND:
-      e = get_str(r, "kind", m, 0, kind_name);
+      e = ompdp_json_get_str(r, "kind", m, 0, kind_name);
       break;
     case F_COUNT:
-      e = get_u64(r, "count", m, UINT64_MAX, &f->count);
+      e = ompdp_json_get_u64(r, "count", m, UINT64_MAX, &f->count);
       break;
     case F_BYTES:
-      e = get_u64(r, "bytes", m, UINT64_MAX, &f->bytes);
+      e = ompdp_json_get_u64(r, "bytes", m, UINT64_MAX, &f->bytes);
       break;
     case F_TIME:
-      e = get_u64(r, "time_ns", m, UINT64_MAX, &f->time_ns);
+      e = ompdp_json_get_u64(r, "time_ns", m, UINT64_MAX, &f->time_ns);
       break;
     case F_SAVED:
-      e = get_u64(r, "time_saved_ns", m, UINT64_MAX, &f->time_saved_ns);
+      e = ompdp_json_get_u64(r, "time_saved_ns", m, UINT64_MAX, &f->time_saved_ns);
       break;
     case F_DEVICES:
       e = read_devices(r, m, f);
       break;
     case F_VARIABLE:
-      e = get_str(r, "variable", m, 1, &f->variable);
+      e = ompdp_json_get_str(r, "variable", m, 1, &f->variable);
       break;
     case F_CLAUSE:
-      e = get_str(r, "clause", m, 1, &f->clause);
+      e = ompdp_json_get_str(r, "clause", m, 1, &f->clause);
       break;
     case F_SUGGESTION:
-      e = get_str(r, "suggestion", m, 1, &f->suggestion);
+      e = ompdp_json_get_str(r, "suggestion", m, 1, &f->suggestion);
       break;
     case F_RELATED:
       e = read_related(r, m, &f->related);
       break;
     case F_SAME:
-      e = get_u64(r, "same_buffer", m, UINT64_MAX, &f->same_buffer);
+      e = ompdp_json_get_u64(r, "same_buffer", m, UINT64_MAX, &f->same_buffer);
       break;
     case F_OTHER:
-      e = get_u64(r, "other_buffer", m, UINT64_MAX, &f->other_buffer);
+      e = ompdp_json_get_u64(r, "other_buffer", m, UINT64_MAX, &f->other_buffer);
       break;
     case F_REGION_ID:
-      e = get_hex64(r, "region_id", m, &f->region_id);
+      e = ompdp_json_get_hex64(r, "region_id", m, &f->region_id);
       break;
     case F_ITEM:
       f->item = -1;
-      if (!json_is_null(m) && !(e = get_u64(r, "item", m, INT32_MAX, &item)))
+      if (!json_is_null(m) && !(e = ompdp_json_get_u64(r, "item", m, INT32_MAX, &item)))
         f->item = (int32_t)item;
       break;
     case F_RANGE:
@@ -534,6 +390,10 @@ static int read_finding(ompdp_json_doc_t *r, const json_t *v, ompdp_finding_t *f
       break;
     case F_REWRITES:
       e = read_rewrites(r, m, f);
+      break;
+    case F_HANDLE:
+      e = ompdp_json_get_u64(r, "region_handle", m, UINT32_MAX, &item);
+      f->rt_region = (uint32_t)item;
       break;
     default:
       break;
@@ -603,7 +463,7 @@ static int read_string_array(ompdp_json_doc_t *r, const char *name, const json_t
     return ompdp_json_fail(r, "out of memory");
   *arr = a;
   for (size_t i = 0; i < n; ++i) {
-    if (get_str(r, name, json_array_get(v, i), 0, &a[i]))
+    if (ompdp_json_get_str(r, name, json_array_get(v, i), 0, &a[i]))
       return -1;
     ++*count;
   }
@@ -627,12 +487,12 @@ static int read_program(ompdp_json_doc_t *r, const json_t *v, ompdp_report_t *re
     case P_EXIT:
       rep->has_exit_status = 0;
       if (!json_is_null(m)) {
-        e = get_int(r, "exit_status", m, &rep->exit_status);
+        e = ompdp_json_get_int(r, "exit_status", m, &rep->exit_status);
         rep->has_exit_status = !e;
       }
       break;
     case P_WALL:
-      e = get_u64(r, "wall_time_ns", m, UINT64_MAX, &rep->wall_time_ns);
+      e = ompdp_json_get_u64(r, "wall_time_ns", m, UINT64_MAX, &rep->wall_time_ns);
       break;
     default:
       break;
@@ -655,12 +515,12 @@ static int read_summary(ompdp_json_doc_t *r, const json_t *v, ompdp_report_t *re
   json_object_foreach((json_t *)v, key, m) {
     int k = lookup(Keys, OMPDP_FK_COUNT, key), e = 0;
     if (k >= 0)
-      e = get_u64(r, Keys[k], m, UINT64_MAX, &rep->counts[k]);
+      e = ompdp_json_get_u64(r, Keys[k], m, UINT64_MAX, &rep->counts[k]);
     else if (!strcmp(key, "time_saved_ns"))
-      e = get_u64(r, "time_saved_ns", m, UINT64_MAX, &rep->time_saved_ns);
+      e = ompdp_json_get_u64(r, "time_saved_ns", m, UINT64_MAX, &rep->time_saved_ns);
     else if (!strcmp(key, "predicted_speedup") && !json_is_null(m))
       /* null stands for a value JSON cannot hold (the writer's inf/nan). */
-      e = get_double(r, "predicted_speedup", m, &rep->predicted_speedup);
+      e = ompdp_json_get_double(r, "predicted_speedup", m, &rep->predicted_speedup);
     if (e)
       return -1;
   }
@@ -683,7 +543,7 @@ static int read_observed(ompdp_json_doc_t *r, const json_t *v, ompdp_report_t *r
   json_t *m;
   json_object_foreach((json_t *)v, key, m) {
     int k = lookup(ObservedNames, O_NUM, key);
-    if (k >= 0 && get_u64(r, ObservedNames[k], m, UINT64_MAX, Dest[k]))
+    if (k >= 0 && ompdp_json_get_u64(r, ObservedNames[k], m, UINT64_MAX, Dest[k]))
       return -1;
   }
   return 0;
@@ -701,11 +561,11 @@ static int read_recovered(ompdp_json_doc_t *r, const json_t *v, ompdp_report_t *
   json_object_foreach((json_t *)v, key, m) {
     int e = 0;
     if (!strcmp(key, "reason"))
-      e = get_str(r, "reason", m, 0, &rep->recovered_reason);
+      e = ompdp_json_get_str(r, "reason", m, 0, &rep->recovered_reason);
     else if (!strcmp(key, "flushed_at_ns"))
-      e = get_u64(r, "flushed_at_ns", m, UINT64_MAX, &rep->recovered_flushed_at_ns);
+      e = ompdp_json_get_u64(r, "flushed_at_ns", m, UINT64_MAX, &rep->recovered_flushed_at_ns);
     else if (!strcmp(key, "events"))
-      e = get_u64(r, "events", m, UINT64_MAX, &rep->recovered_events);
+      e = ompdp_json_get_u64(r, "events", m, UINT64_MAX, &rep->recovered_events);
     if (e)
       return -1;
   }
@@ -723,6 +583,7 @@ enum {
   T_WARNINGS,
   T_FINDINGS,
   T_RECOVERED,
+  T_PLAN,
   T_NUM
 };
 static const char *const TopNames[T_NUM] = {"ompdp_report_version",
@@ -732,16 +593,17 @@ static const char *const TopNames[T_NUM] = {"ompdp_report_version",
                                             "partial",
                                             "warnings",
                                             "findings",
-                                            "recovered"};
+                                            "recovered",
+                                            "plan"};
 
 /* The version first: another tool's file, or a newer ompdp's, is refused
  * with that reason rather than with whatever its layout would cause. */
 static int check_version(ompdp_json_doc_t *r, const json_t *top) {
   const json_t *v = json_object_get(top, "ompdp_report_version");
-  num_t n;
+  ompdp_json_num_t n;
   if (!v)
     return ompdp_json_fail(r, "not an ompdp report (no \"ompdp_report_version\")");
-  if (as_int(r, v, &n) <= 0)
+  if (ompdp_json_as_int(r, v, &n) <= 0)
     return ompdp_json_fail(r, "not an ompdp report (\"ompdp_report_version\" is not an integer)");
   if (n.neg || n.overflow || n.mag < OMPDP_REPORT_MIN_VERSION || n.mag > OMPDP_REPORT_VERSION) {
     char text[32];
@@ -779,7 +641,7 @@ static int read_top(ompdp_json_doc_t *r, const json_t *top, ompdp_report_t *rep)
       e = read_observed(r, m, rep);
       break;
     case T_PARTIAL:
-      e = get_bool(r, "partial", m, &rep->partial);
+      e = ompdp_json_get_bool(r, "partial", m, &rep->partial);
       break;
     case T_WARNINGS:
       e = read_string_array(r, "warnings", m, &rep->warnings, &rep->num_warnings);
@@ -789,6 +651,9 @@ static int read_top(ompdp_json_doc_t *r, const json_t *top, ompdp_report_t *rep)
       break;
     case T_RECOVERED:
       e = read_recovered(r, m, rep);
+      break;
+    case T_PLAN:
+      e = ompdp_plan_read_json(r, m, &rep->plan);
       break;
     default:
       break; /* the version (checked), or a newer writer's member */

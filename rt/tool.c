@@ -377,9 +377,11 @@ void ompdp_write_report_once(int signo) {
       ompdp_report_free(&full);
     }
   }
+  /* The rewrites are planned by the driver (`ompdp run`, `ompdp report`),
+   * from what the run alone knows, which the report carries as its plan. */
   if (rc)
     fprintf(stderr, "ompdp: out of memory during analysis; the report is incomplete\n");
-  else if (facts && ompdp_rewrite_report(&r, facts, ompdp_regions_describe, mult))
+  else if (facts && ompdp_rw_facts_to_plan(facts, &r, ompdp_regions_describe, mult, &r.plan) < 0)
     fprintf(stderr, "ompdp: out of memory while building rewrites; some findings have none\n");
   ompdp_rw_facts_destroy(facts);
   r.hash_collisions = ompdp_hash_collisions();
