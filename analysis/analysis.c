@@ -36,7 +36,7 @@ typedef struct member {
   uint32_t imm[4]; /* findings that selected it when it happened (duplicate, round trip,
                     * zero, overbroad: at most four of them at once) */
   uint32_t late_f; /* L_YES: its late finding */
-  uint8_t nimm, late, tag, bsel;
+  uint8_t nimm, late, bsel;
   ompdp_late_t *lr;
   void *owner;
 } member_t;
@@ -73,13 +73,9 @@ struct ompdp_engine {
   uint64_t saved; /* union over all findings, ticks */
   size_t cluster_bytes;
   uint64_t n_transfers, n_allocs, n_deletes, n_kernels, bytes_transferred, transfer_ticks;
-  ompdp_dup_t *dup;
-  ompdp_rtrip_t *rt;
-  ompdp_allocs_t *al;
-  ompdp_unused_tx_t *ut;
-  ompdp_zero_t *zero;
-  ompdp_overbroad_t *ob;
+  void **det; /* each detection's state, as ompdp_detections[] */
   ompdp_opacct_t acct; /* the run's operations by class, kernel time */
+  uint32_t (*sink_thread)(void);
   uint32_t last_op[OMPDP_FK_COUNT], last_f[OMPDP_FK_COUNT]; /* g_finding's last answer */
   ompdp_tlc_t *tl; /* the timeline's operations (timeline_collect.c), or NULL */
 };
@@ -176,23 +172,21 @@ int ompdp_g_account(ompdp_engine_t *g, uint32_t fi, const ompdp_op_t *o, uint64_
     f->ref_op = ref->op;
     f->ref_seq = ref->seq;
   }
-  switch (f->kind) {
-  case OMPDP_FK_DUPLICATE_TRANSFER:
+  const ompdp_detection_kind_t *k = ompdp_detection_kind((ompdp_finding_kind_t)f->kind);
+  switch (k ? k->aux : OMPDP_AUX_NONE) {
+  case OMPDP_AUX_SAME_BUFFER:
     if (aux)
       f->same++;
     else
       f->other++;
-    return transfer_devices(f, o, g->host);
-  case OMPDP_FK_OVERBROAD_MAP:
+    break;
+  case OMPDP_AUX_RULE:
     f->rule = aux;
-    return transfer_devices(f, o, g->host);
-  case OMPDP_FK_ROUND_TRIP:
-  case OMPDP_FK_UNUSED_TRANSFER:
-  case OMPDP_FK_ZERO_TRANSFER:
-    return transfer_devices(f, o, g->host);
-  default:
-    return add_device(f, o->dst_dev);
+    break;
+  case OMPDP_AUX_NONE:
+    break;
   }
+  return k && k->transfer_devices ? transfer_devices(f, o, g->host) : add_device(f, o->dst_dev);
 }
 
 int ompdp_g_collecting(const ompdp_engine_t *g) { return g->matches != NULL; }
@@ -417,8 +411,8 @@ static int close_open(ompdp_engine_t *g) {
       lr->cl = NULL;
       lr->len = len;
       lr->gdelta = m->nimm ? 0 : len;
-      if (m->tag == OMPDP_LATE_SEGMENT)
-        ompdp_unused_tx_singleton(g, m->owner, lr, m->bsel);
+      if (lr->single)
+        lr->single(g, m->owner, lr, m->bsel);
     }
     c->n = 0;
     c->pending = 0;
@@ -462,13 +456,13 @@ static int add_member(ompdp_engine_t *g, ompdp_xev_t *e) {
   return 0;
 }
 
-void ompdp_g_late_begin(ompdp_engine_t *g, const ompdp_xev_t *e, ompdp_late_t *lr, int tag,
-                        void *owner) {
+void ompdp_g_late_begin(ompdp_engine_t *g, const ompdp_xev_t *e, ompdp_late_t *lr,
+                        ompdp_late_single_fn single, void *owner) {
   cluster_t *c = g->open;
   member_t *m = &c->m[e->member];
   m->late = L_PENDING;
-  m->tag = (uint8_t)tag;
   m->owner = owner;
+  lr->single = single;
   m->lr = lr;
   c->pending++;
   lr->cl = c;
@@ -516,30 +510,23 @@ ompdp_engine_t *ompdp_engine_create(const ompdp_engine_config_t *cfg) {
   if (!g)
     return NULL;
   g->host = cfg->host_device;
+  g->sink_thread = cfg->sink_thread;
   g->matches = cfg->matches;
   for (int k = 0; k < OMPDP_FK_COUNT; ++k)
     g->last_op[k] = OMPDP_NONE;
-  uint64_t lim = cfg->content_limit;
   g->open = new_cluster(g);
-  g->dup = ompdp_dup_create(lim ? lim / 3 * 2 : 0, cfg->matches != NULL);
-  g->rt = ompdp_rtrip_create(lim ? lim / 3 : 0);
-  g->al = ompdp_allocs_create();
-  g->ut = ompdp_unused_tx_create();
-  g->zero = ompdp_zero_create(ompdp_opts.zero_min_bytes > 0 ? (uint64_t)ompdp_opts.zero_min_bytes
-                                                            : 1);
-  g->ob = ompdp_overbroad_create();
-  if (cfg->timeline && strcmp(ompdp_opts.timeline, "off") != 0) {
-    ompdp_tlc_config_t tc = {.full = !strcmp(ompdp_opts.timeline, "full"),
-                             .first = (uint64_t)ompdp_opts.timeline_first,
-                             .per_finding = (uint64_t)ompdp_opts.timeline_per_finding,
+  g->det = calloc(ompdp_num_detections, sizeof(*g->det));
+  int ok = g->open && g->det && ompdp_hmap_init(&g->by_site, 64) == 0;
+  for (size_t i = 0; ok && i < ompdp_num_detections; ++i)
+    ok = (g->det[i] = ompdp_detections[i]->create(cfg)) != NULL;
+  if (ok && cfg->timeline && cfg->timeline_mode != OMPDP_TIMELINE_OFF) {
+    ompdp_tlc_config_t tc = {.full = cfg->timeline_mode == OMPDP_TIMELINE_FULL,
+                             .first = cfg->timeline_first,
+                             .per_finding = cfg->timeline_per_finding,
                              .host_device = cfg->host_device};
-    if (!(g->tl = ompdp_tlc_create(&tc))) {
-      ompdp_engine_destroy(g);
-      return NULL;
-    }
+    ok = (g->tl = ompdp_tlc_create(&tc)) != NULL;
   }
-  if (!g->open || !g->dup || !g->rt || !g->al || !g->ut || !g->zero || !g->ob ||
-      ompdp_hmap_init(&g->by_site, 64)) {
+  if (!ok) {
     ompdp_engine_destroy(g);
     return NULL;
   }
@@ -549,12 +536,10 @@ ompdp_engine_t *ompdp_engine_create(const ompdp_engine_config_t *cfg) {
 void ompdp_engine_destroy(ompdp_engine_t *g) {
   if (!g)
     return;
-  ompdp_dup_destroy(g->dup);
-  ompdp_rtrip_destroy(g->rt);
-  ompdp_allocs_destroy(g->al);
-  ompdp_unused_tx_destroy(g->ut);
-  ompdp_zero_destroy(g->zero);
-  ompdp_overbroad_destroy(g->ob);
+  for (size_t i = 0; g->det && i < ompdp_num_detections; ++i)
+    if (g->det[i])
+      ompdp_detections[i]->destroy(g->det[i]);
+  free(g->det);
   ompdp_tlc_destroy(g->tl);
   if (g->open)
     free_cluster(g, g->open);
@@ -565,16 +550,42 @@ void ompdp_engine_destroy(ompdp_engine_t *g) {
   free(g);
 }
 
+static size_t detections_memory(const ompdp_engine_t *g) {
+  size_t n = 0;
+  for (size_t i = 0; i < ompdp_num_detections; ++i)
+    n += ompdp_detections[i]->memory(g->det[i]);
+  return n;
+}
+
 size_t ompdp_engine_memory(const ompdp_engine_t *g) {
   return sizeof(*g) + g->capf * sizeof(fstate_t) + ompdp_hmap_memory(&g->by_site) +
-         g->cluster_bytes + ompdp_dup_memory(g->dup) + ompdp_rtrip_memory(g->rt) +
-         ompdp_allocs_memory(g->al) + ompdp_unused_tx_memory(g->ut) +
-         ompdp_zero_memory(g->zero) + ompdp_overbroad_memory(g->ob) +
+         g->cluster_bytes + detections_memory(g) +
          (g->tl ? ompdp_tlc_memory(g->tl) : 0);
 }
 
 uint64_t ompdp_engine_forgotten(const ompdp_engine_t *g) {
-  return ompdp_dup_forgotten(g->dup) + ompdp_rtrip_forgotten(g->rt);
+  uint64_t n = 0;
+  for (size_t i = 0; i < ompdp_num_detections; ++i)
+    if (ompdp_detections[i]->forgotten)
+      n += ompdp_detections[i]->forgotten(g->det[i]);
+  return n;
+}
+
+/* The hook of detection d for events of type t (NULL: none). */
+static ompdp_detection_event_fn event_hook(const ompdp_detection_t *d, int t) {
+  switch ((ompdp_event_type_t)t) {
+  case OMPDP_EV_TRANSFER:
+    return d->on_transfer;
+  case OMPDP_EV_ALLOC:
+    return d->on_alloc;
+  case OMPDP_EV_DELETE:
+    return d->on_delete;
+  case OMPDP_EV_KERNEL:
+    return d->on_kernel;
+  case OMPDP_EV_TARGET:
+    return NULL;
+  }
+  return NULL;
 }
 
 int ompdp_engine_feed(ompdp_engine_t *g, const ompdp_rec_t *r, uint32_t word, uint64_t seq) {
@@ -593,49 +604,43 @@ int ompdp_engine_feed(ompdp_engine_t *g, const ompdp_rec_t *r, uint32_t word, ui
   e.hashed = e.type == OMPDP_EV_TRANSFER && (word & OMPDP_REC_HASHED) && e.d->bytes > 0;
   e.member = OMPDP_NONE;
   /* First, so that the event is there for the matches it makes. */
-  if (g->tl && ompdp_tlc_event(g->tl, &e, ompdp_log_sink_thread())) {
+  if (g->tl && ompdp_tlc_event(g->tl, &e, g->sink_thread ? g->sink_thread() : 0)) {
     g->failed = 1;
     return -1;
   }
   ompdp_opacct_feed(&g->acct, e.d, e.type, e.start, e.end, g->host);
-  int rc = ompdp_allocs_advance(g->al, g, e.start);
+  int rc = 0;
+  for (size_t i = 0; i < ompdp_num_detections && !rc; ++i)
+    if (ompdp_detections[i]->advance)
+      rc = ompdp_detections[i]->advance(g->det[i], g, e.start);
   if (!rc && e.type != OMPDP_EV_KERNEL)
     rc = add_member(g, &e);
-  if (!rc) {
-    switch (e.type) {
-    case OMPDP_EV_TRANSFER:
-      g->n_transfers++;
-      g->bytes_transferred += e.d->bytes;
-      g->transfer_ticks += e.end - e.start;
-      rc = ompdp_dup_feed(g->dup, g, &e);
-      if (!rc)
-        rc = ompdp_rtrip_feed(g->rt, g, &e);
-      if (!rc)
-        rc = ompdp_unused_tx_feed(g->ut, g, &e);
-      if (!rc)
-        rc = ompdp_zero_feed(g->zero, g, &e);
-      if (!rc)
-        rc = ompdp_overbroad_feed(g->ob, g, &e);
-      break;
-    case OMPDP_EV_ALLOC:
-      g->n_allocs++;
-      rc = ompdp_allocs_feed(g->al, g, &e);
-      if (!rc)
-        rc = ompdp_overbroad_feed(g->ob, g, &e);
-      break;
-    case OMPDP_EV_DELETE:
-      g->n_deletes++;
-      rc = ompdp_allocs_feed(g->al, g, &e);
-      if (!rc)
-        rc = ompdp_overbroad_feed(g->ob, g, &e);
-      break;
-    case OMPDP_EV_KERNEL:
-      g->n_kernels++;
-      rc = ompdp_allocs_kernel(g->al, g, &e);
-      if (!rc)
-        rc = ompdp_unused_tx_kernel(g->ut, g, &e);
-      break;
-    }
+  if (rc) {
+    g->failed = 1;
+    return rc;
+  }
+  switch ((ompdp_event_type_t)e.type) {
+  case OMPDP_EV_TRANSFER:
+    g->n_transfers++;
+    g->bytes_transferred += e.d->bytes;
+    g->transfer_ticks += e.end - e.start;
+    break;
+  case OMPDP_EV_ALLOC:
+    g->n_allocs++;
+    break;
+  case OMPDP_EV_DELETE:
+    g->n_deletes++;
+    break;
+  case OMPDP_EV_KERNEL:
+    g->n_kernels++;
+    break;
+  case OMPDP_EV_TARGET:
+    break;
+  }
+  for (size_t i = 0; i < ompdp_num_detections && !rc; ++i) {
+    ompdp_detection_event_fn fn = event_hook(ompdp_detections[i], e.type);
+    if (fn)
+      rc = fn(g->det[i], g, &e);
   }
   if (rc)
     g->failed = 1;
@@ -653,7 +658,10 @@ void ompdp_engine_ahead(void *ctx, const ompdp_rec_t *r) {
   uint32_t w = __atomic_load_n(&r->op, __ATOMIC_ACQUIRE);
   if ((w & (OMPDP_REC_COMPLETE | OMPDP_REC_HASHED)) != (OMPDP_REC_COMPLETE | OMPDP_REC_HASHED))
     return;
-  ompdp_dup_prefetch(g->dup, r->x, ompdp_op_get(ompdp_rec_op_id(w))->dst_dev);
+  int dev = ompdp_op_get(ompdp_rec_op_id(w))->dst_dev;
+  for (size_t i = 0; i < ompdp_num_detections; ++i)
+    if (ompdp_detections[i]->ahead)
+      ompdp_detections[i]->ahead(g->det[i], r->x, dev);
 }
 
 /*===- the report ---------------------------------------------------------------===*/
@@ -667,91 +675,21 @@ static char *format_device_list(const ompdp_finding_t *f) {
   return ompdp_strdup(buf);
 }
 
-/* The fix, in words. The compiler plugin refines this with the variable and
- * the exact clause; without it we can still say what to do. */
+/* The fix, in words, by the detection that found it. The compiler plugin
+ * refines this with the variable and the exact clause; without it we can
+ * still say what to do. */
 static char *suggestion(const ompdp_finding_t *f, uint32_t rule) {
-  char buf[512];
-  char *devs = format_device_list(f);
-  const char *d = devs ? devs : "?";
-  const char *plural = f->num_devices > 1 ? "s" : "";
-  const char *v = f->variable ? f->variable : "...";
-  switch (f->kind) {
-  case OMPDP_FK_DUPLICATE_TRANSFER:
-    if (f->other_buffer == 0)
-      snprintf(buf, sizeof(buf),
-               "the same host buffer is sent again with unchanged contents to device%s %s: "
-               "keep it resident with `#pragma omp target data map(to: %s)` (or `target enter "
-               "data`) around the constructs that use it, and drop the per-construct copy",
-               plural, d, v);
-    else if (f->same_buffer == 0)
-      snprintf(buf, sizeof(buf),
-               "other host buffers with identical bytes were already sent to device%s %s (e.g. "
-               "zero-initialised arrays): map %s with `map(alloc: %s)` and initialise it "
-               "on the device instead of copying",
-               plural, d, f->variable ? f->variable : "these", v);
-    else
-      snprintf(buf, sizeof(buf),
-               "%llu repeat(s) re-send the same host buffer (keep it resident with `target data`) "
-               "and %llu copy other buffers holding identical bytes (initialise those on the "
-               "device with `map(alloc: ...)`)",
-               (unsigned long long)f->same_buffer, (unsigned long long)f->other_buffer);
-    break;
-  case OMPDP_FK_ROUND_TRIP:
-    snprintf(buf, sizeof(buf),
-             "data copied back from device%s %s returns unchanged: keep it on the device across "
-             "the enclosing loop with `#pragma omp target data map(tofrom: %s)`, and use "
-             "`#pragma omp target update from(%s)` only where the host reads it",
-             plural, d, v, v);
-    break;
-  case OMPDP_FK_REPEATED_ALLOC:
-    snprintf(buf, sizeof(buf),
-             "the same host buffer is allocated and freed on device%s %s each time it is mapped: "
-             "allocate it once with `#pragma omp target data` (or `target enter data`) outside "
-             "the loop",
-             plural, d);
-    break;
-  case OMPDP_FK_UNUSED_ALLOC:
-    snprintf(buf, sizeof(buf),
-             "no kernel runs on device%s %s while this memory is allocated: remove the mapping, "
-             "or move it to where a kernel uses the data",
-             plural, d);
-    break;
-  case OMPDP_FK_UNUSED_TRANSFER:
-    snprintf(buf, sizeof(buf),
-             "no kernel on device%s %s can read these bytes before they are overwritten or the "
-             "device's last kernel has run: remove the transfer (use `map(alloc: ...)` if the "
-             "memory is still needed)",
-             plural, d);
-    break;
-  case OMPDP_FK_ZERO_TRANSFER:
-    snprintf(buf, sizeof(buf),
-             "every byte copied to device%s %s was zero: map %s with `map(alloc: %s)` and fill "
-             "it with zeros on the device (a `target` loop, or `omp_target_memset`) instead of "
-             "copying",
-             plural, d, f->variable ? f->variable : "the buffer", v);
-    break;
-  case OMPDP_FK_OVERBROAD_MAP:
-    if (rule == OMPDP_OVERBROAD_TO)
-      snprintf(buf, sizeof(buf),
-               "the region only reads %s: map it with `map(to: %s)`, which drops the copies "
-               "back from device%s %s",
-               f->variable ? f->variable : "this item", v, plural, d);
-    else if (rule == OMPDP_OVERBROAD_FROM)
-      snprintf(buf, sizeof(buf),
-               "the region only writes %s: if it writes every element, map it with "
-               "`map(from: %s)` and drop the copy in to device%s %s",
-               f->variable ? f->variable : "this item", v, plural, d);
-    else
-      snprintf(buf, sizeof(buf),
-               "the region never reads or writes %s, yet it was allocated or copied on "
-               "device%s %s: remove it from the map clause",
-               f->variable ? f->variable : "this item", plural, d);
-    break;
-  default:
-    buf[0] = 0;
+  for (size_t i = 0; i < ompdp_num_detections; ++i) {
+    const ompdp_detection_t *d = ompdp_detections[i];
+    for (size_t k = 0; k < d->num_kinds; ++k)
+      if (d->kinds[k].kind == f->kind) {
+        char *devs = format_device_list(f);
+        char *t = d->text(f, rule, devs ? devs : "?");
+        free(devs);
+        return t;
+      }
   }
-  free(devs);
-  return ompdp_strdup(buf);
+  return ompdp_strdup("");
 }
 
 /* Findings go to the report in a canonical order (kind, then the first
@@ -770,10 +708,9 @@ static int fill_report(ompdp_engine_t *g, ompdp_report_t *r, const ompdp_engine_
 
 int ompdp_engine_finish(ompdp_engine_t *g, ompdp_report_t *r, const ompdp_engine_result_t *res) {
   int rc = g->failed ? -1 : 0;
-  if (!rc)
-    rc = ompdp_unused_tx_finish(g->ut, g);
-  if (!rc)
-    rc = ompdp_allocs_finish(g->al, g);
+  for (size_t i = 0; i < ompdp_num_detections && !rc; ++i)
+    if (ompdp_detections[i]->finish)
+      rc = ompdp_detections[i]->finish(g->det[i], g);
   if (!rc)
     rc = close_open(g);
   if (rc)
@@ -841,14 +778,14 @@ static int fill_report(ompdp_engine_t *g, ompdp_report_t *r, const ompdp_engine_
     }
     f->same_buffer = s->same;
     f->other_buffer = s->other;
-    /* The site, for the rewrites (analysis/rewrite.c). */
+    /* The site, for the rewrites (analysis/rewrite_policy.c). */
     f->rt_region = ompdp_op_get(s->site_op)->region;
     f->item = ompdp_op_get(s->site_op)->item;
     f->timeline_id = order[i];
     if (res->attribute) {
-      res->attribute(ompdp_op_get(s->site_op), &f->loc, &f->variable, &f->clause);
+      res->attribute(ompdp_op_get(s->site_op), &f->loc, f);
       if (s->ref_op != OMPDP_NONE)
-        res->attribute(ompdp_op_get(s->ref_op), &f->related, NULL, NULL);
+        res->attribute(ompdp_op_get(s->ref_op), &f->related, NULL);
     }
     f->suggestion = suggestion(f, s->rule);
   }
@@ -886,9 +823,10 @@ int ompdp_analyze(const ompdp_analysis_input_t *in, ompdp_report_t *r,
   return rc;
 }
 
-int ompdp_find_matches(const ompdp_event_t *ev, size_t n, int host_device,
+int ompdp_find_matches(const ompdp_event_t *ev, size_t n, const ompdp_engine_config_t *config,
                        ompdp_matches_t out[OMPDP_FK_COUNT]) {
-  ompdp_engine_config_t cfg = {.host_device = host_device, .matches = out};
+  ompdp_engine_config_t cfg = *config;
+  cfg.matches = out;
   ompdp_engine_t *g = ompdp_engine_create(&cfg);
   if (!g)
     return -1;

@@ -13,7 +13,8 @@
 #ifndef OMPDP_DETECT_H
 #define OMPDP_DETECT_H
 
-#include "ompdp_rt.h"
+#include "engine.h"
+#include "region_view.h"
 #include "op_account.h"
 
 /* One avoidable operation, by position in the analysis order (seq).
@@ -44,10 +45,10 @@ typedef struct ompdp_matches {
 int ompdp_matches_push(ompdp_matches_t *m, uint32_t avoid, uint32_t ref, uint32_t aux);
 void ompdp_matches_free(ompdp_matches_t *m);
 
-/* Runs the engine over ev[0..n) (times in ticks) and returns its matches by
- * kind in out[0..OMPDP_FK_COUNT), each in the order the engine decided
- * them. For tests. */
-int ompdp_find_matches(const ompdp_event_t *ev, size_t n, int host_device,
+/* Runs an engine configured as cfg over ev[0..n) (times in ticks) and
+ * returns its matches by kind in out[0..OMPDP_FK_COUNT), each in the order
+ * the engine decided them. For tests. */
+int ompdp_find_matches(const ompdp_event_t *ev, size_t n, const ompdp_engine_config_t *cfg,
                        ompdp_matches_t out[OMPDP_FK_COUNT]);
 
 /*===- a small open-addressing hash map, keys of three words ---------------===*/
@@ -152,14 +153,20 @@ uint64_t ompdp_host_addr(const ompdp_op_t *o, int host_device);
  * points into a cluster until that cluster closes; if it closed with this
  * event alone, holds what selecting it would add. Embedded in the pending
  * entity that will decide it. */
-typedef struct ompdp_late {
+typedef struct ompdp_late ompdp_late_t;
+typedef struct ompdp_engine ompdp_engine_t;
+/* Called by the engine when a cluster closes with the event alone while it
+ * is late-pending: the owner converts lr (now holding len, gdelta); bsel:
+ * ompdp_g_late_mark was called. */
+typedef void (*ompdp_late_single_fn)(ompdp_engine_t *g, void *owner, ompdp_late_t *lr,
+                                     int bsel);
+struct ompdp_late {
   struct ompdp_cluster *cl;
   uint32_t idx;
   uint64_t len;    /* singleton: its interval's length */
   uint64_t gdelta; /* singleton: what it adds to the total when selected */
-} ompdp_late_t;
-
-typedef struct ompdp_engine ompdp_engine_t;
+  ompdp_late_single_fn single; /* NULL: nothing to convert */
+};
 
 /* Selection of an event into the finding of (kind, its operation's site)
  * now, by the engine; ref may be NULL. Returns the finding, or OMPDP_NONE
@@ -169,9 +176,11 @@ uint32_t ompdp_g_select(ompdp_engine_t *g, int kind, const ompdp_xev_t *e,
 /* Adds an event's interval to finding f for the union (and its duration to
  * f's time), as the delete of a repeated allocation. */
 int ompdp_g_add_interval(ompdp_engine_t *g, uint32_t f, const ompdp_xev_t *e);
-/* Makes e's member (in the open cluster) late-pending on behalf of lr. */
-void ompdp_g_late_begin(ompdp_engine_t *g, const ompdp_xev_t *e, ompdp_late_t *lr, int tag,
-                        void *owner);
+/* Makes e's member (in the open cluster) late-pending on behalf of lr,
+ * whose owner is told through single (may be NULL) if the cluster closes
+ * with the member alone. */
+void ompdp_g_late_begin(ompdp_engine_t *g, const ompdp_xev_t *e, ompdp_late_t *lr,
+                        ompdp_late_single_fn single, void *owner);
 /* Decides a late selection: f = the finding, or OMPDP_NONE for no. */
 int ompdp_g_late_decide(ompdp_engine_t *g, ompdp_late_t *lr, uint32_t f);
 /* Remembers, on a member whose cluster is still open or pending, that the
@@ -220,89 +229,102 @@ int ompdp_g_collect(ompdp_engine_t *g, ompdp_matches_t *m, uint32_t avoid, uint3
 void ompdp_g_match(ompdp_engine_t *g, int kind, uint64_t avoid, uint64_t ref, uint64_t aux);
 int ompdp_g_host(const ompdp_engine_t *g);
 
-/* Per-detection state, owned by the engine. */
-typedef struct ompdp_dup ompdp_dup_t;
-typedef struct ompdp_rtrip ompdp_rtrip_t;
-typedef struct ompdp_allocs ompdp_allocs_t;
-typedef struct ompdp_unused_tx ompdp_unused_tx_t;
+/*===- the table of detections ------------------------------------------------===*/
 
-/* Algorithm 1: groups transfers by (content hash, destination device).
- * limit: bytes per generation of content (0: unbounded); with_seq: keep the
- * position of each first transfer (for matches). */
-ompdp_dup_t *ompdp_dup_create(uint64_t limit, int with_seq);
-int ompdp_dup_feed(ompdp_dup_t *d, ompdp_engine_t *g, const ompdp_xev_t *e);
-void ompdp_dup_prefetch(const ompdp_dup_t *d, uint64_t hash, int dev);
-size_t ompdp_dup_memory(const ompdp_dup_t *d);
-uint64_t ompdp_dup_forgotten(const ompdp_dup_t *d);
-void ompdp_dup_destroy(ompdp_dup_t *d);
+/* What the aux of a match means for its finding (ompdp_g_account). */
+typedef enum ompdp_aux_use {
+  OMPDP_AUX_NONE,        /* nothing */
+  OMPDP_AUX_SAME_BUFFER, /* 1: the same host buffer as ref, 0: another one */
+  OMPDP_AUX_RULE,        /* the rule that found it (overbroad maps) */
+} ompdp_aux_use_t;
 
-/* Algorithm 2, corrected: FIFO of open trips per (hash, from, to). */
-ompdp_rtrip_t *ompdp_rtrip_create(uint64_t limit);
-int ompdp_rtrip_feed(ompdp_rtrip_t *t, ompdp_engine_t *g, const ompdp_xev_t *e);
-size_t ompdp_rtrip_memory(const ompdp_rtrip_t *t);
-uint64_t ompdp_rtrip_forgotten(const ompdp_rtrip_t *t);
-void ompdp_rtrip_destroy(ompdp_rtrip_t *t);
+/* Which rewrite the planner tries for findings of a kind (rewrite_policy.c;
+ * the rules are in docs/fixes.md). */
+typedef enum ompdp_rewrite_rule {
+  OMPDP_RR_NONE,            /* the suggestion in words only */
+  OMPDP_RR_KEEP_RESIDENT,   /* target data around the loop or the row of constructs */
+  OMPDP_RR_REMOVE_MAPPING,  /* the item of an unused mapping goes */
+  OMPDP_RR_SKIP_COPY_IN,    /* unused copies in: the update item goes, or the map copies nothing */
+  OMPDP_RR_NARROW_MAP,      /* the item goes, or tofrom becomes to or from */
+  OMPDP_RR_ALLOC_AND_FILL,  /* map(alloc:) and a device loop that writes the zeros */
+} ompdp_rewrite_rule_t;
 
-/* Algorithms 3 and 4 and the pairing of allocations with their deletes. */
-ompdp_allocs_t *ompdp_allocs_create(void);
-int ompdp_allocs_feed(ompdp_allocs_t *a, ompdp_engine_t *g, const ompdp_xev_t *e);
-/* Before each event: allocations whose delete ended before `now` with no
- * kernel in their lifetime are unused. */
-int ompdp_allocs_advance(ompdp_allocs_t *a, ompdp_engine_t *g, uint64_t now);
-int ompdp_allocs_kernel(ompdp_allocs_t *a, ompdp_engine_t *g, const ompdp_xev_t *k);
-int ompdp_allocs_finish(ompdp_allocs_t *a, ompdp_engine_t *g);
-size_t ompdp_allocs_memory(const ompdp_allocs_t *a);
-void ompdp_allocs_destroy(ompdp_allocs_t *a);
+/* One finding kind a detection reports, and how. */
+typedef struct ompdp_detection_kind {
+  ompdp_finding_kind_t kind;
+  /* Devices of a finding: both ends of each operation but the host (else
+   * the operation's destination device). */
+  int transfer_devices;
+  ompdp_aux_use_t aux;
+  ompdp_rewrite_rule_t rewrite;
+} ompdp_detection_kind_t;
 
-/* Algorithm 5. */
-ompdp_unused_tx_t *ompdp_unused_tx_create(void);
-int ompdp_unused_tx_feed(ompdp_unused_tx_t *u, ompdp_engine_t *g, const ompdp_xev_t *e);
-int ompdp_unused_tx_kernel(ompdp_unused_tx_t *u, ompdp_engine_t *g, const ompdp_xev_t *k);
-int ompdp_unused_tx_finish(ompdp_unused_tx_t *u, ompdp_engine_t *g);
-size_t ompdp_unused_tx_memory(const ompdp_unused_tx_t *u);
-void ompdp_unused_tx_destroy(ompdp_unused_tx_t *u);
+/* A detection's hook for one event. */
+typedef int (*ompdp_detection_event_fn)(void *d, ompdp_engine_t *g, const ompdp_xev_t *e);
 
-/* Zero-filled transfers: host-to-device copies of at least min_bytes whose
- * content hash is that of as many zero bytes. */
+/* One detection, as the engine sees it: its state is created with the
+ * engine and given every event of the kinds it has a hook for, in analysis
+ * order; NULL hooks are skipped. Hooks return 0, or -1 when out of memory
+ * (the engine then stops). */
+typedef struct ompdp_detection {
+  const char *name;
+  ompdp_detection_kind_t kinds[2];
+  size_t num_kinds;
+  void *(*create)(const ompdp_engine_config_t *cfg);
+  /* Before each event (and before the event joins its cluster), with its
+   * begin time. */
+  int (*advance)(void *d, ompdp_engine_t *g, uint64_t now);
+  ompdp_detection_event_fn on_alloc;
+  ompdp_detection_event_fn on_delete;
+  ompdp_detection_event_fn on_transfer;
+  ompdp_detection_event_fn on_kernel;
+  /* A hashed transfer of hash to device dev is a few events ahead. */
+  void (*ahead)(void *d, uint64_t hash, int dev);
+  /* The end of the events: decides what only the end can. */
+  int (*finish)(void *d, ompdp_engine_t *g);
+  size_t (*memory)(const void *d);
+  /* Content hashes it had to forget to stay within content_limit. */
+  uint64_t (*forgotten)(const void *d);
+  void (*destroy)(void *d);
+  /* The fix in words for one of its findings (malloc'd; NULL when out of
+   * memory): rule is the finding's aux rule, devices its device list. */
+  char *(*text)(const ompdp_finding_t *f, uint32_t rule, const char *devices);
+} ompdp_detection_t;
+
+/* The table (detections.c): every detection, in the order the engine
+ * gives each event to them. */
+extern const ompdp_detection_t *const ompdp_detections[];
+extern const size_t ompdp_num_detections;
+/* How kind is reported (NULL for a kind no detection reports). */
+const ompdp_detection_kind_t *ompdp_detection_kind(ompdp_finding_kind_t kind);
+
+/*===- what detections share --------------------------------------------------===*/
+
+/* Zero-filled transfers (detect_zero.c): XXH3-64 of n zero bytes, in
+ * constant memory. */
+uint64_t ompdp_zero_hash(uint64_t n);
+/* Its cache of sizes: the hashes of zero buffers of the sizes seen so far
+ * (and the kept state of the largest size); min_bytes as the detection's. */
 typedef struct ompdp_zero ompdp_zero_t;
 ompdp_zero_t *ompdp_zero_create(uint64_t min_bytes);
-int ompdp_zero_feed(ompdp_zero_t *z, ompdp_engine_t *g, const ompdp_xev_t *e);
-size_t ompdp_zero_memory(const ompdp_zero_t *z);
 void ompdp_zero_destroy(ompdp_zero_t *z);
-/* XXH3-64 of n zero bytes, in constant memory. */
-uint64_t ompdp_zero_hash(uint64_t n);
-/* The same through z's cache of sizes (and its kept state of the largest
- * size so far); 0, or -1 when out of memory. */
+/* ompdp_zero_hash(n) through z's cache; 0, or -1 when out of memory. */
 int ompdp_zero_lookup(ompdp_zero_t *z, uint64_t n, uint64_t *out);
 
-/* Overbroad maps: operations of a `target` construct's map item that the
- * region's access (from the compiler's region table) makes useless. The
- * rule, also the aux of its matches: */
+/* Overbroad maps (detect_overbroad.c): operations of a `target` construct's
+ * map item that the region's access (from the compiler's region table)
+ * makes useless. The rule, also the aux of its matches: */
 enum {
   OMPDP_OVERBROAD_NONE = 0,
   OMPDP_OVERBROAD_REMOVE = 1, /* never touched: every allocation and transfer */
   OMPDP_OVERBROAD_TO = 2,     /* tofrom, only read: the copies back */
   OMPDP_OVERBROAD_FROM = 3,   /* tofrom, only written: the copies in */
 };
-struct ompdp_region_info;
-typedef int (*ompdp_detect_describe_fn)(uint32_t region, int item,
-                                        struct ompdp_region_info *out);
 /* Where engines created from now on read region tables (the runtime sets
  * ompdp_regions_describe; tests their own tables). NULL: no table, no
  * overbroad findings. */
-void ompdp_detect_set_describe(ompdp_detect_describe_fn fn);
+void ompdp_detect_set_describe(ompdp_describe_fn fn);
 /* The rule for one item as the region table describes it. */
-int ompdp_overbroad_rule(const struct ompdp_region_info *it);
-typedef struct ompdp_overbroad ompdp_overbroad_t;
-ompdp_overbroad_t *ompdp_overbroad_create(void);
-int ompdp_overbroad_feed(ompdp_overbroad_t *o, ompdp_engine_t *g, const ompdp_xev_t *e);
-size_t ompdp_overbroad_memory(const ompdp_overbroad_t *o);
-void ompdp_overbroad_destroy(ompdp_overbroad_t *o);
-
-/* Tags of late selections (which detection owns the pending entity). */
-enum { OMPDP_LATE_ALLOC = 1, OMPDP_LATE_SEGMENT = 2 };
-/* Called by the engine when a cluster closes with this event alone while it
- * is late-pending: the owner converts lr (now holding len, gdelta). */
-void ompdp_unused_tx_singleton(ompdp_engine_t *g, void *owner, ompdp_late_t *lr, int bsel);
+int ompdp_overbroad_rule(const ompdp_region_info_t *it);
 
 #endif /* OMPDP_DETECT_H */

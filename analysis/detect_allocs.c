@@ -23,6 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+typedef struct ompdp_allocs ompdp_allocs_t;
+static void allocs_destroy(void *p);
+
 typedef struct alloc_ent {
   struct alloc_ent *prev, *next; /* in its device's list while undecided */
   struct adev *dev;
@@ -58,13 +61,13 @@ struct ompdp_allocs {
   size_t ents;
 };
 
-ompdp_allocs_t *ompdp_allocs_create(void) {
+static void *allocs_create(const ompdp_engine_config_t *cfg) {
   ompdp_allocs_t *a = calloc(1, sizeof(*a));
   if (!a)
     return NULL;
   if (ompdp_hmap_init(&a->devs, 8) || ompdp_hmap_init(&a->live, 64) ||
       ompdp_hmap_init(&a->first, 64)) {
-    ompdp_allocs_destroy(a);
+    allocs_destroy(a);
     return NULL;
   }
   return a;
@@ -75,7 +78,8 @@ static void free_ent(ompdp_allocs_t *a, alloc_ent_t *x) {
   a->ents--;
 }
 
-void ompdp_allocs_destroy(ompdp_allocs_t *a) {
+static void allocs_destroy(void *p) {
+  ompdp_allocs_t *a = p;
   if (!a)
     return;
   /* Entries are reachable from the live map or a device list or the heap. */
@@ -103,7 +107,8 @@ void ompdp_allocs_destroy(ompdp_allocs_t *a) {
   free(a);
 }
 
-size_t ompdp_allocs_memory(const ompdp_allocs_t *a) {
+static size_t allocs_memory(const void *p) {
+  const ompdp_allocs_t *a = p;
   return sizeof(*a) + ompdp_hmap_memory(&a->devs) + ompdp_hmap_memory(&a->live) +
          ompdp_hmap_memory(&a->first) + a->capfirst * sizeof(*a->firsts) +
          a->capheap * sizeof(*a->heap) + a->ents * sizeof(alloc_ent_t) +
@@ -251,7 +256,8 @@ static void maybe_free(ompdp_allocs_t *a, alloc_ent_t *x) {
 
 /*--- the stream ---*/
 
-int ompdp_allocs_advance(ompdp_allocs_t *a, ompdp_engine_t *g, uint64_t now) {
+static int allocs_advance(void *p, ompdp_engine_t *g, uint64_t now) {
+  ompdp_allocs_t *a = p;
   /* A kernel that begins from now on cannot overlap a delete that ended
    * before now. */
   while (a->nheap && a->heap[0]->del_end < now) {
@@ -307,7 +313,7 @@ static int on_alloc(ompdp_allocs_t *a, ompdp_engine_t *g, const ompdp_xev_t *e) 
   /* Algorithm 4: a kernel still running when the allocation begins. */
   if (!(d->any_kernel && d->kmax_end >= e->start)) {
     x->pending = 1;
-    ompdp_g_late_begin(g, e, &x->la, OMPDP_LATE_ALLOC, x);
+    ompdp_g_late_begin(g, e, &x->la, NULL, x);
     x->next = d->pending;
     if (d->pending)
       d->pending->prev = x;
@@ -352,18 +358,20 @@ static int on_delete(ompdp_allocs_t *a, ompdp_engine_t *g, const ompdp_xev_t *e)
     ompdp_g_match(g, OMPDP_FK_REPEATED_ALLOC, x->seq, x->first.seq, (uint32_t)e->seq);
   }
   if (x->pending) {
-    ompdp_g_late_begin(g, e, &x->ld, OMPDP_LATE_ALLOC, x);
+    ompdp_g_late_begin(g, e, &x->ld, NULL, x);
     return heap_push(a, x);
   }
   maybe_free(a, x);
   return 0;
 }
 
-int ompdp_allocs_feed(ompdp_allocs_t *a, ompdp_engine_t *g, const ompdp_xev_t *e) {
+static int allocs_feed(void *p, ompdp_engine_t *g, const ompdp_xev_t *e) {
+  ompdp_allocs_t *a = p;
   return e->type == OMPDP_EV_ALLOC ? on_alloc(a, g, e) : on_delete(a, g, e);
 }
 
-int ompdp_allocs_kernel(ompdp_allocs_t *a, ompdp_engine_t *g, const ompdp_xev_t *k) {
+static int allocs_kernel(void *p, ompdp_engine_t *g, const ompdp_xev_t *k) {
+  ompdp_allocs_t *a = p;
   adev_t *d = dev_of(a, k->d->dst_dev);
   if (!d)
     return -1;
@@ -381,8 +389,9 @@ int ompdp_allocs_kernel(ompdp_allocs_t *a, ompdp_engine_t *g, const ompdp_xev_t 
   return 0;
 }
 
-int ompdp_allocs_finish(ompdp_allocs_t *a, ompdp_engine_t *g) {
-  if (ompdp_allocs_advance(a, g, UINT64_MAX))
+static int allocs_finish(void *p, ompdp_engine_t *g) {
+  ompdp_allocs_t *a = p;
+  if (allocs_advance(a, g, UINT64_MAX))
     return -1;
   for (size_t i = 0; i < a->ndv; ++i)
     while (a->dv[i]->pending) {
@@ -399,3 +408,40 @@ int ompdp_allocs_finish(ompdp_allocs_t *a, ompdp_engine_t *g) {
     }
   return 0;
 }
+
+/*===- the detection ------------------------------------------------------------===*/
+
+static char *allocs_text(const ompdp_finding_t *f, uint32_t rule, const char *d) {
+  char buf[512];
+  const char *plural = f->num_devices > 1 ? "s" : "";
+  if (f->kind == OMPDP_FK_REPEATED_ALLOC)
+    snprintf(buf, sizeof(buf),
+             "the same host buffer is allocated and freed on device%s %s each time it is mapped: "
+             "allocate it once with `#pragma omp target data` (or `target enter data`) outside "
+             "the loop",
+             plural, d);
+  else
+    snprintf(buf, sizeof(buf),
+             "no kernel runs on device%s %s while this memory is allocated: remove the mapping, "
+             "or move it to where a kernel uses the data",
+             plural, d);
+  return ompdp_strdup(buf);
+}
+
+/* Algorithms 3 and 4: repeated and unused allocations, from one pairing of
+ * allocations with their deletes. */
+const ompdp_detection_t ompdp_detect_allocs = {
+    .name = "repeated and unused allocations",
+    .kinds = {{OMPDP_FK_REPEATED_ALLOC, 0, OMPDP_AUX_NONE, OMPDP_RR_KEEP_RESIDENT},
+              {OMPDP_FK_UNUSED_ALLOC, 0, OMPDP_AUX_NONE, OMPDP_RR_REMOVE_MAPPING}},
+    .num_kinds = 2,
+    .create = allocs_create,
+    .advance = allocs_advance,
+    .on_alloc = allocs_feed,
+    .on_delete = allocs_feed,
+    .on_kernel = allocs_kernel,
+    .finish = allocs_finish,
+    .memory = allocs_memory,
+    .destroy = allocs_destroy,
+    .text = allocs_text,
+};

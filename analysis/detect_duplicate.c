@@ -19,6 +19,9 @@
 
 #include <stdlib.h>
 
+typedef struct ompdp_dup ompdp_dup_t;
+static void dup_destroy(void *p);
+
 struct ompdp_dup {
   ompdp_ctab_t gen[2];
   int young;
@@ -39,7 +42,7 @@ static int same_dest(const void *ctx, uint32_t op) {
   return ompdp_op_get(op)->dst_dev == *(const int *)ctx;
 }
 
-ompdp_dup_t *ompdp_dup_create(uint64_t limit, int with_seq) {
+static ompdp_dup_t *dup_create(uint64_t limit, int with_seq) {
   ompdp_dup_t *d = calloc(1, sizeof(*d));
   if (!d)
     return NULL;
@@ -52,7 +55,8 @@ ompdp_dup_t *ompdp_dup_create(uint64_t limit, int with_seq) {
   return d;
 }
 
-void ompdp_dup_destroy(ompdp_dup_t *d) {
+static void dup_destroy(void *p) {
+  ompdp_dup_t *d = p;
   if (!d)
     return;
   ompdp_ctab_free(&d->gen[0]);
@@ -60,17 +64,20 @@ void ompdp_dup_destroy(ompdp_dup_t *d) {
   free(d);
 }
 
-size_t ompdp_dup_memory(const ompdp_dup_t *d) {
+static size_t dup_memory(const void *p) {
+  const ompdp_dup_t *d = p;
   return sizeof(*d) + d->gen[0].bytes + d->gen[1].bytes;
 }
 
-uint64_t ompdp_dup_forgotten(const ompdp_dup_t *d) { return d->forgotten; }
+static uint64_t dup_forgotten(const void *p) { return ((const ompdp_dup_t *)p)->forgotten; }
 
-void ompdp_dup_prefetch(const ompdp_dup_t *d, uint64_t hash, int dev) {
+static void dup_prefetch(void *p, uint64_t hash, int dev) {
+  const ompdp_dup_t *d = p;
   ompdp_ctab_prefetch(&d->gen[d->young], dev_key(hash, dev));
 }
 
-int ompdp_dup_feed(ompdp_dup_t *d, ompdp_engine_t *g, const ompdp_xev_t *e) {
+static int dup_feed(void *p, ompdp_engine_t *g, const ompdp_xev_t *e) {
+  ompdp_dup_t *d = p;
   if (!e->hashed)
     return 0;
   int dev = e->d->dst_dev;
@@ -102,3 +109,51 @@ int ompdp_dup_feed(ompdp_dup_t *d, ompdp_engine_t *g, const ompdp_xev_t *e) {
   ompdp_g_match(g, OMPDP_FK_DUPLICATE_TRANSFER, e->seq, ref.seq, same);
   return 0;
 }
+
+/*===- the detection ------------------------------------------------------------===*/
+
+/* Algorithm 1: groups transfers by (content hash, destination device);
+ * the content table gets two thirds of content_limit (the round trips the
+ * rest). Matches need the position of each first transfer. */
+static void *dup_new(const ompdp_engine_config_t *cfg) {
+  uint64_t lim = cfg->content_limit;
+  return dup_create(lim ? lim / 3 * 2 : 0, cfg->matches != NULL);
+}
+
+static char *dup_text(const ompdp_finding_t *f, uint32_t rule, const char *d) {
+  char buf[512];
+  const char *plural = f->num_devices > 1 ? "s" : "";
+  const char *v = f->variable ? f->variable : "...";
+  if (f->other_buffer == 0)
+    snprintf(buf, sizeof(buf),
+             "the same host buffer is sent again with unchanged contents to device%s %s: "
+             "keep it resident with `#pragma omp target data map(to: %s)` (or `target enter "
+             "data`) around the constructs that use it, and drop the per-construct copy",
+             plural, d, v);
+  else if (f->same_buffer == 0)
+    snprintf(buf, sizeof(buf),
+             "other host buffers with identical bytes were already sent to device%s %s (e.g. "
+             "zero-initialised arrays): map %s with `map(alloc: %s)` and initialise it "
+             "on the device instead of copying",
+             plural, d, f->variable ? f->variable : "these", v);
+  else
+    snprintf(buf, sizeof(buf),
+             "%llu repeat(s) re-send the same host buffer (keep it resident with `target data`) "
+             "and %llu copy other buffers holding identical bytes (initialise those on the "
+             "device with `map(alloc: ...)`)",
+             (unsigned long long)f->same_buffer, (unsigned long long)f->other_buffer);
+  return ompdp_strdup(buf);
+}
+
+const ompdp_detection_t ompdp_detect_duplicate = {
+    .name = "duplicate transfers",
+    .kinds = {{OMPDP_FK_DUPLICATE_TRANSFER, 1, OMPDP_AUX_SAME_BUFFER, OMPDP_RR_KEEP_RESIDENT}},
+    .num_kinds = 1,
+    .create = dup_new,
+    .on_transfer = dup_feed,
+    .ahead = dup_prefetch,
+    .memory = dup_memory,
+    .forgotten = dup_forgotten,
+    .destroy = dup_destroy,
+    .text = dup_text,
+};

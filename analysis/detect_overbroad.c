@@ -1,7 +1,7 @@
 /*===- detect_overbroad.c - map items broader than the region needs -*- C -*-===*\
 |*
 |* The compiler plugin records, per map item of a `target` construct, what
-|* the region body does with it (regions.h: access none, read, write,
+|* the region body does with it (region_view.h: access none, read, write,
 |* read-write, unknown). Mapped more broadly than that, an item moves bytes
 |* nobody needs:
 |*
@@ -22,23 +22,26 @@
 |*
 \*===----------------------------------------------------------------------===*/
 #include "detect.h"
-#include "regions.h"
+#include "region_view.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static ompdp_detect_describe_fn describe_default;
+typedef struct ompdp_overbroad ompdp_overbroad_t;
+static void overbroad_destroy(void *p);
 
-void ompdp_detect_set_describe(ompdp_detect_describe_fn fn) { describe_default = fn; }
+static ompdp_describe_fn describe_default;
+
+void ompdp_detect_set_describe(ompdp_describe_fn fn) { describe_default = fn; }
 
 struct ompdp_overbroad {
-  ompdp_detect_describe_fn describe;
+  ompdp_describe_fn describe;
   /* (region, item, 0) -> rule + 1 | live allocations selected << 8 |
    * (their finding + 1) << 32 */
   ompdp_hmap_t items;
 };
 
-ompdp_overbroad_t *ompdp_overbroad_create(void) {
+static void *overbroad_create(const ompdp_engine_config_t *cfg) {
   ompdp_overbroad_t *o = calloc(1, sizeof(*o));
   if (!o)
     return NULL;
@@ -50,23 +53,25 @@ ompdp_overbroad_t *ompdp_overbroad_create(void) {
   return o;
 }
 
-void ompdp_overbroad_destroy(ompdp_overbroad_t *o) {
+static void overbroad_destroy(void *p) {
+  ompdp_overbroad_t *o = p;
   if (!o)
     return;
   ompdp_hmap_free(&o->items);
   free(o);
 }
 
-size_t ompdp_overbroad_memory(const ompdp_overbroad_t *o) {
+static size_t overbroad_memory(const void *p) {
+  const ompdp_overbroad_t *o = p;
   return sizeof(*o) + ompdp_hmap_memory(&o->items);
 }
 
 int ompdp_overbroad_rule(const ompdp_region_info_t *it) {
-  if (strcmp(it->construct, "target") || (it->modifiers & OMPDP_MOD_ALWAYS))
+  if (it->construct != OMPDP_CK_TARGET || (it->modifiers & OMPDP_MOD_ALWAYS))
     return OMPDP_OVERBROAD_NONE;
-  const char *mt = it->map_type;
-  int tofrom = !strcmp(mt, "tofrom");
-  if (!tofrom && strcmp(mt, "to") && strcmp(mt, "from") && strcmp(mt, "alloc"))
+  ompdp_map_type_t mt = it->map_type;
+  int tofrom = mt == OMPDP_MT_TOFROM;
+  if (!tofrom && mt != OMPDP_MT_TO && mt != OMPDP_MT_FROM && mt != OMPDP_MT_ALLOC)
     return OMPDP_OVERBROAD_NONE; /* firstprivate, release, delete, ... */
   switch (it->access) {
   case OMPDP_ACCESS_NONE:
@@ -75,12 +80,16 @@ int ompdp_overbroad_rule(const ompdp_region_info_t *it) {
     return tofrom ? OMPDP_OVERBROAD_TO : OMPDP_OVERBROAD_NONE;
   case OMPDP_ACCESS_WRITE:
     return tofrom ? OMPDP_OVERBROAD_FROM : OMPDP_OVERBROAD_NONE;
-  default:
+  case OMPDP_ACCESS_UNKNOWN:
+  case OMPDP_ACCESS_READ_WRITE:
+  case OMPDP_ACCESS_COUNT:
     return OMPDP_OVERBROAD_NONE;
   }
+  return OMPDP_OVERBROAD_NONE;
 }
 
-int ompdp_overbroad_feed(ompdp_overbroad_t *o, ompdp_engine_t *g, const ompdp_xev_t *e) {
+static int overbroad_feed(void *p, ompdp_engine_t *g, const ompdp_xev_t *e) {
+  ompdp_overbroad_t *o = p;
   const ompdp_op_t *d = e->d;
   if (!d->region || d->item < 0 || !o->describe)
     return 0;
@@ -134,3 +143,41 @@ int ompdp_overbroad_feed(ompdp_overbroad_t *o, ompdp_engine_t *g, const ompdp_xe
   ompdp_g_match(g, OMPDP_FK_OVERBROAD_MAP, e->seq, OMPDP_NONE, (uint32_t)rule);
   return 0;
 }
+
+/*===- the detection ------------------------------------------------------------===*/
+
+static char *overbroad_text(const ompdp_finding_t *f, uint32_t rule, const char *d) {
+  char buf[512];
+  const char *plural = f->num_devices > 1 ? "s" : "";
+  const char *v = f->variable ? f->variable : "...";
+  if (rule == OMPDP_OVERBROAD_TO)
+    snprintf(buf, sizeof(buf),
+             "the region only reads %s: map it with `map(to: %s)`, which drops the copies "
+             "back from device%s %s",
+             f->variable ? f->variable : "this item", v, plural, d);
+  else if (rule == OMPDP_OVERBROAD_FROM)
+    snprintf(buf, sizeof(buf),
+             "the region only writes %s: if it writes every element, map it with "
+             "`map(from: %s)` and drop the copy in to device%s %s",
+             f->variable ? f->variable : "this item", v, plural, d);
+  else
+    snprintf(buf, sizeof(buf),
+             "the region never reads or writes %s, yet it was allocated or copied on "
+             "device%s %s: remove it from the map clause",
+             f->variable ? f->variable : "this item", plural, d);
+  return ompdp_strdup(buf);
+}
+
+/* Its operations are allocations, transfers and deletes of one item. */
+const ompdp_detection_t ompdp_detect_overbroad = {
+    .name = "overbroad maps",
+    .kinds = {{OMPDP_FK_OVERBROAD_MAP, 1, OMPDP_AUX_RULE, OMPDP_RR_NARROW_MAP}},
+    .num_kinds = 1,
+    .create = overbroad_create,
+    .on_alloc = overbroad_feed,
+    .on_delete = overbroad_feed,
+    .on_transfer = overbroad_feed,
+    .memory = overbroad_memory,
+    .destroy = overbroad_destroy,
+    .text = overbroad_text,
+};

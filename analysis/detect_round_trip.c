@@ -18,6 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+typedef struct ompdp_rtrip ompdp_rtrip_t;
+static void rtrip_destroy(void *p);
+
 typedef struct node {
   uint32_t op;
   uint32_t next; /* node + 1, 0 = end */
@@ -49,7 +52,7 @@ static int same_pair(const void *ctx, uint32_t head) {
   return o->src_dev == p->from && o->dst_dev == p->to;
 }
 
-ompdp_rtrip_t *ompdp_rtrip_create(uint64_t limit) {
+static ompdp_rtrip_t *rtrip_create(uint64_t limit) {
   ompdp_rtrip_t *t = calloc(1, sizeof(*t));
   if (!t)
     return NULL;
@@ -61,7 +64,8 @@ ompdp_rtrip_t *ompdp_rtrip_create(uint64_t limit) {
   return t;
 }
 
-void ompdp_rtrip_destroy(ompdp_rtrip_t *t) {
+static void rtrip_destroy(void *p) {
+  ompdp_rtrip_t *t = p;
   if (!t)
     return;
   ompdp_ctab_free(&t->gen[0]);
@@ -70,11 +74,12 @@ void ompdp_rtrip_destroy(ompdp_rtrip_t *t) {
   free(t);
 }
 
-size_t ompdp_rtrip_memory(const ompdp_rtrip_t *t) {
+static size_t rtrip_memory(const void *p) {
+  const ompdp_rtrip_t *t = p;
   return sizeof(*t) + t->gen[0].bytes + t->gen[1].bytes + t->cap_nodes * sizeof(node_t);
 }
 
-uint64_t ompdp_rtrip_forgotten(const ompdp_rtrip_t *t) { return t->forgotten; }
+static uint64_t rtrip_forgotten(const void *p) { return ((const ompdp_rtrip_t *)p)->forgotten; }
 
 static uint32_t new_node(ompdp_rtrip_t *t, uint32_t op, uint64_t seq) {
   uint32_t i;
@@ -120,7 +125,8 @@ static void forget_old(ompdp_rtrip_t *t) {
   ompdp_ctab_free(old);
 }
 
-int ompdp_rtrip_feed(ompdp_rtrip_t *t, ompdp_engine_t *g, const ompdp_xev_t *e) {
+static int rtrip_feed(void *p, ompdp_engine_t *g, const ompdp_xev_t *e) {
+  ompdp_rtrip_t *t = p;
   const ompdp_op_t *o = e->d;
   if (!e->hashed || o->src_dev == o->dst_dev)
     return 0;
@@ -171,3 +177,35 @@ int ompdp_rtrip_feed(ompdp_rtrip_t *t, ompdp_engine_t *g, const ompdp_xev_t *e) 
   }
   return 0;
 }
+
+/*===- the detection ------------------------------------------------------------===*/
+
+/* Algorithm 2, corrected: its content table gets a third of content_limit. */
+static void *rtrip_new(const ompdp_engine_config_t *cfg) {
+  uint64_t lim = cfg->content_limit;
+  return rtrip_create(lim ? lim / 3 : 0);
+}
+
+static char *rtrip_text(const ompdp_finding_t *f, uint32_t rule, const char *d) {
+  char buf[512];
+  const char *plural = f->num_devices > 1 ? "s" : "";
+  const char *v = f->variable ? f->variable : "...";
+  snprintf(buf, sizeof(buf),
+           "data copied back from device%s %s returns unchanged: keep it on the device across "
+           "the enclosing loop with `#pragma omp target data map(tofrom: %s)`, and use "
+           "`#pragma omp target update from(%s)` only where the host reads it",
+           plural, d, v, v);
+  return ompdp_strdup(buf);
+}
+
+const ompdp_detection_t ompdp_detect_round_trip = {
+    .name = "round trips",
+    .kinds = {{OMPDP_FK_ROUND_TRIP, 1, OMPDP_AUX_NONE, OMPDP_RR_KEEP_RESIDENT}},
+    .num_kinds = 1,
+    .create = rtrip_new,
+    .on_transfer = rtrip_feed,
+    .memory = rtrip_memory,
+    .forgotten = rtrip_forgotten,
+    .destroy = rtrip_destroy,
+    .text = rtrip_text,
+};

@@ -25,6 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+typedef struct ompdp_unused_tx ompdp_unused_tx_t;
+static void unused_tx_destroy(void *p);
+
 typedef struct seg_ent {
   struct seg_ent *prev, *next; /* every live entry of its segment */
   struct udev *dev;
@@ -69,7 +72,7 @@ struct ompdp_unused_tx {
   size_t num_free;
 };
 
-ompdp_unused_tx_t *ompdp_unused_tx_create(void) {
+static void *unused_tx_create(const ompdp_engine_config_t *cfg) {
   ompdp_unused_tx_t *u = calloc(1, sizeof(*u));
   if (!u || ompdp_hmap_init(&u->devs, 8)) {
     free(u);
@@ -127,7 +130,8 @@ static void free_entries(ompdp_unused_tx_t *u, udev_t *d) {
   d->num_ents = 0;
 }
 
-void ompdp_unused_tx_destroy(ompdp_unused_tx_t *u) {
+static void unused_tx_destroy(void *p) {
+  ompdp_unused_tx_t *u = p;
   if (!u)
     return;
   for (size_t i = 0; i < u->ndv; ++i) {
@@ -155,7 +159,8 @@ void ompdp_unused_tx_destroy(ompdp_unused_tx_t *u) {
   free(u);
 }
 
-size_t ompdp_unused_tx_memory(const ompdp_unused_tx_t *u) {
+static size_t unused_tx_memory(const void *p) {
+  const ompdp_unused_tx_t *u = p;
   size_t m = sizeof(*u) + ompdp_hmap_memory(&u->devs) + u->ents * sizeof(seg_ent_t);
   for (size_t i = 0; i < u->ndv; ++i) {
     const udev_t *d = u->dv[i];
@@ -271,7 +276,7 @@ static int select_b(ompdp_engine_t *g, udev_t *d, seg_ent_t *c, const ompdp_xev_
   return ompdp_g_collect(g, &d->mb, (uint32_t)c->seq, (uint32_t)t->seq, 0);
 }
 
-void ompdp_unused_tx_singleton(ompdp_engine_t *g, void *owner, ompdp_late_t *lr, int bsel) {
+static void unused_tx_singleton(ompdp_engine_t *g, void *owner, ompdp_late_t *lr, int bsel) {
   (void)g;
   seg_ent_t *x = owner;
   udev_t *d = x->dev;
@@ -294,7 +299,8 @@ static void maybe_free(ompdp_unused_tx_t *u, seg_ent_t *x) {
     unlink_ent(u, x);
 }
 
-int ompdp_unused_tx_feed(ompdp_unused_tx_t *u, ompdp_engine_t *g, const ompdp_xev_t *e) {
+static int unused_tx_feed(void *p, ompdp_engine_t *g, const ompdp_xev_t *e) {
+  ompdp_unused_tx_t *u = p;
   const ompdp_op_t *o = e->d;
   if (o->dst_dev == ompdp_g_host(g) || !o->bytes)
     return 0;
@@ -327,7 +333,7 @@ int ompdp_unused_tx_feed(ompdp_unused_tx_t *u, ompdp_engine_t *g, const ompdp_xe
   if (!a || ompdp_agg_note(a, o, x->dur, ompdp_g_host(g)) ||
       ompdp_g_collect(g, &d->ma, (uint32_t)e->seq, OMPDP_NONE, 0))
     return -1;
-  ompdp_g_late_begin(g, e, &x->la, OMPDP_LATE_SEGMENT, x);
+  ompdp_g_late_begin(g, e, &x->la, unused_tx_singleton, x);
 
   int inserted;
   uint64_t *slot = ompdp_hmap_upsert(&d->cand, o->dst_addr, 0, 0, &inserted);
@@ -384,7 +390,8 @@ static int resolve(ompdp_unused_tx_t *u, ompdp_engine_t *g, udev_t *d, int outco
   return rc;
 }
 
-int ompdp_unused_tx_kernel(ompdp_unused_tx_t *u, ompdp_engine_t *g, const ompdp_xev_t *k) {
+static int unused_tx_kernel(void *p, ompdp_engine_t *g, const ompdp_xev_t *k) {
+  ompdp_unused_tx_t *u = p;
   udev_t *d = dev_of(u, k->d->dst_dev);
   if (!d)
     return -1;
@@ -413,9 +420,37 @@ int ompdp_unused_tx_kernel(ompdp_unused_tx_t *u, ompdp_engine_t *g, const ompdp_
   return 0;
 }
 
-int ompdp_unused_tx_finish(ompdp_unused_tx_t *u, ompdp_engine_t *g) {
+static int unused_tx_finish(void *p, ompdp_engine_t *g) {
+  ompdp_unused_tx_t *u = p;
   for (size_t i = 0; i < u->ndv; ++i)
     if (u->dv[i]->num_ents && resolve(u, g, u->dv[i], 1))
       return -1;
   return 0;
 }
+
+/*===- the detection ------------------------------------------------------------===*/
+
+static char *unused_tx_text(const ompdp_finding_t *f, uint32_t rule, const char *d) {
+  char buf[512];
+  const char *plural = f->num_devices > 1 ? "s" : "";
+  snprintf(buf, sizeof(buf),
+           "no kernel on device%s %s can read these bytes before they are overwritten or the "
+           "device's last kernel has run: remove the transfer (use `map(alloc: ...)` if the "
+           "memory is still needed)",
+           plural, d);
+  return ompdp_strdup(buf);
+}
+
+/* Algorithm 5. */
+const ompdp_detection_t ompdp_detect_unused_transfer = {
+    .name = "unused transfers",
+    .kinds = {{OMPDP_FK_UNUSED_TRANSFER, 1, OMPDP_AUX_NONE, OMPDP_RR_SKIP_COPY_IN}},
+    .num_kinds = 1,
+    .create = unused_tx_create,
+    .on_transfer = unused_tx_feed,
+    .on_kernel = unused_tx_kernel,
+    .finish = unused_tx_finish,
+    .memory = unused_tx_memory,
+    .destroy = unused_tx_destroy,
+    .text = unused_tx_text,
+};

@@ -97,7 +97,8 @@ void ompdp_zero_destroy(ompdp_zero_t *z) {
   free(z);
 }
 
-size_t ompdp_zero_memory(const ompdp_zero_t *z) {
+static size_t zero_memory(const void *p) {
+  const ompdp_zero_t *z = p;
   return sizeof(*z) + ompdp_hmap_memory(&z->cache);
 }
 
@@ -122,7 +123,8 @@ int ompdp_zero_lookup(ompdp_zero_t *z, uint64_t n, uint64_t *out) {
   return 0;
 }
 
-int ompdp_zero_feed(ompdp_zero_t *z, ompdp_engine_t *g, const ompdp_xev_t *e) {
+static int zero_feed(void *p, ompdp_engine_t *g, const ompdp_xev_t *e) {
+  ompdp_zero_t *z = p;
   if (!e->hashed || e->d->bytes < z->min_bytes)
     return 0;
   int host = ompdp_g_host(g);
@@ -138,3 +140,34 @@ int ompdp_zero_feed(ompdp_zero_t *z, ompdp_engine_t *g, const ompdp_xev_t *e) {
   ompdp_g_match(g, OMPDP_FK_ZERO_TRANSFER, e->seq, OMPDP_NONE, 0);
   return 0;
 }
+
+/*===- the detection ------------------------------------------------------------===*/
+
+static void *zero_new(const ompdp_engine_config_t *cfg) {
+  return ompdp_zero_create(cfg->zero_min_bytes ? cfg->zero_min_bytes : OMPDP_ZERO_MIN_BYTES);
+}
+
+static void zero_destroy(void *p) { ompdp_zero_destroy(p); }
+
+static char *zero_text(const ompdp_finding_t *f, uint32_t rule, const char *d) {
+  char buf[512];
+  const char *plural = f->num_devices > 1 ? "s" : "";
+  const char *v = f->variable ? f->variable : "...";
+  snprintf(buf, sizeof(buf),
+           "every byte copied to device%s %s was zero: map %s with `map(alloc: %s)` and fill "
+           "it with zeros on the device (a `target` loop, or `omp_target_memset`) instead of "
+           "copying",
+           plural, d, f->variable ? f->variable : "the buffer", v);
+  return ompdp_strdup(buf);
+}
+
+const ompdp_detection_t ompdp_detect_zero = {
+    .name = "zero-filled transfers",
+    .kinds = {{OMPDP_FK_ZERO_TRANSFER, 1, OMPDP_AUX_NONE, OMPDP_RR_ALLOC_AND_FILL}},
+    .num_kinds = 1,
+    .create = zero_new,
+    .on_transfer = zero_feed,
+    .memory = zero_memory,
+    .destroy = zero_destroy,
+    .text = zero_text,
+};

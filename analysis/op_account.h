@@ -18,7 +18,7 @@
 #ifndef OMPDP_OP_ACCOUNT_H
 #define OMPDP_OP_ACCOUNT_H
 
-#include "ompdp_rt.h"
+#include "engine.h"
 
 /* count, bytes, ticks per class */
 typedef uint64_t ompdp_oc_t[OMPDP_OC_COUNT][3];

@@ -164,8 +164,8 @@ def build_logbench(cc, outdir, build):
                            capture_output=True, text=True)
         if r.returncode == 0:
             cmd += ["-DOMPDP_HAVE_AVX2_HASH", obj]
-    cmd += [os.path.join(lib, "libompdp-analysis.a"),
-            os.path.join(lib, "libompdp-rt-core.a"),
+    cmd += [os.path.join(lib, "libompdp-rt-core.a"),
+            os.path.join(lib, "libompdp-analysis.a"),
             os.path.join(lib, "libompdp-report.a"),
             "-lpthread", "-lm", "-ldl", "-rdynamic", "-o", exe]
     r = subprocess.run(cmd, capture_output=True, text=True)

@@ -5,11 +5,11 @@
 // translation unit's own region table by region ID and item. A match is
 // placed at the map item as the compiler sees it now (never at the line the
 // report names), after checking that the item still has the report's
-// variable, clause and range. Rewrites become fix-it hints under the checks
-// `ompdp fix` makes (content hash, line:column, byte offsets, original
-// text) and its choice among overlapping rewrites, so `-fixit` and `ompdp
-// fix --apply` edit a file the same way. Any failed check marks the file
-// stale: one warning, and nothing placed in it.
+// variable, clause and range. Rewrites become fix-it hints as the fix
+// planner of the report library (report/fix_plan.c) chooses them, the one
+// `ompdp fix` uses, so `-fixit` and `ompdp fix --apply` edit a file the
+// same way. Any failed check marks the file stale: one warning, and nothing
+// placed in it.
 //
 // Clang 19's custom diagnostics have no warning groups and ignore -w and
 // -Werror, so the level of each group is worked out here from the warning
@@ -29,12 +29,12 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Support/xxhash.h"
 
 #include <algorithm>
 #include <memory>
 
 extern "C" {
+#include "fix_plan.h"
 #include "report.h"
 }
 
@@ -135,42 +135,18 @@ struct SourceFile {
   FileID FID;
   std::string Name; // as the profile names it
   llvm::StringRef Text;
-  uint64_t Hash = 0;
-  std::vector<size_t> Lines; // byte offset of each line's start
+  ompdp_fix_file_t FF = {}; // the fix planner's view of it
   // Why the profile does not match it (empty: it does).
   std::string Stale;
   unsigned Hidden = 0;     // findings not shown because of Stale
   unsigned WithoutId = 0;  // findings without a region ID
 
-  /// Byte offset of line:col (1-based), as `ompdp fix` counts; -1 if none.
-  int64_t offsetOf(uint32_t Line, uint32_t Col) const {
-    if (Line == 0 || Col == 0 || Line > Lines.size())
-      return -1;
-    size_t Start = Lines[Line - 1];
-    size_t End = Line < Lines.size() ? Lines[Line] - 1 : Text.size();
-    if (uint64_t(Col) - 1 > End - Start)
-      return -1;
-    return int64_t(Start + Col - 1);
-  }
+  ~SourceFile() { ompdp_fix_file_free(&FF); }
 };
 
-/// One edit, placed in a file of this compile.
-struct PlacedEdit {
-  SourceFile *File = nullptr;
-  size_t Start = 0, End = 0;
-  const ompdp_edit_t *E = nullptr;
-};
-
-/// One distinct rewrite of the findings of this compile.
-struct Fix {
-  const ompdp_rewrite_t *RW = nullptr;
-  const ompdp_finding_t *F = nullptr; // the first finding that has it
-  size_t Order = 0;
-  std::vector<PlacedEdit> Edits;
-  enum State { Offered, OtherFile, StaleFile, SelfOverlap, Overlaps } St = Offered;
-  std::string Why;        // OtherFile, StaleFile: the file
-  const Fix *Winner = nullptr; // Overlaps: the rewrite kept instead
-  // Where its fix-its went (the first warning shown that has it).
+/// Where the fix-its of one planned rewrite went (the first warning shown
+/// that has it).
+struct FixNote {
   bool Attached = false;
   std::string AttachedTo;
 };
@@ -182,7 +158,7 @@ struct Placed {
   const Item *It;
   SourceFile *File;
   size_t Offset, Length; // where the warning goes (Length 0: a point)
-  std::vector<Fix *> Fixes;
+  std::vector<const ompdp_fix_t *> Fixes;
 };
 
 std::string hex16(uint64_t V) {
@@ -197,66 +173,18 @@ std::string times(uint64_t N) {
   return std::to_string(N) + " times";
 }
 
-/// The warning's text: what happened to the item, and how often.
+/// The warning's text: what happened to the item, and how often
+/// (OMPDP_FINDING_TEXT). Which rule found an overbroad map follows from the
+/// item's access (detect_overbroad.c).
 std::string findingMessage(const ompdp_finding_t &F, const Item &It) {
   std::string What = "'" + It.Name + "' in " + It.Clause;
-  uint64_t N = F.count;
-  switch (F.kind) {
-  case OMPDP_FK_DUPLICATE_TRANSFER:
-    return "duplicate transfer: " + What +
-           " sends the device bytes it already has, " + times(N);
-  case OMPDP_FK_ROUND_TRIP:
-    return "round trip: " + What +
-           " goes to the device and comes back unchanged " + times(N);
-  case OMPDP_FK_REPEATED_ALLOC:
-    return "repeated allocation: " + What +
-           " is allocated on the device again, " + times(N);
-  case OMPDP_FK_UNUSED_ALLOC:
-    return "unused allocation: " + What +
-           " is allocated on the device while no kernel runs there, " +
-           times(N);
-  case OMPDP_FK_UNUSED_TRANSFER:
-    return "unused transfer: " + What +
-           " is copied to the device and never read there, " + times(N);
-  case OMPDP_FK_ZERO_TRANSFER:
-    return "zero-filled transfer: " + What +
-           " copies only zero bytes to the device, " + times(N);
-  case OMPDP_FK_OVERBROAD_MAP:
-    // Which rule found it follows from the item's access (detect_overbroad.c).
-    if (It.Access == AC_READ)
-      return "overbroad map: " + What +
-             " copies back data the region only reads, " + times(N);
-    if (It.Access == AC_WRITE)
-      return "overbroad map: " + What +
-             " copies in data the region only writes, " + times(N);
-    return "overbroad map: " + What +
-           " is mapped but the region never touches it, " + times(N);
-  default:
-    return std::string(ompdp_finding_kind_json(F.kind)) + ": " + What + ", " +
-           times(N);
-  }
-}
-
-const char *operationNoun(ompdp_finding_kind_t K, bool Plural) {
-  switch (K) {
-  case OMPDP_FK_DUPLICATE_TRANSFER:
-    return Plural ? "repeated transfers" : "repeated transfer";
-  case OMPDP_FK_ROUND_TRIP:
-    return Plural ? "round trips" : "round trip";
-  case OMPDP_FK_REPEATED_ALLOC:
-    return Plural ? "repeated allocations" : "repeated allocation";
-  case OMPDP_FK_UNUSED_ALLOC:
-    return Plural ? "unused allocations" : "unused allocation";
-  case OMPDP_FK_UNUSED_TRANSFER:
-    return Plural ? "unused transfers" : "unused transfer";
-  case OMPDP_FK_ZERO_TRANSFER:
-    return Plural ? "zero-filled transfers" : "zero-filled transfer";
-  case OMPDP_FK_OVERBROAD_MAP:
-    return Plural ? "unneeded allocations and transfers"
-                  : "unneeded allocation or transfer";
-  default:
-    return Plural ? "operations" : "operation";
-  }
+  std::string Text = ompdp_finding_kind_warning_text(F.kind);
+  if (F.kind == OMPDP_FK_OVERBROAD_MAP && It.Access == AC_READ)
+    Text = " copies back data the region only reads, ";
+  else if (F.kind == OMPDP_FK_OVERBROAD_MAP && It.Access == AC_WRITE)
+    Text = " copies in data the region only writes, ";
+  return std::string(ompdp_finding_kind_name(F.kind)) + ": " + What + Text +
+         times(F.count);
 }
 
 /// The note with the measured cost.
@@ -264,7 +192,8 @@ std::string costMessage(const ompdp_finding_t &F) {
   char B[OMPDP_UNIT_BUF], T[OMPDP_UNIT_BUF], S[OMPDP_UNIT_BUF];
   std::string M;
   llvm::raw_string_ostream OS(M);
-  OS << "measured: " << F.count << " " << operationNoun(F.kind, F.count != 1)
+  OS << "measured: " << F.count << " "
+     << ompdp_finding_kind_noun(F.kind, F.count != 1)
      << ", " << ompdp_format_bytes(B, F.bytes) << " in "
      << ompdp_format_time(T, F.time_ns);
   if (F.num_devices) {
@@ -292,41 +221,6 @@ std::string fixSummary(const ompdp_rewrite_t &RW) {
   return M;
 }
 
-/// At most 60 bytes of Text on one line, for messages.
-std::string shown(llvm::StringRef Text) {
-  std::string S;
-  for (size_t I = 0; I < Text.size(); ++I) {
-    if (I == 60)
-      return S + "...";
-    char C = Text[I];
-    if (C == '\n')
-      S += "\\n";
-    else
-      S += (C >= 0x20 && C < 0x7f) ? C : '?';
-  }
-  return S;
-}
-
-// Two edits conflict as in `ompdp fix`: they share a byte, or both insert
-// at one place, or one inserts strictly inside what the other replaces.
-bool overlap(const PlacedEdit &A, const PlacedEdit &B) {
-  if (A.File != B.File)
-    return false;
-  if (A.Start == A.End && B.Start == B.End)
-    return A.Start == B.Start;
-  if (A.Start == A.End)
-    return A.Start > B.Start && A.Start < B.End;
-  if (B.Start == B.End)
-    return B.Start > A.Start && B.Start < A.End;
-  return A.Start < B.End && B.Start < A.End;
-}
-
-bool sameEdit(const PlacedEdit &A, const PlacedEdit &B) {
-  return A.File == B.File && A.Start == B.Start && A.End == B.End &&
-         llvm::StringRef(A.E->replacement ? A.E->replacement : "") ==
-             llvm::StringRef(B.E->replacement ? B.E->replacement : "");
-}
-
 struct ReportDeleter {
   void operator()(ompdp_report_t *R) const {
     ompdp_report_free(R);
@@ -349,13 +243,15 @@ private:
   void markStale(SourceFile *File, std::string Why) {
     if (File->Stale.empty())
       File->Stale = std::move(Why);
+    File->FF.stale = 1;
   }
   void place(const ompdp_finding_t &F);
   void checkItem(const ompdp_finding_t &F, const Region &R, const Item &It,
                  SourceFile *File);
   void collectFixes();
-  void placeEdits(Fix &X);
-  void chooseFixes();
+  static ompdp_fix_file_t *openFile(void *Ctx, const char *Name);
+  static void mismatch(void *Ctx, ompdp_fix_file_t *FF, const ompdp_edit_t *E,
+                       const ompdp_fix_mismatch_t *Why);
   void report(GroupLevels::Level L, unsigned Group, SourceLocation Loc,
               const std::string &Msg, llvm::ArrayRef<CharSourceRange> Ranges,
               llvm::ArrayRef<FixItHint> Hints);
@@ -375,7 +271,11 @@ private:
   llvm::StringMap<SourceFile *> Names; // profile name -> file (null: none)
   std::vector<std::unique_ptr<SourceFile>> Files;
   std::vector<Placed> Findings;
-  std::vector<std::unique_ptr<Fix>> Fixes;
+  ompdp_fix_plan_t Plan = {};
+  std::vector<FixNote> Notes; // one per planned rewrite
+
+public:
+  ~Emitter() { ompdp_fix_plan_free(&Plan); }
 };
 
 bool Emitter::setUpLevels() {
@@ -417,11 +317,9 @@ SourceFile *Emitter::fileFor(const char *Name) {
   File->FID = FID;
   File->Name = Name;
   File->Text = Text;
-  File->Hash = llvm::xxh3_64bits(Text);
-  File->Lines.push_back(0);
-  for (size_t I = 0; I < Text.size(); ++I)
-    if (Text[I] == '\n')
-      File->Lines.push_back(I + 1);
+  if (ompdp_fix_file_init(&File->FF, Name, Text.data(), Text.size()))
+    return nullptr;
+  File->FF.user = File.get();
   Files.push_back(std::move(File));
   return It->second = Files.back().get();
 }
@@ -521,119 +419,61 @@ void Emitter::place(const ompdp_finding_t &F) {
   Findings.push_back({&F, &R, &It, File, S.Offset, Len, {}});
 }
 
-void Emitter::placeEdits(Fix &X) {
-  X.Edits.resize(X.RW->num_edits);
-  for (size_t I = 0; I < X.RW->num_edits; ++I) {
-    const ompdp_edit_t &E = X.RW->edits[I];
-    SourceFile *File = fileFor(E.file);
-    if (!File) {
-      if (X.St == Fix::Offered) {
-        X.St = Fix::OtherFile;
-        X.Why = E.file ? E.file : "?";
-      }
-      continue;
-    }
-    const ompdp_range_t &G = E.range;
-    std::string Pos = std::to_string(G.line) + ":" + std::to_string(G.column);
-    int64_t A = File->offsetOf(G.line, G.column);
-    int64_t B = File->offsetOf(G.end_line, G.end_column);
-    if (E.file_hash && E.file_hash != File->Hash)
-      markStale(File, "it changed since the profiled program was built: its "
-                      "XXH3 is " +
-                          hex16(File->Hash) + ", the profile's " +
-                          hex16(E.file_hash));
-    else if (A < 0 || B < 0)
-      markStale(File, "it has no line " +
-                          std::to_string(A < 0 ? G.line : G.end_line) +
-                          ", column " +
-                          std::to_string(A < 0 ? G.column : G.end_column));
-    else if (B < A)
-      markStale(File, "an edit at " + Pos + " ends before it starts");
-    else if (G.offset >= 0 && (G.offset != A || G.end_offset != B))
-      markStale(File, "the edit at " + Pos + " has byte offsets " +
-                          std::to_string(G.offset) + "-" +
-                          std::to_string(G.end_offset) + ", the file " +
-                          std::to_string(A) + "-" + std::to_string(B));
-    else if (E.original &&
-             !ompdp_text_matches(File->Text.data() + A, size_t(B - A),
-                                 E.original))
-      markStale(File, "expected '" + shown(E.original) + "' at " + Pos +
-                          ", found '" +
-                          shown(File->Text.substr(A, B - A)) + "'");
-    if (!File->Stale.empty()) {
-      X.St = Fix::StaleFile;
-      X.Why = File->Name;
-      continue;
-    }
-    X.Edits[I] = {File, size_t(A), size_t(B), &E};
+/// The planner's source: the files of this compile (null: another one's).
+ompdp_fix_file_t *Emitter::openFile(void *Ctx, const char *Name) {
+  SourceFile *File = static_cast<Emitter *>(Ctx)->fileFor(Name);
+  return File ? &File->FF : nullptr;
+}
+
+/// An edit that does not match its file: the file is stale, for this reason.
+void Emitter::mismatch(void *Ctx, ompdp_fix_file_t *FF, const ompdp_edit_t *E,
+                       const ompdp_fix_mismatch_t *Why) {
+  auto *Self = static_cast<Emitter *>(Ctx);
+  auto *File = static_cast<SourceFile *>(FF->user);
+  const ompdp_range_t &G = E->range;
+  std::string Pos = std::to_string(G.line) + ":" + std::to_string(G.column);
+  switch (Why->kind) {
+  case OMPDP_FIX_CHANGED:
+    Self->markStale(File, "it changed since the profiled program was built: its "
+                          "XXH3 is " +
+                              hex16(Why->hash) + ", the profile's " +
+                              hex16(Why->report_hash));
+    break;
+  case OMPDP_FIX_NO_POSITION:
+    Self->markStale(File, "it has no line " + std::to_string(Why->line) +
+                              ", column " + std::to_string(Why->column));
+    break;
+  case OMPDP_FIX_BACKWARDS:
+    Self->markStale(File, "an edit at " + Pos + " ends before it starts");
+    break;
+  case OMPDP_FIX_OFFSETS:
+    Self->markStale(File, "the edit at " + Pos + " has byte offsets " +
+                              std::to_string(Why->offset) + "-" +
+                              std::to_string(Why->end_offset) + ", the file " +
+                              std::to_string(Why->start) + "-" +
+                              std::to_string(Why->end));
+    break;
+  case OMPDP_FIX_TEXT:
+    Self->markStale(File, std::string("expected '") + Why->expected + "' at " +
+                              Pos + ", found '" + Why->found + "'");
+    break;
   }
 }
 
 /// The distinct rewrites of the findings placed here, checked and chosen
-/// as `ompdp fix` chooses: most saving first; one that overlaps (or makes
-/// the same edit as) a rewrite already kept is left out.
+/// by the fix planner, as `ompdp fix` chooses.
 void Emitter::collectFixes() {
-  for (Placed &P : Findings)
-    for (size_t J = 0; J < P.F->num_rewrites; ++J) {
-      const ompdp_rewrite_t *RW = &P.F->rewrites[J];
-      if (!RW->num_edits)
-        continue;
-      Fix *Same = nullptr;
-      for (auto &X : Fixes)
-        if (ompdp_rewrite_same_edits(X->RW, RW))
-          Same = X.get();
-      if (!Same) {
-        Fixes.push_back(std::make_unique<Fix>());
-        Same = Fixes.back().get();
-        Same->RW = RW;
-        Same->F = P.F;
-        Same->Order = Fixes.size();
-      }
-      P.Fixes.push_back(Same);
-    }
-  for (auto &X : Fixes)
-    placeEdits(*X);
-  // A file found stale by a later rewrite voids the earlier ones in it.
-  for (auto &X : Fixes)
-    for (const PlacedEdit &E : X->Edits)
-      if (X->St == Fix::Offered && E.File && !E.File->Stale.empty()) {
-        X->St = Fix::StaleFile;
-        X->Why = E.File->Name;
-      }
-  chooseFixes();
-}
-
-void Emitter::chooseFixes() {
-  std::vector<Fix *> ByGain;
-  for (auto &X : Fixes)
-    ByGain.push_back(X.get());
-  // Ties keep the report's order (as `ompdp fix` does).
-  std::sort(ByGain.begin(), ByGain.end(), [](Fix *A, Fix *B) {
-    if (A->RW->time_saved_ns != B->RW->time_saved_ns)
-      return A->RW->time_saved_ns > B->RW->time_saved_ns;
-    return A->Order < B->Order;
-  });
-  for (size_t I = 0; I < ByGain.size(); ++I) {
-    Fix &X = *ByGain[I];
-    if (X.St != Fix::Offered)
-      continue;
-    size_t N = X.Edits.size();
-    for (size_t J = 0; J < N && X.St == Fix::Offered; ++J)
-      for (size_t K = J + 1; K < N && X.St == Fix::Offered; ++K)
-        if (overlap(X.Edits[J], X.Edits[K]) || sameEdit(X.Edits[J], X.Edits[K]))
-          X.St = Fix::SelfOverlap;
-    for (size_t P = 0; P < I && X.St == Fix::Offered; ++P) {
-      Fix &Q = *ByGain[P];
-      if (Q.St != Fix::Offered)
-        continue;
-      for (const PlacedEdit &A : X.Edits)
-        for (const PlacedEdit &B : Q.Edits)
-          if (X.St == Fix::Offered && (overlap(A, B) || sameEdit(A, B))) {
-            X.St = Fix::Overlaps;
-            X.Winner = &Q;
-          }
-    }
-  }
+  std::vector<const ompdp_finding_t *> Placed;
+  for (const struct Placed &P : Findings)
+    Placed.push_back(P.F);
+  ompdp_fix_source_t Src = {openFile, mismatch, this};
+  if (ompdp_fix_plan_make(Placed.data(), Placed.size(), &Src, &Plan))
+    return; // out of memory: no fix-its
+  Notes.resize(Plan.num_fixes);
+  for (struct Placed &P : Findings)
+    for (size_t J = 0; J < P.F->num_rewrites; ++J)
+      if (const ompdp_fix_t *X = ompdp_fix_plan_find(&Plan, &P.F->rewrites[J]))
+        P.Fixes.push_back(X);
 }
 
 void Emitter::report(GroupLevels::Level L, unsigned Group, SourceLocation Loc,
@@ -700,15 +540,18 @@ void Emitter::emitFinding(Placed &P) {
   // `-fixit` applies every warning's fix-its, and an edit made twice would
   // insert its text twice.
   llvm::SmallVector<FixItHint, 4> Hints;
-  std::vector<Fix *> AttachedHere;
-  for (Fix *X : P.Fixes) {
-    if (X->St != Fix::Offered || X->Attached)
+  std::vector<const ompdp_fix_t *> AttachedHere;
+  for (const ompdp_fix_t *X : P.Fixes) {
+    FixNote &N = Notes[size_t(X - Plan.fixes)];
+    if (X->state != OMPDP_FIX_APPLY || N.Attached)
       continue;
-    for (const PlacedEdit &E : X->Edits) {
-      SourceLocation B = SM.getComposedLoc(E.File->FID, unsigned(E.Start));
-      SourceLocation End = SM.getComposedLoc(E.File->FID, unsigned(E.End));
-      llvm::StringRef Text = E.E->replacement ? E.E->replacement : "";
-      if (E.Start == E.End)
+    for (size_t I = 0; I < X->rw->num_edits; ++I) {
+      const ompdp_fix_edit_t &E = X->edits[I];
+      FileID FID = static_cast<SourceFile *>(E.file->user)->FID;
+      SourceLocation B = SM.getComposedLoc(FID, unsigned(E.start));
+      SourceLocation End = SM.getComposedLoc(FID, unsigned(E.end));
+      llvm::StringRef Text = E.e->replacement ? E.e->replacement : "";
+      if (E.start == E.end)
         Hints.push_back(FixItHint::CreateInsertion(B, Text));
       else if (Text.empty())
         Hints.push_back(
@@ -717,41 +560,44 @@ void Emitter::emitFinding(Placed &P) {
         Hints.push_back(FixItHint::CreateReplacement(
             CharSourceRange::getCharRange(B, End), Text));
     }
-    X->Attached = true;
-    X->AttachedTo = std::string("the ") + ompdp_finding_kind_json(P.F->kind) +
-                    " warning at " + where(*P.File, P.Offset);
+    N.Attached = true;
+    N.AttachedTo = std::string("the ") + ompdp_finding_kind_json(P.F->kind) +
+                   " warning at " + where(*P.File, P.Offset);
     AttachedHere.push_back(X);
   }
   report(L, P.F->kind, Loc, findingMessage(*P.F, *P.It), Ranges, Hints);
   note(Loc, costMessage(*P.F));
-  for (Fix *X : P.Fixes) {
+  for (const ompdp_fix_t *X : P.Fixes) {
     bool Here = std::find(AttachedHere.begin(), AttachedHere.end(), X) !=
                 AttachedHere.end();
-    if (X->St == Fix::Offered && !Here) {
-      note(Loc, std::string("fix (") + ompdp_rewrite_kind_json(X->RW->kind) +
-                    "): the same rewrite as for " + X->AttachedTo);
+    if (X->state == OMPDP_FIX_APPLY && !Here) {
+      note(Loc, std::string("fix (") + ompdp_rewrite_kind_json(X->rw->kind) +
+                    "): the same rewrite as for " +
+                    Notes[size_t(X - Plan.fixes)].AttachedTo);
       continue;
     }
-    std::string M = fixSummary(*X->RW);
-    switch (X->St) {
-    case Fix::Offered:
+    std::string M = fixSummary(*X->rw);
+    const char *Why = X->file_name ? X->file_name : "?";
+    switch (X->state) {
+    case OMPDP_FIX_APPLY:
       break;
-    case Fix::OtherFile:
-      M += "; not offered here: it edits '" + X->Why +
+    case OMPDP_FIX_NO_FILE:
+      M += std::string("; not offered here: it edits '") + Why +
            "', which this compile does not read (`ompdp fix` applies it)";
       break;
-    case Fix::StaleFile:
-      M += "; not offered: '" + X->Why + "' does not match the profile";
+    case OMPDP_FIX_STALE_FILE:
+      M += std::string("; not offered: '") + Why + "' does not match the profile";
       break;
-    case Fix::SelfOverlap:
+    case OMPDP_FIX_SELF_OVERLAP:
       M += "; not offered: its edits overlap each other";
       break;
-    case Fix::Overlaps:
+    case OMPDP_FIX_OVERLAPS: {
+      const ompdp_fix_t &W = Plan.fixes[X->winner];
       M += std::string("; not offered: it overlaps the ") +
-           ompdp_rewrite_kind_json(X->Winner->RW->kind) + " fix for " +
-           ompdp_finding_kind_json(X->Winner->F->kind) +
-           ", which saves more";
+           ompdp_rewrite_kind_json(W.rw->kind) + " fix for " +
+           ompdp_finding_kind_json(W.f->kind) + ", which saves more";
       break;
+    }
     }
     note(Loc, M);
   }

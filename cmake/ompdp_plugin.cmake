@@ -44,9 +44,10 @@ target_include_directories(ompdp-plugin SYSTEM PRIVATE
   ${LLVM_INCLUDE_DIRS} ${CLANG_INCLUDE_DIRS})
 target_include_directories(ompdp-plugin PRIVATE ${CMAKE_SOURCE_DIR}/include
                            ${CMAKE_SOURCE_DIR}/region-table)
-# -fplugin-arg-ompdp-profile= reads reports with the runtime's own reader
-# (a static library built -fPIC, hidden symbols).
-target_link_libraries(ompdp-plugin PRIVATE ompdp-report)
+# -fplugin-arg-ompdp-profile= reads reports with the report library's
+# reader and plans fix-its with its fix planner (static libraries built
+# -fPIC, hidden symbols; jansson comes from its shared library).
+target_link_libraries(ompdp-plugin PRIVATE ompdp-report-reader ompdp-report)
 target_compile_options(ompdp-plugin PRIVATE ${OMPDP_LLVM_DEFS} -fno-rtti
   -Wno-unused-parameter)
 # Clang and LLVM symbols come from the compiler that loads the plugin.

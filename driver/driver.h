@@ -54,6 +54,11 @@ int drv_write_report(const ompdp_report_t *r, drv_format_t fmt,
 
 /* The subcommands; argv[0] is the subcommand's name. Each returns the
  * process exit status. */
+/* Plans the rewrites of a report that carries the runtime's plan (the
+ * runtime carries no planner: analysis/rewrite_policy.c, here), and drops
+ * the plan; an error line when memory runs out. */
+void drv_plan_rewrites(ompdp_report_t *r);
+
 int drv_run_main(int argc, char **argv);
 int drv_report_main(int argc, char **argv);
 int drv_fix_main(int argc, char **argv);

@@ -9,6 +9,7 @@
 \*===----------------------------------------------------------------------===*/
 #define _POSIX_C_SOURCE 200809L
 #include "driver.h"
+#include "rewrite.h"
 #include "journal_format.h"
 #include "projection.h"
 #include "report_views.h"
@@ -111,6 +112,11 @@ int drv_write_report(const ompdp_report_t *r, drv_format_t fmt,
   return 0;
 }
 
+void drv_plan_rewrites(ompdp_report_t *r) {
+  if (ompdp_rewrite_report(r))
+    drv_error("out of memory while building rewrites; some findings have none");
+}
+
 static void report_usage(FILE *out) {
   fputs("usage: ompdp report [--format=text|json|sarif|html|trace] [-o FILE]\n"
         "                    [--device=NAME|FILE] REPORT.json...\n"
@@ -198,6 +204,7 @@ static int report_main(int argc, char **argv, char **inputs) {
     drv_error("%s", err);
     return DRV_EXIT_FAILURE;
   }
+  drv_plan_rewrites(&r);
   ompdp_report_sort(&r);
   int rc = drv_projection_apply(&proj, &r) || drv_write_report(&r, fmt, output, stdout);
   ompdp_report_free(&r);

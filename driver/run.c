@@ -555,6 +555,7 @@ static void render_one(const found_report_t *f, int is_main, const run_args_t *a
               "and is partial",
               why, when, (unsigned long long)r.recovered_events);
   }
+  drv_plan_rewrites(&r);
   int ok = 1;
   if (is_main) {
     r.has_exit_status = WIFEXITED(status) || WIFSIGNALED(status);

@@ -46,6 +46,31 @@ static const char *const RuleHelp[OMPDP_FK_COUNT] = {
 #include "ompdp/OmpdpFormat.inc"
 };
 
+static const char *const TextName[OMPDP_FK_COUNT] = {
+#define OMPDP_FINDING_TEXT(Enum, Name, Warning, Noun, Nouns, At, Note) [OMPDP_FK_##Enum] = Name,
+#include "ompdp/OmpdpFormat.inc"
+};
+static const char *const TextWarning[OMPDP_FK_COUNT] = {
+#define OMPDP_FINDING_TEXT(Enum, Name, Warning, Noun, Nouns, At, Note) [OMPDP_FK_##Enum] = Warning,
+#include "ompdp/OmpdpFormat.inc"
+};
+static const char *const TextNoun[OMPDP_FK_COUNT] = {
+#define OMPDP_FINDING_TEXT(Enum, Name, Warning, Noun, Nouns, At, Note) [OMPDP_FK_##Enum] = Noun,
+#include "ompdp/OmpdpFormat.inc"
+};
+static const char *const TextNouns[OMPDP_FK_COUNT] = {
+#define OMPDP_FINDING_TEXT(Enum, Name, Warning, Noun, Nouns, At, Note) [OMPDP_FK_##Enum] = Nouns,
+#include "ompdp/OmpdpFormat.inc"
+};
+static const char *const TextAt[OMPDP_FK_COUNT] = {
+#define OMPDP_FINDING_TEXT(Enum, Name, Warning, Noun, Nouns, At, Note) [OMPDP_FK_##Enum] = At,
+#include "ompdp/OmpdpFormat.inc"
+};
+static const char *const TextNote[OMPDP_FK_COUNT] = {
+#define OMPDP_FINDING_TEXT(Enum, Name, Warning, Noun, Nouns, At, Note) [OMPDP_FK_##Enum] = Note,
+#include "ompdp/OmpdpFormat.inc"
+};
+
 static const char *const RewriteJson[OMPDP_RK_COUNT] = {
 #define OMPDP_REWRITE_KIND(Enum, Json, Desc) Json,
 #include "ompdp/OmpdpFormat.inc"
@@ -74,6 +99,21 @@ const char *ompdp_finding_kind_title(ompdp_finding_kind_t k) {
 }
 const char *ompdp_finding_kind_explanation(ompdp_finding_kind_t k) {
   return kind_name(KindExpl, k);
+}
+const char *ompdp_finding_kind_name(ompdp_finding_kind_t k) { return kind_name(TextName, k); }
+const char *ompdp_finding_kind_warning_text(ompdp_finding_kind_t k) {
+  return (unsigned)k < (unsigned)OMPDP_FK_COUNT && TextWarning[k] ? TextWarning[k] : ", ";
+}
+const char *ompdp_finding_kind_noun(ompdp_finding_kind_t k, int plural) {
+  if ((unsigned)k >= (unsigned)OMPDP_FK_COUNT)
+    return plural ? "operations" : "operation";
+  return kind_name(plural ? TextNouns : TextNoun, k);
+}
+const char *ompdp_finding_kind_related_at(ompdp_finding_kind_t k) {
+  return (unsigned)k < (unsigned)OMPDP_FK_COUNT && TextAt[k] ? TextAt[k] : "related to";
+}
+const char *ompdp_finding_kind_related_note(ompdp_finding_kind_t k) {
+  return (unsigned)k < (unsigned)OMPDP_FK_COUNT && TextNote[k] ? TextNote[k] : "related operation";
 }
 
 const char *ompdp_finding_kind_rule_name(ompdp_finding_kind_t k) {
@@ -203,6 +243,7 @@ void ompdp_report_free(ompdp_report_t *r) {
   ompdp_merge_info_free(r->merge);
   ompdp_timeline_free(r->timeline);
   free(r->timeline);
+  ompdp_plan_free(&r->plan);
   ompdp_report_init(r);
 }
 

@@ -12,6 +12,7 @@
 
 #include "ompdp/format.h"
 #include "ops.h" /* operations by class, projections (report/) */
+#include "region_view.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -97,9 +98,9 @@ typedef struct ompdp_finding {
   size_t num_rewrites;
   ompdp_ops_t ops;             /* the avoidable operations, by class */
   uint64_t projected_saved_ns; /* with a projection: the saving there */
-  /* Runtime only, never written: the region handle (rt/regions.h) of the
-   * operations the finding counts, 0 when unknown; with item, the site the
-   * rewrites look up. */
+  /* The region handle (rt/regions.h) of the operations the finding counts,
+   * 0 when unknown: with item, the site of the report's plan the rewrites
+   * look up. Written ("region_handle") only with the plan. */
   uint32_t rt_region;
   /* A merged report's finding: which ranks have it, and its spread over
    * them (report/process.h); NULL otherwise. */
@@ -109,6 +110,58 @@ typedef struct ompdp_finding {
    * read back. Never written. */
   uint32_t timeline_id;
 } ompdp_finding_t;
+
+/* The rewrite planner's input, as the runtime writes it for the driver
+ * (OMPDP_PLAN_SITE_FIELD in OmpdpFormat.inc; docs/report-format.md). */
+typedef struct ompdp_plan_site {
+#define OMPDP_PLAN_SITE_FIELD(Type, Name, Desc) Type Name;
+#include "ompdp/OmpdpFormat.inc"
+} ompdp_plan_site_t;
+
+/* A buffer (a host address mapped to one device): its device and the sites
+ * that operated on it, as index + 1 in the plan's sites. */
+#define OMPDP_PLAN_BUF_SITES 16
+typedef struct ompdp_plan_buf {
+  int32_t device;
+  int32_t num_sites; /* -1: more than OMPDP_PLAN_BUF_SITES, no longer followed */
+  uint32_t sites[OMPDP_PLAN_BUF_SITES];
+} ompdp_plan_buf_t;
+
+/* A construct's region-table records: head for the region alone, one per
+ * map item (each with the region's fields too). The plan owns the strings
+ * and host accesses they point to. */
+typedef struct ompdp_plan_region {
+  uint32_t handle; /* the run's region handle, as sites name it */
+  ompdp_region_info_t head;
+  ompdp_region_info_t *items; /* head.num_items */
+} ompdp_plan_region_t;
+
+typedef struct ompdp_plan {
+  int present;       /* the run gathered the planner's input */
+  int32_t host_device;
+  uint64_t tick_mult; /* durations: ns = ticks * tick_mult >> 32; 0: ns */
+  ompdp_plan_site_t *sites;
+  size_t num_sites;
+  ompdp_plan_buf_t *bufs;
+  size_t num_bufs;
+  ompdp_plan_region_t *regions; /* by handle, ascending */
+  size_t num_regions;
+} ompdp_plan_t;
+
+/* Frees what the plan owns and empties it. */
+void ompdp_plan_free(ompdp_plan_t *p);
+void ompdp_plan_region_free(ompdp_plan_region_t *g);
+/* Deep copy of src (a describe answer, pointing into the caller's tables)
+ * into *dst, owning its strings and host accesses; 0, or -1 when out of
+ * memory (dst then owns what was copied). */
+int ompdp_region_info_copy(ompdp_region_info_t *dst, const ompdp_region_info_t *src);
+void ompdp_region_info_free(ompdp_region_info_t *it);
+/* A describe function over the plan's regions (ompdp_describe_fn with the
+ * plan): 0 and *out, or -1 for an unknown handle or item. */
+int ompdp_plan_describe(const ompdp_plan_t *p, uint32_t handle, int item,
+                        ompdp_region_info_t *out);
+/* The "plan" member (plan_json.c), ending in a newline, no comma. */
+void ompdp_plan_write_json(const ompdp_plan_t *p, FILE *out);
 
 typedef struct ompdp_report {
   int version;
@@ -151,6 +204,9 @@ typedef struct ompdp_report {
   struct ompdp_merge_info *merge;
   /* The operations of the run (report/timeline.h); NULL: none. Owned. */
   struct ompdp_timeline *timeline;
+  /* The planner's input (present only in the runtime's own reports): the
+   * driver plans the rewrites from it, then drops it. */
+  ompdp_plan_t plan;
 } ompdp_report_t;
 
 /* Lifetime. */
@@ -185,6 +241,15 @@ const char *ompdp_finding_kind_json(ompdp_finding_kind_t k);
 const char *ompdp_finding_kind_summary_key(ompdp_finding_kind_t k);
 const char *ompdp_finding_kind_title(ompdp_finding_kind_t k);
 const char *ompdp_finding_kind_explanation(ompdp_finding_kind_t k);
+/* The kind in words outside the report's sections (OMPDP_FINDING_TEXT):
+ * what one finding is, the compiler warning's words after the item, one
+ * avoidable operation (or several), the words before the related location
+ * in the text report, and the SARIF related location's message. */
+const char *ompdp_finding_kind_name(ompdp_finding_kind_t k);
+const char *ompdp_finding_kind_warning_text(ompdp_finding_kind_t k);
+const char *ompdp_finding_kind_noun(ompdp_finding_kind_t k, int plural);
+const char *ompdp_finding_kind_related_at(ompdp_finding_kind_t k);
+const char *ompdp_finding_kind_related_note(ompdp_finding_kind_t k);
 /* Returns OMPDP_FK_COUNT when the name is unknown. */
 ompdp_finding_kind_t ompdp_finding_kind_from_json(const char *name);
 /* SARIF rule name and compiler warning group (OMPDP_FINDING_RULE). */
@@ -223,6 +288,26 @@ int ompdp_report_read_json_file(const char *path, ompdp_report_t *r,
  * after writing a one-line reason that names the path into err. */
 int ompdp_read_file_capped(const char *path, size_t max, const char *what, char **out,
                            size_t *out_len, char *err, size_t errlen);
+
+/* Names a finding's map item as the compiler recorded it (it, an item's
+ * record): its region ID and the item's range (the clause's for an item
+ * without one). The runtime calls this where it attributes the finding's
+ * event; the plugin and `ompdp fix` check the source against both. */
+static inline void ompdp_region_info_name_item(const ompdp_region_info_t *it,
+                                               ompdp_finding_t *f) {
+  f->region_id = it->id;
+  if (it->item_line) {
+    f->range.line = it->item_line;
+    f->range.column = it->item_column;
+    f->range.end_line = it->item_end_line;
+    f->range.end_column = it->item_end_column;
+  } else if (it->clause_line) {
+    f->range.line = it->clause_line;
+    f->range.column = it->clause_column;
+    f->range.end_line = it->clause_end_line;
+    f->range.end_column = it->clause_end_column;
+  }
+}
 
 /* strdup that accepts NULL. */
 char *ompdp_strdup(const char *s);

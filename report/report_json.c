@@ -216,7 +216,7 @@ static void put_rewrite(FILE *out, const ompdp_rewrite_t *rw, int projected) {
   fputs("\n        }", out);
 }
 
-static void put_finding(FILE *out, const ompdp_finding_t *f, int projected) {
+static void put_finding(FILE *out, const ompdp_finding_t *f, int projected, int with_plan) {
   fputs("    {\n      \"kind\": ", out);
   ompdp_json_put_string(out, ompdp_finding_kind_json(f->kind));
   fprintf(out, ",\n      \"count\": %" PRIu64 ",\n", f->count);
@@ -262,6 +262,9 @@ static void put_finding(FILE *out, const ompdp_finding_t *f, int projected) {
     put_range(out, &f->range);
   else
     fputs("null", out);
+  /* The site of the runtime's plan, only beside the plan. */
+  if (with_plan && f->rt_region)
+    fprintf(out, ",\n      \"region_handle\": %" PRIu32, f->rt_region);
   fputs(",\n      \"rewrites\": [", out);
   for (size_t i = 0; i < f->num_rewrites; ++i) {
     fputs(i ? ",\n" : "\n", out);
@@ -346,14 +349,22 @@ int ompdp_report_write_json(const ompdp_report_t *r, FILE *out) {
   fputs("  \"findings\": [", out);
   for (size_t i = 0; i < r->num_findings; ++i) {
     fputs(i ? ",\n" : "\n", out);
-    put_finding(out, &r->findings[i], r->projection != NULL);
+    put_finding(out, &r->findings[i], r->projection != NULL, r->plan.present);
   }
   fputs(r->num_findings ? "\n  ]" : "]", out);
   if (r->timeline) {
     fputs(",\n  \"timeline\": ", out);
     ompdp_timeline_write_json(r, out);
   }
-  fputs("\n}\n", out);
+  /* The runtime's input for the planner: `ompdp run` and `ompdp report`
+   * plan the rewrites from it and drop it, so only the runtime writes it. */
+  if (r->plan.present) {
+    fputs(",\n", out);
+    ompdp_plan_write_json(&r->plan, out);
+    fputs("}\n", out);
+  } else {
+    fputs("\n}\n", out);
+  }
 
   if (fflush(out) != 0 || ferror(out)) {
     if (errno == 0)

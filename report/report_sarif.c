@@ -118,21 +118,6 @@ static void put_result_message(FILE *out, const ompdp_finding_t *f,
   fputc('}', out);
 }
 
-static const char *related_text(ompdp_finding_kind_t k) {
-  switch (k) {
-  case OMPDP_FK_DUPLICATE_TRANSFER:
-    return "the same bytes were first sent here";
-  case OMPDP_FK_ROUND_TRIP:
-    return "the outgoing copy of the round trip";
-  case OMPDP_FK_REPEATED_ALLOC:
-    return "the first allocation";
-  case OMPDP_FK_UNUSED_TRANSFER:
-    return "the transfer that overwrote the bytes";
-  default:
-    return "related operation";
-  }
-}
-
 static void put_fix(FILE *out, const ompdp_rewrite_t *rw, const ompdp_projection_t *pr) {
   char b1[OMPDP_UNIT_BUF], b2[OMPDP_UNIT_BUF], b3[OMPDP_UNIT_BUF], desc[2048], proj[160] = "";
   if (pr)
@@ -221,7 +206,7 @@ static void put_result(FILE *out, const ompdp_finding_t *f, const ompdp_projecti
     fputs(",\n          \"relatedLocations\": [{\"id\": 1, \"physicalLocation\": ", out);
     put_physical(out, &f->related, NULL);
     fputs(", \"message\": ", out);
-    put_message(out, related_text(f->kind));
+    put_message(out, ompdp_finding_kind_related_note(f->kind));
     fputs("}]", out);
   }
   if (f->region_id) {

@@ -85,20 +85,6 @@ static void put_loc(FILE *out, const ompdp_loc_t *l) {
   }
 }
 
-/* How the related location relates to the finding, per kind. */
-static const char *related_verb(ompdp_finding_kind_t k) {
-  switch (k) {
-  case OMPDP_FK_DUPLICATE_TRANSFER:
-    return "first sent at";
-  case OMPDP_FK_ROUND_TRIP:
-    return "outgoing copy at";
-  case OMPDP_FK_REPEATED_ALLOC:
-    return "first allocated at";
-  default:
-    return "related to";
-  }
-}
-
 static void put_pos(FILE *out, uint32_t line, uint32_t col) {
   fprintf(out, "%" PRIu32 ":%" PRIu32, line, col);
 }
@@ -213,7 +199,7 @@ static void put_finding(FILE *out, const ompdp_finding_t *f, int projected) {
             " from other buffers with the same bytes\n",
             f->same_buffer, f->other_buffer);
   if (loc_known(&f->related)) {
-    fprintf(out, "    %s ", related_verb(f->kind));
+    fprintf(out, "    %s ", ompdp_finding_kind_related_at(f->kind));
     put_loc(out, &f->related);
     fputc('\n', out);
   }

@@ -31,6 +31,7 @@
 #define _GNU_SOURCE
 #include "callbacks.h"
 #include "detect.h"
+#include "ompdp_rt.h"
 #include "regions.h"
 
 #include <dlfcn.h>

@@ -43,6 +43,8 @@ static ompdp_journal_attribute_fn attribute_under;
 typedef struct site {
   ompdp_loc_t loc;
   char *variable, *clause;
+  uint64_t region_id;
+  ompdp_range_t range;
 } site_t;
 static ompdp_hmap_t site_index;
 static int site_index_ready;
@@ -64,8 +66,8 @@ static void copy_loc(ompdp_loc_t *dst, const ompdp_loc_t *src) {
   dst->column = src->column;
 }
 
-void ompdp_journal_attribute(const struct ompdp_op *op, ompdp_loc_t *loc, char **variable,
-                             char **clause) {
+void ompdp_journal_attribute(const struct ompdp_op *op, ompdp_loc_t *loc,
+                             ompdp_finding_t *site) {
   memset(loc, 0, sizeof(*loc));
   if (!attribute_under)
     return;
@@ -74,32 +76,28 @@ void ompdp_journal_attribute(const struct ompdp_op *op, ompdp_loc_t *loc, char *
   uint64_t *slot = NULL;
   int inserted = 0;
   if (site_index_ready)
-    slot = ompdp_hmap_upsert(&site_index, (uint64_t)(uintptr_t)op, variable != NULL, 0,
-                             &inserted);
+    slot = ompdp_hmap_upsert(&site_index, (uint64_t)(uintptr_t)op, site != NULL, 0, &inserted);
   if (slot && !inserted) {
     const site_t *s = &sites[*slot];
     copy_loc(loc, &s->loc);
-    if (variable && clause) {
-      *variable = ompdp_strdup(s->variable);
-      *clause = ompdp_strdup(s->clause);
+    if (site) {
+      site->variable = ompdp_strdup(s->variable);
+      site->clause = ompdp_strdup(s->clause);
+      site->region_id = s->region_id;
+      site->range = s->range;
     }
     return;
   }
   /* Not seen before (or no memory for the table): ask, and keep it. */
-  char *v = NULL, *c = NULL;
-  attribute_under(op, loc, variable ? &v : NULL, clause ? &c : NULL);
+  attribute_under(op, loc, site);
   dwarf_used = 1;
-  if (variable && clause) {
-    *variable = v;
-    *clause = c;
-  }
   if (!slot)
     return;
   if (num_sites == cap_sites) {
     size_t ncap = cap_sites ? 2 * cap_sites : 16;
     site_t *ns = realloc(sites, ncap * sizeof(*ns));
     if (!ns) {
-      ompdp_hmap_remove(&site_index, (uint64_t)(uintptr_t)op, variable != NULL, 0);
+      ompdp_hmap_remove(&site_index, (uint64_t)(uintptr_t)op, site != NULL, 0);
       return;
     }
     sites = ns;
@@ -108,8 +106,12 @@ void ompdp_journal_attribute(const struct ompdp_op *op, ompdp_loc_t *loc, char *
   site_t *s = &sites[num_sites];
   memset(s, 0, sizeof(*s));
   copy_loc(&s->loc, loc);
-  s->variable = ompdp_strdup(v);
-  s->clause = ompdp_strdup(c);
+  if (site) {
+    s->variable = ompdp_strdup(site->variable);
+    s->clause = ompdp_strdup(site->clause);
+    s->region_id = site->region_id;
+    s->range = site->range;
+  }
   *slot = num_sites++;
 }
 

@@ -57,19 +57,6 @@ enum {
 #include "ompdp/OmpdpFormat.inc"
 };
 
-static const char *const construct_names[] = {
-#define OMPDP_CONSTRUCT_KIND(Enum, Spelling) Spelling,
-#include "ompdp/OmpdpFormat.inc"
-};
-static const char *const map_type_names[] = {
-#define OMPDP_MAP_TYPE(Enum, Spelling) Spelling,
-#include "ompdp/OmpdpFormat.inc"
-};
-static const char *const access_names[] = {
-#define OMPDP_ACCESS(Enum, Spelling) Spelling,
-#include "ompdp/OmpdpFormat.inc"
-};
-#define OMPDP_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* libomptarget's map type bit for a pointer mapped with its pointee. */
 #define OMPDP_MAPTYPE_PTR_AND_OBJ 0x10
@@ -531,9 +518,7 @@ int ompdp_regions_describe(uint32_t region, int item,
     return -1;
   memset(out, 0, sizeof(*out));
   out->id = r->Id;
-  out->construct = r->Kind < OMPDP_COUNT(construct_names)
-                       ? construct_names[r->Kind]
-                       : "unknown";
+  out->construct = r->Kind < OMPDP_CK_COUNT ? (ompdp_construct_kind_t)r->Kind : OMPDP_CK_UNKNOWN;
   out->file = str_at(h, r->File);
   out->function = str_at(h, r->Function);
   out->line = r->Line;
@@ -542,7 +527,8 @@ int ompdp_regions_describe(uint32_t region, int item,
   out->end_column = r->EndColumn;
   out->nowait = (r->Flags & OMPDP_RF_NOWAIT) != 0;
   out->num_items = r->NumItems;
-  out->loop_kind = str_at(h, r->LoopKind);
+  ompdp_loop_kind_t lk = ompdp_loop_kind_parse(str_at(h, r->LoopKind));
+  out->loop_kind = lk < OMPDP_LK_COUNT ? lk : OMPDP_LK_FOR; /* a loop of a newer kind */
   out->loop_line = r->LoopLine;
   out->loop_column = r->LoopColumn;
   out->loop_end_line = r->LoopEndLine;
@@ -567,8 +553,8 @@ int ompdp_regions_describe(uint32_t region, int item,
   out->block_jumps = r->BlockJumps;
   out->stmt_own_lines = (r->Flags & OMPDP_RF_OWN_LINES) != 0;
   out->access = OMPDP_ACCESS_UNKNOWN;
-  out->access_name = access_names[OMPDP_ACCESS_UNKNOWN];
-  out->variable = out->expr = out->clause = out->map_type = "";
+  out->map_type = OMPDP_MT_NONE;
+  out->variable = out->expr = out->clause = "";
   out->fill_type = out->fill_lower = out->fill_length = "";
   if (item < 0)
     return 0;
@@ -576,9 +562,7 @@ int ompdp_regions_describe(uint32_t region, int item,
   out->variable = str_at(h, it->Name);
   out->expr = str_at(h, it->Expr);
   out->clause = str_at(h, it->Clause);
-  out->map_type = it->MapType < OMPDP_COUNT(map_type_names)
-                      ? map_type_names[it->MapType]
-                      : "none";
+  out->map_type = it->MapType < OMPDP_MT_COUNT ? (ompdp_map_type_t)it->MapType : OMPDP_MT_NONE;
   out->modifiers = it->Modifiers;
   out->implicit = (it->Modifiers & OMPDP_MOD_IMPLICIT) != 0;
   out->clause_line = it->ClauseLine;
@@ -593,8 +577,8 @@ int ompdp_regions_describe(uint32_t region, int item,
   out->clause_length = it->ClauseLength;
   out->item_offset = it->ItemOffset;
   out->item_length = it->ItemLength;
-  out->access = it->Access < OMPDP_COUNT(access_names) ? it->Access : OMPDP_ACCESS_UNKNOWN;
-  out->access_name = access_names[out->access];
+  out->access =
+      it->Access < OMPDP_ACCESS_COUNT ? (ompdp_access_t)it->Access : OMPDP_ACCESS_UNKNOWN;
   out->fill_flags = it->FillFlags;
   out->fill_elem_size = it->FillElemSize;
   out->fill_count = it->FillCount;

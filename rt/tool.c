@@ -45,8 +45,7 @@ static int stream_sink(void *ctx, const ompdp_rec_t *rec, uint32_t word, uint64_
 static void on_fork_child(void);
 static void stream_ahead(void *ctx, const ompdp_rec_t *rec);
 static void journal_snapshot(uint64_t events);
-static void attribute_op(const ompdp_op_t *o, ompdp_loc_t *loc, char **variable,
-                         char **clause);
+static void attribute_op(const ompdp_op_t *o, ompdp_loc_t *loc, ompdp_finding_t *site);
 static char *warnings[8];
 static size_t num_warnings;
 
@@ -72,6 +71,7 @@ static int ompdp_initialize(ompt_function_lookup_t lookup, int initial_device_nu
   start_ns = ompdp_now_ns();
   start_pid = getpid();
   ompdp_hash_init();
+  ompdp_op_new_hook = ompdp_rank_note_devices; /* MPI: the devices this rank used */
   ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
   if (!set) {
     fprintf(stderr, "ompdp: the OpenMP runtime has no ompt_set_callback; ompdp is inactive\n");
@@ -145,8 +145,7 @@ static void set_argv(ompdp_report_t *r) {
 /* Where an operation comes from: the compiler's region table when the code
  * was built with the plugin (exact, no -g needed, names the map item), else
  * DWARF. */
-static void attribute_op(const ompdp_op_t *o, ompdp_loc_t *loc, char **variable,
-                         char **clause) {
+static void attribute_op(const ompdp_op_t *o, ompdp_loc_t *loc, ompdp_finding_t *site) {
   ompdp_region_info_t info;
   if (o->region && ompdp_regions_describe(o->region, o->item, &info) == 0) {
     memset(loc, 0, sizeof(*loc));
@@ -154,10 +153,13 @@ static void attribute_op(const ompdp_op_t *o, ompdp_loc_t *loc, char **variable,
     loc->function = ompdp_strdup(info.function);
     loc->line = info.line;
     loc->column = info.column;
-    if (o->item >= 0 && variable && clause && info.variable && info.variable[0]) {
-      *variable = ompdp_strdup(info.variable);
-      *clause = ompdp_strdup(info.clause);
+    if (o->item < 0 || !site)
+      return;
+    if (info.variable && info.variable[0]) {
+      site->variable = ompdp_strdup(info.variable);
+      site->clause = ompdp_strdup(info.clause);
     }
+    ompdp_region_info_name_item(&info, site);
     return;
   }
   ompdp_attribute(o->codeptr, o->construct, loc);
@@ -165,8 +167,21 @@ static void attribute_op(const ompdp_op_t *o, ompdp_loc_t *loc, char **variable,
 
 /*===- feeding the engine -----------------------------------------------------===*/
 
-static uint64_t content_limit(void) {
-  return ompdp_opts.memory_cap_mb > 0 ? (uint64_t)ompdp_opts.memory_cap_mb << 19 : 0; /* half */
+/* An engine as the options want it; content_limit only for the stream
+ * mode's engine (memory_cap_mb). */
+static ompdp_engine_config_t engine_config(int host, int capped, int timeline) {
+  ompdp_engine_config_t cfg = {.host_device = host, .timeline = timeline,
+                               .timeline_first = (uint64_t)ompdp_opts.timeline_first,
+                               .timeline_per_finding = (uint64_t)ompdp_opts.timeline_per_finding,
+                               .sink_thread = ompdp_log_sink_thread};
+  cfg.timeline_mode = !strcmp(ompdp_opts.timeline, "full")  ? OMPDP_TIMELINE_FULL
+                      : !strcmp(ompdp_opts.timeline, "off") ? OMPDP_TIMELINE_OFF
+                                                            : OMPDP_TIMELINE_BOUNDED;
+  if (capped && ompdp_opts.memory_cap_mb > 0)
+    cfg.content_limit = (uint64_t)ompdp_opts.memory_cap_mb << 19; /* half */
+  /* The option's 0 means every non-empty copy: the engine's 1. */
+  cfg.zero_min_bytes = ompdp_opts.zero_min_bytes > 0 ? (uint64_t)ompdp_opts.zero_min_bytes : 1;
+  return cfg;
 }
 
 typedef struct feed {
@@ -211,8 +226,7 @@ static int stream_sink(void *ctx, const ompdp_rec_t *rec, uint32_t word, uint64_
   if (!stream_feed.engine) {
     int host = ompdp_host_device();
     /* Full mode's journal engine keeps no timeline: the log gives it. */
-    ompdp_engine_config_t cfg = {.host_device = host, .content_limit = content_limit(),
-                                 .timeline = mode != MODE_FULL};
+    ompdp_engine_config_t cfg = engine_config(host, 1, mode != MODE_FULL);
     stream_feed.engine = ompdp_engine_create(&cfg);
     if (!stream_feed.engine)
       return stream_failed = -1;
@@ -311,7 +325,7 @@ void ompdp_write_report_once(int signo) {
     ompdp_log_stream_stop();
     ompdp_engine_destroy(stream_feed.engine);
     stream_feed.engine = NULL;
-    ompdp_engine_config_t cfg = {.host_device = host, .timeline = 1};
+    ompdp_engine_config_t cfg = engine_config(host, 0, 1);
     feed_t fd = {ompdp_engine_create(&cfg), NULL};
     if (fd.engine && ompdp_op_any_region())
       fd.facts = ompdp_rw_facts_create(host);
@@ -325,7 +339,7 @@ void ompdp_write_report_once(int signo) {
       rc = -1;
     ompdp_engine_t *stream_engine = stream_feed.engine;
     if (!stream_engine) { /* no event at all */
-      ompdp_engine_config_t cfg = {.host_device = host, .timeline = 1};
+      ompdp_engine_config_t cfg = engine_config(host, 0, 1);
       stream_engine = ompdp_engine_create(&cfg);
     }
     uint64_t forgotten = stream_engine ? ompdp_engine_forgotten(stream_engine) : 0;
@@ -351,7 +365,7 @@ void ompdp_write_report_once(int signo) {
       for (size_t i = 0; i < r.num_warnings; ++i)
         ompdp_report_add_warning(&full, r.warnings[i]);
       full.partial = r.partial;
-      ompdp_engine_config_t cfg = {.host_device = host, .timeline = 1};
+      ompdp_engine_config_t cfg = engine_config(host, 0, 1);
       feed_t fd = {ompdp_engine_create(&cfg), NULL};
       int frc = fd.engine ? ompdp_log_replay(full_sink, full_ahead, &fd, 1) : -1;
       if (fd.engine && ompdp_engine_finish(fd.engine, &full, &res))
@@ -375,9 +389,11 @@ void ompdp_write_report_once(int signo) {
       ompdp_report_free(&full);
     }
   }
+  /* The rewrites are planned by the driver (`ompdp run`, `ompdp report`),
+   * from what the run alone knows, which the report carries as its plan. */
   if (rc)
     fprintf(stderr, "ompdp: out of memory during analysis; the report is incomplete\n");
-  else if (facts && ompdp_rewrite_report(&r, facts, ompdp_regions_describe, mult))
+  else if (facts && ompdp_rw_facts_to_plan(facts, &r, ompdp_regions_describe, mult, &r.plan) < 0)
     fprintf(stderr, "ompdp: out of memory while building rewrites; some findings have none\n");
   ompdp_rw_facts_destroy(facts);
   r.hash_collisions = ompdp_hash_collisions();

@@ -92,11 +92,14 @@ static inline uint32_t kernel(seq_t *s, int dev) {
   return (uint32_t)(s->n - 1);
 }
 
-/* The matches of one kind for the sequence; 0 on success. */
-static inline int seq_matches(const seq_t *s, int kind, ompdp_matches_t *out) {
+/* The matches of one kind for the sequence, from an engine configured as
+ * cfg (its host_device is HOST); 0 on success. */
+static inline int seq_matches_cfg(const seq_t *s, int kind, ompdp_matches_t *out,
+                                  ompdp_engine_config_t cfg) {
   ompdp_matches_t all[OMPDP_FK_COUNT];
   memset(all, 0, sizeof(all));
-  int rc = ompdp_find_matches(s->ev, s->n, HOST, all);
+  cfg.host_device = HOST;
+  int rc = ompdp_find_matches(s->ev, s->n, &cfg, all);
   for (int k = 0; k < OMPDP_FK_COUNT; ++k) {
     if (k == kind)
       *out = all[k];
@@ -104,6 +107,12 @@ static inline int seq_matches(const seq_t *s, int kind, ompdp_matches_t *out) {
       ompdp_matches_free(&all[k]);
   }
   return rc;
+}
+
+/* The same with the default configuration. */
+static inline int seq_matches(const seq_t *s, int kind, ompdp_matches_t *out) {
+  ompdp_engine_config_t cfg = {0};
+  return seq_matches_cfg(s, kind, out, cfg);
 }
 
 #endif

@@ -1,14 +1,17 @@
 /*===- test_overbroad.c - overbroad maps on hand-written sequences --*- C -*-===*/
 #include "check.h"
 #include "events.h"
-#include "regions.h"
+#include "ompdp_rt.h"
+#include "region_view.h"
 
 #include <string.h>
 
 /* A region table of one's own: region r's item i is described by items[r][i]. */
 typedef struct fake_item {
-  const char *construct, *map_type;
-  uint32_t access, modifiers;
+  ompdp_construct_kind_t construct;
+  ompdp_map_type_t map_type;
+  ompdp_access_t access;
+  uint32_t modifiers;
 } fake_item_t;
 
 enum { R_TARGET = 1, R_DATA = 2, NUM_ITEMS = 8 };
@@ -24,14 +27,14 @@ enum {
 };
 
 static const fake_item_t target_items[NUM_ITEMS] = {
-    [I_NONE] = {"target", "tofrom", OMPDP_ACCESS_NONE, 0},
-    [I_READ] = {"target", "tofrom", OMPDP_ACCESS_READ, 0},
-    [I_WRITE] = {"target", "tofrom", OMPDP_ACCESS_WRITE, 0},
-    [I_RW] = {"target", "tofrom", OMPDP_ACCESS_READ_WRITE, 0},
-    [I_UNKNOWN] = {"target", "tofrom", OMPDP_ACCESS_UNKNOWN, 0},
-    [I_ALWAYS] = {"target", "tofrom", OMPDP_ACCESS_NONE, OMPDP_MOD_ALWAYS},
-    [I_TO_READ] = {"target", "to", OMPDP_ACCESS_READ, 0},
-    [I_ALLOC_NONE] = {"target", "alloc", OMPDP_ACCESS_NONE, 0},
+    [I_NONE] = {OMPDP_CK_TARGET, OMPDP_MT_TOFROM, OMPDP_ACCESS_NONE, 0},
+    [I_READ] = {OMPDP_CK_TARGET, OMPDP_MT_TOFROM, OMPDP_ACCESS_READ, 0},
+    [I_WRITE] = {OMPDP_CK_TARGET, OMPDP_MT_TOFROM, OMPDP_ACCESS_WRITE, 0},
+    [I_RW] = {OMPDP_CK_TARGET, OMPDP_MT_TOFROM, OMPDP_ACCESS_READ_WRITE, 0},
+    [I_UNKNOWN] = {OMPDP_CK_TARGET, OMPDP_MT_TOFROM, OMPDP_ACCESS_UNKNOWN, 0},
+    [I_ALWAYS] = {OMPDP_CK_TARGET, OMPDP_MT_TOFROM, OMPDP_ACCESS_NONE, OMPDP_MOD_ALWAYS},
+    [I_TO_READ] = {OMPDP_CK_TARGET, OMPDP_MT_TO, OMPDP_ACCESS_READ, 0},
+    [I_ALLOC_NONE] = {OMPDP_CK_TARGET, OMPDP_MT_ALLOC, OMPDP_ACCESS_NONE, 0},
 };
 
 static int describe(uint32_t region, int item, ompdp_region_info_t *out) {
@@ -39,9 +42,10 @@ static int describe(uint32_t region, int item, ompdp_region_info_t *out) {
     return -1;
   memset(out, 0, sizeof(*out));
   out->num_items = NUM_ITEMS;
-  out->construct = region == R_TARGET ? "target" : "target data";
+  out->construct = region == R_TARGET ? OMPDP_CK_TARGET : OMPDP_CK_TARGET_DATA;
   out->access = OMPDP_ACCESS_UNKNOWN;
-  out->map_type = out->variable = out->expr = out->clause = "";
+  out->map_type = OMPDP_MT_NONE;
+  out->variable = out->expr = out->clause = "";
   if (item < 0)
     return 0;
   const fake_item_t *it = &target_items[item];

@@ -622,6 +622,100 @@ static void test_corruption(void) {
   free(j);
 }
 
+/* The runtime's plan (the rewrite planner's input) reads back as it was
+ * written, with each finding's region handle; a plan that indexes out of
+ * its own arrays is refused. */
+static void test_plan(void) {
+  ompdp_report_t a;
+  ompdp_report_init(&a);
+  ompdp_finding_t *f = ompdp_report_add_finding(&a, OMPDP_FK_ROUND_TRIP);
+  f->rt_region = 7;
+  f->item = 1;
+  ompdp_plan_t *p = &a.plan;
+  p->present = 1;
+  p->host_device = 9;
+  p->tick_mult = (uint64_t)3 << 31;
+  p->num_sites = 2;
+  p->sites = calloc(2, sizeof(*p->sites));
+  p->sites[0].region = 7;
+  p->sites[0].item = 1;
+  p->sites[0].buf = 1;
+  p->sites[0].allocs = UINT64_MAX;
+  p->sites[0].lt_exit_item = -1;
+  p->sites[1].region = 7;
+  p->sites[1].item = -1;
+  p->num_bufs = 1;
+  p->bufs = calloc(1, sizeof(*p->bufs));
+  p->bufs[0].device = 0;
+  p->bufs[0].num_sites = 2;
+  p->bufs[0].sites[0] = 1;
+  p->bufs[0].sites[1] = 2;
+  p->num_regions = 1;
+  p->regions = calloc(1, sizeof(*p->regions));
+  ompdp_plan_region_t *g = &p->regions[0];
+  g->handle = 7;
+  ompdp_region_info_t head = {.id = 0xabcdef0123456789ull, .construct = OMPDP_CK_TARGET,
+                              .file = "t.c", .function = "f", .line = 3, .num_items = 2,
+                              .loop_kind = OMPDP_LK_RANGE_FOR, .map_type = OMPDP_MT_NONE};
+  CHECK(ompdp_region_info_copy(&g->head, &head) == 0);
+  g->items = calloc(2, sizeof(*g->items));
+  ompdp_host_access_t ha = {.Item = 1, .Access = OMPDP_ACCESS_WRITE, .Line = 5, .EndLine = 5};
+  for (int j = 0; j < 2; ++j) {
+    ompdp_region_info_t it = head;
+    it.variable = j ? "b" : "a";
+    it.clause = "map(tofrom: a, b)";
+    it.map_type = OMPDP_MT_TOFROM;
+    it.access = j ? OMPDP_ACCESS_READ : OMPDP_ACCESS_NONE;
+    it.fill_type = "double";
+    it.host_accesses = j ? &ha : NULL;
+    it.num_host_accesses = j ? 1 : 0;
+    CHECK(ompdp_region_info_copy(&g->items[j], &it) == 0);
+  }
+  size_t len1 = 0, len2 = 0;
+  char *j1 = render(&a, ompdp_report_write_json, &len1);
+  CHECK(j1 && strstr(j1, "\"region_handle\": 7"));
+  CHECK(j1 && strstr(j1, "\"loop_kind\": \"range-for\""));
+  ompdp_report_t b;
+  char err[256] = "";
+  CHECK(j1 && ompdp_report_read_json(j1, len1, &b, err, sizeof(err)) == 0);
+  if (!err[0]) {
+    CHECK(b.plan.present && b.plan.num_sites == 2 && b.plan.sites[0].allocs == UINT64_MAX);
+    CHECK(b.plan.sites[0].lt_exit_item == -1 && b.plan.bufs[0].sites[1] == 2);
+    CHECK(b.num_findings == 1 && b.findings[0].rt_region == 7);
+    ompdp_region_info_t it;
+    CHECK(ompdp_plan_describe(&b.plan, 7, 1, &it) == 0 && !strcmp(it.variable, "b") &&
+          it.access == OMPDP_ACCESS_READ && it.num_host_accesses == 1 &&
+          it.host_accesses[0].Access == OMPDP_ACCESS_WRITE && it.line == 3);
+    CHECK(ompdp_plan_describe(&b.plan, 7, 2, &it) == -1);
+    char *j2 = render(&b, ompdp_report_write_json, &len2);
+    CHECK(j2 && len1 == len2 && !memcmp(j1, j2, len1));
+    free(j2);
+    ompdp_report_free(&b);
+  } else {
+    fprintf(stderr, "  read back: %s\n", err);
+  }
+  /* Indexes out of range. */
+  const char *bad[][2] = {{"\"buf\": 1,", "\"buf\": 9,"},
+                          {"\"sites\": [1, 2]}", "\"sites\": [1, 3]}"},
+                          {"\"item\": 1,", "\"item\": 5,"},
+                          {"\"handle\": 7", "\"handle\": 0"}};
+  for (size_t i = 0; j1 && i < sizeof(bad) / sizeof(bad[0]); ++i) {
+    const char *at = strstr(strstr(j1, "\"plan\""), bad[i][0]);
+    CHECK(at != NULL);
+    if (!at)
+      continue;
+    size_t pre = (size_t)(at - j1), ol = strlen(bad[i][0]), nl = strlen(bad[i][1]);
+    char *t = malloc(len1 + nl + 1);
+    memcpy(t, j1, pre);
+    memcpy(t + pre, bad[i][1], nl);
+    strcpy(t + pre + nl, at + ol);
+    CHECK(ompdp_report_read_json(t, strlen(t), &b, err, sizeof(err)) == -1 && err[0]);
+    free(t);
+  }
+  free(j1);
+  ompdp_report_free(&a);
+}
+
 int main(void) {
   test_model();
   test_round_trip();
@@ -630,5 +724,6 @@ int main(void) {
   test_malformed();
   test_forward_compatible();
   test_corruption();
+  test_plan();
   return CHECK_DONE();
 }

@@ -27,13 +27,14 @@ static void set_directive(ompdp_region_info_t *it, const char *src, const char *
   for (int i = 0; i < nth_pragma; ++i)
     p = strstr(p + 1, "#pragma");
   const char *e = strchr(p, '\n');
-  it->construct = construct;
+  it->construct = ompdp_construct_kind_parse(construct);
   it->file = "t.c";
   it->function = "f";
   pos_of(src, (size_t)(p - src), &it->line, &it->column);
   pos_of(src, (size_t)(e - src), &it->end_line, &it->end_column);
-  it->loop_kind = "";
-  it->variable = it->expr = it->clause = it->map_type = "";
+  it->loop_kind = OMPDP_LK_NONE;
+  it->variable = it->expr = it->clause = "";
+  it->map_type = OMPDP_MT_NONE;
 }
 
 /* An explicit item: the clause is the nth (0-based) occurrence of clause in
@@ -54,7 +55,7 @@ static ompdp_region_info_t item(const char *src, const char *construct, const ch
   it.clause = clause;
   it.expr = expr;
   it.variable = var;
-  it.map_type = type;
+  it.map_type = ompdp_map_type_parse(type);
   return it;
 }
 
@@ -63,7 +64,7 @@ static ompdp_region_info_t implicit_item(const char *src, const char *var) {
   memset(&it, 0, sizeof(it));
   set_directive(&it, src, "target");
   it.variable = it.expr = var;
-  it.map_type = "tofrom";
+  it.map_type = OMPDP_MT_TOFROM;
   it.implicit = 1;
   it.modifiers = OMPDP_MOD_IMPLICIT;
   return it;
@@ -180,7 +181,7 @@ static void test_set_map_type(void) {
   const char *s = "#pragma omp target enter data map(to : a)\n";
   ompdp_region_info_t it = item(s, "target enter data", "map(to : a)", "a", "a", "to", 8);
   ompdp_rw_region_t r = {&it, 1};
-  CHECK(ompdp_rw_set_map_type(&rw, &r, 0, "alloc", -1, &why) == 0);
+  CHECK(ompdp_rw_set_map_type(&rw, &r, 0, OMPDP_MT_ALLOC, -1, &why) == 0);
   EXPECT(s, &rw, "#pragma omp target enter data map(alloc: a)\n");
   reset(&rw);
 
@@ -188,10 +189,10 @@ static void test_set_map_type(void) {
   const char *sa = "#pragma omp target map(always, close, to: a)\n";
   ompdp_region_info_t ia = item(sa, "target", "map(always, close, to: a)", "a", "a", "to", 20);
   ompdp_rw_region_t ra = {&ia, 1};
-  CHECK(ompdp_rw_set_map_type(&rw, &ra, 0, "alloc", -1, &why) == 0);
+  CHECK(ompdp_rw_set_map_type(&rw, &ra, 0, OMPDP_MT_ALLOC, -1, &why) == 0);
   EXPECT(sa, &rw, "#pragma omp target map(close, alloc: a)\n");
   reset(&rw);
-  CHECK(ompdp_rw_set_map_type(&rw, &ra, 0, "from", 1, &why) == 0);
+  CHECK(ompdp_rw_set_map_type(&rw, &ra, 0, OMPDP_MT_FROM, 1, &why) == 0);
   EXPECT(sa, &rw, "#pragma omp target map(always, close, from: a)\n");
   reset(&rw);
 
@@ -201,10 +202,10 @@ static void test_set_map_type(void) {
   ompdp_region_info_t i2[2] = {item(s2, "target", c2, "a", "a", "tofrom", 11),
                                item(s2, "target", c2, "u[0:n]", "u", "tofrom", 11)};
   ompdp_rw_region_t r2 = {i2, 2};
-  CHECK(ompdp_rw_set_map_type(&rw, &r2, 1, "from", 1, &why) == 0);
+  CHECK(ompdp_rw_set_map_type(&rw, &r2, 1, OMPDP_MT_FROM, 1, &why) == 0);
   EXPECT(s2, &rw, "#pragma omp target map(tofrom: a) map(always, from: u[0:n])\n");
   reset(&rw);
-  CHECK(ompdp_rw_set_map_type(&rw, &r2, 0, "to", 0, &why) == 0);
+  CHECK(ompdp_rw_set_map_type(&rw, &r2, 0, OMPDP_MT_TO, 0, &why) == 0);
   EXPECT(s2, &rw, "#pragma omp target map(tofrom: u[0:n]) map(to: a)\n");
   reset(&rw);
 
@@ -212,7 +213,7 @@ static void test_set_map_type(void) {
   const char *si = "  for (;;) {\n    #pragma omp target teams distribute\n    for (;;) b[j]++;\n";
   ompdp_region_info_t ii = implicit_item(si, "b");
   ompdp_rw_region_t ri = {&ii, 1};
-  CHECK(ompdp_rw_set_map_type(&rw, &ri, 0, "from", 1, &why) == 0);
+  CHECK(ompdp_rw_set_map_type(&rw, &ri, 0, OMPDP_MT_FROM, 1, &why) == 0);
   EXPECT(si, &rw,
          "  for (;;) {\n    #pragma omp target teams distribute map(always, from: b)\n"
          "    for (;;) b[j]++;\n");
@@ -225,13 +226,13 @@ static void test_set_map_type(void) {
   ompdp_region_info_t ic =
       item(sc, "target", "map(mapper(id), to: ns::a)", "ns::a", "ns::a", "to", 20);
   ompdp_rw_region_t rc = {&ic, 1};
-  CHECK(ompdp_rw_set_map_type(&rw, &rc, 0, "alloc", -1, &why) == 0);
+  CHECK(ompdp_rw_set_map_type(&rw, &rc, 0, OMPDP_MT_ALLOC, -1, &why) == 0);
   EXPECT(sc, &rw, "#pragma omp target map(mapper(id), alloc: ns::a)\n");
   reset(&rw);
   const char *sf = "#pragma omp target firstprivate(n)\n";
   ompdp_region_info_t ifp = item(sf, "target", "firstprivate(n)", "n", "n", "firstprivate", 13);
   ompdp_rw_region_t rf = {&ifp, 1};
-  CHECK(ompdp_rw_set_map_type(&rw, &rf, 0, "to", 0, &why) == -1 && why);
+  CHECK(ompdp_rw_set_map_type(&rw, &rf, 0, OMPDP_MT_TO, 0, &why) == -1 && why);
   reset(&rw);
 }
 
@@ -243,11 +244,11 @@ static void test_keep_resident(void) {
   const char *s = "int f() {\n    for (int i = 0; i < n; ++i) {\n"
                   "#pragma omp target map(to: a[0:n])\n      g();\n    }\n}\n";
   ompdp_region_info_t it = item(s, "target", "map(to: a[0:n])", "a[0:n]", "a", "to", 7);
-  it.loop_kind = "for";
+  it.loop_kind = OMPDP_LK_FOR;
   it.loop_line = 2;
   it.loop_column = 5;
   const ompdp_region_info_t *one[1] = {&it};
-  const char *to[1] = {"to"};
+  const ompdp_map_type_t to[1] = {OMPDP_MT_TO};
   CHECK(ompdp_rw_keep_resident(&rw, one, to, 1, &why) == 0);
   EXPECT(s, &rw,
          "int f() {\n    #pragma omp target data map(to: a[0:n])\n    for (int i = 0; i < n; "
@@ -259,21 +260,21 @@ static void test_keep_resident(void) {
   /* while and do loops; an implicit item is named by its variable */
   const char *sw = "\twhile (k--)\n#pragma omp target\n  b[0]++;\n";
   ompdp_region_info_t iw = implicit_item(sw, "b");
-  iw.loop_kind = "while";
+  iw.loop_kind = OMPDP_LK_WHILE;
   iw.loop_line = 1;
   iw.loop_column = 2;
   const ompdp_region_info_t *w1[1] = {&iw};
-  const char *tofrom[1] = {"tofrom"};
+  const ompdp_map_type_t tofrom[1] = {OMPDP_MT_TOFROM};
   CHECK(ompdp_rw_keep_resident(&rw, w1, tofrom, 1, &why) == 0);
   EXPECT(sw, &rw, " #pragma omp target data map(tofrom: b)\n while (k--)\n#pragma omp target\n  b[0]++;\n");
   reset(&rw);
   const char *sd = "do {\n#pragma omp target map(alloc: t)\n;} while (0);\n";
   ompdp_region_info_t id = item(sd, "target", "map(alloc: t)", "t", "t", "alloc", 10);
-  id.loop_kind = "do";
+  id.loop_kind = OMPDP_LK_DO;
   id.loop_line = 1;
   id.loop_column = 1;
   const ompdp_region_info_t *d1[1] = {&id};
-  const char *alloc[1] = {"alloc"};
+  const ompdp_map_type_t alloc[1] = {OMPDP_MT_ALLOC};
   CHECK(ompdp_rw_keep_resident(&rw, d1, alloc, 1, &why) == 0);
   EXPECT(sd, &rw,
          "#pragma omp target data map(alloc: t)\ndo {\n#pragma omp target map(alloc: t)\n;} "
@@ -286,12 +287,12 @@ static void test_keep_resident(void) {
   ompdp_region_info_t i2[2] = {item(s2, "target", c2, "a[0:n]", "a", "to", 7),
                                item(s2, "target", c2, "b", "b", "tofrom", 7)};
   for (int i = 0; i < 2; ++i) {
-    i2[i].loop_kind = "for";
+    i2[i].loop_kind = OMPDP_LK_FOR;
     i2[i].loop_line = 1;
     i2[i].loop_column = 3;
   }
   const ompdp_region_info_t *two[2] = {&i2[0], &i2[1]};
-  const char *types[2] = {"to", "tofrom"};
+  const ompdp_map_type_t types[2] = {OMPDP_MT_TO, OMPDP_MT_TOFROM};
   CHECK(ompdp_rw_keep_resident(&rw, two, types, 2, &why) == 0);
   EXPECT(s2, &rw,
          "  #pragma omp target data map(to: a[0:n]) map(tofrom: b)\n  for (;;) {\n#pragma omp "
@@ -302,7 +303,7 @@ static void test_keep_resident(void) {
   reset(&rw);
 
   /* no loop: nothing to keep it resident across */
-  it.loop_kind = "";
+  it.loop_kind = OMPDP_LK_NONE;
   CHECK(ompdp_rw_keep_resident(&rw, one, to, 1, &why) == -1 && why);
   reset(&rw);
 }
@@ -382,14 +383,14 @@ static int describe(uint32_t region, int it, ompdp_region_info_t *out) {
   switch (region) {
   case 7:
     *out = item(SrcTo, "target", "map(to: a)", "a", "a", "to", 7);
-    out->loop_kind = "for";
+    out->loop_kind = OMPDP_LK_FOR;
     out->loop_line = 1;
     out->loop_column = 3;
     out->access = access7;
     break;
   case 1:
     *out = implicit_item(SrcLoop, "b");
-    out->loop_kind = "for";
+    out->loop_kind = OMPDP_LK_FOR;
     out->loop_line = 1;
     out->loop_column = 3;
     if (!no_host_access) {
@@ -411,7 +412,7 @@ static int describe(uint32_t region, int it, ompdp_region_info_t *out) {
     nth_pragma = (int)region - 5;
     *out = implicit_item(SrcTwo, region == 5 ? "b" : "c");
     nth_pragma = 0;
-    out->loop_kind = "for";
+    out->loop_kind = OMPDP_LK_FOR;
     out->loop_line = 1;
     out->loop_column = 3;
     out->host_accesses = &HostRead;
@@ -467,6 +468,10 @@ static void test_policy_keep_resident(void) {
            "  #pragma omp target data map(to: b)\n  for (int i = 0; i < 4; ++i) {\n#pragma omp "
            "target map(always, from: b)\n  b[0]++;\n  }\n");
   }
+  /* The runtime names the finding's region where it attributes it. */
+  ompdp_region_info_t info;
+  CHECK(describe(1, 0, &info) == 0);
+  ompdp_region_info_name_item(&info, rt);
   CHECK_EQ_U64(rt->region_id, 0x101);
   ompdp_report_free(&r);
 

@@ -20,17 +20,17 @@ static const char *Line = "#pragma omp target update to(v[0:N]) device(1) depend
 static ompdp_region_info_t update_item(const char *directive, const char *other) {
   ompdp_region_info_t it;
   memset(&it, 0, sizeof(it));
-  it.construct = "target update";
+  it.construct = OMPDP_CK_TARGET_UPDATE;
   it.file = it.source_file = "t.c";
   it.function = "f";
-  it.loop_kind = "";
+  it.loop_kind = OMPDP_LK_NONE;
   it.line = it.end_line = 1;
   it.column = 1;
   it.end_column = (uint32_t)strlen(Line);
   it.clause = "to(v[0:N])";
   it.expr = "v[0:N]";
   it.variable = "v";
-  it.map_type = "update to";
+  it.map_type = OMPDP_MT_UPDATE_TO;
   it.clause_line = it.clause_end_line = it.item_line = it.item_end_line = 1;
   it.clause_column = 27;
   it.clause_end_column = 37;
@@ -39,7 +39,6 @@ static ompdp_region_info_t update_item(const char *directive, const char *other)
   it.num_items = 1;
   it.directive = directive;
   it.other_clauses = other;
-  it.access_name = "unknown";
   return it;
 }
 

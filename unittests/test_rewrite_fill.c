@@ -28,10 +28,10 @@ static ompdp_region_info_t record(const char *src, const char *construct, const 
   ompdp_region_info_t it;
   memset(&it, 0, sizeof(it));
   const char *p = strstr(src, "#pragma");
-  it.construct = construct;
+  it.construct = ompdp_construct_kind_parse(construct);
   it.file = it.source_file = "t.c";
   it.function = "f";
-  it.loop_kind = "";
+  it.loop_kind = OMPDP_LK_NONE;
   pos_of(src, (size_t)(p - src), &it.line, &it.column);
   pos_of(src, (size_t)(strchr(p, '\n') - src), &it.end_line, &it.end_column);
   const char *c = strstr(p, clause);
@@ -43,9 +43,8 @@ static ompdp_region_info_t record(const char *src, const char *construct, const 
   it.clause = clause;
   it.expr = expr;
   it.variable = var;
-  it.map_type = type;
+  it.map_type = ompdp_map_type_parse(type);
   it.num_items = 1;
-  it.access_name = "unknown";
   if (stmt_end) {
     const char *e = strstr(p, stmt_end) + strlen(stmt_end);
     pos_of(src, (size_t)(p - src), &it.stmt_line, &it.stmt_column);

@@ -12,6 +12,7 @@
 \*===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE /* open_memstream */
 #include "check.h"
+#include "ompdp_rt.h"
 #include "detect.h"
 
 #include <pthread.h>

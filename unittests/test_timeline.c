@@ -39,11 +39,13 @@ static ompdp_event_t transfer(uint64_t t, uint64_t host, uint64_t dev_addr, uint
 }
 
 /* Runs the engine with a timeline over ev[0..n) and returns the report. */
-static int run(const char *options, const ompdp_event_t *ev, size_t n, ompdp_report_t *r) {
-  ompdp_options_reset();
-  if (ompdp_options_parse(options))
-    return -1;
-  ompdp_engine_config_t cfg = {.host_device = HOST, .timeline = 1};
+static int run(int mode, uint64_t first, uint64_t per_finding, const ompdp_event_t *ev, size_t n,
+               ompdp_report_t *r) {
+  ompdp_engine_config_t cfg = {.host_device = HOST,
+                               .timeline = 1,
+                               .timeline_mode = mode,
+                               .timeline_first = first,
+                               .timeline_per_finding = per_finding};
   ompdp_engine_t *g = ompdp_engine_create(&cfg);
   if (!g)
     return -1;
@@ -93,7 +95,7 @@ static void test_bounded(void) {
   for (int i = 0; i < 10; ++i)
     ev[i] = transfer(1000 + 1000 * (uint64_t)i, 0x100, 0x200, 0xabc);
   ompdp_report_t r;
-  CHECK(run("timeline_first=2 timeline_per_finding=3", ev, 10, &r) == 0);
+  CHECK(run(OMPDP_TIMELINE_BOUNDED, 2, 3, ev, 10, &r) == 0);
   const ompdp_timeline_t *t = r.timeline;
   CHECK(t != NULL);
   if (!t)
@@ -123,7 +125,7 @@ static void test_full(void) {
   for (int i = 0; i < 10; ++i)
     ev[i] = transfer(1000 + 1000 * (uint64_t)i, 0x100, 0x200, 0xabc);
   ompdp_report_t r;
-  CHECK(run("timeline=full timeline_first=0 timeline_per_finding=1", ev, 10, &r) == 0);
+  CHECK(run(OMPDP_TIMELINE_FULL, 0, 1, ev, 10, &r) == 0);
   if (!r.timeline)
     return;
   CHECK(r.timeline->full);
@@ -131,7 +133,7 @@ static void test_full(void) {
   CHECK_EQ_U64(r.timeline->num_lanes, 0);
   CHECK_EQ_U64(linked(&r, finding(&r, OMPDP_FK_DUPLICATE_TRANSFER)), 9);
   ompdp_report_free(&r);
-  CHECK(run("timeline=off", ev, 10, &r) == 0);
+  CHECK(run(OMPDP_TIMELINE_OFF, 1000, 256, ev, 10, &r) == 0);
   CHECK(r.timeline == NULL);
   ompdp_report_free(&r);
 }
@@ -146,7 +148,7 @@ static void test_late(void) {
   for (size_t i = 0; i < n; ++i)
     ev[i] = transfer(1000 + 1000 * (uint64_t)i, 0x100 + 64 * i, 0x10000 + 64 * i, 0x5000 + i);
   ompdp_report_t r;
-  CHECK(run("timeline_first=0 timeline_per_finding=100000", ev, n, &r) == 0);
+  CHECK(run(OMPDP_TIMELINE_BOUNDED, 0, 100000, ev, n, &r) == 0);
   free(ev);
   if (!r.timeline)
     return;
@@ -169,6 +171,5 @@ int main(void) {
   test_bounded();
   test_full();
   test_late();
-  ompdp_options_free();
   return CHECK_DONE();
 }

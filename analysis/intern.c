@@ -3,7 +3,7 @@
 |* An operation is everything about an event but its time and content: type,
 |* addresses, devices, size, call site, region, map item, construct. A loop
 |* repeats the same few operations millions of times, so each is stored once
-|* and events carry its 28-bit id (rt/ompdp_rt.h).
+|* and events carry its 28-bit id (engine.h).
 |*
 |* Lookups go through a per-thread direct-mapped cache that holds the whole
 |* operation, so a repeated operation costs one hash and one compare and no
@@ -14,8 +14,9 @@
 |* holds an id got it after the entry was written.
 |*
 \*===----------------------------------------------------------------------===*/
-#include "ompdp_rt.h"
-#include "rank.h"
+#include "engine.h"
+
+ompdp_op_new_hook_fn ompdp_op_new_hook;
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -166,7 +167,9 @@ static uint32_t shard_intern(shard_t *s, uint32_t shard_no, const ompdp_op_t *op
   atomic_fetch_add_explicit(&total_ops, 1, memory_order_relaxed);
   if (op->region)
     atomic_store_explicit(&any_region, 1, memory_order_relaxed);
-  ompdp_rank_note_devices(op); /* the devices the report says this rank used */
+  ompdp_op_new_hook_fn hook = ompdp_op_new_hook;
+  if (hook)
+    hook(op); /* the runtime notes the devices its report says it used */
   return i << SHARD_BITS | shard_no;
 }
 

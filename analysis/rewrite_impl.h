@@ -1,0 +1,142 @@
+/*===- rewrite_impl.h - what the files of the rewrite planner share --*- C -*-===*\
+|*
+|* The planner is four files, one per layer (rewrite.h has the public
+|* entry points):
+|*
+|*   rewrite_clause.c  the text of clauses as the compiler recorded them
+|*   rewrite_text.c    text primitives: edits from region records only
+|*   rewrite_facts.c   what the run did to each map item and buffer (the
+|*                     runtime's part: it hands them on as the report's
+|*                     plan, report.h)
+|*   rewrite_policy.c  per kind, which rewrite is safe and what it saves
+|*                     (and rewrite_keep.c, the keep-resident rule)
+|*
+|* Nothing here is used outside analysis/rewrite_*.c.
+|*
+\*===----------------------------------------------------------------------===*/
+#ifndef OMPDP_REWRITE_IMPL_H
+#define OMPDP_REWRITE_IMPL_H
+
+#include "detect.h"
+#include "op_account.h"
+#include "rewrite.h"
+#include "strbuf.h"
+
+#define OMPDP_RW_OOM "out of memory"
+
+/*===- clause text (rewrite_clause.c) --------------------------------------===*/
+
+#define OMPDP_RW_MAX_MODS 8
+
+/* "map(always, close, tofrom: u[0:n], v)" split into its name, modifiers,
+ * map type and list. Points into buf. */
+typedef struct ompdp_rw_clause {
+  char *buf;
+  const char *name;
+  const char *mods[OMPDP_RW_MAX_MODS];
+  int num_mods;
+  const char *type; /* NULL when the clause names none */
+  const char *list;
+} ompdp_rw_clause_t;
+
+/* Returns 0, or -1 if text is not a clause of the form name(...). Free c
+ * with ompdp_rw_clause_free either way. */
+int ompdp_rw_parse_clause(const char *text, ompdp_rw_clause_t *c);
+void ompdp_rw_clause_free(ompdp_rw_clause_t *c);
+/* map(mods..., type: list) into b, with always added (always > 0), removed
+ * (always < 0) or left as c has it; c may be NULL. */
+void ompdp_rw_put_map_clause(ompdp_strbuf_t *b, const ompdp_rw_clause_t *c, ompdp_map_type_t type,
+                             int always, const char *list);
+/* Whether removing a directive with these other clauses keeps the order of
+ * the tasks around it (its depend clauses). */
+int ompdp_rw_depend_removable(const char *other);
+
+/*===- text primitives (rewrite_text.c) --------------------------------------===*/
+
+/* Appends the edit [line:col, end_line:end_col) -> replacement of the file
+ * of the construct `at` describes; -1 with *why set on failure. */
+int ompdp_rw_add_edit(ompdp_rewrite_t *rw, const ompdp_region_info_t *at, uint32_t line,
+                      uint32_t col, uint32_t end_line, uint32_t end_col, const char *original,
+                      const char *replacement, const char **why);
+/* An item written in a clause whose range the compiler recorded. */
+int ompdp_rw_explicit_item(const ompdp_region_info_t *it);
+int ompdp_rw_is_identifier(const char *s);
+const char *ompdp_rw_basename(const char *path);
+/* What removing the directive of `it` (when rw removes it) assumes about
+ * the clauses no item records, appended to a. */
+void ompdp_rw_removal_assumption(const ompdp_rewrite_t *rw, const ompdp_region_info_t *it,
+                                 ompdp_strbuf_t *a);
+/* Puts a rewrite's edits in position order, joins insertions at one place,
+ * and returns -1 if two edits still overlap. */
+int ompdp_rw_normalize_edits(ompdp_rewrite_t *rw);
+
+/*===- the run's facts (rewrite_facts.c, report.h) --------------------------===*/
+
+/* A site of the run's plan: a map item of one construct (region handle,
+ * item), or (region, -1) for the deletes of a construct that did not
+ * allocate (OMPDP_PLAN_SITE_FIELD in OmpdpFormat.inc says what each field
+ * counts). */
+typedef ompdp_plan_site_t ompdp_rw_site_t;
+
+/*===- policy (rewrite_policy.c, rewrite_keep.c) ------------------------------===*/
+
+/* The rule of a finding's kind, from the table of detections. */
+ompdp_rewrite_rule_t ompdp_rw_rule(const ompdp_finding_t *f);
+
+struct ompdp_rw_plan;
+
+/* A region's records, for the text primitives. */
+typedef struct ompdp_rw_items {
+  ompdp_region_info_t *items;
+  ompdp_rw_region_t reg;
+} ompdp_rw_items_t;
+/* All records of region (items malloc'd); 0, or -1 when the plan has none. */
+int ompdp_rw_load_region(const struct ompdp_rw_plan *c, uint32_t region, ompdp_rw_items_t *out);
+
+/* What the policies plan from: the run's plan (sites, buffers and the
+ * records of their regions) and an index of its sites. */
+typedef struct ompdp_rw_plan {
+  const ompdp_plan_t *facts;
+  uint32_t *by_site; /* site indexes, by (region, item) */
+  uint64_t mult;     /* ns = time * mult >> 32; 0: time is in ns */
+} ompdp_rw_plan_t;
+
+/* The site of (region, item): its index + 1, or 0 when the run had none. */
+uint32_t ompdp_rw_site_find(const ompdp_rw_plan_t *c, uint32_t region, int item);
+
+static inline uint64_t ompdp_rw_to_ns(const ompdp_rw_plan_t *c, uint64_t t) {
+  return c->mult ? (uint64_t)(((unsigned __int128)t * c->mult) >> 32) : t;
+}
+static inline int ompdp_rw_has_to(ompdp_map_type_t t) {
+  return t == OMPDP_MT_TO || t == OMPDP_MT_TOFROM;
+}
+static inline int ompdp_rw_has_from(ompdp_map_type_t t) {
+  return t == OMPDP_MT_FROM || t == OMPDP_MT_TOFROM;
+}
+/* A construct that maps for a structured block: target, target data. */
+static inline int ompdp_rw_is_structured(ompdp_construct_kind_t k) {
+  return k == OMPDP_CK_TARGET || k == OMPDP_CK_TARGET_DATA;
+}
+
+/* Attaches the saving and words to the finding's last rewrite and returns
+ * 0, or drops that rewrite and returns -1 when its text could not be made
+ * (text_rc != 0) or memory ran out. Takes desc and assume (may be NULL). */
+int ompdp_rw_finish(ompdp_finding_t *f, int text_rc, uint64_t transfers, uint64_t allocs,
+                    uint64_t bytes, uint64_t time_ns, ompdp_strbuf_t *desc, ompdp_strbuf_t *assume);
+
+/* The operations a rewrite removes (rm) and adds (add, may be NULL), by
+ * class, for the cost model (times in the plan's units): set on f's last
+ * rewrite when ompdp_rw_finish kept it (rc 0). Returns rc. */
+int ompdp_rw_with_ops(const ompdp_rw_plan_t *c, ompdp_finding_t *f, int rc, const ompdp_oc_t rm,
+                      const ompdp_oc_t add);
+/* A site's allocations (all, or those after the first, with their deletes
+ * but the last: what keeping the item resident removes), into oc. */
+void ompdp_rw_oc_site_allocs(ompdp_oc_t oc, const ompdp_rw_site_t *s, uint64_t n, int all);
+
+/* The keep-resident rewrites of the whole report: around loops, and around
+ * constructs in a row; removed[site] != 0 marks sites another rule
+ * rewrites. 0, or -1 when out of memory. */
+int ompdp_rw_keep_resident_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, const size_t *removed);
+int ompdp_rw_row_resident_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, const size_t *removed);
+
+#endif /* OMPDP_REWRITE_IMPL_H */

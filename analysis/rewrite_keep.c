@@ -1,0 +1,602 @@
+/*===- rewrite_keep.c - keeping data resident ------------------------*- C -*-===*\
+|*
+|* The rule for duplicate transfers, round trips and repeated allocations
+|* (OMPDP_RR_KEEP_RESIDENT in the table of detections): the item stays on
+|* the device across the loop around its construct (one `target data` per
+|* loop, for every item the loop's findings name), or across constructs in
+|* a row of one block (`{` and `}` around them), when the facts show that
+|* nothing in between can see the difference; what the host needs in
+|* between comes back through `map(always, from:)` or `target update`s at
+|* the host statements that use it, whichever moves less (docs/fixes.md).
+|*
+\*===----------------------------------------------------------------------===*/
+#include "rewrite_impl.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The site index + 1 of a finding that keeping data resident fixes, or 0. */
+static uint32_t keep_site(const ompdp_rw_plan_t *c, const ompdp_finding_t *f) {
+  if (ompdp_rw_rule(f) != OMPDP_RR_KEEP_RESIDENT || !f->rt_region || f->item < 0)
+    return 0;
+  return ompdp_rw_site_find(c, f->rt_region, f->item);
+}
+
+/* Duplicate transfers, round trips and repeated allocations of an item of
+ * a target (or target data) construct inside a loop: keep it on the device
+ * across the loop. A plan says how, for one site; the plans of one loop
+ * become one rewrite (one `target data` with a map per item). */
+typedef struct keep_plan {
+  uint32_t site;
+  ompdp_rw_items_t ri; /* owned */
+  const ompdp_region_info_t *it;
+  ompdp_map_type_t outer;
+  int inner_from;
+  /* The target update variant: the host's statements in the loop that
+   * use the item get `target update from` before (reads, when the device
+   * changes it) and `target update to` after (writes). */
+  int update;
+  uint32_t num_from, num_to; /* updates inserted, per iteration (at most) */
+  int lower_bound;           /* some run only under a condition */
+  uint64_t transfers, allocs, bytes, time;
+  ompdp_oc_t rm, add; /* by class, for the cost model */
+  int dev;
+  size_t group;
+} keep_plan_t;
+
+/* What the compiler says the host does with the item in the loop: the
+ * number of statements that read (or write: a partial write needs the
+ * device's values first) and that write it. 0 when each runs once per
+ * iteration, 1 when some run at most once (under a condition, or in a body
+ * that can leave the iteration after the construct): the counts are then
+ * upper bounds. -1 when some use is not a statement a directive can go
+ * around, or may run more than once per iteration, so that updates there
+ * cannot be placed or counted. */
+static int host_uses(const ompdp_region_info_t *it, uint32_t *uses, uint32_t *writes) {
+  int bound = 0;
+  *uses = *writes = 0;
+  for (uint32_t k = 0; k < it->num_host_accesses; ++k) {
+    const ompdp_host_access_t *a = &it->host_accesses[k];
+    if (!(a->Flags & OMPDP_HA_STATEMENT) ||
+        !(a->Flags & (OMPDP_HA_EVERY_TIME | OMPDP_HA_AT_MOST_ONCE)) || !a->Line || !a->Column ||
+        a->Column > 512 || !a->EndLine)
+      return -1;
+    if (!(a->Flags & OMPDP_HA_EVERY_TIME))
+      bound = 1;
+    ++*uses;
+    if (a->Access == OMPDP_ACCESS_WRITE || a->Access == OMPDP_ACCESS_READ_WRITE)
+      ++*writes;
+  }
+  return bound;
+}
+
+/* 0 and a plan, or -1 when keeping the item resident is not safe or not
+ * possible. Two ways to keep the host's view of the item: the construct
+ * copies it back every iteration (`map(always, from: x)`), or the copies
+ * move to the host statements that use it (`target update`); the one that
+ * moves less is taken. */
+static int make_keep_plan(const ompdp_rw_plan_t *c, uint32_t si, keep_plan_t *p) {
+  const ompdp_rw_site_t *s = &c->facts->sites[si];
+  memset(p, 0, sizeof(*p));
+  if (s->item < 0 || !s->buf)
+    return -1;
+  /* One buffer, nobody else's operations on it in between, the same size
+   * every time. */
+  if (s->multi_buf || s->interleaved || s->sizes_differ || s->allocs < 2 || s->deletes != s->allocs)
+    return -1;
+  if (ompdp_rw_load_region(c, s->region, &p->ri))
+    return -1;
+  if ((uint32_t)s->item >= p->ri.reg.num_items)
+    goto no;
+  const ompdp_region_info_t *it = &p->ri.items[s->item];
+  ompdp_map_type_t mt = it->map_type;
+  if (it->loop_kind == OMPDP_LK_NONE || it->nowait || !ompdp_rw_is_structured(it->construct) ||
+      (!ompdp_rw_has_to(mt) && !ompdp_rw_has_from(mt) && mt != OMPDP_MT_ALLOC))
+    goto no;
+  if (it->modifiers & OMPDP_MOD_ALWAYS)
+    goto no; /* always copies even when present: keeping it resident saves nothing */
+  /* A `to` item the region writes: each iteration starts from the host's
+   * copy today, and would start from the previous iteration's writes. The
+   * run cannot see such writes; the compiler's read/write facts can. */
+  if (ompdp_rw_has_to(mt) && !ompdp_rw_has_from(mt) &&
+      (it->access == OMPDP_ACCESS_WRITE || it->access == OMPDP_ACCESS_READ_WRITE))
+    goto no;
+  int dev_changes = ompdp_rw_has_from(mt) && (s->dev_changed || !ompdp_rw_has_to(mt));
+  uint64_t k = s->allocs; /* executions of the construct: iterations */
+  uint64_t before = s->h2d + s->d2h;
+  uint64_t in_first = ompdp_rw_has_to(mt) ? 1 : 0;
+  /* The `always, from` way: the host's copies in must all have carried
+   * what the device had (else the host changed it in between). */
+  int always_ok = !s->host_changed && s->h2d >= in_first;
+  uint64_t always_after = in_first + (dev_changes ? s->d2h : 0);
+  /* The update way: every host use known, placeable and run at most once
+   * per iteration (the updates are counted as if each ran every time, so
+   * the saving is then a lower bound); a host that changed the data must
+   * have a write the compiler saw (else it wrote through something the
+   * facts miss). */
+  uint32_t uses = 0, writes = 0;
+  int bound = host_uses(it, &uses, &writes);
+  int update_ok = bound >= 0 && (!s->host_changed || writes) && s->h2d >= in_first &&
+                  (!dev_changes || s->d2h >= 1);
+  uint32_t num_from = dev_changes ? uses : 0, num_to = writes;
+  /* A `from` item the host uses in the loop: the outer map must bring the
+   * host's values in first (a `target update from` before the first
+   * kernel would fetch uninitialised device memory otherwise). */
+  uint64_t up_in = in_first || num_from ? 1 : 0;
+  uint64_t update_after = up_in + (dev_changes ? 1 : 0) + k * (num_from + num_to);
+  /* With updates under a condition, how often they run is not known: the
+   * update way is taken when even if they ran every time it would move no
+   * more than the program does now (the saving is then a lower bound);
+   * a copy back in every iteration would move more whenever the condition
+   * fails more than once. */
+  if (update_ok && update_after <= before &&
+      (!always_ok || update_after < always_after || bound == 1)) {
+    p->update = 1;
+    p->num_from = num_from;
+    p->num_to = num_to;
+    p->lower_bound = bound == 1 && num_from + num_to > 0;
+  } else if (!always_ok) {
+    goto no;
+  }
+  p->site = si;
+  p->it = it;
+  p->dev = c->facts->bufs[s->buf - 1].device;
+  p->allocs = s->allocs - 1;
+  p->time = (s->dur_alloc - s->dur_alloc_first) + (s->dur_delete - s->dur_delete_last);
+  ompdp_rw_oc_site_allocs(p->rm, s, s->allocs - 1, 0);
+  if (p->update) {
+    p->outer = up_in ? (dev_changes ? OMPDP_MT_TOFROM : OMPDP_MT_TO)
+                     : (dev_changes ? OMPDP_MT_FROM : OMPDP_MT_ALLOC);
+    uint64_t moved = k * (num_from + num_to);
+    uint64_t avg_h2d = s->h2d ? s->dur_h2d / s->h2d : 0;
+    uint64_t avg_d2h = s->d2h ? s->dur_d2h / s->d2h : 0;
+    uint64_t size = s->alloc_bytes;
+    uint64_t bytes_before = s->bytes_h2d + s->bytes_d2h;
+    uint64_t bytes_after =
+        (up_in ? size : 0) + (dev_changes ? s->bytes_d2h / s->d2h : 0) + moved * size;
+    uint64_t t_before = s->dur_h2d + s->dur_d2h;
+    uint64_t t_after = (up_in ? (in_first ? s->dur_h2d_first : avg_d2h) : 0) +
+                       (dev_changes ? avg_d2h : 0) + k * (num_from * avg_d2h + num_to * avg_h2d);
+    p->transfers = before - update_after;
+    p->bytes = bytes_before > bytes_after ? bytes_before - bytes_after : 0;
+    p->time += t_before > t_after ? t_before - t_after : 0;
+    /* Every copy of the construct goes; the copies in at the start, back at
+     * the end and the updates come instead, with the times t_after gives. */
+    ompdp_oc_add(p->rm, OMPDP_OC_H2D, s->h2d, s->bytes_h2d, s->dur_h2d);
+    ompdp_oc_add(p->rm, OMPDP_OC_D2H, s->d2h, s->bytes_d2h, s->dur_d2h);
+    uint64_t in = (up_in ? 1 : 0) + k * num_to, back = (dev_changes ? 1 : 0) + k * num_from;
+    ompdp_oc_add(p->add, OMPDP_OC_H2D, in, in * size,
+                 (up_in ? (in_first ? s->dur_h2d_first : avg_d2h) : 0) + k * num_to * avg_h2d);
+    ompdp_oc_add(p->add, OMPDP_OC_D2H, back, back * size, back * avg_d2h);
+    return 0;
+  }
+  p->inner_from = dev_changes;
+  p->outer = ompdp_rw_has_to(mt) ? OMPDP_MT_TO : OMPDP_MT_ALLOC;
+  if (s->h2d > 1) {
+    p->transfers += s->h2d - 1;
+    p->bytes += s->bytes_h2d - s->bytes_h2d_first;
+    p->time += s->dur_h2d - s->dur_h2d_first;
+    ompdp_oc_add(p->rm, OMPDP_OC_H2D, s->h2d - 1, s->bytes_h2d - s->bytes_h2d_first,
+                 s->dur_h2d - s->dur_h2d_first);
+  }
+  if (!p->inner_from) {
+    p->transfers += s->d2h;
+    p->bytes += s->bytes_d2h;
+    p->time += s->dur_d2h;
+    ompdp_oc_add(p->rm, OMPDP_OC_D2H, s->d2h, s->bytes_d2h, s->dur_d2h);
+  }
+  return 0;
+no:
+  free(p->ri.items);
+  p->ri.items = NULL;
+  return -1;
+}
+
+static const char *plan_name(const keep_plan_t *p) {
+  return p->it->implicit ? p->it->variable : p->it->expr;
+}
+
+/* One rewrite for the plans ps[0..n) of one loop, into rw (zeroed).
+ * Returns 0, or -1 (rw then holds whatever was built: free it). */
+static int build_keep(const ompdp_rw_plan_t *c, ompdp_rewrite_t *rw, keep_plan_t *const *ps,
+                      size_t n) {
+  const ompdp_region_info_t *items[64];
+  ompdp_map_type_t types[64];
+  const char *why = NULL;
+  if (n > 64)
+    return -1;
+  uint64_t transfers = 0, allocs = 0, bytes = 0, time = 0;
+  ompdp_oc_t rm = {{0}}, add = {{0}};
+  for (size_t i = 0; i < n; ++i) {
+    ompdp_oc_merge(rm, (const uint64_t(*)[3])ps[i]->rm);
+    ompdp_oc_merge(add, (const uint64_t(*)[3])ps[i]->add);
+    items[i] = ps[i]->it;
+    types[i] = ps[i]->outer;
+    transfers += ps[i]->transfers;
+    allocs += ps[i]->allocs;
+    bytes += ps[i]->bytes;
+    time += ps[i]->time;
+    rw->lower_bound |= ps[i]->lower_bound;
+  }
+  rw->kind = OMPDP_RK_KEEP_RESIDENT;
+  int rc = ompdp_rw_keep_resident(rw, items, types, n, &why);
+  for (size_t i = 0; i < n && !rc; ++i)
+    if (ps[i]->inner_from)
+      rc = ompdp_rw_set_map_type(rw, &ps[i]->ri.reg, (uint32_t)c->facts->sites[ps[i]->site].item,
+                                 OMPDP_MT_FROM, 1, &why);
+    else if (ps[i]->update)
+      rc = ompdp_rw_host_updates(rw, ps[i]->it, ps[i]->num_from != 0, &why);
+  if (rc || ompdp_rw_normalize_edits(rw))
+    return -1;
+
+  const ompdp_region_info_t *it = ps[0]->it;
+  ompdp_strbuf_t d = {0}, a = {0};
+  ompdp_sb_puts(&d, "keep ");
+  for (size_t i = 0; i < n; ++i)
+    ompdp_sb_printf(&d, "%s`%s`", i == 0 ? "" : i + 1 == n ? " and " : ", ", plan_name(ps[i]));
+  ompdp_sb_printf(
+      &d, " on device %d for the whole %s loop at %s:%" PRIu32 ": `#pragma omp target data",
+      ps[0]->dev, ompdp_loop_kind_name(it->loop_kind), ompdp_rw_basename(it->file), it->loop_line);
+  for (size_t i = 0; i < n; ++i)
+    ompdp_sb_printf(&d, " map(%s: %s)", ompdp_map_type_name(ps[i]->outer), plan_name(ps[i]));
+  ompdp_sb_puts(&d, "` before it");
+  for (size_t i = 0; i < n; ++i) {
+    const keep_plan_t *p = ps[i];
+    if (p->inner_from)
+      ompdp_sb_printf(&d,
+                      "; the %s construct at line %" PRIu32 " copies `%s` back with "
+                      "`map(always, from: %s)`",
+                      ompdp_construct_kind_name(p->it->construct), p->it->line, plan_name(p),
+                      plan_name(p));
+    else if (p->update) {
+      const ompdp_region_info_t *x = p->it;
+      int any = 0;
+      for (uint32_t k = 0; k < x->num_host_accesses; ++k) {
+        const ompdp_host_access_t *h = &x->host_accesses[k];
+        int w = h->Access == OMPDP_ACCESS_WRITE || h->Access == OMPDP_ACCESS_READ_WRITE;
+        if (p->num_from)
+          ompdp_sb_printf(&d, "%s`target update from(%s)` before line %" PRIu32,
+                          any++ ? ", " : "; ", plan_name(p), h->Line);
+        if (w)
+          ompdp_sb_printf(&d, "%s`target update to(%s)` after line %" PRIu32, any++ ? ", " : "; ",
+                          plan_name(p), h->EndLine);
+      }
+      if (!x->num_host_accesses)
+        ompdp_sb_printf(&d, "; no host code in the loop uses `%s`%s", plan_name(p),
+                        ompdp_rw_has_from(p->outer) ? ", so it comes back once, after the loop"
+                                                    : "");
+      else if (ompdp_rw_has_from(p->outer))
+        ompdp_sb_printf(&d, "; it comes back once more after the loop");
+      ompdp_sb_printf(&a,
+                      "%sno host code in the loop reaches `%s` through another pointer (the "
+                      "compiler follows the uses of `%s` itself)",
+                      a.len ? "; " : "", x->variable, x->variable);
+    } else if (ompdp_rw_has_from(p->it->map_type))
+      ompdp_sb_printf(&d, "; the device never changed `%s`, so nothing needs to come back",
+                      plan_name(p));
+    if (ompdp_rw_has_to(p->it->map_type) && !ompdp_rw_has_from(p->it->map_type) &&
+        p->it->access == OMPDP_ACCESS_UNKNOWN)
+      ompdp_sb_printf(&a,
+                      "%sthe region does not write `%s` (the run cannot see writes to a `to` item; "
+                      "with them, one iteration would see the previous one's values)",
+                      a.len ? "; " : "", p->it->variable);
+    if (strcmp(plan_name(p), p->it->variable))
+      ompdp_sb_printf(&a, "%sthe names in `%s` mean the same before the loop", a.len ? "; " : "",
+                      plan_name(p));
+  }
+  rw->transfers_removed = transfers;
+  rw->allocs_removed = allocs;
+  rw->bytes_removed = bytes;
+  rw->time_saved_ns = ompdp_rw_to_ns(c, time);
+  ompdp_oc_to_ops((const uint64_t(*)[3])rm, c->mult, &rw->ops);
+  ompdp_oc_to_ops((const uint64_t(*)[3])add, c->mult, &rw->ops_added);
+  rw->description = ompdp_sb_take(&d);
+  rw->assumption = a.len ? ompdp_sb_take(&a) : (free(a.d), NULL);
+  return rw->description && (!a.oom) ? 0 : -1;
+}
+
+/* The keep-resident rewrites of the whole report: plans per site, grouped
+ * by loop, each group's rewrite copied to every finding it fixes. When a
+ * group's edits cannot be combined, each plan gets a rewrite of its own. */
+int ompdp_rw_keep_resident_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, const size_t *removed) {
+  const ompdp_plan_t *facts = c->facts;
+  int rc = -1;
+  int *plan_of = calloc(facts->num_sites ? facts->num_sites : 1, sizeof(int)); /* +1, -1: none */
+  keep_plan_t *plans = calloc(facts->num_sites ? facts->num_sites : 1, sizeof(*plans));
+  size_t np = 0, ng = 0;
+  ompdp_rewrite_t *groups = NULL;
+  int *group_ok = NULL;
+  if (!plan_of || !plans)
+    goto out;
+  for (size_t i = 0; i < r->num_findings; ++i) {
+    ompdp_finding_t *f = &r->findings[i];
+    uint32_t si = keep_site(c, f);
+    if (!si || plan_of[si - 1] || removed[si - 1])
+      continue;
+    if (make_keep_plan(c, si - 1, &plans[np]) == 0) {
+      plan_of[si - 1] = (int)++np;
+    } else {
+      plan_of[si - 1] = -1;
+    }
+  }
+  /* Group by loop. */
+  for (size_t i = 0; i < np; ++i) {
+    plans[i].group = ng;
+    for (size_t j = 0; j < i; ++j)
+      if (plans[j].it->loop_line == plans[i].it->loop_line &&
+          plans[j].it->loop_column == plans[i].it->loop_column &&
+          !strcmp(plans[j].it->file, plans[i].it->file)) {
+        plans[i].group = plans[j].group;
+        break;
+      }
+    if (plans[i].group == ng)
+      ++ng;
+  }
+  groups = calloc(ng ? ng : 1, sizeof(*groups));
+  group_ok = calloc(ng ? ng : 1, sizeof(*group_ok));
+  if (!groups || !group_ok)
+    goto out;
+  keep_plan_t *members[64];
+  for (size_t g = 0; g < ng; ++g) {
+    size_t n = 0;
+    for (size_t i = 0; i < np && n < 64; ++i)
+      if (plans[i].group == g)
+        members[n++] = &plans[i];
+    group_ok[g] = build_keep(c, &groups[g], members, n) == 0;
+    if (!group_ok[g])
+      ompdp_rewrite_free(&groups[g]);
+  }
+  for (size_t i = 0; i < r->num_findings; ++i) {
+    ompdp_finding_t *f = &r->findings[i];
+    uint32_t si = keep_site(c, f);
+    if (!si || plan_of[si - 1] <= 0)
+      continue;
+    keep_plan_t *p = &plans[plan_of[si - 1] - 1];
+    ompdp_rewrite_t own = {0};
+    const ompdp_rewrite_t *src = &groups[p->group];
+    if (!group_ok[p->group]) {
+      keep_plan_t *one = p;
+      if (build_keep(c, &own, &one, 1)) {
+        ompdp_rewrite_free(&own);
+        continue;
+      }
+      src = &own;
+    }
+    ompdp_rewrite_t *rw = ompdp_finding_add_rewrite(f, OMPDP_RK_KEEP_RESIDENT);
+    int bad = !rw || ompdp_rewrite_copy(rw, src);
+    ompdp_rewrite_free(&own);
+    if (bad)
+      goto out;
+  }
+  rc = 0;
+out:
+  for (size_t i = 0; plans && i < np; ++i)
+    free(plans[i].ri.items);
+  for (size_t g = 0; groups && g < ng; ++g)
+    ompdp_rewrite_free(&groups[g]);
+  free(groups);
+  free(group_ok);
+  free(plans);
+  free(plan_of);
+  return rc;
+}
+
+/* Constructs in a row, not in a loop (the paper's Listing 1): the map items
+ * of one variable in sibling constructs of one block, each allocating,
+ * copying and freeing the same buffer, become one `target data` around
+ * them (`{` before the first, `}` after the last), when nothing between
+ * them can see the difference: no host code in between uses the item (the
+ * compiler's host-access facts), no declaration, label or jump lies in
+ * between (the braces would change their meaning), and the run shows that
+ * every copy in after the first carried what the device already had. */
+#define MAX_ROW 16
+
+static const char *item_name(const ompdp_region_info_t *it) {
+  return it->implicit ? it->variable : it->expr;
+}
+
+/* 0 and the rewrite in rw, or -1: the sites sis[0..n) of one buffer. */
+static int build_row(const ompdp_rw_plan_t *c, const uint32_t *sis, size_t n, ompdp_rewrite_t *rw) {
+  const ompdp_plan_t *facts = c->facts;
+  ompdp_rw_items_t ri[MAX_ROW];
+  const ompdp_region_info_t *its[MAX_ROW];
+  uint32_t order[MAX_ROW];
+  size_t loaded = 0;
+  int rc = -1;
+  const char *why = NULL;
+  if (n < 2 || n > MAX_ROW)
+    return -1;
+  for (; loaded < n; ++loaded) {
+    const ompdp_rw_site_t *s = &facts->sites[sis[loaded]];
+    if (s->item < 0 || ompdp_rw_load_region(c, s->region, &ri[loaded]))
+      goto out;
+    if ((uint32_t)s->item >= ri[loaded].reg.num_items) {
+      ++loaded;
+      goto out;
+    }
+    its[loaded] = &ri[loaded].items[s->item];
+    order[loaded] = (uint32_t)loaded;
+  }
+  /* Source order. */
+  for (size_t i = 1; i < n; ++i)
+    for (size_t j = i; j > 0 && its[order[j - 1]]->stmt_offset > its[order[j]]->stmt_offset; --j) {
+      uint32_t t = order[j];
+      order[j] = order[j - 1];
+      order[j - 1] = t;
+    }
+  const ompdp_region_info_t *first = its[order[0]], *last = its[order[n - 1]];
+  const ompdp_rw_site_t *s0 = &facts->sites[sis[order[0]]];
+  int to = 0, from = 0;
+  uint64_t before = 0, bytes_before = 0, dur_before = 0, ops = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const ompdp_rw_site_t *s = &facts->sites[sis[order[i]]];
+    const ompdp_region_info_t *it = its[order[i]];
+    ompdp_map_type_t mt = it->map_type;
+    if (s->multi_buf || s->sizes_differ || !s->allocs || s->allocs != s->deletes ||
+        s->allocs != s0->allocs || s->buf != s0->buf || (i && s->in_changed) ||
+        it->loop_kind != OMPDP_LK_NONE || !it->block || it->block != first->block ||
+        strcmp(it->file, first->file) || strcmp(it->source_file, first->source_file) ||
+        !ompdp_rw_is_structured(it->construct) || it->nowait ||
+        (it->modifiers & OMPDP_MOD_ALWAYS) || !it->stmt_line || !it->stmt_length ||
+        strcmp(item_name(it), item_name(first)) ||
+        (!ompdp_rw_has_to(mt) && !ompdp_rw_has_from(mt) && mt != OMPDP_MT_ALLOC))
+      goto out;
+    if (i && it->stmt_offset < its[order[i - 1]]->stmt_offset + its[order[i - 1]]->stmt_length)
+      goto out; /* the same construct twice, or nested */
+    /* A `to` item the device writes: the next construct would start from
+     * the host's copy today, from the device's writes then. */
+    if (ompdp_rw_has_to(mt) && !ompdp_rw_has_from(mt) &&
+        (it->access == OMPDP_ACCESS_WRITE || it->access == OMPDP_ACCESS_READ_WRITE))
+      goto out;
+    /* Host code in the block that uses the item must lie outside the row. */
+    for (uint32_t k = 0; k < it->num_host_accesses; ++k) {
+      const ompdp_host_access_t *a = &it->host_accesses[k];
+      if (!a->Length || (a->Offset < last->stmt_offset + last->stmt_length &&
+                         a->Offset + a->Length > first->stmt_offset))
+        goto out;
+    }
+    to |= ompdp_rw_has_to(mt);
+    from |= ompdp_rw_has_from(mt) && (s->dev_changed || !ompdp_rw_has_to(mt));
+    before += s->h2d + s->d2h;
+    bytes_before += s->bytes_h2d + s->bytes_d2h;
+    dur_before += s->dur_h2d + s->dur_d2h + s->dur_alloc + s->dur_delete;
+    ops += s->h2d + s->d2h + s->allocs + s->deletes;
+  }
+  if (first->block_decls != last->block_decls || first->block_jumps != last->block_jumps ||
+      !last->stmt_own_lines || !last->stmt_end_line || first->stmt_column > 512)
+    goto out;
+  uint64_t m = s0->allocs; /* executions of the row */
+  uint64_t after = m * (uint64_t)(to + from);
+  if (after > before)
+    goto out;
+  const char *type = ompdp_map_type_name(to && from ? OMPDP_MT_TOFROM
+                                         : to       ? OMPDP_MT_TO
+                                         : from     ? OMPDP_MT_FROM
+                                                    : OMPDP_MT_ALLOC);
+  const char *expr = item_name(first);
+  if (!expr[0] || (first->implicit && !ompdp_rw_is_identifier(expr)))
+    goto out;
+
+  char indent[513];
+  memset(indent, ' ', first->stmt_column - 1);
+  indent[first->stmt_column - 1] = '\0';
+  ompdp_strbuf_t open = {0}, close = {0};
+  ompdp_sb_printf(&open, "%s#pragma omp target data map(%s: %s)\n%s{\n", indent, type, expr,
+                  indent);
+  ompdp_sb_printf(&close, "%s}\n", indent);
+  char *o = ompdp_sb_take(&open), *cl = ompdp_sb_take(&close);
+  rw->kind = OMPDP_RK_KEEP_RESIDENT;
+  int erc = !o || !cl ||
+            ompdp_rw_add_edit(rw, first, first->stmt_line, 1, first->stmt_line, 1, "", o, &why) ||
+            ompdp_rw_add_edit(rw, first, last->stmt_end_line + 1, 1, last->stmt_end_line + 1, 1, "",
+                              cl, &why) ||
+            ompdp_rw_normalize_edits(rw);
+  free(o);
+  free(cl);
+  if (erc)
+    goto out;
+
+  uint64_t size = s0->alloc_bytes;
+  uint64_t avg = ops ? dur_before / ops : 0;
+  uint64_t bytes_after = after * size;
+  uint64_t dur_after = avg * (after + 2 * m);
+  rw->transfers_removed = before - after;
+  rw->allocs_removed = (n - 1) * m;
+  {
+    /* Every operation of the row goes; one allocation, its copies in and
+     * back (m times) and its delete come instead. */
+    ompdp_oc_t rm = {{0}}, add = {{0}};
+    for (size_t i = 0; i < n; ++i) {
+      const ompdp_rw_site_t *s = &facts->sites[sis[order[i]]];
+      ompdp_oc_add(rm, OMPDP_OC_H2D, s->h2d, s->bytes_h2d, s->dur_h2d);
+      ompdp_oc_add(rm, OMPDP_OC_D2H, s->d2h, s->bytes_d2h, s->dur_d2h);
+      ompdp_rw_oc_site_allocs(rm, s, s->allocs, 1);
+    }
+    ompdp_oc_add(add, OMPDP_OC_H2D, m * (uint64_t)to, m * (uint64_t)to * size,
+                 m * (uint64_t)to * avg);
+    ompdp_oc_add(add, OMPDP_OC_D2H, m * (uint64_t)from, m * (uint64_t)from * size,
+                 m * (uint64_t)from * avg);
+    ompdp_oc_add(add, OMPDP_OC_ALLOC, m, m * size, m * avg);
+    ompdp_oc_add(add, OMPDP_OC_DELETE, m, m * size, m * avg);
+    ompdp_oc_to_ops((const uint64_t(*)[3])rm, c->mult, &rw->ops);
+    ompdp_oc_to_ops((const uint64_t(*)[3])add, c->mult, &rw->ops_added);
+  }
+  rw->bytes_removed = bytes_before > bytes_after ? bytes_before - bytes_after : 0;
+  rw->time_saved_ns = ompdp_rw_to_ns(c, dur_before > dur_after ? dur_before - dur_after : 0);
+  ompdp_strbuf_t d = {0}, a = {0};
+  ompdp_sb_printf(&d, "keep `%s` on device %d across the %zu constructs in a row at %s:%" PRIu32,
+                  expr, facts->bufs[s0->buf - 1].device, n, ompdp_rw_basename(first->file),
+                  first->line);
+  for (size_t i = 1; i < n; ++i)
+    ompdp_sb_printf(&d, "%s%" PRIu32, i + 1 == n ? " and " : ", ", its[order[i]]->line);
+  ompdp_sb_printf(&d,
+                  ": `#pragma omp target data map(%s: %s)` and `{` before line %" PRIu32
+                  ", `}` after line %" PRIu32 "; no host code between them uses `%s`",
+                  type, expr, first->stmt_line, last->stmt_end_line, expr);
+  if (from)
+    ompdp_sb_printf(&d, ", and it comes back once, after the last");
+  ompdp_sb_printf(&a, "no host code between them reaches `%s` through another pointer",
+                  first->variable);
+  rw->description = ompdp_sb_take(&d);
+  rw->assumption = ompdp_sb_take(&a);
+  rc = rw->description && rw->assumption ? 0 : -1;
+out:
+  for (size_t i = 0; i < loaded; ++i)
+    free(ri[i].items);
+  return rc;
+}
+
+/* The rewrites for constructs in a row, copied to every finding of theirs
+ * (findings a loop's rewrite already fixes are left alone). */
+int ompdp_rw_row_resident_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, const size_t *removed) {
+  const ompdp_plan_t *facts = c->facts;
+  char *done = calloc(facts->num_sites ? facts->num_sites : 1, 1);
+  if (!done)
+    return -1;
+  int rc = 0;
+  for (size_t i = 0; i < r->num_findings && !rc; ++i) {
+    ompdp_finding_t *f = &r->findings[i];
+    uint32_t si = keep_site(c, f);
+    if (!si || done[si - 1] || f->num_rewrites)
+      continue;
+    const ompdp_rw_site_t *s = &facts->sites[si - 1];
+    if (!s->buf)
+      continue;
+    const ompdp_plan_buf_t *b = &facts->bufs[s->buf - 1];
+    if (b->num_sites < 2)
+      continue;
+    uint32_t sis[MAX_ROW];
+    size_t n = 0;
+    int ok = 1;
+    for (int k = 0; k < b->num_sites && k < MAX_ROW; ++k) {
+      uint32_t x = b->sites[k] - 1;
+      done[x] = 1;
+      if (removed[x] || facts->sites[x].item < 0)
+        ok = 0;
+      else
+        sis[n++] = x;
+    }
+    ompdp_rewrite_t rw = {0};
+    if (!ok || build_row(c, sis, n, &rw)) {
+      ompdp_rewrite_free(&rw);
+      continue;
+    }
+    for (size_t j = 0; j < r->num_findings && !rc; ++j) {
+      ompdp_finding_t *g = &r->findings[j];
+      uint32_t sj = keep_site(c, g);
+      int member = 0;
+      for (size_t k = 0; sj && k < n; ++k)
+        member |= sis[k] == sj - 1;
+      if (!member || g->num_rewrites)
+        continue;
+      ompdp_rewrite_t *dst = ompdp_finding_add_rewrite(g, OMPDP_RK_KEEP_RESIDENT);
+      if (!dst || ompdp_rewrite_copy(dst, &rw))
+        rc = -1;
+    }
+    ompdp_rewrite_free(&rw);
+  }
+  free(done);
+  return rc;
+}

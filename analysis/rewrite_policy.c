@@ -1,0 +1,635 @@
+/*===- rewrite_policy.c - which rewrite, for which finding ------------*- C -*-===*\
+|*
+|* Decides, per finding, which rewrite is safe and what it saves: the rule
+|* its kind names in the table of detections (ompdp_detection_kind), tried
+|* in a fixed order so that each map item gets one rewrite: the item of an
+|* unused mapping goes (and its unused copies in with it), then unused
+|* copies in, overbroad maps, zero-filled copies in, and last keeping data
+|* resident (rewrite_keep.c) at the sites no other rule claimed. Each rule
+|* decides from the run's facts (rewrite_facts.c) and builds its edits
+|* with the text primitives (rewrite_text.c); docs/fixes.md has the rules.
+|*
+\*===----------------------------------------------------------------------===*/
+#include "rewrite_impl.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+ompdp_rewrite_rule_t ompdp_rw_rule(const ompdp_finding_t *f) {
+  const ompdp_detection_kind_t *k = ompdp_detection_kind(f->kind);
+  return k ? k->rewrite : OMPDP_RR_NONE;
+}
+
+int ompdp_rw_load_region(const ompdp_rw_plan_t *c, uint32_t region, ompdp_rw_items_t *out) {
+  ompdp_region_info_t head;
+  memset(out, 0, sizeof(*out));
+  if (ompdp_plan_describe(c->facts, region, -1, &head) || head.num_items == 0 ||
+      head.num_items > 4096)
+    return -1;
+  out->items = calloc(head.num_items, sizeof(*out->items));
+  if (!out->items)
+    return -1;
+  for (uint32_t j = 0; j < head.num_items; ++j)
+    if (ompdp_plan_describe(c->facts, region, (int)j, &out->items[j])) {
+      free(out->items);
+      out->items = NULL;
+      return -1;
+    }
+  out->reg.items = out->items;
+  out->reg.num_items = head.num_items;
+  return 0;
+}
+
+/* Attaches the saving and words to the finding's last rewrite and returns
+ * 0, or drops that rewrite and returns -1 when its text could not be
+ * made (or memory ran out). */
+int ompdp_rw_with_ops(const ompdp_rw_plan_t *c, ompdp_finding_t *f, int rc, const ompdp_oc_t rm,
+                      const ompdp_oc_t add) {
+  if (rc == 0 && f->num_rewrites) {
+    ompdp_rewrite_t *rw = &f->rewrites[f->num_rewrites - 1];
+    ompdp_oc_to_ops(rm, c->mult, &rw->ops);
+    if (add)
+      ompdp_oc_to_ops(add, c->mult, &rw->ops_added);
+  }
+  return rc;
+}
+
+void ompdp_rw_oc_site_allocs(ompdp_oc_t oc, const ompdp_rw_site_t *s, uint64_t n, int all) {
+  ompdp_oc_add(oc, OMPDP_OC_ALLOC, n, n * s->alloc_bytes,
+               all ? s->dur_alloc : s->dur_alloc - s->dur_alloc_first);
+  ompdp_oc_add(oc, OMPDP_OC_DELETE, n, n * s->alloc_bytes,
+               all ? s->dur_delete : s->dur_delete - s->dur_delete_last);
+}
+
+int ompdp_rw_finish(ompdp_finding_t *f, int text_rc, uint64_t transfers, uint64_t allocs,
+                    uint64_t bytes, uint64_t time_ns, ompdp_strbuf_t *desc,
+                    ompdp_strbuf_t *assume) {
+  ompdp_rewrite_t *rw = &f->rewrites[f->num_rewrites - 1];
+  if (!text_rc) {
+    rw->transfers_removed = transfers;
+    rw->allocs_removed = allocs;
+    rw->bytes_removed = bytes;
+    rw->time_saved_ns = time_ns;
+    rw->description = ompdp_sb_take(desc);
+    rw->assumption = assume && assume->len ? ompdp_sb_take(assume) : NULL;
+    if (rw->description && (!assume || !assume->oom)) {
+      free(assume ? assume->d : NULL);
+      return 0;
+    }
+  }
+  free(desc->d);
+  free(assume ? assume->d : NULL);
+  ompdp_rewrite_free(rw);
+  f->num_rewrites--;
+  return -1;
+}
+
+/* The item of a region that maps variable: the only one, else -1. */
+static int item_by_name(const ompdp_rw_items_t *ri, const char *variable) {
+  int found = -1;
+  for (uint32_t j = 0; j < ri->reg.num_items; ++j)
+    if (!strcmp(ri->items[j].variable, variable)) {
+      if (found >= 0)
+        return -1;
+      found = (int)j;
+    }
+  return found;
+}
+
+/* Unused allocations made by `target enter data` (with their `target exit
+ * data`) or by `target data`: remove the item. */
+static int plan_unused_alloc(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
+                             const ompdp_rw_items_t *ri, const ompdp_rw_site_t *s) {
+  const ompdp_region_info_t *it = &ri->items[s->item];
+  int enter = it->construct == OMPDP_CK_TARGET_ENTER_DATA;
+  if (!enter && it->construct != OMPDP_CK_TARGET_DATA)
+    return -1;
+  /* Every allocation of the site unused, freed, and nothing but its own
+   * copy in and a faithful copy back in its lifetime. */
+  if (s->allocs != f->count || s->lt_count != s->allocs || s->lt_bad || s->lt_exit_mixed ||
+      s->multi_buf || !s->lt_exit_region || (!enter && s->lt_exit_region != s->region))
+    return -1;
+  ompdp_rw_items_t xr = {0};
+  int exit_item = -1;
+  if (enter) {
+    if (ompdp_rw_load_region(c, s->lt_exit_region, &xr))
+      return -1;
+    exit_item = s->lt_exit_item >= 0 ? s->lt_exit_item : item_by_name(&xr, it->variable);
+    if (xr.items[0].construct != OMPDP_CK_TARGET_EXIT_DATA || exit_item < 0 ||
+        (uint32_t)exit_item >= xr.reg.num_items) {
+      free(xr.items);
+      return -1;
+    }
+  }
+  ompdp_rewrite_t *rw = ompdp_finding_add_rewrite(f, OMPDP_RK_REMOVE_ITEM);
+  if (!rw) {
+    free(xr.items);
+    return -2;
+  }
+  const char *why = NULL;
+  int rc = ompdp_rw_remove_item(rw, &ri->reg, (uint32_t)s->item, &why);
+  if (!rc && enter)
+    rc = ompdp_rw_remove_item(rw, &xr.reg, (uint32_t)exit_item, &why);
+  ompdp_strbuf_t d = {0};
+  ompdp_sb_printf(&d, "remove `%s` from `%s` at %s:%" PRIu32, it->expr,
+                  ompdp_construct_kind_name(it->construct), ompdp_rw_basename(it->file), it->line);
+  if (enter)
+    ompdp_sb_printf(&d, " and from `target exit data` at %s:%" PRIu32,
+                    ompdp_rw_basename(xr.items[0].file), xr.items[0].line);
+  ompdp_sb_puts(&d, ": no kernel ran while the memory existed");
+  ompdp_strbuf_t a = {0};
+  if (!rc) {
+    ompdp_rw_removal_assumption(rw, it, &a);
+    if (enter)
+      ompdp_rw_removal_assumption(rw, &xr.items[exit_item], &a);
+  }
+  free(xr.items);
+  /* The copies of the allocations' lifetimes: their own copies in, the
+   * rest back (split by count, as the plan keeps one total). */
+  ompdp_oc_t rm = {{0}};
+  ompdp_rw_oc_site_allocs(rm, s, s->allocs, 1);
+  uint64_t lt_in = s->lt_transfers < s->h2d ? s->lt_transfers : s->h2d;
+  uint64_t lt_t =
+      s->lt_dur > s->dur_alloc + s->dur_delete ? s->lt_dur - s->dur_alloc - s->dur_delete : 0;
+  if (s->lt_transfers) {
+    double in_share = (double)lt_in / (double)s->lt_transfers;
+    ompdp_oc_add(rm, OMPDP_OC_H2D, lt_in, (uint64_t)(in_share * (double)s->lt_bytes),
+                 (uint64_t)(in_share * (double)lt_t));
+    ompdp_oc_add(rm, OMPDP_OC_D2H, s->lt_transfers - lt_in,
+                 s->lt_bytes - (uint64_t)(in_share * (double)s->lt_bytes),
+                 lt_t - (uint64_t)(in_share * (double)lt_t));
+  }
+  return ompdp_rw_with_ops(c, f,
+                           ompdp_rw_finish(f, rc, s->lt_transfers, s->allocs, s->lt_bytes,
+                                           ompdp_rw_to_ns(c, s->lt_dur), &d, &a),
+                           (const uint64_t(*)[3])rm, NULL);
+}
+
+/* Unused copies in: remove the `target update` item, or map the item
+ * without its copy in. */
+static int plan_unused_transfer(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
+                                const ompdp_rw_items_t *ri, const ompdp_rw_site_t *s) {
+  const ompdp_region_info_t *it = &ri->items[s->item];
+  int update = it->construct == OMPDP_CK_TARGET_UPDATE;
+  if (update ? it->map_type != OMPDP_MT_UPDATE_TO : !ompdp_rw_has_to(it->map_type))
+    return -1;
+  /* Every copy in of the site unused, and none copied back to the host
+   * before being overwritten (without it, the host would get older bytes). */
+  if (s->h2d != f->count || s->copied_back || s->multi_buf)
+    return -1;
+  ompdp_rewrite_t *rw =
+      ompdp_finding_add_rewrite(f, update ? OMPDP_RK_REMOVE_ITEM : OMPDP_RK_CHANGE_MAP_TYPE);
+  if (!rw)
+    return -2;
+  const char *why = NULL;
+  ompdp_map_type_t to = it->map_type == OMPDP_MT_TOFROM ? OMPDP_MT_FROM : OMPDP_MT_ALLOC;
+  int rc = update ? ompdp_rw_remove_item(rw, &ri->reg, (uint32_t)s->item, &why)
+                  : ompdp_rw_set_map_type(rw, &ri->reg, (uint32_t)s->item, to,
+                                          to == OMPDP_MT_ALLOC ? -1 : 0, &why);
+  ompdp_strbuf_t d = {0};
+  if (update)
+    ompdp_sb_printf(
+        &d, "remove `%s` from `target update` at %s:%" PRIu32 ": no kernel read what it sent",
+        it->expr, ompdp_rw_basename(it->file), it->line);
+  else
+    ompdp_sb_printf(&d,
+                    "map `%s` with `%s` instead of `%s` at %s:%" PRIu32
+                    ": no kernel read what the copy in sent",
+                    it->implicit ? it->variable : it->expr, ompdp_map_type_name(to),
+                    ompdp_map_type_name(it->map_type), ompdp_rw_basename(it->file), it->line);
+  ompdp_strbuf_t a = {0};
+  if (!rc)
+    ompdp_rw_removal_assumption(rw, it, &a);
+  ompdp_oc_t rm = {{0}};
+  ompdp_oc_add(rm, OMPDP_OC_H2D, s->h2d, s->bytes_h2d, s->dur_h2d);
+  return ompdp_rw_with_ops(
+      c, f, ompdp_rw_finish(f, rc, s->h2d, 0, s->bytes_h2d, ompdp_rw_to_ns(c, s->dur_h2d), &d, &a),
+      (const uint64_t(*)[3])rm, NULL);
+}
+
+/* Overbroad maps (detect_overbroad.c): the item a target region never
+ * touches goes; a tofrom item it only reads becomes `to`, one it only
+ * writes `from`. The run must agree with the region table: the copies
+ * back that disappear returned the bytes the device had received (else
+ * the host got other bytes from them). `from` relies on the region writing
+ * every element, which neither the run nor the table can tell. */
+static int plan_overbroad(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const ompdp_rw_items_t *ri,
+                          const ompdp_rw_site_t *s) {
+  const ompdp_region_info_t *it = &ri->items[s->item];
+  int rule = ompdp_overbroad_rule(it);
+  if (rule == OMPDP_OVERBROAD_NONE || s->multi_buf)
+    return -1;
+  if (rule != OMPDP_OVERBROAD_FROM && s->d2h && s->dev_changed)
+    return -1;
+  const char *name = it->implicit ? it->variable : it->expr;
+  uint64_t transfers, allocs = 0, bytes, time;
+  ompdp_oc_t rm = {{0}};
+  if (rule == OMPDP_OVERBROAD_REMOVE) {
+    transfers = s->h2d + s->d2h;
+    allocs = s->allocs;
+    bytes = s->bytes_h2d + s->bytes_d2h;
+    time = s->dur_h2d + s->dur_d2h + s->dur_alloc + s->dur_delete;
+    ompdp_oc_add(rm, OMPDP_OC_H2D, s->h2d, s->bytes_h2d, s->dur_h2d);
+    ompdp_oc_add(rm, OMPDP_OC_D2H, s->d2h, s->bytes_d2h, s->dur_d2h);
+    ompdp_rw_oc_site_allocs(rm, s, s->allocs, 1);
+  } else if (rule == OMPDP_OVERBROAD_TO) {
+    transfers = s->d2h;
+    bytes = s->bytes_d2h;
+    time = s->dur_d2h;
+    ompdp_oc_add(rm, OMPDP_OC_D2H, s->d2h, s->bytes_d2h, s->dur_d2h);
+  } else {
+    transfers = s->h2d;
+    bytes = s->bytes_h2d;
+    time = s->dur_h2d;
+    ompdp_oc_add(rm, OMPDP_OC_H2D, s->h2d, s->bytes_h2d, s->dur_h2d);
+  }
+  if (!transfers && !allocs)
+    return -1;
+  ompdp_rewrite_t *rw = ompdp_finding_add_rewrite(
+      f, rule == OMPDP_OVERBROAD_REMOVE ? OMPDP_RK_REMOVE_ITEM : OMPDP_RK_CHANGE_MAP_TYPE);
+  if (!rw)
+    return -2;
+  const char *why = NULL;
+  int rc = rule == OMPDP_OVERBROAD_REMOVE
+               ? ompdp_rw_remove_item(rw, &ri->reg, (uint32_t)s->item, &why)
+               : ompdp_rw_set_map_type(rw, &ri->reg, (uint32_t)s->item,
+                                       rule == OMPDP_OVERBROAD_TO ? OMPDP_MT_TO : OMPDP_MT_FROM, 0,
+                                       &why);
+  ompdp_strbuf_t d = {0}, a = {0};
+  if (rule == OMPDP_OVERBROAD_REMOVE)
+    ompdp_sb_printf(
+        &d, "remove `%s` from `target` at %s:%" PRIu32 ": the region never reads or writes it",
+        name, ompdp_rw_basename(it->file), it->line);
+  else
+    ompdp_sb_printf(
+        &d, "map `%s` with `%s` instead of `tofrom` at %s:%" PRIu32 ": the region only %s it", name,
+        rule == OMPDP_OVERBROAD_TO ? "to" : "from", ompdp_rw_basename(it->file), it->line,
+        rule == OMPDP_OVERBROAD_TO ? "reads" : "writes");
+  if (rule == OMPDP_OVERBROAD_FROM)
+    ompdp_sb_printf(
+        &a,
+        "the region writes every element of `%s` (an element it does not write would come "
+        "back from uninitialised device memory instead of keeping the host's value)",
+        name);
+  return ompdp_rw_with_ops(
+      c, f, ompdp_rw_finish(f, rc, transfers, allocs, bytes, ompdp_rw_to_ns(c, time), &d, &a),
+      (const uint64_t(*)[3])rm, NULL);
+}
+
+/* Bounds as written that may change something when evaluated once more. */
+static int has_side_effect(const char *x) {
+  for (const char *p = x; *p; ++p) {
+    if ((p[0] == '+' && p[1] == '+') || (p[0] == '-' && p[1] == '-'))
+      return 1;
+    if (*p == '=' && p[1] != '=' && (p == x || !strchr("=<>!", p[-1])))
+      return 1;
+  }
+  return 0;
+}
+
+/* A name a type can be spelled with again where the item is used. */
+static int respellable_type(const char *t) {
+  return *t && !strchr(t, '(') && !strstr(t, "unnamed") && !strstr(t, "anonymous");
+}
+
+/* The device-side fill of the item (its fill facts, region_view.h): a
+ * `target teams distribute parallel for` that finds the item present
+ * (map(alloc: ...)) and writes zero to every element, with `= 0` for an
+ * arithmetic or pointer element and byte by byte otherwise. Every line is
+ * indented with ind spaces and ends with a newline; dev is the
+ * construct's device clause (" device(1)") or "". Returns 0, or -1 when
+ * the item's facts do not allow one. */
+static int put_fill(ompdp_strbuf_t *b, const ompdp_region_info_t *it, uint32_t ind,
+                    const char *dev) {
+  const char *v = it->variable;
+  int scalar = (it->fill_flags & OMPDP_FILL_SCALAR) != 0;
+  if (!ompdp_rw_is_identifier(v) || !respellable_type(it->fill_type) || !it->fill_elem_size)
+    return -1;
+  ompdp_strbuf_t first = {0}, count = {0};
+  if (it->fill_flags & OMPDP_FILL_SECTION) {
+    if (!it->fill_length[0] || has_side_effect(it->fill_length) || has_side_effect(it->fill_lower))
+      return -1;
+    if (it->fill_lower[0] && strcmp(it->fill_lower, "0"))
+      ompdp_sb_printf(&first, "%s[(%s) + ompdp_i]", v, it->fill_lower);
+    else
+      ompdp_sb_printf(&first, "%s[ompdp_i]", v);
+    ompdp_sb_printf(&count, "(%s)", it->fill_length);
+  } else if (it->fill_flags & OMPDP_FILL_WHOLE) {
+    if (!it->fill_count)
+      return -1;
+    if (it->fill_count == 1 && scalar)
+      ompdp_sb_puts(&first, v); /* one object: no loop needed, but one is fine */
+    else
+      ompdp_sb_printf(&first, "((%s *)&%s)[ompdp_i]", it->fill_type, v);
+    ompdp_sb_printf(&count, "%" PRIu32, it->fill_count);
+  } else {
+    return -1;
+  }
+  char *at = ompdp_sb_take(&first), *n = ompdp_sb_take(&count);
+  if (!at || !n) {
+    free(at);
+    free(n);
+    b->oom = 1;
+    return -1;
+  }
+  ompdp_sb_printf(b, "%*s#pragma omp target teams distribute parallel for map(alloc: %s)%s\n",
+                  (int)ind, "", it->expr, dev);
+  if ((it->fill_flags & OMPDP_FILL_WHOLE) && it->fill_count == 1 && scalar) {
+    ompdp_sb_printf(b, "%*sfor (long long ompdp_i = 0; ompdp_i < 1; ++ompdp_i)\n", (int)ind, "");
+    ompdp_sb_printf(b, "%*s  %s = 0;\n", (int)ind, "", at);
+  } else if (scalar) {
+    ompdp_sb_printf(b, "%*sfor (long long ompdp_i = 0; ompdp_i < %s; ++ompdp_i)\n", (int)ind, "",
+                    n);
+    ompdp_sb_printf(b, "%*s  %s = 0;\n", (int)ind, "", at);
+  } else {
+    /* Byte by byte, from the first element on. */
+    ompdp_sb_printf(
+        b, "%*sfor (long long ompdp_i = 0; ompdp_i < %s * (long long)sizeof(%s); ++ompdp_i)\n",
+        (int)ind, "", n, it->fill_type);
+    if (it->fill_flags & OMPDP_FILL_WHOLE)
+      ompdp_sb_printf(b, "%*s  ((unsigned char *)&%s)[ompdp_i] = 0;\n", (int)ind, "", v);
+    else if (it->fill_lower[0] && strcmp(it->fill_lower, "0"))
+      ompdp_sb_printf(b, "%*s  ((unsigned char *)&%s[%s])[ompdp_i] = 0;\n", (int)ind, "", v,
+                      it->fill_lower);
+    else
+      ompdp_sb_printf(b, "%*s  ((unsigned char *)%s)[ompdp_i] = 0;\n", (int)ind, "", v);
+  }
+  free(at);
+  free(n);
+  return 0;
+}
+
+/* Zero-filled copies in (detect_zero.c): the item is allocated on the
+ * device and filled there instead of copied.
+ * - `target enter data map(to: x)`: the map becomes `alloc`, the fill
+ *   follows the directive.
+ * - `target` / `target data` with `map(to|tofrom: x)`: `target enter data
+ *   map(alloc: x)` and the fill go before the construct, which then finds x
+ *   present (and moves nothing for it), and `target exit data map(from: x)`
+ *   (tofrom: the copy back happens there, at the same point, with the same
+ *   bytes) or `map(release: x)` after it.
+ * Made only when every copy in at the site was all zeros and came with its
+ * allocation, on one buffer; for target/target data only when no other
+ * construct ever mapped that buffer (so x was never present already, which
+ * would make the original copy nothing and the fill overwrite the device's
+ * data). */
+static int plan_zero_fill(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const ompdp_rw_items_t *ri,
+                          const ompdp_rw_site_t *s) {
+  const ompdp_region_info_t *it = &ri->items[s->item];
+  int enter = it->construct == OMPDP_CK_TARGET_ENTER_DATA;
+  int structured = ompdp_rw_is_structured(it->construct);
+  if ((!enter && !structured) || !ompdp_rw_has_to(it->map_type) || !ompdp_rw_explicit_item(it) ||
+      it->nowait)
+    return -1;
+  if (it->modifiers & (OMPDP_MOD_PRESENT | OMPDP_MOD_MAPPER | (enter ? 0 : OMPDP_MOD_ALWAYS)))
+    return -1;
+  if (!s->h2d || s->h2d_zero != s->h2d || s->allocs != s->h2d || s->multi_buf || s->sizes_differ ||
+      !it->fill_elem_size || s->alloc_bytes % it->fill_elem_size)
+    return -1;
+  if ((it->fill_flags & OMPDP_FILL_WHOLE) &&
+      s->alloc_bytes != (uint64_t)it->fill_count * it->fill_elem_size)
+    return -1;
+  if (structured) {
+    const ompdp_plan_buf_t *b = &c->facts->bufs[s->buf - 1];
+    if (b->num_sites != 1 || s->foreign || s->interleaved || !it->block || !it->stmt_end_line ||
+        !it->stmt_end_column)
+      return -1;
+  }
+  /* The fill and the new directives run on the construct's device; any
+   * other clause (if, depend, nowait, ...) would need them to follow it
+   * too, which this rule does not do. */
+  char dev[256] = "";
+  const char *other = it->other_clauses ? it->other_clauses : "";
+  if (*other) {
+    size_t n = strlen(other);
+    if (strncmp(other, "device(", 7) || other[n - 1] != ')' || strchr(other + 7, '(') ||
+        n + 2 > sizeof(dev))
+      return -1;
+    snprintf(dev, sizeof(dev), " %s", other);
+  }
+  uint32_t ind = it->column > 1 ? it->column - 1 : 0;
+  ompdp_strbuf_t fill = {0};
+  if (put_fill(&fill, it, ind, dev)) {
+    int oom = fill.oom;
+    free(fill.d);
+    return oom ? -2 : -1;
+  }
+  char *fill_text = ompdp_sb_take(&fill);
+  if (!fill_text)
+    return -2;
+  ompdp_rewrite_t *rw = ompdp_finding_add_rewrite(f, OMPDP_RK_ALLOC_AND_FILL);
+  if (!rw) {
+    free(fill_text);
+    return -2;
+  }
+  const char *why = NULL;
+  int rc;
+  ompdp_strbuf_t t = {0};
+  const char *back = it->map_type == OMPDP_MT_TOFROM ? "from" : "release";
+  if (enter) {
+    rc = ompdp_rw_set_map_type(rw, &ri->reg, (uint32_t)s->item, OMPDP_MT_ALLOC, -1, &why);
+    if (!rc)
+      rc = ompdp_rw_add_edit(rw, it, it->end_line + 1, 1, it->end_line + 1, 1, "", fill_text, &why);
+  } else {
+    ompdp_sb_printf(&t, "%*s#pragma omp target enter data map(alloc: %s)%s\n%s", (int)ind, "",
+                    it->expr, dev, fill_text);
+    char *before = ompdp_sb_take(&t);
+    rc = before ? ompdp_rw_add_edit(rw, it, it->line, 1, it->line, 1, "", before, &why)
+                : (why = OMPDP_RW_OOM, -1);
+    free(before);
+    if (!rc) {
+      ompdp_strbuf_t a = {0};
+      ompdp_sb_printf(&a, "\n%*s#pragma omp target exit data map(%s: %s)%s\n", (int)ind, "", back,
+                      it->expr, dev);
+      char *after = ompdp_sb_take(&a);
+      /* From the statement's end to the next line: only white space may
+       * be there, so the new directive gets a line of its own. */
+      rc = after ? ompdp_rw_add_edit(rw, it, it->stmt_end_line, it->stmt_end_column,
+                                     it->stmt_end_line + 1, 1, "", after, &why)
+                 : (why = OMPDP_RW_OOM, -1);
+      free(after);
+    }
+  }
+  free(fill_text);
+  ompdp_strbuf_t d = {0}, as = {0};
+  if (enter)
+    ompdp_sb_printf(&d,
+                    "map `%s` with `alloc` at %s:%" PRIu32 " and fill it with zeros on the device "
+                    "right after: every byte copied in was zero",
+                    it->expr, ompdp_rw_basename(it->file), it->line);
+  else
+    ompdp_sb_printf(&d,
+                    "allocate `%s` and fill it with zeros on the device before the %s construct at "
+                    "%s:%" PRIu32
+                    ", which then finds it present; `target exit data map(%s: %s)` after "
+                    "it: every byte copied in was zero",
+                    it->expr, ompdp_construct_kind_name(it->construct), ompdp_rw_basename(it->file),
+                    it->line, back, it->expr);
+  if (enter)
+    ompdp_sb_printf(&as,
+                    "`%s` is not on the device already when the `target enter data` runs (the run "
+                    "saw it allocated with every copy)",
+                    it->expr);
+  if ((it->fill_flags & OMPDP_FILL_SECTION) &&
+      (strchr(it->fill_lower, '(') || strchr(it->fill_length, '(')))
+    ompdp_sb_printf(&as,
+                    "%sthe bounds of `%s` evaluate the same once more (calls in them have no "
+                    "side effects)",
+                    as.len ? "; " : "", it->expr);
+  ompdp_oc_t rm = {{0}};
+  ompdp_oc_add(rm, OMPDP_OC_H2D, s->h2d, s->bytes_h2d, s->dur_h2d);
+  return ompdp_rw_with_ops(
+      c, f, ompdp_rw_finish(f, rc, s->h2d, 0, s->bytes_h2d, ompdp_rw_to_ns(c, s->dur_h2d), &d, &as),
+      (const uint64_t(*)[3])rm, NULL);
+}
+
+/* The index of the plan's sites, by (region, item). */
+static const ompdp_plan_site_t *sort_sites;
+static int cmp_site(const void *a, const void *b) {
+  const ompdp_plan_site_t *x = &sort_sites[*(const uint32_t *)a];
+  const ompdp_plan_site_t *y = &sort_sites[*(const uint32_t *)b];
+  if (x->region != y->region)
+    return x->region < y->region ? -1 : 1;
+  return (x->item > y->item) - (x->item < y->item);
+}
+
+uint32_t ompdp_rw_site_find(const ompdp_rw_plan_t *c, uint32_t region, int item) {
+  size_t lo = 0, hi = c->facts->num_sites;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    const ompdp_plan_site_t *s = &c->facts->sites[c->by_site[mid]];
+    if (s->region < region || (s->region == region && s->item < item))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo == c->facts->num_sites)
+    return 0;
+  const ompdp_plan_site_t *s = &c->facts->sites[c->by_site[lo]];
+  return s->region == region && s->item == item ? c->by_site[lo] + 1 : 0;
+}
+
+/* The facts' site of a finding (index + 1), 0 when there is none. */
+static uint32_t site_index(const ompdp_rw_plan_t *c, const ompdp_finding_t *f) {
+  if (!f->rt_region || f->item < 0)
+    return 0;
+  uint32_t si = ompdp_rw_site_find(c, f->rt_region, f->item);
+  return si && c->facts->sites[si - 1].buf ? si : 0;
+}
+
+static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
+  ompdp_rw_plan_t c = {.facts = facts, .mult = facts->tick_mult};
+  c.by_site = malloc((facts->num_sites ? facts->num_sites : 1) * sizeof(*c.by_site));
+  if (!c.by_site)
+    return -1;
+  for (size_t i = 0; i < facts->num_sites; ++i)
+    c.by_site[i] = (uint32_t)i;
+  sort_sites = facts->sites; /* qsort has no context argument in C11 */
+  qsort(c.by_site, facts->num_sites, sizeof(*c.by_site), cmp_site);
+  /* A site whose item goes away entirely (unused allocation) needs no
+   * other rewrite: its unused transfers get the same removal, and it is not
+   * kept resident. removal[site] = finding + 1 holding that rewrite. */
+  size_t *removal = calloc(facts->num_sites ? facts->num_sites : 1, sizeof(*removal));
+  if (!removal) {
+    free(c.by_site);
+    return -1;
+  }
+  int rc = 0;
+  for (int pass = 0; pass < 2 && !rc; ++pass)
+    for (size_t i = 0; i < r->num_findings && !rc; ++i) {
+      ompdp_finding_t *f = &r->findings[i];
+      ompdp_rewrite_rule_t want = pass ? OMPDP_RR_SKIP_COPY_IN : OMPDP_RR_REMOVE_MAPPING;
+      uint32_t si = site_index(&c, f);
+      if (ompdp_rw_rule(f) != want || !si)
+        continue;
+      if (pass && removal[si - 1]) {
+        const ompdp_finding_t *by = &r->findings[removal[si - 1] - 1];
+        ompdp_rewrite_t *rw = ompdp_finding_add_rewrite(f, OMPDP_RK_REMOVE_ITEM);
+        if (!rw || ompdp_rewrite_copy(rw, &by->rewrites[by->num_rewrites - 1]))
+          rc = -1;
+        continue;
+      }
+      ompdp_rw_items_t ri;
+      if (ompdp_rw_load_region(&c, f->rt_region, &ri))
+        continue;
+      const ompdp_rw_site_t *s = &facts->sites[si - 1];
+      int prc = pass ? plan_unused_transfer(&c, f, &ri, s) : plan_unused_alloc(&c, f, &ri, s);
+      free(ri.items);
+      if (prc == -2)
+        rc = -1;
+      else if (prc == 0 && !pass)
+        removal[si - 1] = i + 1;
+    }
+  /* Overbroad maps, then zero-filled copies in (alloc and fill), each
+   * planned at a site no earlier rule claimed. A site whose item is
+   * removed, or whose copies in are replaced by a fill, is not also kept
+   * resident. */
+  static const struct {
+    ompdp_rewrite_rule_t rule;
+    int (*plan)(const ompdp_rw_plan_t *, ompdp_finding_t *, const ompdp_rw_items_t *,
+                const ompdp_rw_site_t *);
+  } item_rules[] = {{OMPDP_RR_NARROW_MAP, plan_overbroad},
+                    {OMPDP_RR_ALLOC_AND_FILL, plan_zero_fill}};
+  for (size_t k = 0; k < sizeof(item_rules) / sizeof(item_rules[0]); ++k)
+    for (size_t i = 0; i < r->num_findings && !rc; ++i) {
+      ompdp_finding_t *f = &r->findings[i];
+      uint32_t si = site_index(&c, f);
+      ompdp_rw_items_t ri;
+      if (ompdp_rw_rule(f) != item_rules[k].rule || !si || removal[si - 1] ||
+          ompdp_rw_load_region(&c, f->rt_region, &ri))
+        continue;
+      const ompdp_rw_site_t *s = &facts->sites[si - 1];
+      int prc = (uint32_t)s->item < ri.reg.num_items ? item_rules[k].plan(&c, f, &ri, s) : -1;
+      free(ri.items);
+      if (prc == -2)
+        rc = -1;
+      else if (prc == 0 && (item_rules[k].rule == OMPDP_RR_ALLOC_AND_FILL ||
+                            f->rewrites[f->num_rewrites - 1].kind == OMPDP_RK_REMOVE_ITEM))
+        removal[si - 1] = i + 1;
+    }
+  /* A site that another rule already rewrites (its map type changed, say)
+   * is not also kept resident: the two would not add up (a `target data`
+   * around it would make the narrowed map move nothing anyway). */
+  for (size_t i = 0; i < r->num_findings; ++i) {
+    uint32_t si = site_index(&c, &r->findings[i]);
+    if (si && !removal[si - 1] && r->findings[i].num_rewrites)
+      removal[si - 1] = i + 1;
+  }
+  if (!rc)
+    rc = ompdp_rw_keep_resident_all(&c, r, removal);
+  if (!rc)
+    rc = ompdp_rw_row_resident_all(&c, r, removal);
+  free(removal);
+  free(c.by_site);
+  return rc;
+}
+
+int ompdp_rewrite_report(ompdp_report_t *r) {
+  int rc = r->plan.present ? plan_report(r, &r->plan) : 0;
+  ompdp_plan_free(&r->plan); /* the rewrites are what it was for */
+  return rc;
+}
+
+int ompdp_rewrite_report_events(ompdp_report_t *r, const ompdp_event_t *ev, size_t n,
+                                int host_device, ompdp_describe_fn describe) {
+  int any = 0;
+  for (size_t i = 0; i < r->num_findings && !any; ++i)
+    any = r->findings[i].rt_region != 0;
+  if (!any)
+    return 0; /* nothing the region table describes: no rewrite possible */
+  ompdp_rw_facts_t *facts = ompdp_rw_facts_create(host_device);
+  if (!facts)
+    return -1;
+  int rc = 0;
+  for (size_t i = 0; i < n && !rc; ++i)
+    rc = ompdp_rw_facts_feed(facts, &ev[i]);
+  /* As the runtime and the driver do it: through the report's plan. */
+  if (!rc)
+    rc = ompdp_rw_facts_to_plan(facts, r, describe, 0, &r->plan) < 0 ? -1 : 0;
+  ompdp_rw_facts_destroy(facts);
+  if (!rc)
+    rc = ompdp_rewrite_report(r);
+  return rc;
+}
