@@ -59,6 +59,7 @@ OFFLOAD = ["-fopenmp", "-fopenmp-targets=x86_64-pc-linux-gnu"]
 #             compare; default every file the run creates or changes
 #   no_files  True: do not compare output files (e.g. they hold timings)
 #   env       extra environment variables for the runs
+#   siblings  more sibling folders to copy (the Makefile's ../X are copied anyway)
 #   inputs    the name of a generator (INPUTS) of the input files that
 #             HeCBench keeps outside its repository (DVC, other folders)
 #   why       why it does not run here, or runs too long, as found out
@@ -83,12 +84,14 @@ PROGRAMS = {
     "deredundancy": {"args": ["i", "reads.fasta"], "inputs": "fasta"},
     "dslash": {"args": ["256"], "cflags": ["-DLDIM=8", "-DITERATIONS=3"]},
     "eigenvalue": {"args": ["256", "3"]},
-    "extrema": {"args": ["1"], "timeout": 90},
+    "extrema": {"args": ["1"], "timeout": 90},  # fixed sizes: about 30 s
     "f16sp": {"args": ["1"], "timeout": 30,
               "why": "fixed size: 1000 warm-up launches of 2^27 threads"},
     "feynman-kac": {"args": ["1"], "timeout": 30,
                     "why": "fixed size: 32k points x 1000 random walks"},
-    "fpdc": {"args": ["32", "4", "2", "2"]},
+    "fpdc": {"args": ["32", "4", "2", "2"],
+             "why": "its compressor indexes by thread number and expects 32 threads per warp "
+                    "in a team; host offload gives 2, the offsets come out wrong (assertion)"},
     "frna": {"args": ["../frna-cuda/RD0260.seq", "rd0260.out"],
              "why": "reads its parameter tables from $DATAPATH, which are not in the checkout"},
     "fwt": {"args": ["3"]},
@@ -116,17 +119,22 @@ PROGRAMS = {
     "nms": {"args": ["../nms-cuda/detections.txt", "output.txt", "2"]},
     "nw": {"args": ["256", "10", "2"]},
     "page-rank": {"args": ["-n", "1000", "-i", "10"]},
-    "prna": {"why": "its parameter tables (../prna-cuda/data_tables) are kept in DVC, "
+    "prna": {"args": ["../frna-cuda/RD0260.seq"], "siblings": ["frna-cuda"],
+             "why": "its parameter tables (../prna-cuda/data_tables) are kept in DVC, "
                     "not in the checkout"},
     "pso": {"args": ["30", "1000"]},
     "qrg": {"args": ["3"]},
-    "radixsort": {"args": ["2"]},
+    "radixsort": {"args": ["2"],
+                  "why": "indexes team-local arrays by thread number for its thread_limit; host "
+                         "offload gives 2 threads per team (SIGSEGV)"},
     "relu": {"args": ["100000", "3"]},
     "reverse": {"args": ["10"]},
     "rodrigues": {"args": ["100000", "3"]},
     "scan": {"args": ["262144", "3"]},
     "scatterAdd": {"args": ["10000", "32", "8", "3"]},
-    "sort": {"args": ["1", "2"]},
+    "sort": {"args": ["1", "2"],
+             "why": "indexes team-local arrays by thread number for its thread_limit; host "
+                    "offload gives 2 threads per team (SIGSEGV)"},
     "sosfil": {"args": ["2"], "make": {"DEBUG": "yes"}},  # -DDEBUG: 2 signals of 257 samples
     "sph": {"timeout": 30, "why": "fixed size: 500 steps of an O(n^2) neighbour search"},
     "stddev": {"args": ["1024", "1024", "3"]},
@@ -609,7 +617,7 @@ def check_program(name, a, hec, yaml_tests):
            "run_reason": "", "findings": {}, "rewrites_offered": 0, "rewrites_applied": 0,
            "fix_messages": [], "fixed_built": None, "fixed_reason": "",
            "output_kept": None, "output_diff": "", "exit_kept": None, "files_kept": None,
-           "hang": False, "deterministic": None, "transfers": {}, "allocs": {},
+           "hang": False, "tool_hang": False, "rounds": [], "deterministic": None, "transfers": {}, "allocs": {},
            "prediction_ok": None, "lower_bound": False, "wall": {}, "notes": [],
            "ompdp_defects": []}
     if cfg.get("skip"):
@@ -670,7 +678,7 @@ def check_program(name, a, hec, yaml_tests):
     rep = load_report(bjson)
     if before["timeout"]:
         res["ompdp_defects"].append("under ompdp the original program hangs (timed out)")
-        res["hang"] = True
+        res["tool_hang"] = True
     elif before["rc"] != plain["rc"]:
         res["ompdp_defects"].append(f"under ompdp the original program exits {before['rc']}"
                                     f" (plain: {plain['rc']})")
@@ -694,106 +702,164 @@ def check_program(name, a, hec, yaml_tests):
     if not rewrites:
         return res
 
-    # The fix, in a fresh copy of the original folders.
-    adir_root = os.path.join(base, "after")
-    copy_program(src, name, extra, adir_root)
+    # The fix, in a fresh copy of the original folders; with --rounds N,
+    # again on the fixed program with its own report, up to N times.
+    ctx = {"src": src, "name": name, "extra": extra, "cfg": cfg, "wrapper": wrapper,
+           "exe": exe, "args": args, "timeout": timeout, "base": base, "before": before,
+           "det": det, "modified": set()}
+    res["rounds"] = []
+    for rnd in range(1, a.rounds + 1):
+        report = bjson if rnd == 1 else os.path.join(
+            base, ("after" if rnd == 2 else f"after{rnd - 1}") + ".json")
+        r = fix_round(a, ctx, rnd, report)
+        if r is None:
+            break
+        res["rounds"].append(r)
+        if rnd == 1:
+            for k in ("fix_messages", "fixed_built", "fixed_reason", "output_kept",
+                      "output_diff", "exit_kept", "files_kept", "prediction_ok", "lower_bound",
+                      "rewrite_kinds"):
+                res[k] = r[k]
+            res["rewrites_applied"] = r["applied"]
+            res["transfers"].update(r["transfers"])
+            res["allocs"].update(r["allocs"])
+            if "after" in r["wall"]:
+                res["wall"]["after"] = r["wall"]["after"]
+            res["findings_after"] = r.get("findings_after")
+        if r["hang"]:
+            res["hang"] = True
+        for d in r["defects"]:
+            res["ompdp_defects"].append(d if rnd == 1 else f"round {rnd}: {d}")
+        if not r["applied"] or not r["fixed_built"] or r["hang"] or r["output_kept"] is False:
+            break
+    return res
+
+
+def fix_round(a, ctx, rnd, report):
+    """Applies the rewrites of `report` (the original program's, or the
+    previous round's) to a fresh copy holding the previous rounds' changes,
+    rebuilds, reruns under ompdp and compares with the original run. None
+    when the report has no rewrite."""
+    rep = load_report(report)
+    if rep is None:
+        return None
+    rewrites = distinct_rewrites(rep)
+    if not rewrites:
+        return None
+    name, cfg, base = ctx["name"], ctx["cfg"], ctx["base"]
+    r = {"round": rnd, "offered": len(rewrites), "applied": 0, "fix_messages": [],
+         "fixed_built": None, "fixed_reason": "", "output_kept": None, "output_diff": "",
+         "exit_kept": None, "files_kept": None, "hang": False, "prediction_ok": None,
+         "lower_bound": False, "rewrite_kinds": [], "transfers": {}, "allocs": {},
+         "wall": {}, "defects": []}
+    tag = "after" if rnd == 1 else f"after{rnd}"
+    adir_root = os.path.join(base, tag)
+    copy_program(ctx["src"], name, ctx["extra"], adir_root)
+    prev_root = os.path.join(base, "after" if rnd == 2 else f"after{rnd - 1}")
+    for rel in ctx["modified"]:
+        shutil.copyfile(os.path.join(prev_root, rel), os.path.join(adir_root, rel))
     adir = os.path.join(adir_root, "src", name)
     if cfg.get("inputs"):
         INPUTS[cfg["inputs"]](adir)
-    yaml_path = os.path.join(logdir, "fixes.yaml")
-    fy = run_cmd([a.ompdp, "fix", "-o", yaml_path, bjson], adir, 120)
+    yaml_path = os.path.join(base, f"fixes{'' if rnd == 1 else rnd}.yaml")
+    run_cmd([a.ompdp, "fix", "-o", yaml_path, report], adir, 120)
     ytext = open(yaml_path).read() if os.path.exists(yaml_path) else ""
     chosen = applied_rewrites(rewrites, ytext)
-    fx = run_cmd([a.ompdp, "fix", "--apply", bjson], adir, 120)
-    with open(os.path.join(logdir, "fix.log"), "w") as f:
+    fx = run_cmd([a.ompdp, "fix", "--apply", report], adir, 120)
+    with open(os.path.join(base, f"fix{'' if rnd == 1 else rnd}.log"), "w") as f:
         f.write(f"exit status {fx['rc']}\n" + fx["stdout"] + fx["stderr"])
-    res["fix_rc"] = fx["rc"]
-    res["fix_messages"] = [l for l in fx["stderr"].splitlines() if l.strip()]
-    res["rewrites_applied"] = len(chosen)
+    r["fix_messages"] = [l for l in fx["stderr"].splitlines() if l.strip()]
+    r["applied"] = len(chosen)
+    r["rewrite_kinds"] = sorted({rw["kind"] for rw, f in chosen})
+    if len(diagnostics := yaml_diagnostics(ytext)) != len(chosen):
+        r["fix_messages"].append(f"harness: {len(diagnostics)} rewrite(s) in the YAML, "
+                                 f"{len(chosen)} matched in the report")
     # A rewrite left out because another one saves more is by design; an
     # edit that does not match the very file the program was built from is
     # a wrong rewrite.
-    stale = [m for m in res["fix_messages"] if "does not match the report" in m]
+    stale = [m for m in r["fix_messages"] if "does not match the report" in m]
     if stale:
-        res["ompdp_defects"].append("ompdp fix refuses the report's own edits: " + stale[0])
-    res["rewrite_kinds"] = sorted({rw["kind"] for rw, f in chosen})
-    if len(diagnostics := yaml_diagnostics(ytext)) != len(chosen):
-        res["notes"].append(f"{len(diagnostics)} rewrite(s) in fixes.yaml, {len(chosen)} matched")
-    # The patch, for the record.
+        r["defects"].append("ompdp fix refuses the report's own edits: " + stale[0])
+    # The patch of this round, for the record.
     diff = []
     for d, dirs, files in os.walk(adir_root):
         for fn in sorted(files):
             if fn.endswith(".orig"):
                 new = os.path.join(d, fn[:-5])
+                rel = os.path.relpath(new, adir_root)
+                ctx["modified"].add(rel)
                 with open(os.path.join(d, fn), errors="replace") as f1, \
                         open(new, errors="replace") as f2:
-                    rel = os.path.relpath(new, adir_root)
                     diff += difflib.unified_diff(f1.readlines(), f2.readlines(),
                                                  "a/" + rel, "b/" + rel)
-    with open(os.path.join(logdir, "fix.diff"), "w") as f:
+    with open(os.path.join(base, f"fix{'' if rnd == 1 else rnd}.diff"), "w") as f:
         f.writelines(diff)
     if not chosen:
-        return res
+        return r
+    obs = rep.get("observed", {})
     pred_t = sum(rw["transfers_removed"] for rw, f in chosen)
     pred_a = sum(rw["allocs_removed"] for rw, f in chosen)
-    res["lower_bound"] = any(rw.get("lower_bound") for rw, f in chosen)
-    res["transfers"]["predicted"] = obs.get("transfers", 0) - pred_t
-    res["allocs"]["predicted"] = obs.get("allocs", 0) - pred_a
+    r["lower_bound"] = any(rw.get("lower_bound") for rw, f in chosen)
+    r["transfers"] = {"before": obs.get("transfers"), "predicted": obs.get("transfers", 0) - pred_t}
+    r["allocs"] = {"before": obs.get("allocs"), "predicted": obs.get("allocs", 0) - pred_a}
 
-    ok, reason, how, secs = build(adir, cfg, wrapper, logdir, "after", a.build_timeout)
-    res["fixed_built"] = ok
+    ok, reason, how, secs = build(adir, cfg, ctx["wrapper"], base, tag, a.build_timeout)
+    r["fixed_built"] = ok
     if not ok:
-        res["fixed_reason"] = reason
-        res["ompdp_defects"].append("the fixed program does not build: " + reason)
-        return res
-    ajson = os.path.join(logdir, "after.json")
+        r["fixed_reason"] = reason
+        r["defects"].append("the fixed program does not build: " + reason)
+        return r
+    ajson = os.path.join(base, tag + ".json")
     if os.path.exists(ajson):
         os.remove(ajson)
-    after = program_run(adir, exe, args, cfg, timeout * a.tool_factor, logdir, "after",
+    limit = ctx["timeout"] * a.tool_factor
+    after = program_run(adir, ctx["exe"], ctx["args"], cfg, limit, base, tag,
                         ompdp=a.ompdp, report=ajson)
-    res["wall"]["after"] = after["wall"]
-    res["after"] = summarize_run(after)
+    before = ctx["before"]
+    r["wall"]["after"] = after["wall"]
+    r["run"] = summarize_run(after)
     if after["timeout"]:
-        res["hang"] = True
-        res["ompdp_defects"].append(f"the fixed program hangs (no end in {timeout * a.tool_factor} s)")
-        return res
-    res["exit_kept"] = after["rc"] == before["rc"]
-    if det:
+        r["hang"] = True
+        r["defects"].append(f"the fixed program hangs (no end in {limit} s)")
+        return r
+    r["exit_kept"] = after["rc"] == before["rc"]
+    if ctx["det"]:
         same = after["masked"] == before["masked"]
     else:
         same = verdict_lines(after["masked"]) == verdict_lines(before["masked"])
-    res["output_kept"] = same
+    r["output_kept"] = same
     if not same:
         d = list(difflib.unified_diff(before["masked"], after["masked"], "before", "after",
                                       lineterm="", n=0))
-        res["output_diff"] = "\n".join(d[:40])
-    if res["deterministic"]:
-        res["files_kept"] = after["files"] == before["files"]
+        r["output_diff"] = "\n".join(d[:40])
+    if ctx["det"] and before["files"] is not None:
+        r["files_kept"] = after["files"] == before["files"]
     else:
-        res["files_kept"] = sorted(after["files"]) == sorted(before["files"])
-    if not res["exit_kept"]:
-        res["ompdp_defects"].append(f"the fixed program exits {after['rc']} (was {before['rc']})")
+        r["files_kept"] = sorted(after["files"]) == sorted(before["files"])
+    if not r["exit_kept"]:
+        r["defects"].append(f"the fixed program exits {after['rc']} (was {before['rc']})")
     if not same:
-        res["ompdp_defects"].append("the fixed program prints something else")
-    if not res["files_kept"]:
-        res["ompdp_defects"].append("the fixed program writes other files")
+        r["defects"].append("the fixed program prints something else")
+    if not r["files_kept"]:
+        r["defects"].append("the fixed program writes other files")
     arep = load_report(ajson)
     if arep is None:
-        res["ompdp_defects"].append("no JSON report from the fixed program")
-        return res
+        r["defects"].append("no JSON report from the fixed program")
+        return r
     aobs = arep.get("observed", {})
-    res["transfers"]["after"] = aobs.get("transfers")
-    res["allocs"]["after"] = aobs.get("allocs")
-    res["findings_after"] = findings_by_kind(arep)
+    r["transfers"]["after"] = aobs.get("transfers")
+    r["allocs"]["after"] = aobs.get("allocs")
+    r["findings_after"] = findings_by_kind(arep)
+    r["rewrites_after"] = len(distinct_rewrites(arep))
     dt = obs.get("transfers", 0) - aobs.get("transfers", 0)
     da = obs.get("allocs", 0) - aobs.get("allocs", 0)
-    t_ok = dt >= pred_t if res["lower_bound"] else dt == pred_t
-    res["prediction_ok"] = t_ok and da == pred_a
-    if not res["prediction_ok"]:
-        res["ompdp_defects"].append(
+    t_ok = dt >= pred_t if r["lower_bound"] else dt == pred_t
+    r["prediction_ok"] = t_ok and da == pred_a
+    if not r["prediction_ok"]:
+        r["defects"].append(
             f"prediction missed: transfers -{dt} (predicted -{pred_t}"
-            f"{' at least' if res['lower_bound'] else ''}), allocations -{da} (predicted -{pred_a})")
-    return res
+            f"{' at least' if r['lower_bound'] else ''}), allocations -{da} (predicted -{pred_a})")
+    return r
 
 
 # --- the table --------------------------------------------------------------
@@ -802,10 +868,24 @@ def yn(v):
     return "-" if v is None else ("y" if v else "**n**")
 
 
+def round_ok(rd):
+    """A round whose fixed program built, ran to its end and kept the output."""
+    return (rd["fixed_built"] is True and not rd["hang"] and rd["output_kept"] is True
+            and rd["exit_kept"] is True and rd["files_kept"] is not False)
+
+
+def round_broken(rd):
+    return (rd["fixed_built"] is False or rd["hang"] or rd["output_kept"] is False
+            or rd["exit_kept"] is False or rd["files_kept"] is False)
+
+
 def table_md(results):
+    later = any(len(r.get("rounds", [])) > 1 for r in results)
     hdr = ["program", "builds", "runs", "findings", "rewrites offered/applied",
            "fixed builds", "output kept", "hang", "transfers before/after/pred",
            "allocs before/after/pred", "wall s plain/before/after"]
+    if later:
+        hdr.append("later rounds offered/applied")
     rows = ["| " + " | ".join(hdr) + " |", "|" + "---|" * len(hdr)]
     for r in results:
         b = "y" if r["built"] else "**n**: " + md_escape(r["build_reason"])
@@ -825,18 +905,31 @@ def table_md(results):
             ok = "-"
         else:
             ok = yn(r["output_kept"] and r["exit_kept"] and r["files_kept"] is not False)
-        hang = "**y**" if r["hang"] else ("n" if r["ran"] else "-")
+        if r.get("tool_hang"):
+            hang = "**y** (under ompdp)"
+        elif r["rounds"][:1] and r["rounds"][0]["hang"]:
+            hang = "**y**"
+        else:
+            hang = "n" if r["fixed_built"] else "-"
 
-        def tri(d):
+        def tri(d, lower):
             if not d:
                 return "-"
             p = d.get("predicted")
-            ps = "-" if p is None else (("≤" if r.get("lower_bound") and d is r["transfers"] else "") + str(p))
+            ps = "-" if p is None else (("≤" if lower else "") + str(p))
             return f"{d.get('before', '-')}/{d.get('after', '-')}/{ps}"
         w = r["wall"]
         ws = "/".join("-" if w.get(k) is None else f"{w[k]:.2f}" for k in ("plain", "before", "after"))
-        rows.append("| " + " | ".join([r["program"], b, rn, fnd, rw, fb, ok, hang,
-                                       tri(r["transfers"]), tri(r["allocs"]), ws]) + " |")
+        row = [r["program"], b, rn, fnd, rw, fb, ok, hang,
+               tri(r["transfers"], r.get("lower_bound")), tri(r["allocs"], False), ws]
+        if later:
+            parts = []
+            for rd in r.get("rounds", [])[1:]:
+                st = "ok" if round_ok(rd) else ("**broke**" if round_broken(rd) else "-")
+                parts.append(f"r{rd['round']}: {rd['offered']}/{rd['applied']} {st}"
+                             if rd["applied"] else f"r{rd['round']}: {rd['offered']}/0")
+            row.append(", ".join(parts) or "-")
+        rows.append("| " + " | ".join(row) + " |")
     return "\n".join(rows) + "\n"
 
 
@@ -845,29 +938,36 @@ def md_escape(s):
 
 
 def summary(results):
+    rounds = [rd for r in results for rd in r.get("rounds", [])]
+    first = [r["rounds"][0] for r in results if r.get("rounds")]
     s = {"programs": len(results),
          "built": sum(r["built"] for r in results),
          "ran": sum(r["ran"] for r in results),
          "with_findings": sum(bool(r["findings"]) and any(r["findings"].values()) for r in results),
+         "findings": sum(sum(r["findings"].values()) for r in results if r["findings"]),
          "with_rewrites": sum(r["rewrites_offered"] > 0 for r in results),
          "rewrites_offered": sum(r["rewrites_offered"] for r in results),
          "rewrites_applied": sum(r["rewrites_applied"] for r in results),
-         "fixed": sum(r["fixed_built"] is not None for r in results),
-         "fixed_broke_build": sum(r["fixed_built"] is False for r in results),
-         "output_changed": sum(r["output_kept"] is False or r["exit_kept"] is False
-                               or r["files_kept"] is False for r in results),
-         "hung": sum(r["hang"] for r in results),
-         "prediction_missed": sum(r["prediction_ok"] is False for r in results),
-         "clean": sum(r["fixed_built"] is True and r["output_kept"] is True and
-                      r["exit_kept"] is True and r["files_kept"] is not False and
-                      not r["hang"] for r in results)}
+         "fixed_programs": sum(bool(rd["applied"]) for rd in first),
+         "fixed_clean": sum(round_ok(rd) for rd in first),
+         "fixed_broke_build": sum(rd["fixed_built"] is False for rd in first),
+         "output_changed": sum(rd["output_kept"] is False or rd["exit_kept"] is False
+                               or rd["files_kept"] is False for rd in first),
+         "hung": sum(rd["hang"] for rd in first),
+         "hung_under_ompdp": sum(bool(r.get("tool_hang")) for r in results),
+         "prediction_missed": sum(rd["prediction_ok"] is False for rd in first),
+         "fix_refused_own_edits": sum(any("does not match the report" in m
+                                          for m in rd["fix_messages"]) for rd in first)}
+    if any(rd["round"] > 1 for rd in rounds):
+        s["later_rounds_applied"] = sum(rd["applied"] for rd in rounds if rd["round"] > 1)
+        s["later_rounds_broken"] = sum(round_broken(rd) for rd in rounds if rd["round"] > 1)
     return s
 
 
 def regressed(r):
-    """A fix that broke the program: the quick mode's failure condition."""
-    return (r["fixed_built"] is False or r["hang"] or r["output_kept"] is False
-            or r["exit_kept"] is False or r["files_kept"] is False)
+    """A fix that broke the program (any round), or a hang under ompdp: the
+    quick mode's failure condition."""
+    return bool(r.get("tool_hang")) or any(round_broken(rd) for rd in r.get("rounds", []))
 
 
 def main():
@@ -883,6 +983,9 @@ def main():
     ap.add_argument("--tool-factor", type=int, default=3,
                     help="a run under ompdp may take this many times --timeout")
     ap.add_argument("--build-timeout", type=int, default=600)
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="apply the fixed program's own rewrites again, up to this many rounds "
+                         "in all (rewrites of one construct may conflict and wait for the next)")
     ap.add_argument("--out", help="where results.md and results.json go (default: the work dir)")
     a = ap.parse_args()
 
@@ -980,7 +1083,7 @@ def check_program_error(n, e):
     return {"program": n, "built": False, "build_reason": "harness error: " + repr(e),
             "ran": False, "run_reason": "", "findings": {}, "rewrites_offered": 0,
             "rewrites_applied": 0, "fixed_built": None, "output_kept": None,
-            "exit_kept": None, "files_kept": None, "hang": False, "transfers": {},
+            "exit_kept": None, "files_kept": None, "hang": False, "tool_hang": False, "rounds": [], "transfers": {},
             "allocs": {}, "prediction_ok": None, "wall": {}, "notes": [traceback.format_exc()],
             "ompdp_defects": []}
 
