@@ -73,6 +73,9 @@ PROGRAMS = {
     # Its atomicDec check fails on host offload (plain too), printing a
     # value that changes from run to run.
     "atomicIntrinsics": {"args": ["16", "2"], "mask": [r"atomicDec failed"]},
+    # Its `k` answers are copied back from device memory that the kernel
+    # leaves unwritten on host offload (2 threads per team find few keys):
+    # output.txt changes whenever the allocations before it change.
     "b+tree": {"args": ["file", "mil.txt", "command", "command.txt"], "inputs": "btree"},
     "bsearch": {"args": ["16384", "3"]},
     "cfd": {"args": ["mesh.domn"], "inputs": "cfd"},
@@ -215,7 +218,7 @@ INPUTS = {"btree": gen_btree, "cfd": gen_cfd, "fasta": gen_fasta, "gmm": gen_gmm
 
 # The quick mode (ctest realprogs/quick): programs that build and run in a
 # few seconds each and whose runs give findings with rewrites.
-QUICK = ["lda", "b+tree", "rodrigues"]
+QUICK = ["lda", "nms", "rodrigues"]
 
 # Lines that print timings, rates or sizes measured at run time: their
 # numbers are masked before stdout is compared. Case-insensitive; a
@@ -829,10 +832,12 @@ def fix_round(a, ctx, rnd, report):
     r["exit_kept"] = after["rc"] == before["rc"]
     if ctx["det"]:
         same = after["masked"] == before["masked"]
-    else:
+    elif verdict_lines(before["masked"]):
         same = verdict_lines(after["masked"]) == verdict_lines(before["masked"])
+    else:  # nondeterministic and no verdict: nothing to compare
+        same = None
     r["output_kept"] = same
-    if not same:
+    if same is False:
         d = list(difflib.unified_diff(before["masked"], after["masked"], "before", "after",
                                       lineterm="", n=0))
         r["output_diff"] = "\n".join(d[:40])
@@ -842,7 +847,7 @@ def fix_round(a, ctx, rnd, report):
         r["files_kept"] = sorted(after["files"]) == sorted(before["files"])
     if not r["exit_kept"]:
         r["defects"].append(f"the fixed program exits {after['rc']} (was {before['rc']})")
-    if not same:
+    if same is False:
         r["defects"].append("the fixed program prints something else")
     if not r["files_kept"]:
         r["defects"].append("the fixed program writes other files")
@@ -907,6 +912,8 @@ def table_md(results):
             fb += ": " + md_escape(r["fixed_reason"])
         if r["output_kept"] is None:
             ok = "-"
+            if r["fixed_built"] and r["exit_kept"] is not None:
+                ok = "? (nondeterministic, prints no verdict)" if r["exit_kept"] else "**n**"
         else:
             ok = yn(r["output_kept"] and r["exit_kept"] and r["files_kept"] is not False)
             if not r.get("deterministic"):
