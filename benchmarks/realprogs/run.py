@@ -2,9 +2,9 @@
 # ===- run.py - ompdp on real programs (HeCBench's OpenMP offload ports) ----===#
 #
 # For each src/*-omp program of a HeCBench checkout (or the ones named):
-#   1. copies the program's folder, and the sibling folders its Makefile or
-#      arguments refer to (../X-cuda), into a scratch tree under the build
-#      directory (HeCBench's code never enters the repository);
+#   1. copies the program's folder, and the sibling folders its Makefile
+#      refers to (../X-cuda), into a scratch tree under the build directory
+#      (HeCBench's code never enters the repository);
 #   2. builds it by driving its Makefile with CC set to a wrapper that turns
 #      icpx's flags into clang++-19 ones for offload to the host with the
 #      ompdp plugin (falling back to compiling the sources directly);
@@ -47,6 +47,8 @@ OFFLOAD = ["-fopenmp", "-fopenmp-targets=x86_64-pc-linux-gnu"]
 #   exe       the program to run, relative to its folder (default: from the
 #             Makefile's `run` target, `make -n run`)
 #   target    the make target to build (default: the Makefile's first)
+#   direct    the sources to compile directly when make fails (default:
+#             every C/C++ source of the folder); direct_flags: their flags
 #   make      extra make variables, e.g. {"OPTIMIZE": "no"}
 #   cflags    compiler flags added after the Makefile's (e.g. -D to shrink a
 #             problem size that the source leaves to a macro)
@@ -479,18 +481,28 @@ def build(pdir, cfg, wrapper, logdir, tag, timeout):
     if r["rc"] == 0:
         return True, "", "make", round(time.monotonic() - t0, 1)
     reason = "build timed out" if r["timeout"] else first_error(r["stdout"] + r["stderr"])
-    # The Makefile did not work: compile the sources directly (when it did
-    # not get as far as the compiler, or the compiler is not the problem).
-    if cfg.get("direct"):
-        srcs = cfg["direct"]
-        exe = cfg.get("exe", "./main")
-        cmd = [wrapper] + cfg.get("direct_flags", []) + srcs + ["-o", exe]
-        r2 = run_cmd(cmd, pdir, timeout, env=env)
-        with open(os.path.join(logdir, f"build-{tag}.log"), "a") as f:
-            f.write("\n--- direct: " + " ".join(cmd) + "\n" + r2["stdout"] + r2["stderr"])
-        if r2["rc"] == 0:
-            return True, "", "direct", round(time.monotonic() - t0, 1)
-        reason = first_error(r2["stdout"] + r2["stderr"])
+    if r["timeout"]:
+        return False, reason, "make", round(time.monotonic() - t0, 1)
+    # The Makefile did not work: compile the sources directly, all of them
+    # in one command (the table's `direct` list, else every C/C++ source
+    # of the folder), with the folder, its include/ and the siblings on the
+    # include path, into the program the run target names.
+    srcs = cfg.get("direct") or sorted(
+        os.path.relpath(os.path.join(d, f), pdir) for d, dirs, files in os.walk(pdir)
+        for f in files if f.endswith((".c", ".cc", ".cpp", ".cxx")))
+    if not srcs:
+        return False, reason, "make", round(time.monotonic() - t0, 1)
+    incs = ["-I.", "-Iinclude"] + ["-I" + os.path.join("..", d)
+                                   for d in sorted(os.listdir(os.path.dirname(pdir)))
+                                   if d != os.path.basename(pdir)]
+    exe = cfg.get("exe") or run_command_of(pdir, cfg, wrapper)[0] or "./main"
+    cmd = [wrapper, "-std=c++17"] + incs + cfg.get("direct_flags", []) + srcs + ["-o", exe]
+    r2 = run_cmd(cmd, pdir, timeout, env=env)
+    with open(os.path.join(logdir, f"build-{tag}.log"), "a") as f:
+        f.write("\n--- direct: " + " ".join(cmd) + "\n" + r2["stdout"] + r2["stderr"])
+    if r2["rc"] == 0:
+        return True, "", "direct", round(time.monotonic() - t0, 1)
+    reason += "; compiled directly: " + first_error(r2["stdout"] + r2["stderr"])
     return False, reason, "make", round(time.monotonic() - t0, 1)
 
 
