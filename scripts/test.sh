@@ -64,7 +64,7 @@ if [[ $stages == *" asan "* ]]; then
   # The benchmarks would only time ASan.
   (cd "$asan_build" &&
    with_sanitizer_logs "$asan_build/sanitizer-logs" \
-     ctest --output-on-failure -j"$(nproc)" -E '^benchmarks/')
+     ctest --output-on-failure -j"$(nproc)" -E '^(benchmarks|realprogs)/')
   stage_done asan
 fi
 if [[ $stages == *" fuzz "* ]]; then
