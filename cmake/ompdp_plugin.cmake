@@ -31,6 +31,8 @@ add_library(ompdp-plugin MODULE
   ${CMAKE_SOURCE_DIR}/clang-plugin/OmpdpAction.cpp
   ${CMAKE_SOURCE_DIR}/clang-plugin/PluginArgs.cpp
   ${CMAKE_SOURCE_DIR}/clang-plugin/RegionCollector.cpp
+  ${CMAKE_SOURCE_DIR}/clang-plugin/HostContext.cpp
+  ${CMAKE_SOURCE_DIR}/clang-plugin/Markers.cpp
   $<TARGET_OBJECTS:ompdp-region-table>
   ${CMAKE_SOURCE_DIR}/clang-plugin/AccessAnalysis.cpp
   ${CMAKE_SOURCE_DIR}/llvm-pass/OmpdpPassPlugin.cpp

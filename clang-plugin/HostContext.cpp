@@ -1,0 +1,361 @@
+//===- HostContext.cpp - a construct's statement and the host code around it ===//
+//
+// Part of the AST walk (RegionCollectorImpl.h): for each construct, its
+// statement (the directive through its associated statement) and the
+// compound statement it is directly in, so that a rewrite can put braces
+// around constructs in a row; and the host statements of the innermost
+// loop around it (or of its block) that use each of its items, whether
+// each runs exactly or at most once per execution of the construct, and
+// whether a directive can go on a line of its own before and after it
+// (OMPDP_HOST_ACCESS_FIELD in OmpdpFormat.inc), so that a rewrite can put
+// `target update`s there.
+//
+//===----------------------------------------------------------------------===//
+#include "RegionCollectorImpl.h"
+
+#include "AccessAnalysis.h"
+
+namespace {
+
+/// A jump out of S when it is a loop body or a block's statement
+/// (break/continue not inside a nested loop or switch; return, goto), or,
+/// with Labels, a label in it (a goto from outside may jump in).
+bool leavesIteration(const Stmt *S, bool Nested = false, bool Labels = false) {
+  if (!S)
+    return false;
+  if (Labels && isa<LabelStmt>(S))
+    return true;
+  if (isa<ReturnStmt, GotoStmt, IndirectGotoStmt, CXXThrowExpr,
+          CoreturnStmt>(S))
+    return true;
+  if (!Nested && isa<BreakStmt, ContinueStmt>(S))
+    return true;
+  if (isa<OMPExecutableDirective>(S) &&
+      isOpenMPTargetExecutionDirective(
+          cast<OMPExecutableDirective>(S)->getDirectiveKind()))
+    return false; // device code
+  bool Inner = Nested || isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt,
+                             SwitchStmt>(S);
+  for (const Stmt *C : S->children())
+    if (leavesIteration(C, Inner, Labels))
+      return true;
+  return false;
+}
+
+} // namespace
+
+/// Just past the last token of S, its ';' included (an expression
+/// statement's range ends before it).
+SourceLocation RegionCollector::Impl::stmtEnd(const Stmt *S) const {
+  SourceLocation E = endOfToken(S->getEndLoc());
+  if (E.isInvalid() || !E.isFileID())
+    return E;
+  bool Invalid = false;
+  const char *C = SM.getCharacterData(E, &Invalid);
+  if (Invalid)
+    return E;
+  unsigned Skip = 0;
+  while (C[Skip] == ' ' || C[Skip] == '\t')
+    ++Skip;
+  if (C[Skip] == ';')
+    return E.getLocWithOffset(Skip + 1);
+  return E;
+}
+
+/// Where statement S is written: a directive from its `#pragma` through
+/// its associated statement, the marker wrapper `{ M; D }` as D.
+SourceRange RegionCollector::Impl::stmtRange(const Stmt *S) const {
+  if (auto *CS = dyn_cast<CompoundStmt>(S);
+      CS && CS->size() == 2 && Done.count(CS))
+    S = CS->body_back();
+  if (auto *D = dyn_cast<OMPExecutableDirective>(S)) {
+    // Standalone directives (target update, enter/exit data) may carry an
+    // empty captured statement (for their task): they end with their line.
+    const Stmt *Body =
+        D->hasAssociatedStmt() && !D->isStandaloneDirective()
+            ? D->getInnermostCapturedStmt()->getCapturedStmt()
+            : nullptr;
+    // The body may be a directive itself (target + parallel for).
+    return SourceRange(D->getBeginLoc(),
+                       Body ? stmtRange(Body).getEnd() : D->getEndLoc());
+  }
+  return SourceRange(S->getBeginLoc(), stmtEnd(S));
+}
+
+/// S is written on lines of its own: only blanks before it on its first
+/// line, only blanks or a // comment after it on its last, and no macro.
+bool RegionCollector::Impl::ownLines(SourceLocation B, SourceLocation E) const {
+  if (B.isInvalid() || E.isInvalid() || !B.isFileID() || !E.isFileID())
+    return false;
+  bool Invalid = false;
+  const char *Begin = SM.getCharacterData(B, &Invalid);
+  if (Invalid)
+    return false;
+  unsigned Col = SM.getColumnNumber(SM.getFileID(B), SM.getFileOffset(B));
+  for (unsigned K = 1; K < Col; ++K)
+    if (Begin[-int(K)] != ' ' && Begin[-int(K)] != '\t')
+      return false;
+  const char *End = SM.getCharacterData(E, &Invalid);
+  if (Invalid)
+    return false;
+  while (*End == ' ' || *End == '\t')
+    ++End;
+  return *End == '\n' || *End == '\r' || *End == '\0' ||
+         (End[0] == '/' && End[1] == '/');
+}
+
+/// The construct's statement (the directive through its associated
+/// statement) and the compound statement it is directly in.
+void RegionCollector::Impl::fillStatement(Pending &P,
+                                          OMPExecutableDirective *D) {
+  Region &R = P.R;
+  // A standalone directive ends with its line (its end location).
+  SourceRange SR = stmtRange(D);
+  SourceLocation B = SR.getBegin(), After = SR.getEnd();
+  R.StmtBegin = pos(B);
+  R.StmtEnd = pos(After);
+  R.StmtBytes = span(P.File, B, After);
+  if (ownLines(B, After))
+    R.Flags |= RF_OWN_LINES;
+  if (Parents.size() >= 2)
+    if (auto *CS = dyn_cast<CompoundStmt>(Parents[Parents.size() - 2])) {
+      Span Brace = span(P.File, CS->getLBracLoc(), CS->getLBracLoc());
+      if (CS->getLBracLoc().isValid() &&
+          SM.getFileID(SM.getExpansionLoc(CS->getLBracLoc())) == P.File) {
+        R.Block = Brace.Offset + 1;
+        uint32_t I = 0, Decls = 0, Jumps = 0;
+        for (const Stmt *S : CS->body()) {
+          if (S == D) {
+            R.BlockIndex = I;
+            R.BlockDecls = Decls;
+            R.BlockJumps = Jumps;
+            break;
+          }
+          ++I;
+          Decls += isa<DeclStmt>(S);
+          Jumps += leavesIteration(S, false, true);
+        }
+      }
+    }
+}
+
+/// Host code around the construct that uses its items: the statements of
+/// the innermost loop's body (and its condition and increment), or, for a
+/// construct in no loop, of the block it is directly in.
+void RegionCollector::Impl::fillHostAccesses(Pending &P,
+                                             OMPExecutableDirective *D) {
+  Region &R = P.R;
+  const Stmt *Scope = nullptr; // the loop body or the block
+  std::vector<const Stmt *> Header;
+  if (!Loops.empty()) {
+    const Stmt *L = Loops.back();
+    if (auto *F = dyn_cast<ForStmt>(L)) {
+      Scope = F->getBody();
+      Header = {F->getConditionVariableDeclStmt(), F->getCond(), F->getInc()};
+    } else if (auto *W = dyn_cast<WhileStmt>(L)) {
+      Scope = W->getBody();
+      Header = {W->getConditionVariableDeclStmt(), W->getCond()};
+    } else if (auto *Do = dyn_cast<DoStmt>(L)) {
+      Scope = Do->getBody();
+      Header = {Do->getCond()};
+    } else if (auto *RF = dyn_cast<CXXForRangeStmt>(L)) {
+      Scope = RF->getBody();
+      Header = {RF->getCond(), RF->getInc(), RF->getLoopVarStmt()};
+    }
+  } else if (Parents.size() >= 2 &&
+             isa<CompoundStmt>(Parents[Parents.size() - 2])) {
+    Scope = Parents[Parents.size() - 2];
+  }
+  if (!Scope)
+    return;
+  // Which items: those with storage on both sides.
+  std::vector<size_t> Which;
+  std::vector<StoragePath> Paths;
+  for (size_t I = 0; I < R.Items.size() && I < P.Storage.size(); ++I) {
+    uint32_t T = R.Items[I].MapType;
+    if (T == MT_FIRSTPRIVATE || T == MT_IS_DEVICE_PTR ||
+        T == MT_HAS_DEVICE_ADDR || T == MT_NONE)
+      continue;
+    Which.push_back(I);
+    Paths.push_back(P.Storage[I]);
+  }
+  if (Which.empty())
+    return;
+  auto *Body = dyn_cast<CompoundStmt>(Scope);
+  bool DirectlyIn = Body && Parents.size() >= 2 &&
+                    Parents[Parents.size() - 2] == Body;
+  bool EveryTime = !Loops.empty() && DirectlyIn && !leavesIteration(Body);
+  // The construct runs in every iteration that starts (nothing before it
+  // leaves the iteration): a statement of the body runs at most once for
+  // each execution of it.
+  bool AtMostOnce = !Loops.empty() && DirectlyIn;
+  if (AtMostOnce)
+    for (const Stmt *S : Body->body()) {
+      if (S == D || std::find(Parents.begin(), Parents.end(), S) != Parents.end())
+        break;
+      if (leavesIteration(S, false, true)) {
+        AtMostOnce = false;
+        break;
+      }
+    }
+  uint32_t DOffset = SM.getFileOffset(SM.getExpansionLoc(D->getBeginLoc()));
+  // What each statement does with each item, analysed once per statement
+  // (the branches below ask again for every item). Node-based: references
+  // stay valid as it grows.
+  std::unordered_map<const Stmt *, std::vector<uint32_t>> Analysed;
+  auto Accesses = [&](const Stmt *S) -> const std::vector<uint32_t> & {
+    auto [At, New] = Analysed.try_emplace(S);
+    if (New) {
+      At->second = analyzeHostAccesses(S, D, Paths);
+      for (size_t K = 0; K < Which.size(); ++K)
+        if (!P.Storage[Which[K]].Valid) // storage unknown: any statement may use it
+          At->second[K] = AC_READ_WRITE;
+    }
+    return At->second;
+  };
+  // One record per item K with Want[K] (all when Want is null) that the
+  // statements Ss (adjacent, in order) use, for B..E.
+  auto Record = [&](llvm::ArrayRef<const Stmt *> Ss, SourceLocation B,
+                    SourceLocation E, uint32_t Flags,
+                    const std::vector<char> *Want = nullptr) {
+    std::vector<uint32_t> Acc(Which.size(), AC_NONE);
+    bool Leaves = false;
+    for (const Stmt *S : Ss) {
+      const std::vector<uint32_t> &A = Accesses(S);
+      for (size_t K = 0; K < Which.size(); ++K)
+        Acc[K] = Acc[K] == AC_NONE || Acc[K] == A[K] ? A[K]
+                 : A[K] == AC_NONE                   ? Acc[K]
+                                                     : AC_READ_WRITE;
+      Leaves |= leavesIteration(S, false, true);
+    }
+    for (size_t K = 0; K < Which.size(); ++K) {
+      Item &It = R.Items[Which[K]];
+      uint32_t A = Acc[K];
+      if (A == AC_NONE || A == AC_UNKNOWN || (Want && !(*Want)[K]))
+        continue;
+      HostAccess H;
+      H.Access = A;
+      H.Flags = Flags;
+      // An update after a write that can leave the iteration may not run.
+      if ((Flags & HA_AT_MOST_ONCE) && !(Flags & HA_EVERY_TIME) &&
+          A != AC_READ && Leaves)
+        H.Flags &= ~HA_STATEMENT;
+      H.Begin = pos(B);
+      H.End = pos(E);
+      H.Bytes = span(P.File, B, E);
+      if (H.Bytes.Length && H.Bytes.Offset > DOffset)
+        H.Flags |= HA_AFTER;
+      It.HostAccesses.push_back(H);
+    }
+  };
+  for (const Stmt *S : Header)
+    if (S)
+      Record(S, S->getBeginLoc(), endOfToken(S->getEndLoc()), 0);
+  std::vector<const Stmt *> Stmts;
+  if (Body)
+    Stmts.assign(Body->body_begin(), Body->body_end());
+  else
+    Stmts.push_back(Scope);
+  // The braces of the one branch of an if that uses item K, when no
+  // condition of it (else ifs included) does: K's uses there can have
+  // updates of their own, which run only when that branch does.
+  std::function<const CompoundStmt *(const Stmt *, size_t)> UsingBranch =
+      [&](const Stmt *S, size_t K) -> const CompoundStmt * {
+    auto *If = dyn_cast<IfStmt>(S);
+    if (!If || If->isConsteval())
+      return nullptr;
+    for (const Stmt *C : {(const Stmt *)If->getInit(),
+                          (const Stmt *)If->getConditionVariableDeclStmt(),
+                          (const Stmt *)If->getCond()})
+      if (C && Accesses(C)[K] != AC_NONE)
+        return nullptr;
+    const CompoundStmt *Found = nullptr;
+    if (Accesses(If->getThen())[K] != AC_NONE &&
+        !(Found = dyn_cast<CompoundStmt>(If->getThen())))
+      return nullptr;
+    const Stmt *Else = If->getElse();
+    if (Else && Accesses(Else)[K] != AC_NONE) {
+      if (Found)
+        return nullptr; // two branches: one update before the if instead
+      Found = isa<CompoundStmt>(Else) ? cast<CompoundStmt>(Else)
+                                      : UsingBranch(Else, K);
+    }
+    return Found;
+  };
+  std::function<bool(const Stmt *)> HasDirective = [&](const Stmt *S) {
+    if (!S)
+      return false;
+    if (isa<OMPExecutableDirective>(S))
+      return true;
+    for (const Stmt *C : S->children())
+      if (HasDirective(C))
+        return true;
+    return false;
+  };
+  auto FlagsOf = [&](const Stmt *First, const Stmt *Last) {
+    return HA_AT_MOST_ONCE |
+           (ownLines(stmtRange(First).getBegin(), stmtRange(Last).getEnd())
+                ? HA_STATEMENT
+                : 0);
+  };
+  // Records S for the items in Want, with Flags; an item whose uses in S
+  // lie in one branch of an if (see UsingBranch), in adjacent statements
+  // with no directive among them, is recorded there instead: one record
+  // for the run (one update before it and one after), or the one
+  // statement, looked into again.
+  std::function<void(const Stmt *, uint32_t, const std::vector<char> &)>
+      Visit = [&](const Stmt *S, uint32_t Flags, const std::vector<char> &Want) {
+        std::vector<char> Here = Want;
+        if (Flags & HA_AT_MOST_ONCE) {
+          const std::vector<uint32_t> &Acc = Accesses(S);
+          for (size_t K = 0; K < Which.size(); ++K) {
+            if (!Want[K] || Acc[K] == AC_NONE)
+              continue;
+            const CompoundStmt *CS = UsingBranch(S, K);
+            if (!CS)
+              continue;
+            // The statements that use K: adjacent, no directive among them.
+            std::vector<const Stmt *> Run;
+            size_t First = 0, I = 0;
+            bool Ok = true;
+            for (const Stmt *Sub : CS->body()) {
+              if (Accesses(Sub)[K] != AC_NONE) {
+                if (Run.empty())
+                  First = I;
+                Ok &= I == First + Run.size() && !HasDirective(Sub);
+                Run.push_back(Sub);
+              }
+              ++I;
+            }
+            if (!Ok || Run.empty())
+              continue;
+            Here[K] = 0;
+            std::vector<char> Only(Which.size(), 0);
+            Only[K] = 1;
+            if (Run.size() == 1)
+              Visit(Run[0], FlagsOf(Run[0], Run[0]), Only);
+            else
+              Record(Run, stmtRange(Run.front()).getBegin(),
+                     stmtRange(Run.back()).getEnd(),
+                     FlagsOf(Run.front(), Run.back()), &Only);
+          }
+        }
+        SourceRange SR = stmtRange(S);
+        Record(S, SR.getBegin(), SR.getEnd(), Flags, &Here);
+      };
+  const std::vector<char> All(Which.size(), 1);
+  for (const Stmt *S : Stmts) {
+    if (S == D)
+      continue;
+    bool Holds = std::find(Parents.begin(), Parents.end(), S) != Parents.end();
+    uint32_t Flags = 0;
+    SourceRange SR = stmtRange(S);
+    if (Body && !Holds && ownLines(SR.getBegin(), SR.getEnd()))
+      Flags |= HA_STATEMENT;
+    if (Body && !Holds && EveryTime)
+      Flags |= HA_EVERY_TIME;
+    if (Body && !Holds && AtMostOnce)
+      Flags |= HA_AT_MOST_ONCE;
+    Visit(S, Flags, All);
+  }
+}

@@ -1,0 +1,297 @@
+//===- RegionCollectorImpl.h - the AST walk's state, shared -*- C++ -*-===//
+//
+// The RecursiveASTVisitor of RegionCollector.h and the state it keeps while
+// it walks (the loops, statements and function-like contexts around the
+// current statement), shared by the files that make up the walk:
+//   RegionCollector.cpp  constructs, their items and source ranges
+//   HostContext.cpp      the construct's statement, its block, and the host
+//                        code around it that uses its items
+//   Markers.cpp          the markers before each directive, for the pass
+// Not used outside clang-plugin/.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OMPDP_CLANG_PLUGIN_REGIONCOLLECTORIMPL_H
+#define OMPDP_CLANG_PLUGIN_REGIONCOLLECTORIMPL_H
+
+#include "RegionCollector.h"
+
+#include "AccessAnalysis.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/OpenMPClause.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtOpenMP.h"
+#include "clang/Basic/OpenMPKinds.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/xxhash.h"
+
+#include <functional>
+#include <unordered_map>
+
+namespace ompdp {
+namespace collector {
+
+/// The storage an item names: the item without its array sections,
+/// subscripts and dereferences (u[0:n] -> u, s.a[0:s.n] -> s.a,
+/// this->x[0:n] -> this->x, *p -> p).
+const clang::Expr *stripToVariable(const clang::Expr *E);
+
+} // namespace collector
+} // namespace ompdp
+
+using namespace clang;
+using namespace ompdp;
+using ompdp::collector::stripToVariable;
+
+class RegionCollector::Impl : public RecursiveASTVisitor<Impl> {
+  using Base = RecursiveASTVisitor<Impl>;
+
+public:
+  Impl(CompilerInstance &CI, TableBuilder &Table, bool Markers)
+      : Ctx(CI.getASTContext()), SM(Ctx.getSourceManager()), Table(Table),
+        Markers(Markers), Policy(Ctx.getLangOpts()) {}
+
+  void handle(Decl *D) {
+    if (!D || Ctx.getDiagnostics().hasErrorOccurred())
+      return;
+    Loops.clear();
+    Parents.clear();
+    Contexts.clear();
+    Fn = nullptr;
+    TraverseDecl(D);
+  }
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitLambdaBody() const { return true; }
+
+  // No data recursion: children must be traversed while the stacks still
+  // hold their loops and parents, not queued for later.
+  bool TraverseStmt(Stmt *S, DataRecursionQueue * = nullptr) {
+    if (!S)
+      return true;
+    Parents.push_back(S);
+    bool R;
+    // A target region's body is device code, where no construct that maps
+    // data may appear: only the directive itself matters.
+    if (auto *D = dyn_cast<OMPExecutableDirective>(S);
+        D && isOpenMPTargetExecutionDirective(D->getDirectiveKind()))
+      R = VisitOMPExecutableDirective(D);
+    else
+      R = Base::TraverseStmt(S, nullptr);
+    Parents.pop_back();
+    return R;
+  }
+
+  bool TraverseDecl(Decl *D) {
+    if (auto *CD = dyn_cast_or_null<CapturedDecl>(D)) {
+      Contexts.push_back(CD);
+      bool R = Base::TraverseDecl(D);
+      Contexts.pop_back();
+      return R;
+    }
+    auto *FD = dyn_cast_or_null<FunctionDecl>(D);
+    if (!FD)
+      return Base::TraverseDecl(D);
+    // Dependent code has no implicit clauses yet; its instantiations do. It
+    // must not be changed either: instantiations are copied from it.
+    if (FD->isDependentContext())
+      return true;
+    std::vector<const Stmt *> SavedLoops;
+    SavedLoops.swap(Loops);
+    std::vector<Stmt *> SavedParents;
+    SavedParents.swap(Parents);
+    const FunctionDecl *SavedFn = Fn;
+    Fn = FD;
+    Contexts.push_back(FD);
+    bool R = Base::TraverseDecl(D);
+    Contexts.pop_back();
+    Fn = SavedFn;
+    Parents.swap(SavedParents);
+    Loops.swap(SavedLoops);
+    return R;
+  }
+
+  bool TraverseLambdaExpr(LambdaExpr *LE, DataRecursionQueue *Q = nullptr) {
+    // A generic lambda's body is a pattern; its instantiations reach
+    // handle() as functions of their own.
+    if (LE->isGenericLambda() || LE->getCallOperator()->isDependentContext())
+      return true;
+    std::vector<const Stmt *> SavedLoops;
+    SavedLoops.swap(Loops);
+    Contexts.push_back(LE->getCallOperator());
+    bool R = Base::TraverseLambdaExpr(LE, Q);
+    Contexts.pop_back();
+    Loops.swap(SavedLoops);
+    return R;
+  }
+
+#define OMPDP_LOOP(Class)                                                      \
+  bool Traverse##Class(Class *S, DataRecursionQueue *Q = nullptr) {            \
+    Loops.push_back(S);                                                        \
+    bool R = Base::Traverse##Class(S, Q);                                      \
+    Loops.pop_back();                                                          \
+    return R;                                                                  \
+  }
+  OMPDP_LOOP(ForStmt)
+  OMPDP_LOOP(WhileStmt)
+  OMPDP_LOOP(DoStmt)
+  OMPDP_LOOP(CXXForRangeStmt)
+#undef OMPDP_LOOP
+
+  bool VisitOMPExecutableDirective(OMPExecutableDirective *D);
+
+private:
+  /// A region under construction and, per item, the address expression of
+  /// its variable for the item marker (null: no marker).
+  struct Pending {
+    Region R;
+    std::vector<Expr *> Addr;
+    std::vector<StoragePath> Storage; // per item, for the access analysis
+    FileID File; // where the directive is written (its expansion)
+  };
+
+  Pos pos(SourceLocation L) const {
+    Pos P;
+    if (L.isInvalid())
+      return P;
+    PresumedLoc PL = SM.getPresumedLoc(L);
+    if (PL.isInvalid())
+      return P;
+    P.Line = PL.getLine();
+    P.Column = PL.getColumn();
+    return P;
+  }
+  /// Just past the last token of a range (in the expansion).
+  SourceLocation endOfToken(SourceLocation L) const {
+    if (L.isInvalid())
+      return L;
+    SourceLocation E = SM.getExpansionRange(L).getEnd();
+    SourceLocation After =
+        Lexer::getLocForEndOfToken(E, 0, SM, Ctx.getLangOpts());
+    return After.isValid() ? After : E;
+  }
+  Pos endPos(SourceLocation L) const { return pos(endOfToken(L)); }
+  /// Bytes [B, E) of file F, both taken at their expansion; {} when they are
+  /// not both in F.
+  Span span(FileID F, SourceLocation B, SourceLocation E) const {
+    if (B.isInvalid() || E.isInvalid())
+      return Span();
+    B = SM.getExpansionLoc(B);
+    E = SM.getExpansionLoc(E);
+    if (SM.getFileID(B) != F || SM.getFileID(E) != F)
+      return Span();
+    unsigned OB = SM.getFileOffset(B), OE = SM.getFileOffset(E);
+    if (OE < OB)
+      return Span();
+    return Span{OB, OE - OB};
+  }
+  /// Text of a range as written; empty if it is not one contiguous piece.
+  std::string text(SourceRange R) const {
+    if (R.isInvalid())
+      return "";
+    SourceLocation B = SM.getSpellingLoc(R.getBegin());
+    SourceLocation E = SM.getSpellingLoc(R.getEnd());
+    if (SM.getFileID(B) != SM.getFileID(E))
+      return "";
+    bool Invalid = false;
+    StringRef T = Lexer::getSourceText(CharSourceRange::getTokenRange(B, E), SM,
+                                       Ctx.getLangOpts(), &Invalid);
+    if (Invalid)
+      return "";
+    // One line for people: collapse whitespace runs.
+    std::string Out;
+    bool Space = false;
+    for (char C : T) {
+      if (C == '\\' || C == '\n' || C == '\r' || C == '\t' || C == ' ') {
+        Space = true;
+        continue;
+      }
+      if (Space && !Out.empty())
+        Out.push_back(' ');
+      Space = false;
+      Out.push_back(C);
+    }
+    return Out;
+  }
+  std::string printed(const Expr *E) const {
+    std::string S;
+    llvm::raw_string_ostream OS(S);
+    E->printPretty(OS, nullptr, Policy);
+    return S;
+  }
+  /// The variable an item names, as written (u, s.a, this->x).
+  std::string baseName(const Expr *E) const {
+    return printed(stripToVariable(E));
+  }
+  const ValueDecl *baseDecl(const Expr *E) const {
+    E = E->IgnoreParenImpCasts();
+    if (auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return DRE->getDecl();
+    if (auto *ME = dyn_cast<MemberExpr>(E)) {
+      if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+        return ME->getMemberDecl();
+      return baseDecl(ME->getBase());
+    }
+    if (auto *AS = dyn_cast<ArraySectionExpr>(E))
+      return baseDecl(AS->getBase());
+    if (auto *AE = dyn_cast<ArraySubscriptExpr>(E))
+      return baseDecl(AE->getBase());
+    if (auto *UO = dyn_cast<UnaryOperator>(E))
+      return baseDecl(UO->getSubExpr());
+    if (auto *SH = dyn_cast<OMPArrayShapingExpr>(E))
+      return baseDecl(SH->getBase());
+    return nullptr;
+  }
+
+  void fillSource(Pending &P, OMPExecutableDirective *D);
+  void fillStatement(Pending &P, OMPExecutableDirective *D);
+  void fillHostAccesses(Pending &P, OMPExecutableDirective *D);
+  SourceLocation stmtEnd(const Stmt *S) const;
+  SourceRange stmtRange(const Stmt *S) const;
+  bool ownLines(SourceLocation B, SourceLocation E) const;
+  void addUncoveredCaptures(Pending &P, OMPExecutableDirective *D);
+  void fillFacts(Item &It, const Expr *E, QualType VarTy) const;
+  void addListItems(Pending &P, const OMPClause *C, ArrayRef<const Expr *> Vars,
+                    uint32_t Type, uint32_t Mods, StringRef Head);
+
+  // Markers.
+  Expr *itemAddress(const Expr *E, bool Implicit, SourceLocation L);
+  Expr *varRef(VarDecl *VD, SourceLocation L);
+  FunctionDecl *markerDecl();
+  bool insertMarkers(OMPExecutableDirective *D, uint32_t Index,
+                     const std::vector<Expr *> &Addr, size_t NumItems);
+  void warnUnmarked(OMPExecutableDirective *D);
+
+  ASTContext &Ctx;
+  SourceManager &SM;
+  TableBuilder &Table;
+  bool Markers;
+  PrintingPolicy Policy;
+  std::vector<const Stmt *> Loops;
+  std::vector<Stmt *> Parents;
+  std::vector<const DeclContext *> Contexts;
+  const FunctionDecl *Fn = nullptr;
+  llvm::DenseSet<const Stmt *> Done;
+
+public:
+  FunctionDecl *MarkerFD = nullptr;
+
+private:
+  llvm::DenseMap<FileID, uint64_t> FileHashes;
+  struct EntryKey {
+    uint64_t Device = 0, Inode = 0;
+    bool Physical = false; // the presumed file does not exist
+  };
+  llvm::StringMap<EntryKey> EntryKeys;
+};
+
+#endif
