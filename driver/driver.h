@@ -1,9 +1,10 @@
 /*===- driver.h - what the ompdp subcommands share ------------*- C -*-===*\
 |*
-|* The driver is one file per subcommand (run.c, report.c, fix.c), as llvm-xray
-|* is, plus main.c, which dispatches. This header holds the few things the
-|* subcommands have in common: exit codes, option matching, the output
-|* format flag and the rendering of a report to a file or stream.
+|* The driver is one file per subcommand (run.c, report.c, fix.c, lsp.c),
+|* as llvm-xray is, plus main.c, which dispatches. This header holds the
+|* few things the subcommands have in common: exit codes, option matching,
+|* the output format flag and the rendering of a report to a file or
+|* stream.
 |*
 \*===----------------------------------------------------------------------===*/
 #ifndef OMPDP_DRIVER_H
@@ -51,5 +52,6 @@ int drv_write_report(const ompdp_report_t *r, drv_format_t fmt,
 int drv_run_main(int argc, char **argv);
 int drv_report_main(int argc, char **argv);
 int drv_fix_main(int argc, char **argv);
+int drv_lsp_main(int argc, char **argv);
 
 #endif /* OMPDP_DRIVER_H */

@@ -66,6 +66,9 @@ static void usage(FILE *out) {
         "  fix     turn a report's rewrites into clang-apply-replacements YAML, or\n"
         "          apply them to the sources\n"
         "          ompdp fix [-o FIXES.yaml | --apply] REPORT.json\n"
+        "  lsp     a language server: findings as diagnostics, rewrites as code\n"
+        "          actions, in any editor that speaks LSP (docs/lsp.md)\n"
+        "          ompdp lsp [--report FILE]... [--source-root DIR]\n"
         "\n"
         "options:\n"
         "  --help      show this help ('ompdp <command> --help' for a command's)\n"
@@ -94,6 +97,8 @@ int main(int argc, char **argv) {
     return drv_report_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "fix"))
     return drv_fix_main(argc - 1, argv + 1);
+  if (!strcmp(cmd, "lsp"))
+    return drv_lsp_main(argc - 1, argv + 1);
   if (cmd[0] == '-')
     drv_error("unknown option '%s' (see 'ompdp --help')", cmd);
   else
