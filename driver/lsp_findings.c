@@ -679,7 +679,7 @@ static json_t *diagnostic(lsp_server_t *s, const lsp_doc_t *doc, const lsp_ancho
     fix_summary(&m, &f->rewrites[i]);
     fix_state(&m, p, &f->rewrites[i]);
   }
-  if (doc->edited && f->num_rewrites)
+  if (doc->edited)
     bputs(&m, "\n(the file was edited since the run: this finding moved with the text)");
   json_t *d = json_pack("{s:o,s:i,s:s,s:s,s:o}", "range", range_of(s, &doc->text, a->item),
                         "severity", severity(a), "source", "ompdp", "code",

@@ -37,6 +37,7 @@ typedef struct lsp_report {
   lsp_origin_t origin;
   int listed;          /* still named by its origin (settings and discovery change) */
   int exists;          /* the file was there when last looked at */
+  int said_missing;    /* that it is not there was said */
   struct stat st;      /* and was this one */
   int loaded;          /* rep holds it */
   char *error;         /* why the last reading failed (said once) */

@@ -366,8 +366,12 @@ static int refresh_report(lsp_server_t *s, lsp_report_t *r) {
   struct stat st;
   if (stat(r->path, &st)) {
     int was = r->exists || r->loaded;
-    if (was && r->origin != LSP_FROM_WORKSPACE)
+    if (r->origin != LSP_FROM_WORKSPACE && was)
       lsp_show(s, 2, "ompdp: the report %s is gone; its findings are no longer shown", r->path);
+    else if (r->origin != LSP_FROM_WORKSPACE && !r->said_missing)
+      lsp_show(s, 2, "ompdp: the report %s does not exist (yet); its findings are shown when it does",
+               r->path);
+    r->said_missing = 1;
     r->exists = 0;
     unload(r);
     return was;
@@ -377,6 +381,7 @@ static int refresh_report(lsp_server_t *s, lsp_report_t *r) {
       st.st_mtim.tv_nsec == r->st.st_mtim.tv_nsec)
     return 0;
   r->exists = 1;
+  r->said_missing = 0;
   r->st = st;
   int was = r->loaded;
   unload(r);
@@ -626,12 +631,17 @@ static void apply_settings(lsp_server_t *s, json_t *v) {
     lsp_show(s, 2, "ompdp: settings: \"reports\" must be a file name or a list of them");
   }
   json_t *root = json_object_get(v, "sourceRoot");
-  if (json_is_string(root) && json_string_length(root)) {
+  if (json_is_string(root) || json_is_null(root)) {
+    char *now = json_string_length(root) ? setting_path(s, json_string_value(root))
+                : s->o.source_root           ? absolute(s->o.source_root)
+                                             : NULL;
+    int same = (!now && !s->source_root) ||
+               (now && s->source_root && !strcmp(now, s->source_root));
     free(s->source_root);
-    s->source_root = setting_path(s, json_string_value(root));
-  } else if (json_is_null(root) || (json_is_string(root) && !json_string_length(root))) {
-    free(s->source_root);
-    s->source_root = s->o.source_root ? absolute(s->o.source_root) : NULL;
+    s->source_root = now;
+    /* The reports' relative names were resolved against the old one. */
+    for (size_t i = 0; !same && i < s->num_reports; ++i)
+      s->reports[i]->exists = 0;
   }
   json_t *discover = json_object_get(v, "discover");
   if (json_is_boolean(discover))
@@ -929,7 +939,6 @@ static void on_notification(lsp_server_t *s, const lsp_message_t *m) {
   else if (!strcmp(method, "workspace/didChangeConfiguration")) {
     apply_settings(s, lsp_get(m->params, "settings"));
     refresh(s, 1);
-    place_all(s); /* a new source root may place findings elsewhere */
   } else if (!strcmp(method, "workspace/didChangeWatchedFiles"))
     refresh(s, 1);
   else if (strncmp(method, "$/", 2) && strcmp(method, "textDocument/didSave") &&

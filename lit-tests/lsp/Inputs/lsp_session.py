@@ -19,6 +19,8 @@
 #                         PATH's text and writes it there (the text that
 #                         `change` then sends)
 #   change URI PATH V     didChange with the whole text of PATH, version V
+#   copy SRC DST          copies a file (a report that changes), as ompdp
+#                         writes reports: to a temporary file renamed over DST
 #   close-stdin           ends the input without "exit"
 #   expect-exit           waits for the server to end; prints its status
 #
@@ -31,6 +33,7 @@ import ast
 import json
 import os
 import queue
+import shutil
 import subprocess
 import sys
 import threading
@@ -279,6 +282,11 @@ def main():
             server.send({"method": "textDocument/didChange",
                          "params": {"textDocument": {"uri": uri, "version": int(version)},
                                     "contentChanges": [{"text": text}]}})
+        elif cmd == "copy":
+            src, dst = rest.split(" ")
+            shutil.copyfile(src, dst + ".tmp")
+            os.replace(dst + ".tmp", dst)
+            print("-- copied %s to %s" % (os.path.basename(src), os.path.basename(dst)))
         elif cmd == "close-stdin":
             server.p.stdin.close()
         elif cmd == "expect-exit":
