@@ -37,6 +37,7 @@ OMPDP_REQUIRES=(
   "libdw-dev          /usr/include/elfutils/libdwfl.h"
   "libxxhash-dev      /usr/include/xxhash.h"
   "libjansson-dev     /usr/include/jansson.h"
+  "neovim             /usr/bin/nvim"
   "cmake              /usr/bin/cmake"
   "make               /usr/bin/make"
   "python3            /usr/bin/python3"
