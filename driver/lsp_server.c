@@ -911,8 +911,9 @@ static void on_request(lsp_server_t *s, const lsp_message_t *m) {
   }
   int code = 0;
   char err[200] = "";
-  json_t *r = method[13] == 'c' ? lsp_code_actions(s, d, m->params, &code, err, sizeof(err))
-                                : lsp_hover(s, d, m->params, &code, err, sizeof(err));
+  json_t *r = !strcmp(method, "textDocument/hover")
+                  ? lsp_hover(s, d, m->params, &code, err, sizeof(err))
+                  : lsp_code_actions(s, d, m->params, &code, err, sizeof(err));
   if (code)
     respond_error(s, m->id, code, err);
   else
@@ -1022,4 +1023,8 @@ void lsp_server_free(lsp_server_t *s) {
 
 int lsp_server_done(const lsp_server_t *s) { return s->done; }
 
-int lsp_server_exit_status(const lsp_server_t *s) { return s->exit_status; }
+int lsp_server_exit_status(const lsp_server_t *s) {
+  if (!s->done) /* the input ended without "exit": as if it had come */
+    return s->state == LSP_STATE_SHUTDOWN ? 0 : 1;
+  return s->exit_status;
+}

@@ -53,7 +53,8 @@ void lsp_server_tick(lsp_server_t *s);
 
 /* 1 once the client said "exit" or went away (a send failed). */
 int lsp_server_done(const lsp_server_t *s);
-/* The exit status: 0 after shutdown and exit, 1 otherwise. */
+/* The exit status: 0 when shutdown came before exit (or before the end
+ * of the input), 1 otherwise. */
 int lsp_server_exit_status(const lsp_server_t *s);
 
 #endif /* OMPDP_LSP_SERVER_H */
