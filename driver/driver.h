@@ -1,9 +1,10 @@
 /*===- driver.h - what the ompdp subcommands share ------------*- C -*-===*\
 |*
-|* The driver is one file per subcommand (run.c, report.c, fix.c, diff.c), as llvm-xray
-|* is, plus main.c, which dispatches. This header holds the few things the
-|* subcommands have in common: exit codes, option matching, the output
-|* format flag and the rendering of a report to a file or stream.
+|* The driver is one file per subcommand (run.c, report.c, fix.c, diff.c,
+|* merge.c, calibrate.c, devices.c, lsp.c), as llvm-xray is, plus main.c,
+|* which dispatches. This header holds the few things the subcommands have
+|* in common: exit codes, option matching, the output format flag and the
+|* rendering of a report to a file or stream.
 |*
 \*===----------------------------------------------------------------------===*/
 #ifndef OMPDP_DRIVER_H
@@ -78,5 +79,6 @@ char *drv_output_path(const char *pattern, long pid);
  * message. */
 int drv_merge_files(char *const *paths, size_t n, ompdp_report_t *out);
 int drv_diff_main(int argc, char **argv);
+int drv_lsp_main(int argc, char **argv);
 
 #endif /* OMPDP_DRIVER_H */

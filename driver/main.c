@@ -79,6 +79,9 @@ static void usage(FILE *out) {
         "\n"
         "'run' and 'report' also take --device=NAME|PROFILE: every saving is then\n"
         "projected for that device too (docs/devices.md).\n"
+        "  lsp     a language server: findings as diagnostics, rewrites as code\n"
+        "          actions, in any editor that speaks LSP (docs/lsp.md)\n"
+        "          ompdp lsp [--report FILE]... [--source-root DIR]\n"
         "\n"
         "options:\n"
         "  --help      show this help ('ompdp <command> --help' for a command's)\n"
@@ -115,6 +118,8 @@ int main(int argc, char **argv) {
     return drv_merge_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "diff"))
     return drv_diff_main(argc - 1, argv + 1);
+  if (!strcmp(cmd, "lsp"))
+    return drv_lsp_main(argc - 1, argv + 1);
   if (cmd[0] == '-')
     drv_error("unknown option '%s' (see 'ompdp --help')", cmd);
   else

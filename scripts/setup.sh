@@ -40,6 +40,7 @@ OMPDP_REQUIRES=(
   "openmpi-bin        /usr/bin/mpirun"
   "libopenmpi-dev     /usr/lib/x86_64-linux-gnu/openmpi/include/mpi.h /usr/bin/mpicc"
   "chromium           /usr/bin/chromium"
+  "neovim             /usr/bin/nvim"
   "cmake              /usr/bin/cmake"
   "make               /usr/bin/make"
   "python3            /usr/bin/python3"
