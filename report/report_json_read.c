@@ -83,6 +83,15 @@ static int read_related(ompdp_json_doc_t *r, const json_t *v, ompdp_loc_t *l) {
   return 0;
 }
 
+/* Room for n elements as the model's arrays grow (report.c: a power of
+ * two, at least 4), so that appending to them later finds it. */
+static size_t model_capacity(size_t n) {
+  size_t cap = 4;
+  while (cap < n)
+    cap *= 2;
+  return cap;
+}
+
 static int read_devices(ompdp_json_doc_t *r, const json_t *v, ompdp_finding_t *f) {
   if (!json_is_array(v))
     return ompdp_json_fail(r, "\"devices\" must be an array of integers");
@@ -92,7 +101,7 @@ static int read_devices(ompdp_json_doc_t *r, const json_t *v, ompdp_finding_t *f
   f->num_devices = 0;
   if (!n)
     return 0;
-  if (!(f->devices = calloc(n, sizeof(*f->devices))))
+  if (!(f->devices = calloc(model_capacity(n), sizeof(*f->devices))))
     return ompdp_json_fail(r, "out of memory");
   for (size_t i = 0; i < n; ++i) {
     if (ompdp_json_get_int(r, "devices", json_array_get(v, i), &f->devices[i]))
@@ -508,7 +517,7 @@ static int read_string_array(ompdp_json_doc_t *r, const char *name, const json_t
   size_t n = json_array_size(v);
   if (!n)
     return 0;
-  char **a = calloc(n, sizeof(*a));
+  char **a = calloc(model_capacity(n), sizeof(*a));
   if (!a)
     return ompdp_json_fail(r, "out of memory");
   *arr = a;
