@@ -370,6 +370,8 @@ int ompdp_rw_facts_feed(ompdp_rw_facts_t *f, const ompdp_event_t *e) {
       if (s) {
         if (!same)
           s->dev_changed = 1;
+        s->d2h_same += same;
+        s->d2h_unhashed += !(b->known && hashed);
         s->d2h++;
         s->dur_d2h += dur(e);
         s->bytes_d2h += e->bytes;

@@ -11,6 +11,7 @@
 |*
 \*===----------------------------------------------------------------------===*/
 #include "rewrite_impl.h"
+#include "rewrite_safety.h" /* jumps, advice */
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -199,9 +200,10 @@ static const char *plan_name(const keep_plan_t *p) {
 }
 
 /* One rewrite for the plans ps[0..n) of one loop, into rw (zeroed).
- * Returns 0, or -1 (rw then holds whatever was built: free it). */
+ * Returns 0, or -1 (rw then holds whatever was built: free it), with the
+ * reason in advice when the loop cannot be wrapped at all (a jump out). */
 static int build_keep(const ompdp_rw_plan_t *c, ompdp_rewrite_t *rw, keep_plan_t *const *ps,
-                      size_t n) {
+                      size_t n, ompdp_strbuf_t *advice) {
   const ompdp_region_info_t *items[64];
   ompdp_map_type_t types[64];
   const char *why = NULL;
@@ -221,7 +223,12 @@ static int build_keep(const ompdp_rw_plan_t *c, ompdp_rewrite_t *rw, keep_plan_t
     rw->lower_bound |= ps[i]->lower_bound;
   }
   rw->kind = OMPDP_RK_KEEP_RESIDENT;
-  int rc = ompdp_rw_keep_resident(rw, items, types, n, &why);
+  /* A jump out of the loop: enter/exit data on every path out, or none. */
+  int wrap = ompdp_rw_loop_wrap(items[0], advice);
+  if (wrap < 0)
+    return -1;
+  int rc = wrap ? ompdp_rw_keep_unstructured(rw, items, types, n, &why)
+                : ompdp_rw_keep_resident(rw, items, types, n, &why);
   for (size_t i = 0; i < n && !rc; ++i)
     if (ps[i]->inner_from)
       rc = ompdp_rw_set_map_type(rw, &ps[i]->ri.reg, (uint32_t)c->facts->sites[ps[i]->site].item,
@@ -236,12 +243,20 @@ static int build_keep(const ompdp_rw_plan_t *c, ompdp_rewrite_t *rw, keep_plan_t
   ompdp_sb_puts(&d, "keep ");
   for (size_t i = 0; i < n; ++i)
     ompdp_sb_printf(&d, "%s`%s`", i == 0 ? "" : i + 1 == n ? " and " : ", ", plan_name(ps[i]));
-  ompdp_sb_printf(
-      &d, " on device %d for the whole %s loop at %s:%" PRIu32 ": `#pragma omp target data",
-      ps[0]->dev, ompdp_loop_kind_name(it->loop_kind), ompdp_rw_basename(it->file), it->loop_line);
-  for (size_t i = 0; i < n; ++i)
-    ompdp_sb_printf(&d, " map(%s: %s)", ompdp_map_type_name(ps[i]->outer), plan_name(ps[i]));
-  ompdp_sb_puts(&d, "` before it");
+  ompdp_sb_printf(&d, " on device %d for the whole %s loop at %s:%" PRIu32 ": ", ps[0]->dev,
+                  ompdp_loop_kind_name(it->loop_kind), ompdp_rw_basename(it->file),
+                  it->loop_line);
+  if (wrap) {
+    const char *names[64];
+    for (size_t i = 0; i < n; ++i)
+      names[i] = plan_name(ps[i]);
+    ompdp_rw_describe_unstructured(&d, items, names, types, n);
+  } else {
+    ompdp_sb_puts(&d, "`#pragma omp target data");
+    for (size_t i = 0; i < n; ++i)
+      ompdp_sb_printf(&d, " map(%s: %s)", ompdp_map_type_name(ps[i]->outer), plan_name(ps[i]));
+    ompdp_sb_puts(&d, "` before it");
+  }
   for (size_t i = 0; i < n; ++i) {
     const keep_plan_t *p = ps[i];
     if (p->inner_from)
@@ -344,7 +359,9 @@ int ompdp_rw_keep_resident_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, cons
     for (size_t i = 0; i < np && n < 64; ++i)
       if (plans[i].group == g)
         members[n++] = &plans[i];
-    group_ok[g] = build_keep(c, &groups[g], members, n) == 0;
+    ompdp_strbuf_t ignored = {0}; /* each plan says it again below */
+    group_ok[g] = build_keep(c, &groups[g], members, n, &ignored) == 0;
+    free(ignored.d);
     if (!group_ok[g])
       ompdp_rewrite_free(&groups[g]);
   }
@@ -358,10 +375,16 @@ int ompdp_rw_keep_resident_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, cons
     const ompdp_rewrite_t *src = &groups[p->group];
     if (!group_ok[p->group]) {
       keep_plan_t *one = p;
-      if (build_keep(c, &own, &one, 1)) {
+      ompdp_strbuf_t advice = {0};
+      if (build_keep(c, &own, &one, 1, &advice)) {
         ompdp_rewrite_free(&own);
+        int bad = advice.oom || (advice.len && ompdp_rw_advise(f, advice.d));
+        free(advice.d);
+        if (bad)
+          goto out;
         continue;
       }
+      free(advice.d);
       src = &own;
     }
     ompdp_rewrite_t *rw = ompdp_finding_add_rewrite(f, OMPDP_RK_KEEP_RESIDENT);
@@ -397,8 +420,10 @@ static const char *item_name(const ompdp_region_info_t *it) {
   return it->implicit ? it->variable : it->expr;
 }
 
-/* 0 and the rewrite in rw, or -1: the sites sis[0..n) of one buffer. */
-static int build_row(const ompdp_rw_plan_t *c, const uint32_t *sis, size_t n, ompdp_rewrite_t *rw) {
+/* 0 and the rewrite in rw, or -1: the sites sis[0..n) of one buffer (with
+ * the reason in advice when only a jump between them stands in the way). */
+static int build_row(const ompdp_rw_plan_t *c, const uint32_t *sis, size_t n, ompdp_rewrite_t *rw,
+                     ompdp_strbuf_t *advice) {
   const ompdp_plan_t *facts = c->facts;
   ompdp_rw_items_t ri[MAX_ROW];
   const ompdp_region_info_t *its[MAX_ROW];
@@ -464,8 +489,17 @@ static int build_row(const ompdp_rw_plan_t *c, const uint32_t *sis, size_t n, om
     dur_before += s->dur_h2d + s->dur_d2h + s->dur_alloc + s->dur_delete;
     ops += s->h2d + s->d2h + s->allocs + s->deletes;
   }
-  if (first->block_decls != last->block_decls || first->block_jumps != last->block_jumps ||
-      !last->stmt_own_lines || !last->stmt_end_line || first->stmt_column > 512)
+  if (first->block_jumps != last->block_jumps) {
+    ompdp_sb_printf(advice,
+                    "a jump (`return`, `goto`, `break`, `continue`, `throw`) or a label lies "
+                    "between the constructs at %s:%" PRIu32 " and %" PRIu32
+                    ", and a `target data` block around them must not be left or entered by "
+                    "one",
+                    ompdp_rw_basename(first->file), first->line, last->line);
+    goto out;
+  }
+  if (first->block_decls != last->block_decls || !last->stmt_own_lines ||
+      !last->stmt_end_line || first->stmt_column > 512)
     goto out;
   uint64_t m = s0->allocs; /* executions of the row */
   uint64_t after = m * (uint64_t)(to + from);
@@ -579,10 +613,22 @@ int ompdp_rw_row_resident_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, const
         sis[n++] = x;
     }
     ompdp_rewrite_t rw = {0};
-    if (!ok || build_row(c, sis, n, &rw)) {
+    ompdp_strbuf_t advice = {0};
+    if (!ok || build_row(c, sis, n, &rw, &advice)) {
       ompdp_rewrite_free(&rw);
+      for (size_t j = 0; j < r->num_findings && !rc && advice.len; ++j) {
+        uint32_t sj = keep_site(c, &r->findings[j]);
+        for (size_t k = 0; sj && k < n; ++k)
+          if (sis[k] == sj - 1 && !r->findings[j].num_rewrites &&
+              ompdp_rw_advise(&r->findings[j], advice.d))
+            rc = -1;
+      }
+      if (advice.oom)
+        rc = -1;
+      free(advice.d);
       continue;
     }
+    free(advice.d);
     for (size_t j = 0; j < r->num_findings && !rc; ++j) {
       ompdp_finding_t *g = &r->findings[j];
       uint32_t sj = keep_site(c, g);

@@ -11,6 +11,7 @@
 |*
 \*===----------------------------------------------------------------------===*/
 #include "rewrite_impl.h"
+#include "rewrite_safety.h" /* jumps, assumptions, advice */
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -214,7 +215,8 @@ static int plan_unused_transfer(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
  * writes `from`. The run must agree with the region table: the copies
  * back that disappear returned the bytes the device had received (else
  * the host got other bytes from them). `from` relies on the region writing
- * every element, which neither the run nor the table can tell. */
+ * every element: made only when the compiler proved it or the run confirms
+ * it (rewrite_safety.c), else the finding says why in words. */
 static int plan_overbroad(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const ompdp_rw_items_t *ri,
                           const ompdp_rw_site_t *s) {
   const ompdp_region_info_t *it = &ri->items[s->item];
@@ -224,6 +226,21 @@ static int plan_overbroad(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
   if (rule != OMPDP_OVERBROAD_FROM && s->d2h && s->dev_changed)
     return -1;
   const char *name = it->implicit ? it->variable : it->expr;
+  ompdp_strbuf_t from_assume = {0};
+  int from_by = 0;
+  if (rule == OMPDP_OVERBROAD_FROM) {
+    ompdp_rw_from_run_t run = {.executions = s->allocs, .d2h = s->d2h, .d2h_same = s->d2h_same,
+                               .d2h_unhashed = s->d2h_unhashed, .alloc_bytes = s->alloc_bytes};
+    ompdp_strbuf_t why = {0};
+    from_by = ompdp_rw_from_allowed(it, name, &run, &from_assume, &why);
+    if (!from_by) {
+      int rc = why.oom || ompdp_rw_advise(f, why.d) ? -2 : -1;
+      free(why.d);
+      free(from_assume.d);
+      return rc;
+    }
+    free(why.d);
+  }
   uint64_t transfers, allocs = 0, bytes, time;
   ompdp_oc_t rm = {{0}};
   if (rule == OMPDP_OVERBROAD_REMOVE) {
@@ -245,12 +262,16 @@ static int plan_overbroad(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
     time = s->dur_h2d;
     ompdp_oc_add(rm, OMPDP_OC_H2D, s->h2d, s->bytes_h2d, s->dur_h2d);
   }
-  if (!transfers && !allocs)
+  if (!transfers && !allocs) {
+    free(from_assume.d);
     return -1;
+  }
   ompdp_rewrite_t *rw = ompdp_finding_add_rewrite(
       f, rule == OMPDP_OVERBROAD_REMOVE ? OMPDP_RK_REMOVE_ITEM : OMPDP_RK_CHANGE_MAP_TYPE);
-  if (!rw)
+  if (!rw) {
+    free(from_assume.d);
     return -2;
+  }
   const char *why = NULL;
   int rc = rule == OMPDP_OVERBROAD_REMOVE
                ? ompdp_rw_remove_item(rw, &ri->reg, (uint32_t)s->item, &why)
@@ -267,12 +288,13 @@ static int plan_overbroad(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
         &d, "map `%s` with `%s` instead of `tofrom` at %s:%" PRIu32 ": the region only %s it", name,
         rule == OMPDP_OVERBROAD_TO ? "to" : "from", ompdp_rw_basename(it->file), it->line,
         rule == OMPDP_OVERBROAD_TO ? "reads" : "writes");
-  if (rule == OMPDP_OVERBROAD_FROM)
-    ompdp_sb_printf(
-        &a,
-        "the region writes every element of `%s` (an element it does not write would come "
-        "back from uninitialised device memory instead of keeping the host's value)",
-        name);
+  if (rule == OMPDP_OVERBROAD_FROM && from_by == 1)
+    ompdp_sb_puts(&d, " (the compiler proved that it writes every element before reading any)");
+  else if (rule == OMPDP_OVERBROAD_FROM)
+    ompdp_sb_puts(&a, from_assume.d ? from_assume.d : "");
+  if (from_assume.oom)
+    a.oom = 1;
+  free(from_assume.d);
   return ompdp_rw_with_ops(
       c, f, ompdp_rw_finish(f, rc, transfers, allocs, bytes, ompdp_rw_to_ns(c, time), &d, &a),
       (const uint64_t(*)[3])rm, NULL);
@@ -601,6 +623,8 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
     rc = ompdp_rw_keep_resident_all(&c, r, removal);
   if (!rc)
     rc = ompdp_rw_row_resident_all(&c, r, removal);
+  if (!rc)
+    rc = ompdp_rw_compile_commands(r, facts); /* for `ompdp fix` to recheck */
   free(removal);
   free(c.by_site);
   return rc;

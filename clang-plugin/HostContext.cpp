@@ -139,6 +139,50 @@ void RegionCollector::Impl::fillStatement(Pending &P,
     }
 }
 
+/// The innermost loop's statement, for a rewrite that wraps it: its last
+/// line, whether it has its lines to itself in a compound statement, and
+/// the jumps out of it (a `target data` before it would be left by them).
+void RegionCollector::Impl::fillLoopExits(Pending &P) {
+  if (Loops.empty())
+    return;
+  Region &R = P.R;
+  const Stmt *L = Loops.back();
+  SourceLocation B = L->getBeginLoc(), After = stmtEnd(L);
+  R.LoopStmtEndLine = pos(After).Line;
+  // The statement that holds the loop: the one before it on the stack.
+  const Stmt *Parent = nullptr;
+  for (size_t I = Parents.size(); I-- > 1;)
+    if (Parents[I] == L) {
+      Parent = Parents[I - 1];
+      break;
+    }
+  if (Parent && isa<CompoundStmt>(Parent) && ownLines(B, After) &&
+      SM.getFileID(B) == P.File)
+    R.Flags |= RF_LOOP_OWN_LINES;
+  auto [It, New] = LoopJumps.try_emplace(L);
+  if (New)
+    It->second = jumpsOutOfLoop(L, Parents.empty() ? nullptr : Parents[0]);
+  for (const Jump &J : It->second) {
+    LoopExit X;
+    X.Kind = J.Kind;
+    SourceLocation JB = J.S->getBeginLoc();
+    SourceLocation JE = J.Statement ? stmtEnd(J.S) : endOfToken(J.S->getEndLoc());
+    X.Begin = pos(JB);
+    X.End = pos(JE);
+    X.Bytes = span(P.File, JB, JE);
+    bool InFile = JB.isFileID() && JE.isFileID() && SM.getFileID(JB) == P.File &&
+                  X.Bytes.Length;
+    if (J.Statement && InFile) {
+      X.Flags |= EF_STATEMENT;
+      if (J.InBlock && ownLines(JB, JE))
+        X.Flags |= EF_OWN_LINES;
+    }
+    if (J.InTry)
+      X.Flags |= EF_IN_TRY;
+    R.Exits.push_back(X);
+  }
+}
+
 /// Host code around the construct that uses its items: the statements of
 /// the innermost loop's body (and its condition and increment), or, for a
 /// construct in no loop, of the block it is directly in.

@@ -26,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 #include "OmpdpAction.h"
 
+#include "CompileCommand.h"
 #include "PluginArgs.h"
 #include "RegionCollector.h"
 #include "../llvm-pass/TagOffloadCalls.h"
@@ -90,8 +91,13 @@ public:
     emitProfileDiagnostics(CI, Table, Profile);
     if (Dump)
       dump(Table);
-    if (!Table.empty())
+    if (!Table.empty()) {
+      // How to compile this file again, for `ompdp fix` to check its edits.
+      std::string Dir, Args;
+      syntaxCheckCommand(CI, Dir, Args);
+      Table.setCompile(std::move(Dir), std::move(Args));
       emit(Ctx, Table);
+    }
     if (FunctionDecl *Marker = Collector.markerFunction()) {
       Emitting = true;
       CI.getASTConsumer().HandleTopLevelDecl(DeclGroupRef(Marker));

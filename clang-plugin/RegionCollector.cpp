@@ -19,6 +19,7 @@
 #include "RegionCollectorImpl.h"
 
 #include "AccessAnalysis.h"
+#include "WritesAll.h"
 
 namespace {
 
@@ -229,6 +230,7 @@ void RegionCollector::Impl::addListItems(Pending &P, const OMPClause *C,
       It.ItemBytes = span(F, E->getBeginLoc(), endOfToken(E->getEndLoc()));
     }
     R.Items.push_back(std::move(It));
+    P.Exprs.push_back(E);
     P.Storage.push_back(StoragePath::ofItem(E));
     // Firstprivate scalars are passed by value: no data to attribute.
     bool ByValue = Type == MT_FIRSTPRIVATE && !E->getType()->isArrayType() &&
@@ -272,6 +274,7 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
   }
   fillSource(P, D);
   fillStatement(P, D);
+  fillLoopExits(P);
 
   auto Vars = [](auto *C) {
     std::vector<const Expr *> V;
@@ -320,8 +323,13 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
   if (Kind == CK_TARGET) {
     addUncoveredCaptures(P, D);
     std::vector<uint32_t> Access = analyzeAccesses(D, P.Storage);
-    for (size_t I = 0; I < R.Items.size() && I < Access.size(); ++I)
+    for (size_t I = 0; I < R.Items.size() && I < Access.size(); ++I) {
       R.Items[I].Access = Access[I];
+      // Written only: does it write every element (tofrom -> from)?
+      if (Access[I] == AC_WRITE && I < P.Exprs.size() &&
+          writesEveryElement(D, P.Exprs[I], Ctx))
+        R.Items[I].AccessFlags |= IA_WRITES_ALL;
+    }
   }
   fillHostAccesses(P, D);
   size_t NumItems = R.Items.size();
@@ -391,6 +399,7 @@ void RegionCollector::Impl::addUncoveredCaptures(Pending &P,
     }
     P.R.Items.push_back(std::move(It));
     P.Addr.push_back(Addr);
+    P.Exprs.push_back(nullptr);
     P.Storage.push_back(Cap.capturesThis()
                             ? StoragePath::ofThisObject()
                             : StoragePath::ofVariable(Cap.getCapturedVar()));

@@ -16,6 +16,7 @@
 #include "RegionCollector.h"
 
 #include "AccessAnalysis.h"
+#include "JumpCheck.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -156,6 +157,7 @@ private:
     Region R;
     std::vector<Expr *> Addr;
     std::vector<StoragePath> Storage; // per item, for the access analysis
+    std::vector<const Expr *> Exprs;  // per item, the list item (null: implicit capture)
     FileID File; // where the directive is written (its expansion)
   };
 
@@ -255,6 +257,7 @@ private:
   void fillSource(Pending &P, OMPExecutableDirective *D);
   void fillStatement(Pending &P, OMPExecutableDirective *D);
   void fillHostAccesses(Pending &P, OMPExecutableDirective *D);
+  void fillLoopExits(Pending &P);
   SourceLocation stmtEnd(const Stmt *S) const;
   SourceRange stmtRange(const Stmt *S) const;
   bool ownLines(SourceLocation B, SourceLocation E) const;
@@ -281,6 +284,8 @@ private:
   std::vector<const DeclContext *> Contexts;
   const FunctionDecl *Fn = nullptr;
   llvm::DenseSet<const Stmt *> Done;
+  /// Per loop, the jumps out of it (JumpCheck), for its constructs.
+  llvm::DenseMap<const Stmt *, std::vector<Jump>> LoopJumps;
 
 public:
   FunctionDecl *MarkerFD = nullptr;

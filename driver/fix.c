@@ -17,6 +17,7 @@
 \*===----------------------------------------------------------------------===*/
 #define _POSIX_C_SOURCE 200809L
 #include "driver.h"
+#include "fix_verify.h"
 #include "fix_plan.h"
 
 #include <errno.h>
@@ -37,6 +38,7 @@ typedef struct src_file {
   char *text;
   struct stat st;
   int unreadable;
+  int written; /* --apply: its backup and new text are written */
 } src_file_t;
 
 typedef struct fixer {
@@ -273,7 +275,18 @@ static int write_yaml(const fixer_t *fx, FILE *out) {
     fputs("\n  - DiagnosticName:  ", out);
     yaml_str(out, ompdp_finding_kind_warning_group(r->f->kind));
     fputs("\n    DiagnosticMessage:\n      Message:         ", out);
-    yaml_str(out, r->rw->description ? r->rw->description : "");
+    /* What the rewrite rests on goes with it, as in every other output. */
+    if (r->rw->assumption) {
+      const char *d = r->rw->description ? r->rw->description : "";
+      size_t n = strlen(d) + strlen(r->rw->assumption) + sizeof("; it assumes ");
+      char *m = malloc(n);
+      if (m)
+        snprintf(m, n, "%s; it assumes %s", d, r->rw->assumption);
+      yaml_str(out, m ? m : d);
+      free(m);
+    } else {
+      yaml_str(out, r->rw->description ? r->rw->description : "");
+    }
     fputs("\n      FilePath:        ", out);
     yaml_str(out, src_of(first)->path);
     fprintf(out, "\n      FileOffset:      %zu\n      Replacements:", first->start);
@@ -344,21 +357,25 @@ static int write_atomic(const char *path, const char *data, size_t len, mode_t m
   return rc;
 }
 
-static int apply_file(fixer_t *fx, src_file_t *s) {
+/* The text of file s with the edits of the fixes that are on (on NULL:
+ * those planned to apply) into *out_text (malloc'd), their number into
+ * *num_edits. Returns 0, or -1 when out of memory. */
+static int file_text(const fixer_t *fx, const src_file_t *s, const unsigned char *on,
+                     char **out_text, size_t *out_len, size_t *num_edits) {
   const ompdp_fix_plan_t *plan = &fx->plan;
   size_t n = 0;
+#define FIX_ON(i) (on ? on[i] : plan->fixes[i].state == OMPDP_FIX_APPLY)
   for (size_t i = 0; i < plan->num_fixes; ++i)
-    if (plan->fixes[i].state == OMPDP_FIX_APPLY)
+    if (FIX_ON(i))
       for (size_t j = 0; j < plan->fixes[i].rw->num_edits; ++j)
         n += plan->fixes[i].edits[j].file == &s->ff;
-  if (!n)
-    return 0;
-  const ompdp_fix_edit_t **v = malloc(n * sizeof(*v));
+  *num_edits = n;
+  const ompdp_fix_edit_t **v = malloc((n ? n : 1) * sizeof(*v));
   if (!v)
     return -1;
   size_t k = 0, grow = 0;
   for (size_t i = 0; i < plan->num_fixes; ++i)
-    if (plan->fixes[i].state == OMPDP_FIX_APPLY)
+    if (FIX_ON(i))
       for (size_t j = 0; j < plan->fixes[i].rw->num_edits; ++j) {
         const ompdp_fix_edit_t *p = &plan->fixes[i].edits[j];
         if (p->file == &s->ff) {
@@ -386,7 +403,23 @@ static int apply_file(fixer_t *fx, src_file_t *s) {
   memcpy(out + o, s->text + at, len - at);
   o += len - at;
   free(v);
+#undef FIX_ON
+  *out_text = out;
+  *out_len = o;
+  return 0;
+}
 
+/* Saves file s as FILE.orig and writes it with its edits (not said yet:
+ * the recompile may take some back). */
+static int apply_file(fixer_t *fx, src_file_t *s) {
+  char *out;
+  size_t o, n, len = s->ff.len;
+  if (file_text(fx, s, NULL, &out, &o, &n))
+    return -1;
+  if (!n) {
+    free(out);
+    return 0;
+  }
   /* The file must still be what was checked. */
   struct stat now;
   int rc = -1;
@@ -409,7 +442,7 @@ static int apply_file(fixer_t *fx, src_file_t *s) {
     else if (write_atomic(s->path, out, o, s->st.st_mode))
       drv_error("cannot write '%s': %s", s->path, strerror(errno));
     else {
-      printf("%s: %zu edit(s) applied (the old file is %s)\n", s->ff.name, n, backup);
+      s->written = 1;
       rc = 0;
     }
   }
@@ -418,6 +451,100 @@ static int apply_file(fixer_t *fx, src_file_t *s) {
   free(backup);
   free(out);
   return 0;
+}
+
+/*--- the recompile of what --apply wrote (fix_verify.c) ---------------------*/
+
+static int vf_edits(void *ctx, size_t rw, size_t f) {
+  const fixer_t *fx = ctx;
+  const ompdp_fix_t *x = &fx->plan.fixes[rw];
+  for (size_t j = 0; j < x->rw->num_edits; ++j)
+    if (x->edits[j].file == &fx->files[f]->ff)
+      return 1;
+  return 0;
+}
+
+static int vf_write(void *ctx, size_t f, const unsigned char *on) {
+  fixer_t *fx = ctx;
+  src_file_t *s = fx->files[f];
+  if (!s->written)
+    return 0; /* nothing of it was applied (its backup failed) */
+  char *out;
+  size_t len, n;
+  if (file_text(fx, s, on, &out, &len, &n)) {
+    drv_error("out of memory");
+    return -1;
+  }
+  int rc = write_atomic(s->path, out, len, s->st.st_mode);
+  if (rc)
+    drv_error("cannot write '%s': %s", s->path, strerror(errno));
+  free(out);
+  return rc;
+}
+
+static void vf_describe(void *ctx, size_t rw, char *buf, size_t size) {
+  const fixer_t *fx = ctx;
+  const ompdp_fix_t *x = &fx->plan.fixes[rw];
+  const ompdp_edit_t *at = x->edits[0].e;
+  char what[128];
+  describe_fix(what, sizeof(what), x);
+  snprintf(buf, size, "%s:%" PRIu32 ":%" PRIu32 ": %s", at->file, at->range.line,
+           at->range.column, what);
+}
+
+/* Recompiles the files written, takes back what fails, and says what is
+ * applied (with what each rewrite assumes). */
+static int verify_applied(fixer_t *fx, const ompdp_report_t *rep, int recompile) {
+  size_t nf = fx->plan.num_fixes;
+  unsigned char *on = malloc(nf ? nf : 1);
+  const char **names = malloc((fx->num_files ? fx->num_files : 1) * sizeof(*names));
+  int rc = -1;
+  if (!on || !names)
+    goto out;
+  for (size_t i = 0; i < nf; ++i)
+    on[i] = fx->plan.fixes[i].state == OMPDP_FIX_APPLY;
+  for (size_t f = 0; f < fx->num_files; ++f)
+    names[f] = fx->files[f]->ff.name;
+  drv_fix_set_t set = {fx->num_files, names, nf, fx, vf_edits, vf_write, vf_describe};
+  if (recompile && drv_fix_verify(&set, rep, on, &fx->refused)) {
+    fx->refused = 1;
+    goto out;
+  }
+  for (size_t f = 0; f < fx->num_files; ++f) {
+    src_file_t *s = fx->files[f];
+    if (!s->written)
+      continue;
+    size_t n = 0;
+    for (size_t i = 0; i < nf; ++i)
+      if (on[i])
+        for (size_t j = 0; j < fx->plan.fixes[i].rw->num_edits; ++j)
+          n += fx->plan.fixes[i].edits[j].file == &s->ff;
+    if (n) {
+      printf("%s: %zu edit(s) applied (the old file is %s.orig)\n", s->ff.name, n, s->path);
+      continue;
+    }
+    size_t pl = strlen(s->path);
+    char *backup = malloc(pl + sizeof(".orig"));
+    if (backup) {
+      memcpy(backup, s->path, pl);
+      memcpy(backup + pl, ".orig", sizeof(".orig"));
+      unlink(backup);
+      free(backup);
+    }
+    printf("%s: no edit applied\n", s->ff.name);
+  }
+  /* What the applied rewrites rest on travels with them. */
+  for (size_t i = 0; i < nf; ++i)
+    if (on[i] && fx->plan.fixes[i].rw->assumption) {
+      char what[300];
+      vf_describe(fx, i, what, sizeof(what));
+      printf("%s assumes: %s\n", what, fx->plan.fixes[i].rw->assumption);
+    }
+  rc = 0;
+out:
+  free(on);
+  free(names);
+  return rc;
 }
 
 /*--- the command ------------------------------------------------------------*/
@@ -433,7 +560,11 @@ static void fix_usage(FILE *out) {
         "\n"
         "options:\n"
         "  -o FILE     write the YAML to FILE\n"
-        "  --apply     edit the sources in place, keeping each old file as FILE.orig\n"
+        "  --apply     edit the sources in place, keeping each old file as FILE.orig;\n"
+        "              each changed file is compiled again (-fsyntax-only, with the\n"
+        "              flags it was built with) and the rewrites that make it fail\n"
+        "              are taken back\n"
+        "  --no-recompile  with --apply: skip that check\n"
         "  --root DIR  directory that relative source paths are relative to\n"
         "              (default: the current directory)\n",
         out);
@@ -441,7 +572,7 @@ static void fix_usage(FILE *out) {
 
 int drv_fix_main(int argc, char **argv) {
   const char *output = NULL, *input = NULL, *root = NULL;
-  int apply = 0, only_files = 0;
+  int apply = 0, only_files = 0, recompile = 1;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i], *v;
     int m;
@@ -456,6 +587,10 @@ int drv_fix_main(int argc, char **argv) {
       }
       if (!strcmp(a, "--apply")) {
         apply = 1;
+        continue;
+      }
+      if (!strcmp(a, "--no-recompile")) {
+        recompile = 0;
         continue;
       }
       if ((m = drv_flag_value(argc, argv, &i, "o", &v)) != 0 ||
@@ -524,6 +659,8 @@ int drv_fix_main(int argc, char **argv) {
         drv_error("out of memory");
         rc = DRV_EXIT_FAILURE;
       }
+    if (!rc && verify_applied(&fx, &r, recompile))
+      rc = DRV_EXIT_FAILURE;
   } else {
     FILE *out = stdout;
     if (output && strcmp(output, "-") && !(out = fopen(output, "w"))) {

@@ -4,8 +4,9 @@
 |* runtime and whatever bytes an object carries in its ompdp_regions
 |* section. Any input must get a verdict without a crash or undefined
 |* behaviour, and a table it accepts must be readable the way the runtime
-|* reads it (rt/regions.c: records by index, a region's items, an item's
-|* host accesses, every string up to its NUL) without leaving the input: the walk below does those reads
+|* reads it (rt/regions.c: records by index, a region's items and exits,
+|* an item's host accesses, every string up to its NUL) without leaving
+|* the input: the walk below does those reads
 |* on a copy of exactly the accepted bytes, so AddressSanitizer catches any
 |* read past them. The same bytes with one byte fewer must be refused when
 |* TotalSize is all of them (the check may not trust anything it was not
@@ -43,6 +44,10 @@ typedef struct fuzz_host_access {
 #define OMPDP_HOST_ACCESS_FIELD(Type, Name, Desc) Type Name;
 #include "ompdp/OmpdpFormat.inc"
 } fuzz_host_access_t;
+typedef struct fuzz_exit {
+#define OMPDP_EXIT_FIELD(Type, Name, Desc) Type Name;
+#include "ompdp/OmpdpFormat.inc"
+} fuzz_exit_t;
 
 static volatile size_t sink;
 
@@ -68,6 +73,15 @@ static void walk(const unsigned char *t) {
   if (strncmp(Desc, "string:", 7) == 0)                                        \
     use_string(pool, h->StringsSize, (uint32_t)r->Name);
 #include "ompdp/OmpdpFormat.inc"
+    /* The region's loop exits, as ompdp_regions_describe hands them out. */
+    for (uint32_t x = 0; x < r->NumExits; ++x) {
+      const fuzz_exit_t *e =
+          (const fuzz_exit_t *)(t + h->HeaderSize + (size_t)h->NumRegions * h->RegionSize +
+                                (size_t)h->NumItems * h->ItemSize +
+                                (size_t)h->NumHostAccesses * h->HostAccessSize +
+                                (size_t)(r->FirstExit + x) * h->ExitSize);
+      sink += e->Kind + e->Flags + e->Line;
+    }
     for (uint32_t k = 0; k < r->NumItems; ++k) {
       const fuzz_item_t *it =
           (const fuzz_item_t *)(t + h->HeaderSize +

@@ -42,6 +42,14 @@ const char *ompdp::accessName(uint32_t A) {
   return A < sizeof(Names) / sizeof(Names[0]) ? Names[A] : "unknown";
 }
 
+const char *ompdp::exitKindName(uint32_t K) {
+  static const char *const Names[] = {
+#define OMPDP_EXIT_KIND(Enum, Spelling) Spelling,
+#include "ompdp/OmpdpFormat.inc"
+  };
+  return K < sizeof(Names) / sizeof(Names[0]) ? Names[K] : "unknown";
+}
+
 uint64_t ompdp::regionId(llvm::StringRef File, uint32_t Line, uint32_t Column,
                          uint32_t Kind) {
   std::string Key;
@@ -89,6 +97,9 @@ std::string TableBuilder::serialize() const {
   std::vector<RegionRecord> RR;
   std::vector<ItemRecord> IR;
   std::vector<HostAccessRecord> HR;
+  std::vector<ExitRecord> ER;
+  uint32_t CompileDirOff = Pool.get(CompileDir);
+  uint32_t CompileArgsOff = Pool.get(CompileArgs);
   for (const Region &R : Regions) {
     RegionRecord Rec;
     std::memset(&Rec, 0, sizeof(Rec));
@@ -130,6 +141,24 @@ std::string TableBuilder::serialize() const {
     Rec.FirstItem = uint32_t(IR.size());
     Rec.NumItems = uint32_t(R.Items.size());
     Rec.Index = uint32_t(RR.size());
+    Rec.LoopStmtEndLine = R.LoopStmtEndLine;
+    Rec.CompileDir = CompileDirOff;
+    Rec.CompileArgs = CompileArgsOff;
+    Rec.FirstExit = uint32_t(ER.size());
+    Rec.NumExits = uint32_t(R.Exits.size());
+    for (const LoopExit &X : R.Exits) {
+      ExitRecord E;
+      std::memset(&E, 0, sizeof(E));
+      E.Kind = X.Kind;
+      E.Flags = X.Flags;
+      E.Line = X.Begin.Line;
+      E.Column = X.Begin.Column;
+      E.EndLine = X.End.Line;
+      E.EndColumn = X.End.Column;
+      E.Offset = X.Bytes.Offset;
+      E.Length = X.Bytes.Length;
+      ER.push_back(E);
+    }
     RR.push_back(Rec);
     for (const Item &It : R.Items) {
       ItemRecord I;
@@ -161,6 +190,7 @@ std::string TableBuilder::serialize() const {
       I.FillLower = Pool.get(It.FillLower);
       I.FillLength = Pool.get(It.FillLength);
       I.FillCount = It.FillCount;
+      I.AccessFlags = It.AccessFlags;
       I.FirstHostAccess = uint32_t(HR.size());
       I.NumHostAccesses = uint32_t(It.HostAccesses.size());
       for (const HostAccess &A : It.HostAccesses) {
@@ -192,13 +222,16 @@ std::string TableBuilder::serialize() const {
   H.RegionSize = sizeof(RegionRecord);
   H.ItemSize = sizeof(ItemRecord);
   H.HostAccessSize = sizeof(HostAccessRecord);
+  H.ExitSize = sizeof(ExitRecord);
+  H.NumExits = uint32_t(ER.size());
   H.NumRegions = uint32_t(RR.size());
   H.NumItems = uint32_t(IR.size());
   H.NumHostAccesses = uint32_t(HR.size());
   H.StringsSize = uint32_t(Strings.size());
   H.TotalSize = uint32_t(sizeof(H) + RR.size() * sizeof(RegionRecord) +
                          IR.size() * sizeof(ItemRecord) +
-                         HR.size() * sizeof(HostAccessRecord) + Strings.size());
+                         HR.size() * sizeof(HostAccessRecord) +
+                         ER.size() * sizeof(ExitRecord) + Strings.size());
   std::string Out;
   Out.reserve(H.TotalSize);
   append(Out, H);
@@ -208,6 +241,8 @@ std::string TableBuilder::serialize() const {
     append(Out, I);
   for (const HostAccessRecord &A : HR)
     append(Out, A);
+  for (const ExitRecord &E : ER)
+    append(Out, E);
   Out += Strings;
   return Out;
 }
@@ -313,6 +348,21 @@ void TableBuilder::dump(llvm::raw_ostream &OS) const {
          << R.LoopBegin.Column << "-" << R.LoopEnd.Line << ":"
          << R.LoopEnd.Column << " bytes ";
       printSpan(OS, R.LoopBytes);
+      if (R.LoopStmtEndLine)
+        OS << " last-line " << R.LoopStmtEndLine;
+      if (R.Flags & RF_LOOP_OWN_LINES)
+        OS << " own-lines";
+      OS << "\n";
+    }
+    for (const LoopExit &X : R.Exits) {
+      OS << "  exit " << exitKindName(X.Kind) << " at " << X.Begin.Line << ":"
+         << X.Begin.Column << "-" << X.End.Line << ":" << X.End.Column
+         << " bytes ";
+      printSpan(OS, X.Bytes);
+#define OMPDP_EXIT_FLAG(Enum, Bit, Spelling)                                   \
+  if (X.Flags & (1u << Bit))                                                   \
+    OS << " " << Spelling;
+#include "ompdp/OmpdpFormat.inc"
       OS << "\n";
     }
     for (size_t I = 0; I < R.Items.size(); ++I) {
@@ -329,6 +379,8 @@ void TableBuilder::dump(llvm::raw_ostream &OS) const {
         OS << " item-range " << It.ItemBegin.Line << ":" << It.ItemBegin.Column
            << "-" << It.ItemEnd.Line << ":" << It.ItemEnd.Column;
       OS << " access " << accessName(It.Access);
+      if (It.AccessFlags & IA_WRITES_ALL)
+        OS << " writes-all";
       if (It.ClauseBytes.Length) {
         OS << " clause-bytes ";
         printSpan(OS, It.ClauseBytes);
@@ -395,20 +447,24 @@ std::optional<TableReader> TableReader::open(llvm::StringRef Bytes,
     return std::nullopt;
   }
   if (R.Hdr.Version != OMPDP_REGION_TABLE_VERSION) {
-    Error = "region table version " + std::to_string(R.Hdr.Version) +
+    Error = "region table version " + std::to_string(R.Hdr.Version & 0xffff) +
+            "." + std::to_string(R.Hdr.Version >> 16) +
             " is not the supported version " +
-            std::to_string(OMPDP_REGION_TABLE_VERSION);
+            std::to_string(OMPDP_REGION_TABLE_MAJOR_VERSION) + "." +
+            std::to_string(OMPDP_REGION_TABLE_MINOR_VERSION);
     return std::nullopt;
   }
   uint64_t Need = uint64_t(R.Hdr.HeaderSize) +
                   uint64_t(R.Hdr.NumRegions) * R.Hdr.RegionSize +
                   uint64_t(R.Hdr.NumItems) * R.Hdr.ItemSize +
                   uint64_t(R.Hdr.NumHostAccesses) * R.Hdr.HostAccessSize +
+                  uint64_t(R.Hdr.NumExits) * R.Hdr.ExitSize +
                   R.Hdr.StringsSize;
   if (R.Hdr.HeaderSize != sizeof(TableHeader) ||
       R.Hdr.RegionSize != sizeof(RegionRecord) ||
       R.Hdr.ItemSize != sizeof(ItemRecord) ||
       R.Hdr.HostAccessSize != sizeof(HostAccessRecord) ||
+      R.Hdr.ExitSize != sizeof(ExitRecord) ||
       Need != R.Hdr.TotalSize ||
       Need > Bytes.size()) {
     Error = "region table sizes are inconsistent";
@@ -441,6 +497,18 @@ HostAccessRecord TableReader::hostAccess(uint32_t I) const {
                   uint64_t(Hdr.NumRegions) * Hdr.RegionSize +
                   uint64_t(Hdr.NumItems) * Hdr.ItemSize +
                   uint64_t(I) * Hdr.HostAccessSize,
+              sizeof(R));
+  return R;
+}
+
+ExitRecord TableReader::exit(uint32_t I) const {
+  ExitRecord R;
+  std::memcpy(&R,
+              Bytes.data() + Hdr.HeaderSize +
+                  uint64_t(Hdr.NumRegions) * Hdr.RegionSize +
+                  uint64_t(Hdr.NumItems) * Hdr.ItemSize +
+                  uint64_t(Hdr.NumHostAccesses) * Hdr.HostAccessSize +
+                  uint64_t(I) * Hdr.ExitSize,
               sizeof(R));
   return R;
 }

@@ -38,6 +38,10 @@ struct HostAccessRecord {
 #define OMPDP_HOST_ACCESS_FIELD(Type, Name, Desc) Type Name;
 #include "ompdp/OmpdpFormat.inc"
 };
+struct ExitRecord {
+#define OMPDP_EXIT_FIELD(Type, Name, Desc) Type Name;
+#include "ompdp/OmpdpFormat.inc"
+};
 /// A tagged call's descriptor, without the item indices that may follow.
 struct CallDescriptor {
 #define OMPDP_CALL_FIELD(Type, Name, Desc) Type Name;
@@ -45,7 +49,8 @@ struct CallDescriptor {
 };
 static_assert(sizeof(TableHeader) % 8 == 0 && sizeof(RegionRecord) % 8 == 0 &&
                   sizeof(ItemRecord) % 8 == 0 &&
-                  sizeof(HostAccessRecord) % 8 == 0,
+                  sizeof(HostAccessRecord) % 8 == 0 &&
+                  sizeof(ExitRecord) % 8 == 0,
               "region table records must be multiples of 8 bytes");
 
 enum ConstructKind : uint32_t {
@@ -72,6 +77,18 @@ enum FillFlag : uint32_t {
 #define OMPDP_FILL_FLAG(Enum, Bit, Spelling) FF_##Enum = 1u << Bit,
 #include "ompdp/OmpdpFormat.inc"
 };
+enum ExitKind : uint32_t {
+#define OMPDP_EXIT_KIND(Enum, Spelling) EK_##Enum,
+#include "ompdp/OmpdpFormat.inc"
+};
+enum ExitFlag : uint32_t {
+#define OMPDP_EXIT_FLAG(Enum, Bit, Spelling) EF_##Enum = 1u << Bit,
+#include "ompdp/OmpdpFormat.inc"
+};
+enum ItemAccessFlag : uint32_t {
+#define OMPDP_ITEM_ACCESS_FLAG(Enum, Bit, Spelling) IA_##Enum = 1u << Bit,
+#include "ompdp/OmpdpFormat.inc"
+};
 enum Access : uint32_t {
 #define OMPDP_ACCESS(Enum, Spelling) AC_##Enum,
 #include "ompdp/OmpdpFormat.inc"
@@ -80,6 +97,7 @@ enum Access : uint32_t {
 const char *constructKindName(uint32_t K);
 const char *mapTypeName(uint32_t T);
 const char *accessName(uint32_t A);
+const char *exitKindName(uint32_t K);
 
 /// A source position as Clang presents it (presumed location).
 struct Pos {
@@ -98,6 +116,13 @@ struct HostAccess {
   Span Bytes;
 };
 
+/// A jump out of (or into) a construct's innermost loop (OMPDP_EXIT_FIELD).
+struct LoopExit {
+  uint32_t Kind = EK_RETURN, Flags = 0;
+  Pos Begin, End;
+  Span Bytes;
+};
+
 /// One map or motion list item, before serialization.
 struct Item {
   std::string Name, Expr, Clause, MatchName;
@@ -108,6 +133,8 @@ struct Item {
   /// What a device-side fill of the item needs (OMPDP_FILL_FLAG).
   std::string FillType, FillLower, FillLength;
   uint32_t FillElemSize = 0, FillFlags = 0, FillCount = 0;
+  /// OMPDP_ITEM_ACCESS_FLAG bits.
+  uint32_t AccessFlags = 0;
 };
 
 /// One offload construct, before serialization.
@@ -131,6 +158,9 @@ struct Region {
   /// Key of the kernel entry name (.__omp_offloading_<dev>_<ino>_..._l<line>).
   uint64_t FileDevice = 0, FileInode = 0;
   uint32_t OffloadLine = 0;
+  /// The innermost loop's statement: its last line, and the jumps out of it.
+  uint32_t LoopStmtEndLine = 0;
+  std::vector<LoopExit> Exits;
   std::vector<Item> Items;
 };
 
@@ -142,6 +172,12 @@ public:
   /// the region in the table; Added says whether R was new.
   uint32_t add(Region R, bool &Added);
   bool empty() const { return Regions.empty(); }
+  /// The compile as a syntax check (compiler and arguments, one per line)
+  /// and its working directory, recorded in every region.
+  void setCompile(std::string Dir, std::string Args) {
+    CompileDir = std::move(Dir);
+    CompileArgs = std::move(Args);
+  }
   const std::vector<Region> &regions() const { return Regions; }
   /// The table in its object-file layout (size a multiple of 8).
   std::string serialize() const;
@@ -152,6 +188,7 @@ public:
 private:
   std::vector<Region> Regions;
   llvm::DenseMap<uint64_t, uint32_t> Seen;
+  std::string CompileDir, CompileArgs;
 };
 
 /// The table packed for the trip through the host IR (see
@@ -175,6 +212,8 @@ public:
   ItemRecord item(uint32_t I) const;
   uint32_t numHostAccesses() const { return Hdr.NumHostAccesses; }
   HostAccessRecord hostAccess(uint32_t I) const;
+  uint32_t numExits() const { return Hdr.NumExits; }
+  ExitRecord exit(uint32_t I) const;
   llvm::StringRef str(uint32_t Off) const;
   /// Byte offset of region I from the start of the table.
   uint64_t regionOffset(uint32_t I) const {

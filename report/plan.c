@@ -26,6 +26,7 @@ void ompdp_region_info_free(ompdp_region_info_t *it) {
 #define OMPDP_VIEW_ITEM_FIELD(Kind, Name, Desc) OMPDP_VIEW_FREE_##Kind(Name)
 #include "ompdp/OmpdpFormat.inc"
   free((void *)it->host_accesses);
+  free((void *)it->exits);
   memset(it, 0, sizeof(*it));
 }
 
@@ -56,6 +57,17 @@ int ompdp_region_info_copy(ompdp_region_info_t *dst, const ompdp_region_info_t *
       dst->num_host_accesses = src->num_host_accesses;
     }
     bad |= !h;
+  }
+  dst->exits = NULL;
+  dst->num_exits = 0;
+  if (src->num_exits) {
+    ompdp_exit_t *x = malloc(src->num_exits * sizeof(*x));
+    if (x) {
+      memcpy(x, src->exits, src->num_exits * sizeof(*x));
+      dst->exits = x;
+      dst->num_exits = src->num_exits;
+    }
+    bad |= !x;
   }
   return bad ? -1 : 0;
 }

@@ -59,6 +59,17 @@ static void put_buf(FILE *out, const ompdp_plan_buf_t *b) {
 static void put_region_fields(FILE *out, const ompdp_region_info_t *it) {
 #define OMPDP_VIEW_REGION_FIELD(Kind, Name, Desc) PUT_##Kind(Name)
 #include "ompdp/OmpdpFormat.inc"
+  fputs(", \"exits\": [", out);
+  for (uint32_t k = 0; k < it->num_exits; ++k) {
+    const ompdp_exit_t *x = &it->exits[k];
+    const char *sep = "{";
+#define OMPDP_EXIT_FIELD(Type, Name, Desc)                                                        \
+  fprintf(out, "%s\"%s\": %" PRIu64, sep, #Name, (uint64_t)x->Name);                             \
+  sep = ", ";
+#include "ompdp/OmpdpFormat.inc"
+    fputs(k + 1 < it->num_exits ? "}, " : "}", out);
+  }
+  fputc(']', out);
 }
 
 static void put_item(FILE *out, const ompdp_region_info_t *it) {

@@ -139,6 +139,32 @@ static int read_host_accesses(ompdp_json_doc_t *d, const json_t *m, ompdp_region
   return 0;
 }
 
+/* The region's exit records ("exits"; absent: none). */
+static int read_exits(ompdp_json_doc_t *d, const json_t *m, ompdp_region_info_t *it) {
+  if (!m)
+    return 0;
+  if (!json_is_array(m) || json_array_size(m) > UINT32_MAX)
+    return ompdp_json_fail(d, "a plan region's \"exits\" must be an array of objects");
+  size_t n = json_array_size(m);
+  if (!n)
+    return 0;
+  ompdp_exit_t *x = calloc(n, sizeof(*x));
+  if (!x)
+    return ompdp_json_fail(d, "out of memory");
+  it->exits = x;
+  it->num_exits = (uint32_t)n;
+  for (size_t k = 0; k < n; ++k) {
+    const json_t *a = json_array_get(m, k), *f;
+    if (!json_is_object(a))
+      return ompdp_json_fail(d, "a plan region's \"exits\" must be an array of objects");
+#define OMPDP_EXIT_FIELD(Type, Name, Desc)                                                        \
+  if ((f = json_object_get(a, #Name)) && get_u32(d, #Name, f, &x[k].Name))                       \
+    return -1;
+#include "ompdp/OmpdpFormat.inc"
+  }
+  return 0;
+}
+
 static int read_region(ompdp_json_doc_t *d, const json_t *v, ompdp_plan_region_t *g) {
   if (!json_is_object(v))
     return ompdp_json_fail(d, "\"regions\" must be an array of objects");
@@ -152,6 +178,8 @@ static int read_region(ompdp_json_doc_t *d, const json_t *v, ompdp_plan_region_t
   if ((m = json_object_get(v, #Name)) && GET_##Kind(Name))                                       \
     return -1;
 #include "ompdp/OmpdpFormat.inc"
+  if (read_exits(d, json_object_get(v, "exits"), it))
+    return -1;
   const json_t *items = json_object_get(v, "items");
   if (!items || !json_is_array(items) || json_array_size(items) > MAX_ITEMS ||
       json_array_size(items) != it->num_items)

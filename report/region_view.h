@@ -25,6 +25,14 @@ typedef struct ompdp_host_access {
 #include "ompdp/OmpdpFormat.inc"
 } ompdp_host_access_t;
 
+/* A jump out of (or into) the innermost loop around a construct
+ * (OMPDP_EXIT_FIELD, region table 3.1): the record as the table holds it.
+ * Kind: OMPDP_EXIT_*; Flags: OMPDP_XF_* bits. */
+typedef struct ompdp_exit {
+#define OMPDP_EXIT_FIELD(Type, Name, Desc) Type Name;
+#include "ompdp/OmpdpFormat.inc"
+} ompdp_exit_t;
+
 /* The C types of OMPDP_VIEW_*_FIELD kinds. */
 #define OMPDP_VIEW_CTYPE_U32 uint32_t
 #define OMPDP_VIEW_CTYPE_U64 uint64_t
@@ -51,6 +59,10 @@ typedef struct ompdp_region_info {
    * (NULL, 0 for none). */
   const ompdp_host_access_t *host_accesses;
   uint32_t num_host_accesses;
+  /* The jumps out of (and into) the construct's innermost loop, in source
+   * order (NULL, 0 for none). */
+  const ompdp_exit_t *exits;
+  uint32_t num_exits;
 } ompdp_region_info_t;
 
 /* Fills *out for region (a runtime handle, nonzero) and item (-1 for the

@@ -244,6 +244,7 @@ void ompdp_report_free(ompdp_report_t *r) {
   ompdp_timeline_free(r->timeline);
   free(r->timeline);
   ompdp_plan_free(&r->plan);
+  ompdp_compile_commands_free(r);
   ompdp_report_init(r);
 }
 

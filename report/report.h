@@ -163,6 +163,16 @@ int ompdp_plan_describe(const ompdp_plan_t *p, uint32_t handle, int item,
 /* The "plan" member (plan_json.c), ending in a newline, no comma. */
 void ompdp_plan_write_json(const ompdp_plan_t *p, FILE *out);
 
+/* How the compiler built a file that rewrites edit (from the region table,
+ * recorded by the plugin): `ompdp fix --apply` runs it again, as a syntax
+ * check, on every file it changed (docs/fixes.md). */
+typedef struct ompdp_compile_command {
+  char *file;       /* the edited file, as edits name it */
+  char *directory;  /* working directory of the compile */
+  char **arguments; /* the compiler, then its arguments */
+  size_t num_arguments;
+} ompdp_compile_command_t;
+
 typedef struct ompdp_report {
   int version;
   /* program */
@@ -207,6 +217,10 @@ typedef struct ompdp_report {
   /* The planner's input (present only in the runtime's own reports): the
    * driver plans the rewrites from it, then drops it. */
   ompdp_plan_t plan;
+
+  /* Per edited file, the compiles that read it ("compile_commands"). */
+  ompdp_compile_command_t *compile_commands;
+  size_t num_compile_commands;
 } ompdp_report_t;
 
 /* Lifetime. */
@@ -231,6 +245,15 @@ void ompdp_edit_free(ompdp_edit_t *e);
  * share one rewrite: consumers apply it once). */
 int ompdp_rewrite_same_edits(const ompdp_rewrite_t *a, const ompdp_rewrite_t *b);
 int ompdp_report_add_warning(ompdp_report_t *r, const char *msg);
+/* Adds the compile of file (its working directory, the compiler and its
+ * arguments one per line) unless the report has it. Returns 0, or -1 when
+ * out of memory (compile_commands.c). */
+int ompdp_report_add_compile_command(ompdp_report_t *r, const char *file, const char *directory,
+                                     const char *args_lines);
+void ompdp_compile_commands_free(ompdp_report_t *r);
+/* `,\n  "compile_commands": [...]` when the report has any. */
+void ompdp_json_put_compile_commands(FILE *out, const ompdp_report_t *r);
+
 /* Sorts findings by kind, then time saved (descending), then location. */
 void ompdp_report_sort(ompdp_report_t *r);
 /* Recomputes predicted_speedup from wall_time_ns and time_saved_ns. */

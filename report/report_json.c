@@ -356,6 +356,7 @@ int ompdp_report_write_json(const ompdp_report_t *r, FILE *out) {
     fputs(",\n  \"timeline\": ", out);
     ompdp_timeline_write_json(r, out);
   }
+  ompdp_json_put_compile_commands(out, r);
   /* The runtime's input for the planner: `ompdp run` and `ompdp report`
    * plan the rewrites from it and drop it, so only the runtime writes it. */
   if (r->plan.present) {

@@ -637,6 +637,60 @@ static int read_recovered(ompdp_json_doc_t *r, const json_t *v, ompdp_report_t *
   return 0;
 }
 
+/* "compile_commands": [{"file", "directory", "arguments": [...]}], how
+ * the edited files were compiled (compile_commands.c). An entry missing a
+ * member, or with an argument holding a newline, is left out. */
+static int read_compile_commands(ompdp_json_doc_t *r, const json_t *v, ompdp_report_t *rep) {
+  if (!json_is_array(v))
+    return ompdp_json_fail(r, "\"compile_commands\" must be an array");
+  size_t i;
+  json_t *c;
+  json_array_foreach(v, i, c) {
+    if (!json_is_object(c))
+      return ompdp_json_fail(r, "\"compile_commands\" must be an array of objects");
+    char *file = NULL, *dir = NULL;
+    char **args = NULL;
+    size_t nargs = 0;
+    const json_t *m;
+    int e = 0;
+    if ((m = json_object_get(c, "file")))
+      e = ompdp_json_get_str(r, "file", m, 0, &file);
+    if (!e && (m = json_object_get(c, "directory")))
+      e = ompdp_json_get_str(r, "directory", m, 0, &dir);
+    if (!e && (m = json_object_get(c, "arguments")))
+      e = read_string_array(r, "arguments", m, &args, &nargs);
+    size_t len = 0;
+    int ok = !e && file && dir && nargs;
+    for (size_t k = 0; ok && k < nargs; ++k) {
+      ok = !strchr(args[k], '\n');
+      len += strlen(args[k]) + 1;
+    }
+    char *lines = ok ? malloc(len) : NULL;
+    if (lines) {
+      char *w = lines;
+      for (size_t k = 0; k < nargs; ++k) {
+        size_t n = strlen(args[k]);
+        memcpy(w, args[k], n);
+        w += n;
+        *w++ = k + 1 < nargs ? '\n' : '\0';
+      }
+      if (ompdp_report_add_compile_command(rep, file, dir, lines))
+        e = ompdp_json_fail(r, "out of memory");
+    } else if (ok) {
+      e = ompdp_json_fail(r, "out of memory");
+    }
+    free(lines);
+    free(file);
+    free(dir);
+    for (size_t k = 0; k < nargs; ++k)
+      free(args[k]);
+    free(args);
+    if (e)
+      return -1;
+  }
+  return 0;
+}
+
 enum {
   T_VERSION,
   T_PROGRAM,
@@ -647,6 +701,7 @@ enum {
   T_FINDINGS,
   T_RECOVERED,
   T_PLAN,
+  T_COMPILE,
   T_NUM
 };
 static const char *const TopNames[T_NUM] = {"ompdp_report_version",
@@ -657,7 +712,8 @@ static const char *const TopNames[T_NUM] = {"ompdp_report_version",
                                             "warnings",
                                             "findings",
                                             "recovered",
-                                            "plan"};
+                                            "plan",
+                                            "compile_commands"};
 
 /* The version first: another tool's file, or a newer ompdp's, is refused
  * with that reason rather than with whatever its layout would cause. */
@@ -717,6 +773,9 @@ static int read_top(ompdp_json_doc_t *r, const json_t *top, ompdp_report_t *rep)
       break;
     case T_PLAN:
       e = ompdp_plan_read_json(r, m, &rep->plan);
+      break;
+    case T_COMPILE:
+      e = read_compile_commands(r, m, rep);
       break;
     default:
       break; /* the version (checked), or a newer writer's member */

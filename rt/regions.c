@@ -103,6 +103,13 @@ static const ompdp_host_access_t *host_access_at(const ompdp_rt_header_t *h,
                                        (size_t)h->NumItems * h->ItemSize +
                                        (size_t)i * h->HostAccessSize);
 }
+static const ompdp_exit_t *exit_at(const ompdp_rt_header_t *h, uint32_t i) {
+  return (const ompdp_exit_t *)((const char *)h + h->HeaderSize +
+                                (size_t)h->NumRegions * h->RegionSize +
+                                (size_t)h->NumItems * h->ItemSize +
+                                (size_t)h->NumHostAccesses * h->HostAccessSize +
+                                (size_t)i * h->ExitSize);
+}
 static const char *str_at(const ompdp_rt_header_t *h, uint32_t off) {
   if (off >= h->StringsSize)
     return "";
@@ -552,6 +559,14 @@ int ompdp_regions_describe(uint32_t region, int item,
   out->block_decls = r->BlockDecls;
   out->block_jumps = r->BlockJumps;
   out->stmt_own_lines = (r->Flags & OMPDP_RF_OWN_LINES) != 0;
+  out->loop_stmt_end_line = r->LoopStmtEndLine;
+  out->loop_own_lines = (r->Flags & OMPDP_RF_LOOP_OWN_LINES) != 0;
+  if (r->NumExits) {
+    out->exits = exit_at(h, r->FirstExit);
+    out->num_exits = r->NumExits;
+  }
+  out->compile_dir = str_at(h, r->CompileDir);
+  out->compile_args = str_at(h, r->CompileArgs);
   out->access = OMPDP_ACCESS_UNKNOWN;
   out->map_type = OMPDP_MT_NONE;
   out->variable = out->expr = out->clause = "";
@@ -579,6 +594,7 @@ int ompdp_regions_describe(uint32_t region, int item,
   out->item_length = it->ItemLength;
   out->access =
       it->Access < OMPDP_ACCESS_COUNT ? (ompdp_access_t)it->Access : OMPDP_ACCESS_UNKNOWN;
+  out->access_flags = it->AccessFlags;
   out->fill_flags = it->FillFlags;
   out->fill_elem_size = it->FillElemSize;
   out->fill_count = it->FillCount;

@@ -7,7 +7,8 @@
 |* buffer: the header's magic, version and record sizes, the counts against
 |* TotalSize against the bytes there are (in 64-bit arithmetic, so no count
 |* can wrap), every region's items inside the item array and its Index equal
-|* to its position (the runtime finds the header from a record through it),
+|* to its position (the runtime finds the header from a record through it)
+|* and its exit records inside theirs,
 |* every item's host access records inside theirs and each naming an item
 |* that exists, every string offset inside the pool, and the pool
 |* NUL-terminated.
@@ -47,6 +48,11 @@ typedef struct check_host_access {
 #define OMPDP_HOST_ACCESS_FIELD(Type, Name, Desc) Type Name;
 #include "ompdp/OmpdpFormat.inc"
 } check_host_access_t;
+
+typedef struct check_exit {
+#define OMPDP_EXIT_FIELD(Type, Name, Desc) Type Name;
+#include "ompdp/OmpdpFormat.inc"
+} check_exit_t;
 
 /* One 32-bit field of a record that the check looks at. */
 typedef struct check_field {
@@ -126,16 +132,22 @@ int ompdp_region_table_check(const void *buf, size_t len, char *err,
   uint32_t version = u32_at(p, offsetof(check_header_t, Version));
   if (version != OMPDP_REGION_TABLE_VERSION)
     return fail(err, errlen,
-                "version %u is not the supported version %u; rebuild with "
-                "the matching ompdp plugin",
-                (unsigned)version, (unsigned)OMPDP_REGION_TABLE_VERSION);
+                "version %u.%u is not the supported version %u.%u; rebuild "
+                "with the matching ompdp plugin",
+                (unsigned)(version & 0xffff), (unsigned)(version >> 16),
+                (unsigned)OMPDP_REGION_TABLE_MAJOR_VERSION,
+                (unsigned)OMPDP_REGION_TABLE_MINOR_VERSION);
   uint32_t header_size = u32_at(p, offsetof(check_header_t, HeaderSize));
   uint32_t region_size = u32_at(p, offsetof(check_header_t, RegionSize));
   uint32_t item_size = u32_at(p, offsetof(check_header_t, ItemSize));
   uint32_t ha_size = u32_at(p, offsetof(check_header_t, HostAccessSize));
+  uint32_t exit_size = u32_at(p, offsetof(check_header_t, ExitSize));
   if (ha_size != sizeof(check_host_access_t))
     return fail(err, errlen, "host access record size %u, expected %zu",
                 (unsigned)ha_size, sizeof(check_host_access_t));
+  if (exit_size != sizeof(check_exit_t))
+    return fail(err, errlen, "exit record size %u, expected %zu",
+                (unsigned)exit_size, sizeof(check_exit_t));
   if (header_size != sizeof(check_header_t) ||
       region_size != sizeof(check_region_t) ||
       item_size != sizeof(check_item_t))
@@ -148,18 +160,22 @@ int ompdp_region_table_check(const void *buf, size_t len, char *err,
   uint32_t num_regions = u32_at(p, offsetof(check_header_t, NumRegions));
   uint32_t num_items = u32_at(p, offsetof(check_header_t, NumItems));
   uint32_t num_ha = u32_at(p, offsetof(check_header_t, NumHostAccesses));
+  uint32_t num_exits = u32_at(p, offsetof(check_header_t, NumExits));
   uint32_t pool_size = u32_at(p, offsetof(check_header_t, StringsSize));
   uint32_t total = u32_at(p, offsetof(check_header_t, TotalSize));
   /* 32-bit counts times 32-bit sizes: each product and the sum fit. */
   uint64_t need = (uint64_t)header_size + (uint64_t)num_regions * region_size +
                   (uint64_t)num_items * item_size +
-                  (uint64_t)num_ha * ha_size + pool_size;
+                  (uint64_t)num_ha * ha_size + (uint64_t)num_exits * exit_size +
+                  pool_size;
   if (need != total)
     return fail(err, errlen,
                 "TotalSize %u does not match its parts (%u regions, %u "
-                "items, %u host accesses, %u pool bytes: %llu bytes)",
+                "items, %u host accesses, %u exits, %u pool bytes: %llu "
+                "bytes)",
                 (unsigned)total, (unsigned)num_regions, (unsigned)num_items,
-                (unsigned)num_ha, (unsigned)pool_size, (unsigned long long)need);
+                (unsigned)num_ha, (unsigned)num_exits, (unsigned)pool_size,
+                (unsigned long long)need);
   if (total % 8)
     return fail(err, errlen, "TotalSize %u is not a multiple of 8",
                 (unsigned)total);
@@ -183,6 +199,13 @@ int ompdp_region_table_check(const void *buf, size_t len, char *err,
                   "region %u: items %u..%llu are outside the %u item records",
                   (unsigned)i, (unsigned)first,
                   (unsigned long long)first + n, (unsigned)num_items);
+    uint32_t first_exit = u32_at(r, offsetof(check_region_t, FirstExit));
+    uint32_t n_exits = u32_at(r, offsetof(check_region_t, NumExits));
+    if ((uint64_t)first_exit + n_exits > num_exits)
+      return fail(err, errlen,
+                  "region %u: exits %u..%llu are outside the %u exit records",
+                  (unsigned)i, (unsigned)first_exit,
+                  (unsigned long long)first_exit + n_exits, (unsigned)num_exits);
     uint32_t index = u32_at(r, offsetof(check_region_t, Index));
     if (index != i)
       return fail(err, errlen, "region %u: Index is %u", (unsigned)i,

@@ -33,8 +33,13 @@ typedef struct t_host_access {
 #define OMPDP_HOST_ACCESS_FIELD(Type, Name, Desc) Type Name;
 #include "ompdp/OmpdpFormat.inc"
 } t_host_access_t;
+typedef struct t_exit {
+#define OMPDP_EXIT_FIELD(Type, Name, Desc) Type Name;
+#include "ompdp/OmpdpFormat.inc"
+} t_exit_t;
 
-/* Two regions (1 and 2 items), one host access of item 0, pool "\0a.c\0f\0u\0u[0:n]\0" padded to 16. */
+/* Two regions (1 and 2 items), one host access of item 0, one exit of
+ * region 1, pool "\0a.c\0f\0u\0u[0:n]\0" padded to 16. */
 #define NREG 2
 #define NITEM 3
 #define POOL 16
@@ -43,6 +48,7 @@ typedef struct table {
   t_region_t r[NREG];
   t_item_t i[NITEM];
   t_host_access_t a[1];
+  t_exit_t x[1];
   char pool[POOL];
 } table_t;
 
@@ -60,6 +66,9 @@ static void build(table_t *t) {
   t->h.HostAccessSize = sizeof(t_host_access_t);
   t->h.NumHostAccesses = 1;
   t->i[0].NumHostAccesses = 1;
+  t->h.ExitSize = sizeof(t_exit_t);
+  t->h.NumExits = 1;
+  t->r[1].NumExits = 1;
   t->h.StringsSize = POOL;
   t->h.TotalSize = sizeof(table_t);
   for (uint32_t k = 0; k < NREG; ++k) {
@@ -137,6 +146,14 @@ int main(void) {
   b.h.HostAccessSize = 0;
   b.h.TotalSize -= sizeof(t_host_access_t);
   REFUSED(&b, sizeof(b), "host access");
+  build(&b);
+  b.h.ExitSize = 8;
+  b.h.TotalSize -= sizeof(t_exit_t) - 8;
+  REFUSED(&b, sizeof(b), "exit record size");
+  /* A table of another minor version (3.0: no exits) is refused by name. */
+  build(&b);
+  b.h.Version = OMPDP_REGION_TABLE_MAJOR_VERSION;
+  REFUSED(&b, sizeof(b), "version 3.0 is not the supported version 3.1");
 
   /* Counts whose bytes overflow 32 bits, with a TotalSize equal to their
    * sum truncated to 32 bits (what a 32-bit computation would accept). */
@@ -164,6 +181,14 @@ int main(void) {
   b.r[0].FirstItem = 0xffffffffu;
   b.r[0].NumItems = 2; /* FirstItem + NumItems wraps to 1 in 32 bits */
   REFUSED(&b, sizeof(b), "region 0: items");
+  /* Exits of a region outside the exit records, directly and by wrap. */
+  build(&b);
+  b.r[1].FirstExit = 1;
+  REFUSED(&b, sizeof(b), "region 1: exits");
+  build(&b);
+  b.r[0].FirstExit = 0xffffffffu;
+  b.r[0].NumExits = 2;
+  REFUSED(&b, sizeof(b), "region 0: exits");
   build(&b);
   b.r[1].Index = 0;
   REFUSED(&b, sizeof(b), "Index");

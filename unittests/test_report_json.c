@@ -235,6 +235,41 @@ static void test_round_trip(void) {
   ompdp_report_free(&a);
 }
 
+/* How the edited files were compiled: written, read back, deduplicated;
+ * an entry with an argument holding a newline is left out on reading. */
+static void test_compile_commands(void) {
+  ompdp_report_t a, b;
+  build(&a);
+  CHECK(ompdp_report_add_compile_command(&a, "prog.c", "/w", "/bin/cc\n-cc1\n-fsyntax-only\nprog.c") == 0);
+  CHECK(ompdp_report_add_compile_command(&a, "prog.c", "/w", "/bin/cc\n-cc1\n-fsyntax-only\nprog.c") == 0);
+  CHECK(ompdp_report_add_compile_command(&a, "h.h", "/w", "/bin/cc\n-cc1\nprog.c") == 0);
+  CHECK(ompdp_report_add_compile_command(&a, "x.c", "", "/bin/cc") == 0); /* no directory: none */
+  CHECK_EQ_U64(a.num_compile_commands, 2);
+  size_t len1 = 0, len2 = 0;
+  char *j1 = render(&a, ompdp_report_write_json, &len1);
+  CHECK(j1 && strstr(j1, "\"compile_commands\": [\n    {\"file\": \"prog.c\", \"directory\": \"/w\", "
+                         "\"arguments\": [\"/bin/cc\", \"-cc1\", \"-fsyntax-only\", \"prog.c\"]}"));
+  char err[256] = "";
+  CHECK(j1 && ompdp_report_read_json(j1, len1, &b, err, sizeof(err)) == 0);
+  CHECK_EQ_U64(b.num_compile_commands, 2);
+  CHECK(b.num_compile_commands == 2 && b.compile_commands[1].num_arguments == 3 &&
+        !strcmp(b.compile_commands[1].file, "h.h") &&
+        !strcmp(b.compile_commands[1].arguments[2], "prog.c"));
+  char *j2 = render(&b, ompdp_report_write_json, &len2);
+  CHECK(j1 && j2 && len1 == len2 && memcmp(j1, j2, len1) == 0);
+  ompdp_report_free(&b);
+  static const char bad[] =
+      "{\"ompdp_report_version\": 2, \"program\": {}, \"summary\": {}, \"findings\": [],"
+      " \"compile_commands\": [{\"file\": \"a.c\", \"directory\": \"/w\", \"arguments\": [\"a\\nb\"]},"
+      " {\"file\": \"b.c\", \"directory\": \"/w\", \"arguments\": [\"cc\"], \"more\": 1}]}";
+  CHECK(ompdp_report_read_json(bad, sizeof(bad) - 1, &b, err, sizeof(err)) == 0);
+  CHECK(b.num_compile_commands == 1 && !strcmp(b.compile_commands[0].file, "b.c"));
+  ompdp_report_free(&b);
+  free(j1);
+  free(j2);
+  ompdp_report_free(&a);
+}
+
 static void test_doubles(void) {
   const double vals[] = {1.0, 1.25, 1.0000000000000002, 3.141592653589793,
                          1e300, 123456789.123456789, 1.0 / 3.0};
@@ -719,6 +754,7 @@ static void test_plan(void) {
 int main(void) {
   test_model();
   test_round_trip();
+  test_compile_commands();
   test_doubles();
   test_text();
   test_malformed();

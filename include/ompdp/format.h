@@ -74,6 +74,22 @@ enum {
 #include "ompdp/OmpdpFormat.inc"
 };
 
+/* How an exit record leaves its loop (OMPDP_EXIT_KIND), its flags
+ * (OMPDP_EXIT_FLAG) and what the compiler proved about an item's access
+ * (OMPDP_ITEM_ACCESS_FLAG): region table 3.1. */
+enum {
+#define OMPDP_EXIT_KIND(Enum, Spelling) OMPDP_EXIT_##Enum,
+#include "ompdp/OmpdpFormat.inc"
+};
+enum {
+#define OMPDP_EXIT_FLAG(Enum, Bit, Spelling) OMPDP_XF_##Enum = 1u << Bit,
+#include "ompdp/OmpdpFormat.inc"
+};
+enum {
+#define OMPDP_ITEM_ACCESS_FLAG(Enum, Bit, Spelling) OMPDP_IA_##Enum = 1u << Bit,
+#include "ompdp/OmpdpFormat.inc"
+};
+
 /* Spellings, as OmpdpFormat.inc gives them; out-of-range values (a newer
  * table's) read as the table's first entry ("unknown", "none", ""). */
 static inline const char *ompdp_construct_kind_name(ompdp_construct_kind_t k) {

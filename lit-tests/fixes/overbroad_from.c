@@ -2,8 +2,10 @@
 //
 // The construct maps `b` tofrom but only writes it, every element: the copy
 // in is overwritten before anything reads it (overbroad_map, one copy). The
-// rewrite maps it `from`, and says what the run cannot check: that the
-// region writes every element. Not reported: `c` (already `from`), `w`
+// rewrite maps it `from`: the compiler proved that the region writes every
+// element before reading any (a loop over the whole section assigns
+// `b[i]` in every iteration), so the rewrite assumes nothing (where neither
+// the compiler nor the run can show it, overbroad_bfs.c). Not reported: `c` (already `from`), `w`
 // (`always`: the program asks for the copy), `sum` (read and written). The
 // report as a profile gives the warning with the fix-it and the assumption.
 // Applied, rebuilt and rerun: same output, the finding gone, one transfer
@@ -52,14 +54,13 @@ int main(void) {
 // REPORT-NEXT: overbroad_map  prog.c:[[#L:]]:1 in main  count=1 bytes=32.0 KiB
 // REPORT-NEXT: variable: b  clause: map(tofrom : b[0:N])
 // REPORT-NEXT: suggestion: the region only writes b: if it writes every element, map it with `map(from: b)` and drop the copy in to device 0
-// REPORT-NEXT: rewrite (change_map_type): map `b[0:N]` with `from` instead of `tofrom` at prog.c:[[#L]]: the region only writes it  [saves {{.*}}: 1 transfer (32.0 KiB), 0 allocations]
-// REPORT-NEXT: assumes: the region writes every element of `b[0:N]` (an element it does not write would come back from uninitialised device memory instead of keeping the host's value)
+// REPORT-NEXT: rewrite (change_map_type): map `b[0:N]` with `from` instead of `tofrom` at prog.c:[[#L]]: the region only writes it (the compiler proved that it writes every element before reading any)  [saves {{.*}}: 1 transfer (32.0 KiB), 0 allocations]
 // REPORT-NEXT: prog.c:[[#L]]:20-[[#L]]:40: replace "map(tofrom : b[0:N])" with "map(from: b[0:N])"
 // REPORT-NOT: overbroad_map
 
 // JSON: "kind": "overbroad_map",
 // JSON: "kind": "change_map_type",
-// JSON: "assumption": "the region writes every element of `b[0:N]`
+// JSON: "assumption": null,
 // JSON-NEXT: "time_saved_ns":
 // JSON-NEXT: "transfers_removed": 1,
 // JSON-NEXT: "allocs_removed": 0,
@@ -67,12 +68,13 @@ int main(void) {
 
 // SARIF: "ruleId": "overbroad_map",
 // SARIF: "partialFingerprints": {"ompdpSite/v1": "overbroad_map:{{[0-9a-f]+}}:0"},
-// SARIF: "deletedRegion": {"startLine": [[#@LINE-33]], "startColumn": 20, "endLine": [[#@LINE-33]], "endColumn": 40}, "insertedContent": {"text": "map(from: b[0:N])"}
+// SARIF: "deletedRegion": {"startLine": [[#@LINE-32]], "startColumn": 20, "endLine": [[#@LINE-32]], "endColumn": 40}, "insertedContent": {"text": "map(from: b[0:N])"}
 // SARIF-SAME: "kind": "change_map_type"
 
 // DIAG: prog.c:[[#L:]]:33: warning: overbroad map: 'b' in map(tofrom : b[0:N]) copies in data the region only writes, once [-Wompdp-overbroad-map]
 // DIAG: fix-it:"prog.c":{[[#L]]:20-[[#L]]:40}:"map(from: b[0:N])"
-// DIAG: note: fix (change_map_type): map `b[0:N]` with `from` instead of `tofrom` {{.*}}; it assumes the region writes every element of `b[0:N]`
+// DIAG: note: fix (change_map_type): map `b[0:N]` with `from` instead of `tofrom` {{.*}} (the compiler proved that it writes every element before reading any)
+// DIAG-NOT: it assumes
 // DIAG-NOT: -Wompdp-overbroad-map
 
 // APPLY: prog.c: 1 edit(s) applied
