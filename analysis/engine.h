@@ -128,6 +128,12 @@ const ompdp_op_t *ompdp_op_get(uint32_t id);
 size_t ompdp_op_count(void);
 int ompdp_op_any_region(void);
 size_t ompdp_op_memory(void);
+/* Where the table keeps its entries (rt/shm_linux.c: in the crash log):
+ * chunk gives room for 1024 entries of a shard (NULL: malloc), added is
+ * told of each new operation before its id is returned. Set once, before
+ * any operation. Hooks set by the runtime: analysis/ knows no rt/. */
+void ompdp_op_set_store(ompdp_op_t *(*chunk)(uint32_t shard, uint32_t index),
+                        void (*added)(const ompdp_op_t *op));
 
 /*===- records ------------------------------------------------------------===*/
 

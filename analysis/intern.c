@@ -15,6 +15,7 @@
 |*
 \*===----------------------------------------------------------------------===*/
 #include "engine.h"
+#include "ompdp/crashlog.h"
 
 ompdp_op_new_hook_fn ompdp_op_new_hook;
 
@@ -30,6 +31,8 @@ ompdp_op_new_hook_fn ompdp_op_new_hook;
 #define CACHE_SLOTS 128u
 
 _Static_assert(sizeof(ompdp_op_t) == 48, "ompdp_op_t must have no padding");
+_Static_assert(CHUNK_OPS == OMPDP_CL_OPS_PER_BLOCK && SHARD_BITS == 4,
+               "operation ids as include/ompdp/crashlog.h describes them");
 
 typedef struct shard {
   pthread_mutex_t lock;
@@ -46,6 +49,14 @@ static shard_t shards[NUM_SHARDS] = {
 };
 static _Atomic size_t total_ops;
 static atomic_int any_region;
+static ompdp_op_t *(*store_chunk)(uint32_t shard, uint32_t index);
+static void (*store_added)(const ompdp_op_t *op);
+
+void ompdp_op_set_store(ompdp_op_t *(*chunk)(uint32_t shard, uint32_t index),
+                        void (*added)(const ompdp_op_t *op)) {
+  store_chunk = chunk;
+  store_added = added;
+}
 
 typedef struct cache_slot {
   uint64_t h; /* 0: empty */
@@ -153,7 +164,9 @@ static uint32_t shard_intern(shard_t *s, uint32_t shard_no, const ompdp_op_t *op
   if ((i + 1) * 2 > s->cap && grow_index(s))
     return OMPDP_NONE;
   if (!s->chunk[i / CHUNK_OPS]) {
-    ompdp_op_t *c = malloc(CHUNK_OPS * sizeof(*c));
+    ompdp_op_t *c = store_chunk ? store_chunk(shard_no, i / CHUNK_OPS) : NULL;
+    if (!c)
+      c = malloc(CHUNK_OPS * sizeof(*c));
     if (!c)
       return OMPDP_NONE;
     s->chunk[i / CHUNK_OPS] = c;
@@ -184,8 +197,12 @@ uint32_t ompdp_op_intern(const ompdp_op_t *op) {
   uint32_t shard_no = (uint32_t)h & (NUM_SHARDS - 1);
   shard_t *s = &shards[shard_no];
   pthread_mutex_lock(&s->lock);
+  size_t before = store_added ? s->n : 0;
   uint32_t id = shard_intern(s, shard_no, op, h);
+  int added = store_added && s->n != before;
   pthread_mutex_unlock(&s->lock);
+  if (added)
+    store_added(op);
   if (c && id != OMPDP_NONE) {
     c->h = h;
     c->id = id;

@@ -53,6 +53,22 @@ int drv_check_output(const char *path);
 int drv_write_report(const ompdp_report_t *r, drv_format_t fmt,
                      const char *path, FILE *dflt);
 
+/* What drv_recover found: the events it analysed, and whether the log had
+ * stopped growing before the process ended (a journal may then hold more). */
+typedef struct drv_recovery {
+  uint64_t events;
+  int stopped;
+  int gave_up; /* the runtime ran out of memory and left the report to us */
+} drv_recovery_t;
+
+/* Rebuilds the report of a process that ended without one from the event
+ * log it kept (path; include/ompdp/crashlog.h), marked partial and
+ * recovered with reason; ended_at_ns: CLOCK_REALTIME when it ended (0:
+ * unknown, then its last event). Returns 0, or -1 after a one-line reason
+ * in err (a file that is not a whole event log). recover.c. */
+int drv_recover(const char *path, const char *reason, uint64_t ended_at_ns, ompdp_report_t *r,
+                drv_recovery_t *info, char *err, size_t errlen);
+
 /* The subcommands; argv[0] is the subcommand's name. Each returns the
  * process exit status. */
 /* Plans the rewrites of a report that carries the runtime's plan (the

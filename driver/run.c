@@ -8,10 +8,13 @@
 |* a JSON report into a private temporary directory, one file per process
 |* (report.<pid>.json: programs the program starts, and children it forks,
 |* write their own); the driver reads them back and renders them in the
-|* format asked for, the program's own first. A process that died without
-|* writing its report (SIGKILL, _exit(), the OOM killer) may have left the
-|* journal of its analysis so far (report.<pid>.json.journal, rt/journal.c):
-|* it becomes that process's report, marked partial, and one line says so.
+|* format asked for, the program's own first. A process that ended without
+|* writing its report (a fault on any thread, SIGKILL, _exit(), the OOM
+|* killer) left its event log in a directory of ours in /dev/shm
+|* (events.<pid>, rt/shm_linux.c): the report is rebuilt from it
+|* (recover.c), marked partial, and one line says so; where that log had
+|* stopped growing, the journal of the analysis (report.<pid>.json.journal,
+|* rt/journal.c) stands in for it when it holds more.
 |*
 \*===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE /* pipe2 */
@@ -31,6 +34,7 @@
 #include <strings.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -50,7 +54,8 @@ static const struct {
  * the report should be; the runtime always writes JSON into our directory. */
 static int is_driver_option(const char *name, size_t n) {
   return (n == 6 && !strncmp(name, "output", 6)) ||
-         (n == 6 && !strncmp(name, "format", 6));
+         (n == 6 && !strncmp(name, "format", 6)) ||
+         (n == 9 && !strncmp(name, "crash_log", 9));
 }
 
 static void run_usage(FILE *out) {
@@ -108,8 +113,8 @@ static int check_option(const char *item) {
     return -1;
   }
   if (is_driver_option(item, n)) {
-    drv_error("--option %.*s is set by ompdp run itself (use %s)", (int)n, item,
-              item[0] == 'o' ? "-o FILE" : "--format");
+    drv_error("--option %.*s is set by ompdp run itself%s", (int)n, item,
+              item[0] == 'o' ? " (use -o FILE)" : item[0] == 'f' ? " (use --format)" : "");
     return -1;
   }
   for (size_t i = 0; i < NUM_RUNTIME_OPTIONS; ++i)
@@ -163,6 +168,25 @@ static char *make_temp_dir(void) {
               strerror(errno));
     free(dir);
     return NULL;
+  }
+  return dir;
+}
+
+/* Where the runtime keeps its event log for us (rt/shm_linux.c): a private
+ * directory in /dev/shm, whose pages live in memory and are never written
+ * back to a disk; NULL (then the temporary directory) where there is none,
+ * or where it is small (a container's 64 MiB), which the program may need
+ * for its own shared memory. */
+static char *make_shm_dir(void) {
+  struct stat st;
+  struct statvfs vfs;
+  if (stat("/dev/shm", &st) || !S_ISDIR(st.st_mode) || access("/dev/shm", W_OK | X_OK) ||
+      statvfs("/dev/shm", &vfs) || (uint64_t)vfs.f_bavail * vfs.f_frsize < ((uint64_t)1 << 30))
+    return NULL;
+  char *dir = strdup("/dev/shm/ompdp.XXXXXX");
+  if (dir && !mkdtemp(dir)) {
+    free(dir);
+    dir = NULL;
   }
   return dir;
 }
@@ -375,7 +399,7 @@ static int tool_disabled(void) {
 /* Sets the environment that makes the OpenMP runtime load ours. An
  * OMP_TOOL the user set is left alone. */
 static int set_environment(const char *runtime, const char *report_path,
-                           const run_args_t *a) {
+                           const char *crash_log, const run_args_t *a) {
   ompdp_strbuf_t libs = {0}, opts = {0};
   ompdp_sb_puts(&libs, runtime);
   const char *prev = getenv("OMP_TOOL_LIBRARIES");
@@ -389,6 +413,7 @@ static int set_environment(const char *runtime, const char *report_path,
   }
   add_option(&opts, "output", 6, report_path);
   add_option(&opts, "format", 6, "json");
+  add_option(&opts, "crash_log", 9, crash_log);
   int rc = 0;
   if (libs.oom || opts.oom) {
     drv_error("out of memory");
@@ -405,12 +430,15 @@ static int set_environment(const char *runtime, const char *report_path,
 }
 
 /* A report the runtime left: report.<pid>.json in the temporary directory
- * (a file still being written has another name), or the journal
- * report.<pid>.json.journal of a process that wrote no report. */
+ * (a file still being written has another name), or for a process that
+ * wrote no report, the event log events.<pid> it kept in the shared-memory
+ * directory (driver/recover.c) and the journal report.<pid>.json.journal
+ * (the one kept in case the event log stopped growing). */
 typedef struct found_report {
   long pid;
-  char *path;
+  char *path; /* the report or the journal; NULL: only an event log */
   int journal;
+  char *events; /* the event log, when there is no report */
 } found_report_t;
 
 #define JOURNAL_SUFFIX ".journal"
@@ -445,7 +473,43 @@ static int cmp_found(const void *a, const void *b) {
   return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-static size_t find_reports(const char *dir, pid_t main_pid, found_report_t **out) {
+/* events.<pid> in the shared-memory directory: the pid, else -1. */
+static long events_pid(const char *name) {
+  if (strncmp(name, "events.", 7) || !name[7])
+    return -1;
+  long pid = 0;
+  for (const char *p = name + 7; *p; ++p) {
+    if (*p < '0' || *p > '9' || pid > 100000000)
+      return -1;
+    pid = pid * 10 + (*p - '0');
+  }
+  return pid;
+}
+
+static char *join(const char *dir, const char *name) {
+  size_t len = strlen(dir) + strlen(name) + 2;
+  char *path = malloc(len);
+  if (path)
+    snprintf(path, len, "%s/%s", dir, name);
+  return path;
+}
+
+static found_report_t *add_found(found_report_t **out, size_t *n, size_t *cap) {
+  if (*n == *cap) {
+    size_t ncap = *cap ? 2 * *cap : 4;
+    found_report_t *v = realloc(*out, ncap * sizeof(*v));
+    if (!v)
+      return NULL;
+    *out = v;
+    *cap = ncap;
+  }
+  found_report_t *f = &(*out)[(*n)++];
+  memset(f, 0, sizeof(*f));
+  return f;
+}
+
+static size_t find_reports(const char *dir, const char *shm_dir, pid_t main_pid,
+                           found_report_t **out) {
   *out = NULL;
   DIR *d = opendir(dir);
   if (!d)
@@ -457,23 +521,15 @@ static size_t find_reports(const char *dir, pid_t main_pid, found_report_t **out
     long pid = report_pid(e->d_name, &journal);
     if (pid < 0)
       continue;
-    if (n == cap) {
-      size_t ncap = cap ? 2 * cap : 4;
-      found_report_t *v = realloc(*out, ncap * sizeof(*v));
-      if (!v)
-        break;
-      *out = v;
-      cap = ncap;
-    }
-    size_t len = strlen(dir) + strlen(e->d_name) + 2;
-    char *path = malloc(len);
-    if (!path)
+    char *path = join(dir, e->d_name);
+    found_report_t *f = path ? add_found(out, &n, &cap) : NULL;
+    if (!f) {
+      free(path);
       break;
-    snprintf(path, len, "%s/%s", dir, e->d_name);
-    (*out)[n].pid = pid;
-    (*out)[n].path = path;
-    (*out)[n].journal = journal;
-    ++n;
+    }
+    f->pid = pid;
+    f->path = path;
+    f->journal = journal;
   }
   closedir(d);
   /* A journal whose report was written is stale (the process was killed
@@ -489,18 +545,42 @@ static size_t find_reports(const char *dir, pid_t main_pid, found_report_t **out
       (*out)[kept++] = (*out)[i];
   }
   n = kept;
+  /* Event logs: of a process with no report (the runtime removes its log
+   * once the report is written, but may be killed in between). */
+  d = shm_dir ? opendir(shm_dir) : NULL;
+  while (d && (e = readdir(d))) {
+    long pid = events_pid(e->d_name);
+    if (pid < 0)
+      continue;
+    size_t i = 0;
+    while (i < n && (*out)[i].pid != pid)
+      ++i;
+    if (i < n && !(*out)[i].journal)
+      continue;
+    char *path = join(shm_dir, e->d_name);
+    found_report_t *f = !path ? NULL : i < n ? &(*out)[i] : add_found(out, &n, &cap);
+    if (!f) {
+      free(path);
+      break;
+    }
+    f->pid = pid;
+    f->events = path;
+  }
+  if (d)
+    closedir(d);
   main_pid_for_sort = (long)main_pid;
   if (n > 1)
     qsort(*out, n, sizeof(**out), cmp_found);
   return n;
 }
 
-/* 1 if the user turned the journal off (--option journal_ms=0). */
-static int journal_off(const run_args_t *a) {
+/* 1 if the user turned the runtime option name off (--option name=0). */
+static int option_off(const run_args_t *a, const char *name) {
+  size_t n = strlen(name);
   int off = 0;
   for (size_t i = 0; i < a->num_options; ++i)
-    if (!strncmp(a->options[i], "journal_ms=", 11))
-      off = atoi(a->options[i] + 11) <= 0;
+    if (!strncmp(a->options[i], name, n) && a->options[i][n] == '=')
+      off = atoi(a->options[i] + n + 1) <= 0;
   return off;
 }
 
@@ -512,8 +592,10 @@ static void explain_no_report(const run_args_t *a, int status, int disabled) {
     drv_error("no report: %s was killed by signal %d (%s), which no program can "
               "catch, before ompdp could write one%s",
               a->program[0], SIGKILL, strsignal(SIGKILL),
-              journal_off(a) ? ", and the journal was off (journal_ms=0)"
-                             : " or save its journal (every journal_ms)");
+              !option_off(a, "journal_ms")      ? " or save its journal (every journal_ms)"
+              : option_off(a, "crash_log_mb") ? ", and the event log and the journal were off "
+                                                "(crash_log_mb=0, journal_ms=0)"
+                                              : ", and the journal was off (journal_ms=0)");
   } else if (WIFSIGNALED(status)) {
     drv_error("no report: %s was killed by signal %d (%s) before ompdp could write one",
               a->program[0], WTERMSIG(status), strsignal(WTERMSIG(status)));
@@ -524,11 +606,64 @@ static void explain_no_report(const run_args_t *a, int status, int disabled) {
   }
 }
 
+/* The report of a process that wrote none, from its event log (or, where
+ * the log stopped growing before the end and the journal holds more, from
+ * its journal) into r. Returns 0 after saying in one line where it comes
+ * from, -1 (nothing in r) after saying why there is none. */
+static int recover_one(const found_report_t *f, const char *why, int is_main, int status,
+                       uint64_t ended_at_ns, ompdp_report_t *r) {
+  char err[1024];
+  drv_recovery_t info = {0};
+  int have_log = f->events && drv_recover(f->events, why, is_main ? ended_at_ns : 0, r, &info,
+                                          err, sizeof(err)) == 0;
+  if (f->events && !have_log)
+    drv_error("the event log of process %ld is unreadable: %s", f->pid, err);
+  if (f->path && (!have_log || info.stopped)) {
+    ompdp_report_t j;
+    if (ompdp_report_read_file_with_timeline(f->path, why, &j, err, sizeof(err))) {
+      drv_error("the journal of process %ld is unreadable: %s", f->pid, err);
+    } else if (!have_log || j.recovered_events > info.events) {
+      if (have_log)
+        ompdp_report_free(r);
+      *r = j;
+      char when[32] = "?";
+      time_t secs = (time_t)(r->recovered_flushed_at_ns / 1000000000u);
+      struct tm tm;
+      if (localtime_r(&secs, &tm))
+        strftime(when, sizeof(when), "%H:%M:%S", &tm);
+      drv_error("%s; its report is recovered from the journal flushed at %s (%llu events) "
+                "and is partial",
+                why, when, (unsigned long long)r->recovered_events);
+      return 0;
+    } else {
+      ompdp_report_free(&j);
+    }
+  }
+  if (!have_log)
+    return -1;
+  if (info.gave_up)
+    drv_error("the runtime ran out of memory in process %ld; its report is rebuilt from the "
+              "event log it kept (%llu events), without rewrites",
+              f->pid, (unsigned long long)info.events);
+  else
+    drv_error("%s; ompdp rebuilt its report from the event log it kept (%llu events: every "
+              "operation that completed), and it is partial",
+              why, (unsigned long long)info.events);
+  if (is_main && WIFSIGNALED(status)) {
+    char buf[160];
+    snprintf(buf, sizeof(buf), "the program was stopped by signal %d (%s): the operations in "
+             "flight then are lost", WTERMSIG(status), strsignal(WTERMSIG(status)));
+    if (ompdp_report_add_warning(r, buf))
+      drv_error("out of memory");
+  }
+  return 0;
+}
+
 /* Reads one report, completes it with what only the driver knows (how the
  * program ended, when it is the program's own) and renders it to path
  * (NULL: stderr). */
 static void render_one(const found_report_t *f, int is_main, const run_args_t *a,
-                       int status, const char *path) {
+                       int status, uint64_t ended_at_ns, const char *path) {
   ompdp_report_t r;
   char err[1024], why[256];
   if (!is_main)
@@ -539,22 +674,15 @@ static void render_one(const found_report_t *f, int is_main, const run_args_t *a
   else
     snprintf(why, sizeof(why), "the program ended (exit status %d) without writing its "
              "report", WEXITSTATUS(status));
-  if (ompdp_report_read_file_with_timeline(f->path, f->journal ? why : NULL, &r, err,
-                                           sizeof(err))) {
-    drv_error("the %s of process %ld is unreadable: %s", f->journal ? "journal" : "report",
-              f->pid, err);
+  if (f->journal || f->events) {
+    if (recover_one(f, why, is_main, status, ended_at_ns, &r))
+      return;
+  } else if (ompdp_report_read_file_with_timeline(f->path, NULL, &r, err, sizeof(err))) {
+    drv_error("the report of process %ld is unreadable: %s", f->pid, err);
     return;
   }
-  if (f->journal) {
-    char when[32] = "?";
-    time_t secs = (time_t)(r.recovered_flushed_at_ns / 1000000000u);
-    struct tm tm;
-    if (localtime_r(&secs, &tm))
-      strftime(when, sizeof(when), "%H:%M:%S", &tm);
-    drv_error("%s; its report is recovered from the journal flushed at %s (%llu events) "
-              "and is partial",
-              why, when, (unsigned long long)r.recovered_events);
-  }
+  /* A report rebuilt from the event log carries no plan (it says so in
+   * its warnings) and is left as it is. */
   drv_plan_rewrites(&r);
   int ok = 1;
   if (is_main) {
@@ -591,10 +719,10 @@ static void render_one(const found_report_t *f, int is_main, const run_args_t *a
 /* Renders every report the runtime wrote: the program's own (or the only
  * one) where -o says, further ones (other processes) after it on stderr, or
  * to <-o FILE>.<pid>. */
-static void render(const char *dir, pid_t pid, const run_args_t *a, int status,
-                   int disabled) {
+static void render(const char *dir, const char *shm_dir, pid_t pid, const run_args_t *a,
+                   int status, uint64_t ended_at_ns, int disabled) {
   found_report_t *found;
-  size_t n = find_reports(dir, pid, &found);
+  size_t n = find_reports(dir, shm_dir, pid, &found);
   if (n == 0)
     explain_no_report(a, status, disabled);
   int to_file = a->output && strcmp(a->output, "-") != 0;
@@ -615,11 +743,13 @@ static void render(const char *dir, pid_t pid, const run_args_t *a, int status,
     if ((i == 0 && a->output && !path) || (i > 0 && to_file && !path))
       drv_error("out of memory");
     else
-      render_one(&found[i], is_main, a, status, path);
+      render_one(&found[i], is_main, a, status, ended_at_ns, path);
     free(path);
   }
-  for (size_t i = 0; i < n; ++i)
+  for (size_t i = 0; i < n; ++i) {
     free(found[i].path);
+    free(found[i].events);
+  }
   free(found);
 }
 
@@ -658,6 +788,9 @@ int drv_run_main(int argc, char **argv) {
 
   char *runtime = find_runtime();
   char *dir = runtime ? make_temp_dir() : NULL;
+  /* The runtime's event log, where it costs no disk writes. */
+  char *shm_dir = dir ? make_shm_dir() : NULL;
+  char *crash_log = NULL;
   /* <dir>/report.%p.json, with any '%' of dir doubled for the runtime. */
   char *report_path = NULL;
   if (dir) {
@@ -674,10 +807,26 @@ int drv_run_main(int argc, char **argv) {
     } else {
       drv_error("out of memory");
     }
+    /* <shm_dir>/events.%p, likewise. */
+    const char *cd = shm_dir ? shm_dir : dir;
+    crash_log = malloc(2 * strlen(cd) + sizeof("/events.%p"));
+    if (crash_log) {
+      char *q = crash_log;
+      for (const char *p = cd; *p; ++p) {
+        *q++ = *p;
+        if (*p == '%')
+          *q++ = '%';
+      }
+      strcpy(q, "/events.%p");
+    }
   }
-  if (!report_path || set_environment(runtime, report_path, &a)) {
+  if (!report_path || !crash_log || set_environment(runtime, report_path, crash_log, &a)) {
     if (dir)
       remove_temp_dir(dir);
+    if (shm_dir)
+      remove_temp_dir(shm_dir);
+    free(shm_dir);
+    free(crash_log);
     free(report_path);
     free(dir);
     free(runtime);
@@ -714,6 +863,9 @@ int drv_run_main(int argc, char **argv) {
     }
   }
   child_pid = 0;
+  struct timespec ended;
+  clock_gettime(CLOCK_REALTIME, &ended);
+  uint64_t ended_at_ns = (uint64_t)ended.tv_sec * 1000000000u + (uint64_t)ended.tv_nsec;
   if (pid > 0 && !exec_status) {
     /* A reader of our stderr or -o that went away must not turn the
      * program's exit status into SIGPIPE's: the write fails instead. */
@@ -722,12 +874,16 @@ int drv_run_main(int argc, char **argv) {
     ign.sa_handler = SIG_IGN;
     sigemptyset(&ign.sa_mask);
     sigaction(SIGPIPE, &ign, &old_pipe);
-    render(dir, pid, &a, status, disabled);
+    render(dir, shm_dir ? shm_dir : dir, pid, &a, status, ended_at_ns, disabled);
     sigaction(SIGPIPE, &old_pipe, NULL);
   }
   restore_signals(&sigs);
 
   remove_temp_dir(dir);
+  if (shm_dir)
+    remove_temp_dir(shm_dir);
+  free(shm_dir);
+  free(crash_log);
   free(report_path);
   free(dir);
   free(out_pattern);

@@ -204,6 +204,10 @@ typedef struct ompdp_report {
   char *recovered_reason;
   uint64_t recovered_flushed_at_ns;
   uint64_t recovered_events;
+  /* 1: rebuilt by `ompdp run` from the event log the runtime kept in
+   * shared memory (driver/recover.c); flushed_at_ns is then when the
+   * process ended, events every complete one. 0: from a journal. */
+  int recovered_from_log;
   char **warnings;          /* things the reader must know (lost callbacks...) */
   size_t num_warnings;
   ompdp_finding_t *findings;

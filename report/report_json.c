@@ -336,8 +336,9 @@ int ompdp_report_write_json(const ompdp_report_t *r, FILE *out) {
   if (r->recovered_reason) {
     fputs("  \"recovered\": {\"reason\": ", out);
     ompdp_json_put_string(out, r->recovered_reason);
-    fprintf(out, ", \"flushed_at_ns\": %" PRIu64 ", \"events\": %" PRIu64 "},\n",
-            r->recovered_flushed_at_ns, r->recovered_events);
+    fprintf(out, ", \"flushed_at_ns\": %" PRIu64 ", \"events\": %" PRIu64 "%s},\n",
+            r->recovered_flushed_at_ns, r->recovered_events,
+            r->recovered_from_log ? ", \"source\": \"event_log\"" : "");
   }
   fputs("  \"warnings\": [", out);
   for (size_t i = 0; i < r->num_warnings; ++i) {

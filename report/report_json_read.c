@@ -612,7 +612,8 @@ static int read_observed(ompdp_json_doc_t *r, const json_t *v, ompdp_report_t *r
   return 0;
 }
 
-/* "recovered": null, or the object of a report recovered from a journal;
+/* "recovered": null, or the object of a report recovered from a journal
+ * or rebuilt from the event log ("source": "event_log");
  * the reason is required (it is what marks the report as recovered). */
 static int read_recovered(ompdp_json_doc_t *r, const json_t *v, ompdp_report_t *rep) {
   if (json_is_null(v))
@@ -629,6 +630,15 @@ static int read_recovered(ompdp_json_doc_t *r, const json_t *v, ompdp_report_t *
       e = ompdp_json_get_u64(r, "flushed_at_ns", m, UINT64_MAX, &rep->recovered_flushed_at_ns);
     else if (!strcmp(key, "events"))
       e = ompdp_json_get_u64(r, "events", m, UINT64_MAX, &rep->recovered_events);
+    else if (!strcmp(key, "source")) {
+      /* "journal" (the default) or "event_log" (driver/recover.c). */
+      const char *src = json_string_value(m);
+      if (!src)
+        return ompdp_json_fail(r, "\"source\" must be a string");
+      if (strcmp(src, "journal") && strcmp(src, "event_log"))
+        return ompdp_json_fail(r, "\"source\" is neither \"journal\" nor \"event_log\"");
+      rep->recovered_from_log = !strcmp(src, "event_log");
+    }
     if (e)
       return -1;
   }

@@ -287,10 +287,17 @@ static int add_status_warning(ompdp_merger_t *m, const ompdp_report_t *r, int ra
     struct tm tm;
     if (r->recovered_flushed_at_ns && gmtime_r(&secs, &tm))
       strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
-    snprintf(text, sizeof(text),
-             "partial: recovered from the journal flushed at %s (%" PRIu64
-             " events); what happened after it is lost: %s",
-             when, r->recovered_events, r->recovered_reason);
+    if (r->recovered_from_log)
+      snprintf(text, sizeof(text),
+               "partial: rebuilt by ompdp run from the event log it kept (%" PRIu64
+               " events, up to %s): every operation that completed is in it, the one in "
+               "flight is lost: %s",
+               r->recovered_events, when, r->recovered_reason);
+    else
+      snprintf(text, sizeof(text),
+               "partial: recovered from the journal flushed at %s (%" PRIu64
+               " events); what happened after it is lost: %s",
+               when, r->recovered_events, r->recovered_reason);
     return add_warning(m, text, rank);
   }
   return r->partial ? add_warning(m, "partial: the report is incomplete", rank) : 0;

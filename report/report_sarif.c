@@ -312,10 +312,17 @@ int ompdp_report_write_sarif(const ompdp_report_t *r, FILE *out, const char *too
       struct tm tm;
       if (r->recovered_flushed_at_ns && gmtime_r(&secs, &tm))
         strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
-      snprintf(text, sizeof(text),
-               "recovered from the journal flushed at %s (%" PRIu64
-               " events); what happened after it is lost: %s",
-               when, r->recovered_events, r->recovered_reason);
+      if (r->recovered_from_log)
+        snprintf(text, sizeof(text),
+                 "rebuilt by ompdp run from the event log it kept (%" PRIu64
+                 " events, up to %s): every operation that completed is in it, the one in "
+                 "flight is lost: %s",
+                 r->recovered_events, when, r->recovered_reason);
+      else
+        snprintf(text, sizeof(text),
+                 "recovered from the journal flushed at %s (%" PRIu64
+                 " events); what happened after it is lost: %s",
+                 when, r->recovered_events, r->recovered_reason);
       fputs(n ? ", {\"level\": \"warning\", \"message\": "
               : "{\"level\": \"warning\", \"message\": ",
             out);

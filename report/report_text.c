@@ -268,9 +268,15 @@ static void put_header(FILE *out, const ompdp_report_t *r) {
     struct tm tm;
     if (r->recovered_flushed_at_ns && gmtime_r(&secs, &tm))
       strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
-    fprintf(out, "partial: recovered from the journal flushed at %s (%" PRIu64
-                 " events); what happened after it is lost: ",
-            when, r->recovered_events);
+    if (r->recovered_from_log)
+      fprintf(out, "partial: rebuilt by ompdp run from the event log it kept (%" PRIu64
+                   " events, up to %s): every operation that completed is in it, the one in "
+                   "flight is lost: ",
+              r->recovered_events, when);
+    else
+      fprintf(out, "partial: recovered from the journal flushed at %s (%" PRIu64
+                   " events); what happened after it is lost: ",
+              when, r->recovered_events);
     put_str(out, r->recovered_reason);
     fputc('\n', out);
   }

@@ -50,10 +50,24 @@ static Dwfl *get_dwfl(void) {
  * for every mapped object up front (dwfl_linux_proc_report) cost about a
  * million (fscanf over a few hundred lines), paid by every report with a
  * finding. An address the dynamic linker does not know falls back to that. */
+static ompdp_object_finder_t find_object;
+
+void ompdp_attribution_set_object_finder(ompdp_object_finder_t fn) { find_object = fn; }
+
 static Dwfl_Module *module_at(Dwfl *d, Dwarf_Addr addr) {
   Dwfl_Module *mod = dwfl_addrmodule(d, addr);
   if (mod)
     return mod;
+  if (find_object) { /* another process's objects (driver/recover.c) */
+    const char *file;
+    uint64_t bias;
+    if (find_object(addr, &file, &bias))
+      return NULL;
+    dwfl_report_begin_add(d);
+    Dwfl_Module *m = dwfl_report_elf(d, file, file, -1, (GElf_Addr)bias, true);
+    dwfl_report_end(d, NULL, NULL);
+    return m ? dwfl_addrmodule(d, addr) : NULL;
+  }
   Dl_info info;
   struct link_map *lm = NULL;
   char exe[4096];

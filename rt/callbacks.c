@@ -33,6 +33,7 @@
 #include "detect.h"
 #include "ompdp_rt.h"
 #include "regions.h"
+#include "shm.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -63,6 +64,7 @@ static int lookup_host_device(void) {
   int (*get)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "omp_get_initial_device");
   h = get ? get() : HOST_NONE; /* look up once, also when it fails */
   atomic_store_explicit(&host_device, h, memory_order_relaxed);
+  ompdp_shm_note_host(h);
   return h;
 }
 

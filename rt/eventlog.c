@@ -31,6 +31,7 @@
 \*===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE
 #include "ompdp_rt.h"
+#include "ompdp/crashlog.h"
 
 #include <linux/futex.h>
 #include <pthread.h>
@@ -49,15 +50,18 @@ typedef struct chunk {
   struct chunk *_Atomic next;
   _Atomic uint32_t used;
   uint32_t cap;
-  uint64_t pad[6]; /* records start on a cache line */
+  uint32_t shm; /* a block of the crash log (rt/shm_linux.c) */
+  uint32_t pad[11]; /* records start on a cache line */
   ompdp_rec_t rec[];
 } chunk_t;
+_Static_assert(offsetof(chunk_t, rec) == OMPDP_CL_EVENTS_OFFSET, "include/ompdp/crashlog.h");
 
 #define CHUNK_RECS ((CHUNK_BYTES - sizeof(chunk_t)) / sizeof(ompdp_rec_t))
 
 typedef struct thread_log {
   struct thread_log *next;
   uint32_t id; /* order of first event: breaks ties between threads */
+  uint32_t nchunks; /* chunks made so far (numbers them in the crash log) */
   chunk_t *head, *cur;
   _Atomic uint64_t last_t;
   atomic_int busy; /* stream mode: between reading the clock and publishing */
@@ -96,11 +100,26 @@ static uint64_t journal_ns, journal_next, journal_seq = UINT64_MAX;
  * would count the time it waited for a core). */
 static uint64_t journal_flushes, journal_total_ns, journal_max_ns;
 static int start_consumer(void);
+static ompdp_log_store_t store; /* the crash log's, or none */
 
-static chunk_t *new_chunk(void) {
-  /* Populated at once: one fault for the chunk instead of one per page. */
-  void *p = mmap(NULL, CHUNK_BYTES, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+void ompdp_log_set_store(const ompdp_log_store_t *s) { store = *s; }
+
+static chunk_t *new_chunk(thread_log_t *b) {
+  /* Under `ompdp run`, in the crash log, so that the records outlive the
+   * process; else anonymous. Populated at once: one fault for the chunk
+   * instead of one per page. */
+  size_t got = 0;
+  uint32_t n = b->nchunks++;
+  void *p = store.chunk ? store.chunk(b->id, n, &got) : NULL;
+  if (p) {
+    chunk_t *c = p;
+    c->cap = (uint32_t)((got - sizeof(chunk_t)) / sizeof(ompdp_rec_t));
+    c->shm = 1;
+    atomic_fetch_add_explicit(&chunks_mapped, 1, memory_order_relaxed);
+    return c;
+  }
+  p = mmap(NULL, CHUNK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
+           -1, 0);
   if (p == MAP_FAILED)
     return NULL;
   chunk_t *c = p;
@@ -112,7 +131,10 @@ static chunk_t *new_chunk(void) {
 }
 
 static void free_chunk(chunk_t *c) {
-  munmap(c, CHUNK_BYTES);
+  if (c->shm)
+    store.release(c);
+  else
+    munmap(c, CHUNK_BYTES);
   atomic_fetch_sub_explicit(&chunks_mapped, 1, memory_order_relaxed);
 }
 
@@ -120,12 +142,12 @@ static thread_log_t *new_thread_log(void) {
   thread_log_t *b = calloc(1, sizeof(*b));
   if (!b)
     return NULL;
-  b->head = b->cur = b->cc = new_chunk();
+  b->id = atomic_fetch_add(&next_log_id, 1);
+  b->head = b->cur = b->cc = new_chunk(b);
   if (!b->head) {
     free(b);
     return NULL;
   }
-  b->id = atomic_fetch_add(&next_log_id, 1);
   if (journal_fn && background)
     start_consumer(); /* flushes must come on time, even before a chunk fills */
   thread_log_t *old = atomic_load_explicit(&all_logs, memory_order_relaxed);
@@ -136,7 +158,11 @@ static thread_log_t *new_thread_log(void) {
   return b;
 }
 
-void ompdp_log_note_dropped(void) { atomic_fetch_add_explicit(&dropped, 1, memory_order_relaxed); }
+void ompdp_log_note_dropped(void) {
+  atomic_fetch_add_explicit(&dropped, 1, memory_order_relaxed);
+  if (store.dropped)
+    store.dropped();
+}
 
 uint64_t ompdp_log_dropped(void) { return atomic_load(&dropped); }
 
@@ -154,7 +180,7 @@ ompdp_rec_t *ompdp_log_new(void) {
   chunk_t *c = b->cur;
   uint32_t used = atomic_load_explicit(&c->used, memory_order_relaxed);
   if (__builtin_expect(used == c->cap, 0)) {
-    chunk_t *nc = new_chunk();
+    chunk_t *nc = new_chunk(b);
     if (!nc)
       goto fail;
     atomic_store_explicit(&c->next, nc, memory_order_release);

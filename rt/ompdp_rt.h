@@ -73,6 +73,16 @@ static inline void ompdp_log_complete(ompdp_rec_t *r, uint32_t word) {
 }
 /* Number of events lost because memory ran out. */
 uint64_t ompdp_log_dropped(void);
+/* Where chunks come from besides anonymous memory (rt/shm_linux.c: the
+ * crash log): chunk gives a zeroed one of at least 64 bytes of header and
+ * a record, and its length (NULL: mmap); release unmaps it; dropped is told
+ * of every event lost. Set once, before any event. */
+typedef struct ompdp_log_store {
+  void *(*chunk)(uint32_t log, uint32_t index, size_t *bytes);
+  void (*release)(void *chunk);
+  void (*dropped)(void);
+} ompdp_log_store_t;
+void ompdp_log_set_store(const ompdp_log_store_t *s);
 void ompdp_log_note_dropped(void);
 
 /* Receives complete records in analysis order: by begin time, then thread,
@@ -162,5 +172,10 @@ void ompdp_options_free(void);
  * malloc'd. */
 void ompdp_attribute(const void *codeptr, int construct, ompdp_loc_t *loc);
 void ompdp_attribution_done(void);
+/* For addresses of another process (`ompdp run` reading a crash log): the
+ * object holding addr and its load bias, instead of this process's
+ * dynamic linker. Returns 0, or -1 when unknown. */
+typedef int (*ompdp_object_finder_t)(uint64_t addr, const char **file, uint64_t *bias);
+void ompdp_attribution_set_object_finder(ompdp_object_finder_t fn);
 
 #endif /* OMPDP_RT_H */

@@ -24,6 +24,7 @@
 #define _GNU_SOURCE
 #include "ompdp_rt.h"
 #include "rank.h"
+#include "shm.h"
 #include "tool.h"
 
 #include <errno.h>
@@ -243,6 +244,10 @@ static int expand_path(const char *pattern, int forked, char *out, size_t size) 
   return 0;
 }
 
+int ompdp_output_expand(const char *pattern, char *out, size_t size) {
+  return expand_path(pattern, 0, out, size);
+}
+
 /*--- the journal ------------------------------------------------------------===*/
 
 /* <report path>.journal; -1 when the report goes to stderr (no journal) or
@@ -293,16 +298,22 @@ int ompdp_output_report(const ompdp_report_t *r, pid_t start_pid) {
     return write_to_stderr(r);
   }
   char path[PATH_MAX];
+  /* Under `ompdp run`, the crash log (rt/shm_linux.c) stays, and ompdp run
+   * rebuilds the report from it, in the format the user asked for. */
+  int rebuilt = ompdp_shm_active();
+  const char *then = rebuilt  ? "; ompdp run will rebuild it from the event log"
+                     : forked ? ""
+                              : "; the report follows on stderr";
   if (expand_path(pattern, forked, path, sizeof(path))) {
-    say("the report path '%.200s...' is too long%s", pattern,
-        forked ? "" : "; the report follows on stderr");
+    say("the report path '%.200s...' is too long%s", pattern, then);
   } else if (write_to_file(r, path) == 0) {
     return 0;
   } else {
-    say("cannot write the report to '%s': %s%s", path, strerror(errno),
-        forked ? "" : "; the report follows on stderr");
+    say("cannot write the report to '%s': %s%s", path, strerror(errno), then);
   }
-  if (!forked)
-    write_to_stderr(r);
+  if (rebuilt)
+    return -1;
+  if (!forked && write_to_stderr(r))
+    say("the report could not be written on stderr either: %s", strerror(errno));
   return -1;
 }

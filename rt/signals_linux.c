@@ -14,6 +14,7 @@
 \*===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE
 #include "ompdp_rt.h"
+#include "shm.h"
 #include "tool.h"
 
 #include <pthread.h>
@@ -50,6 +51,10 @@ static void die_now(int sig) {
 static void on_alarm(int unused) { die_now(dying_signal ? dying_signal : SIGABRT); }
 
 static void on_fatal(int sig) {
+  /* Under `ompdp run` the crash log holds every event: ompdp run makes the
+   * report, and the program dies at once, as without ompdp. */
+  if (ompdp_shm_active())
+    die_now(sig);
   dying_signal = sig;
   signal(SIGALRM, on_alarm);
   alarm(10);

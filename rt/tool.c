@@ -22,6 +22,8 @@
 #include "rank.h"
 #include "regions.h"
 #include "rewrite.h"
+#include "ompdp/crashlog.h"
+#include "shm.h"
 #include "tool.h"
 
 #include <pthread.h>
@@ -94,6 +96,10 @@ static int ompdp_initialize(ompt_function_lookup_t lookup, int initial_device_nu
   set(ompt_callback_device_initialize, (ompt_callback_t)ompdp_cb_device_initialize);
   if (!have_target && !have_data)
     return 0;
+  /* Under `ompdp run`: the event log in a file that outlives us. */
+  if (ompdp_shm_init() == 0)
+    for (size_t i = 0; i < num_warnings; ++i)
+      ompdp_shm_note_warning(warnings[i]);
   ompdp_regions_init();
   ompdp_detect_set_describe(ompdp_regions_describe); /* overbroad maps */
   ompdp_signals_install();
@@ -251,7 +257,8 @@ static void on_fork_child(void) {
 /* The journal's snapshot (rt/journal.c), on the consumer thread under its
  * lock, so the engine is not being fed meanwhile. */
 static void journal_snapshot(uint64_t events) {
-  if (!stream_feed.engine)
+  /* While the crash log holds every event, ompdp run needs no journal. */
+  if (!stream_feed.engine || ompdp_shm_active())
     return;
   ompdp_report_t r;
   ompdp_report_init(&r);
@@ -389,17 +396,56 @@ void ompdp_write_report_once(int signo) {
       ompdp_report_free(&full);
     }
   }
-  /* The rewrites are planned by the driver (`ompdp run`, `ompdp report`),
-   * from what the run alone knows, which the report carries as its plan. */
-  if (rc)
+  if (rc && ompdp_shm_abandon(OMPDP_CL_GAVE_UP_MEMORY)) {
+    /* ompdp run has the events, and memory of its own: it makes the report. */
+    fprintf(stderr, "ompdp: out of memory during analysis; ompdp run will rebuild the report "
+                    "from the event log\n");
+    ompdp_rw_facts_destroy(facts);
+    ompdp_attribution_done();
+    ompdp_report_free(&r);
+    return;
+  }
+  if (rc) {
     fprintf(stderr, "ompdp: out of memory during analysis; the report is incomplete\n");
-  else if (facts && ompdp_rw_facts_to_plan(facts, &r, ompdp_regions_describe, mult, &r.plan) < 0)
+    ompdp_report_add_warning(&r, "out of memory during analysis: the findings and counts of "
+                                 "what followed are missing");
+    r.partial = 1;
+  } else if (facts && ompdp_rw_facts_to_plan(facts, &r, ompdp_regions_describe, mult, &r.plan) < 0) {
+    /* The rewrites are planned by the driver (`ompdp run`, `ompdp report`),
+     * from what the run alone knows, which the report carries as its plan. */
     fprintf(stderr, "ompdp: out of memory while building rewrites; some findings have none\n");
+    ompdp_report_add_warning(&r, "out of memory while building rewrites: some findings have "
+                                 "none");
+    r.partial = 1;
+  }
   ompdp_rw_facts_destroy(facts);
   r.hash_collisions = ompdp_hash_collisions();
   ompdp_attribution_done();
-  if (ompdp_output_report(&r, start_pid) == 0)
-    ompdp_journal_remove(); /* the report supersedes it */
+  /* Last: every allocation that failed, at exit too, is counted by now. */
+  uint64_t failures = ompdp_alloc_failures();
+  if (failures) {
+    char buf[320];
+    snprintf(buf, sizeof(buf),
+             "%llu allocation%s of ompdp failed (out of memory): what needed %s is missing "
+             "from this report (events, findings, source locations or rewrites, as said here)",
+             (unsigned long long)failures, failures == 1 ? "" : "s",
+             failures == 1 ? "it" : "them");
+    if (ompdp_report_add_warning(&r, buf) && ompdp_stderr_usable())
+      dprintf(STDERR_FILENO, "ompdp: %s\n", buf);
+    r.partial = 1;
+  }
+  if (ompdp_output_report(&r, start_pid) == 0) {
+    /* The report supersedes the journal (and the crash log, which ompdp
+     * run removes after printing the report: freeing it takes time). */
+    ompdp_journal_remove();
+  }
+  if (ompdp_opts.verbose) {
+    fprintf(stderr, "ompdp: the runtime made %llu allocations, %llu failed\n",
+            (unsigned long long)ompdp_alloc_calls(), (unsigned long long)ompdp_alloc_failures());
+    if (ompdp_shm_bytes())
+      fprintf(stderr, "ompdp: crash log: %.1f MiB%s\n", ompdp_shm_bytes() / 1048576.0,
+              ompdp_shm_active() ? "" : " (stopped growing)");
+  }
   if (ompdp_opts.verbose && ompdp_opts.journal_ms > 0) {
     uint64_t n, total, max;
     ompdp_log_journal_stats(&n, &total, &max);
@@ -415,6 +461,7 @@ EXPORT ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version,
   static ompt_start_tool_result_t result = {ompdp_initialize, ompdp_finalize, {0}};
   ompdp_options_reset();
   ompdp_options_parse(getenv("OMPDP_OPTIONS"));
+  ompdp_alloc_arm(ompdp_opts.test_fail_alloc, ompdp_opts.test_fail_alloc_count);
   if (!strcmp(ompdp_opts.mode, "full")) {
     mode = MODE_FULL;
   } else if (!strcmp(ompdp_opts.mode, "check")) {

@@ -23,9 +23,18 @@ int ompdp_output_report(const ompdp_report_t *r, pid_t start_pid);
  * temporary file (0, or -1 with errno set). */
 int ompdp_output_journal_path(pid_t start_pid, char *out, size_t size);
 int ompdp_output_journal(const char *path, const char *data, size_t len);
+/* pattern with %p (the pid) and %% expanded into out. Returns 0, or -1
+ * when it does not fit. */
+int ompdp_output_expand(const char *pattern, char *out, size_t size);
 /* In a child made by fork(): the CLOCK_MONOTONIC time of the fork (0 in the
  * process that started the tool). Its report covers only later events. */
 uint64_t ompdp_fork_time_ns(void);
+/* The runtime's own allocations (alloc_linux.c): arm the test hook (the
+ * from-th allocation on fails, count of them, 0: all); how many were made
+ * and how many failed since. */
+void ompdp_alloc_arm(int from, int count);
+uint64_t ompdp_alloc_calls(void);
+uint64_t ompdp_alloc_failures(void);
 /* 1 while fd 2 is still the stderr the program started with. */
 int ompdp_stderr_usable(void);
 

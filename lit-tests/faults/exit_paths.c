@@ -10,9 +10,12 @@
 // thread while the initial thread waits at a barrier; "abort"; "segv" writes
 // through a null pointer; "wait" writes its pid into a file and waits for a
 // signal: SIGTERM or SIGINT sent to the program, SIGTERM sent to `ompdp run`
-// (which passes it on), or SIGKILL, which cannot be caught: with the journal
-// off (journal_ms=0) no report then, a clear reason, and the status is still
-// the program's (sigkill_journal.c: what the journal recovers).
+// (which passes it on), or SIGKILL, which cannot be caught: `ompdp run`
+// rebuilds the report from the event log the runtime kept in shared memory
+// (lit-tests/crash/); with that log and the journal both off
+// (crash_log_mb=0 journal_ms=0) no report, a clear reason, and the status
+// is still the program's (sigkill_journal.c: what the journal recovers).
+// Under `ompdp run` every report of a death comes from that event log.
 // The runtime alone (no driver) keeps the status and writes its report too.
 //
 // RUN: %clang-offload -g %s -o %t
@@ -31,6 +34,9 @@
 // RUN: rm -f %t.pid && %python %S/Inputs/signal_run.py %t.pid INT program -- %ompdp run -- %t wait %t.pid 2>%t.int.err | FileCheck %s --check-prefix=RC130
 // RUN: FileCheck %s --check-prefixes=CHECK,PARTIAL,INT < %t.int.err
 // RUN: rm -f %t.pid && %python %S/Inputs/signal_run.py %t.pid KILL program -- %ompdp run --option journal_ms=0 -- %t wait %t.pid 2>%t.kill.err | FileCheck %s --check-prefix=RC137
+// RUN: FileCheck %s --check-prefix=KILL < %t.kill.err
+// RUN: FileCheck %s --check-prefixes=CHECK,PARTIAL < %t.kill.err
+// RUN: rm -f %t.pid && %python %S/Inputs/signal_run.py %t.pid KILL program -- %ompdp run --option journal_ms=0 --option crash_log_mb=0 -- %t wait %t.pid 2>%t.kill.err | FileCheck %s --check-prefix=RC137
 // RUN: FileCheck %s --check-prefix=KILL-ERR < %t.kill.err
 //
 // RUN: rm -f %t.direct.json
@@ -72,7 +78,9 @@
 // SEGV-JSON: "partial": true,
 
 // RC137: rc=137
-// KILL-ERR: ompdp: no report: {{.*}} was killed by signal 9 (Killed), which no program can catch, before ompdp could write one, and the journal was off (journal_ms=0)
+// KILL: ompdp: the program was killed by signal 9 (Killed) before it could write its report; ompdp rebuilt its report from the event log it kept ({{[0-9]+}} events: every operation that completed), and it is partial
+// KILL: exit status: 137
+// KILL-ERR: ompdp: no report: {{.*}} was killed by signal 9 (Killed), which no program can catch, before ompdp could write one, and the event log and the journal were off (crash_log_mb=0, journal_ms=0)
 // KILL-ERR-NOT: === ompdp report ===
 
 // DIRECT-SEGV: "exit_status": null,

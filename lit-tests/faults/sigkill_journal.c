@@ -16,25 +16,31 @@
 // <report>.journal, which `ompdp report` reads; a truncated or corrupt
 // journal is one line of error. _exit() leaves no report either: the
 // journal stands in for it, and the status is kept. A program that ends
-// normally leaves no journal behind.
+// normally leaves no journal behind. (`ompdp run` keeps the event log in
+// shared memory instead, which loses nothing: lit-tests/crash/; here it is
+// off, crash_log_mb=0, so that the journal is what `ompdp run` reads.)
 //
 // RUN: %clang-offload -g %s -o %t
 //
-// RUN: sh -c '%ompdp run --option journal_ms=50 -- %t; echo "rc=$?"' >%t.out 2>%t.err
+// RUN: sh -c '%ompdp run --option crash_log_mb=0 --option journal_ms=50 -- %t; echo "rc=$?"' >%t.out 2>%t.err
 // RUN: FileCheck %s --check-prefix=RC137 < %t.out
 // RUN: FileCheck %s --check-prefixes=LINE,TEXT < %t.err
-// RUN: sh -c '%ompdp run --option journal_ms=50 --option mode=full -- %t; echo "rc=$?"' >%t.out 2>%t.err
+// RUN: sh -c '%ompdp run --option crash_log_mb=0 --option journal_ms=50 --option mode=full -- %t; echo "rc=$?"' >%t.out 2>%t.err
 // RUN: FileCheck %s --check-prefix=RC137 < %t.out
 // RUN: FileCheck %s --check-prefixes=LINE,TEXT < %t.err
-// RUN: sh -c '%ompdp run --option journal_ms=50 --format=json -o %t.json -- %t; echo "rc=$?"' 2>/dev/null | FileCheck %s --check-prefix=RC137
+// RUN: sh -c '%ompdp run --option crash_log_mb=0 --option journal_ms=50 --format=json -o %t.json -- %t; echo "rc=$?"' 2>/dev/null | FileCheck %s --check-prefix=RC137
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
 // RUN: %ompdp report --format=sarif %t.json | FileCheck %s --check-prefix=SARIF
 //
-// RUN: sh -c '%ompdp run --option journal_ms=50 -- %t _exit; echo "rc=$?"' >%t.out 2>%t.err
+// RUN: sh -c '%ompdp run --option crash_log_mb=0 --option journal_ms=50 -- %t _exit; echo "rc=$?"' >%t.out 2>%t.err
 // RUN: FileCheck %s --check-prefix=RC5 < %t.out
 // RUN: FileCheck %s --check-prefixes=EXIT,TEXT < %t.err
+// With the event log (the default under ompdp run), _exit() loses nothing:
+// RUN: sh -c '%ompdp run --option journal_ms=0 -- %t _exit; echo "rc=$?"' >%t.out 2>%t.err
+// RUN: FileCheck %s --check-prefix=RC5 < %t.out
+// RUN: FileCheck %s --check-prefix=EXIT-LOG < %t.err
 //
-// RUN: sh -c '%ompdp run --option journal_ms=0 -- %t; echo "rc=$?"' >%t.out 2>%t.err
+// RUN: sh -c '%ompdp run --option crash_log_mb=0 --option journal_ms=0 -- %t; echo "rc=$?"' >%t.out 2>%t.err
 // RUN: FileCheck %s --check-prefix=RC137 < %t.out
 // RUN: FileCheck %s --check-prefix=OFF < %t.err
 //
@@ -66,6 +72,8 @@
 // RC137: killing myself
 // RC137: rc=137
 // RC5: rc=5
+// EXIT-LOG: ompdp: the program ended (exit status 5) without writing its report; ompdp rebuilt its report from the event log it kept (7 events: every operation that completed), and it is partial
+// EXIT-LOG: summary: duplicate_transfers=5
 // EXIT: ompdp: the program ended (exit status 5) without writing its report; its report is recovered from the journal flushed at {{[0-9:]+}} (7 events) and is partial
 
 // LINE: ompdp: the program was killed by signal 9 (Killed) before it could write its report; its report is recovered from the journal flushed at {{[0-9:]+}} (7 events) and is partial
@@ -85,7 +93,7 @@
 // DIRECT: "partial": true,
 // DIRECT-NEXT: "recovered": {"reason": "the process ended without writing its report", "flushed_at_ns": {{[1-9][0-9]*}}, "events": 7},
 
-// OFF: ompdp: no report: {{.*}} was killed by signal 9 (Killed), which no program can catch, before ompdp could write one, and the journal was off (journal_ms=0)
+// OFF: ompdp: no report: {{.*}} was killed by signal 9 (Killed), which no program can catch, before ompdp could write one, and the event log and the journal were off (crash_log_mb=0, journal_ms=0)
 // OFF-NOT: === ompdp report ===
 
 // SHORT: ompdp: {{.*}}short.journal: the journal is truncated ({{[0-9]+}} of {{[0-9]+}} bytes)

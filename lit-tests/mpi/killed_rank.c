@@ -14,7 +14,7 @@
 //
 // RUN: %clang-offload -g %s -o %t
 // RUN: rm -rf %t.d && mkdir %t.d
-// RUN: not %mpirun -np 3 %ompdp run --option journal_ms=50 --format=json -o %t.d/report.%r.json -- %t %t.d > %t.out 2> %t.err
+// RUN: not %mpirun -np 3 %ompdp run --option crash_log_mb=0 --option journal_ms=50 --format=json -o %t.d/report.%r.json -- %t %t.d > %t.out 2> %t.err
 // RUN: FileCheck %s --check-prefix=ERR < %t.err
 // RUN: FileCheck %s --check-prefix=RANK1 < %t.d/report.1.json
 // RUN: %ompdp merge -o %t.d/merged.json %t.d/report.*.json 2> %t.merge.err
@@ -23,7 +23,7 @@
 // RUN: %ompdp report %t.d/merged.json | FileCheck %s --check-prefix=TEXT
 //
 // RUN: rm -rf %t.e && mkdir %t.e
-// RUN: not %mpirun -np 3 %ompdp run --option journal_ms=0 --format=json -o %t.e/report.%r.json -- %t %t.e > %t.out 2> %t.err
+// RUN: not %mpirun -np 3 %ompdp run --option crash_log_mb=0 --option journal_ms=0 --format=json -o %t.e/report.%r.json -- %t %t.e > %t.out 2> %t.err
 // RUN: FileCheck %s --check-prefix=NOJOURNAL < %t.err
 // RUN: test ! -e %t.e/report.1.json
 // RUN: %ompdp merge -o %t.e/merged.json %t.e/report.*.json 2> %t.merge.err
@@ -62,7 +62,7 @@
 // TEXT: warning: this report is incomplete
 // TEXT: warning: rank 1: partial: recovered from the journal
 
-// NOJOURNAL: ompdp: no report: {{.*}} was killed by signal 9 (Killed), which no program can catch, before ompdp could write one, and the journal was off (journal_ms=0)
+// NOJOURNAL: ompdp: no report: {{.*}} was killed by signal 9 (Killed), which no program can catch, before ompdp could write one, and the event log and the journal were off (crash_log_mb=0, journal_ms=0)
 // MISSING-ERR: ompdp: merged 2 of 3 ranks; missing: 1
 // MISSING: "merged": [0, 2], "partial": [], "missing": [1],
 // MISSING: {"rank": 1, "status": "missing", "file": null,
