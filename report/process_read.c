@@ -173,7 +173,7 @@ static int read_rank_entry(reader_t *rd, const json_t *o, ompdp_rank_entry_t *e)
       get_ints(rd, json_object_get(o, "devices"), "ranks.per_rank[].devices", 1, &e->devices,
                &e->num_devices) ||
       (e->has_exit_status &&
-       get_u64(rd, x, "ranks.per_rank[].exit_status", 255 + 128, &exit_status)))
+       get_u64(rd, x, "ranks.per_rank[].exit_status", OMPDP_EXIT_STATUS_MAX, &exit_status)))
     return -1;
   e->exit_status = (int)exit_status;
   static const char *const Nums[] = {"wall_time_ns", "time_saved_ns", "findings"};

@@ -173,13 +173,18 @@ typedef struct ompdp_compile_command {
   size_t num_arguments;
 } ompdp_compile_command_t;
 
+/* The largest exit status a report holds: 128 + the largest signal number
+ * a shell reports (an exit code is 0..255). */
+#define OMPDP_EXIT_STATUS_MAX (255 + 128)
+
 typedef struct ompdp_report {
   int version;
   /* program */
   char **argv;
   size_t argc;
   int has_exit_status;
-  int exit_status;  /* as the shell reports it: 128+N for signal N */
+  int exit_status;  /* as the shell reports it: 128+N for signal N, so
+                     * 0..OMPDP_EXIT_STATUS_MAX */
   uint64_t wall_time_ns;
   /* summary: counts by kind, Table 1 semantics */
   uint64_t counts[OMPDP_FK_COUNT];

@@ -546,7 +546,9 @@ static int read_program(ompdp_json_doc_t *r, const json_t *v, ompdp_report_t *re
     case P_EXIT:
       rep->has_exit_status = 0;
       if (!json_is_null(m)) {
-        e = ompdp_json_get_int(r, "exit_status", m, &rep->exit_status);
+        uint64_t status = 0;
+        e = ompdp_json_get_u64(r, "exit_status", m, OMPDP_EXIT_STATUS_MAX, &status);
+        rep->exit_status = (int)status;
         rep->has_exit_status = !e;
       }
       break;

@@ -461,6 +461,9 @@ static void test_malformed(void) {
   BAD(MIN "\"findings\": [], \"observed\": []}", "must be an object");
   BAD(HDR "\"program\": {\"argv\": \"a.out\"}, \"summary\": {}, \"findings\": []}", "array of strings");
   BAD(HDR "\"program\": {\"exit_status\": 2147483648}, \"summary\": {}, \"findings\": []}", "out of range");
+  /* What a merge writes for a rank it must read back (fuzz_merge found it). */
+  BAD(HDR "\"program\": {\"exit_status\": 591}, \"summary\": {}, \"findings\": []}", "exit_status");
+  BAD(HDR "\"program\": {\"exit_status\": -1}, \"summary\": {}, \"findings\": []}", "exit_status");
   BAD(HDR "\"program\": {}, \"summary\": {\"predicted_speedup\": 1e400}, \"findings\": []}", "out of range");
   BAD(HDR "\"program\": {}, \"summary\": {\"predicted_speedup\": \"fast\"}, \"findings\": []}", "a number");
   BAD(HDR "\"program\": {}, \"summary\": {\"round_trips\": -0.0}, \"findings\": []}", "non-negative");
