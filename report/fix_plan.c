@@ -79,12 +79,52 @@ static void shown(char *buf, size_t size, const char *t, size_t n) {
 
 /*===- placing an edit ---------------------------------------------------------===*/
 
-/* Checks e against file; 0 and the edit placed in *p, or 1 and why. */
-static int check(ompdp_fix_file_t *file, const ompdp_edit_t *e, ompdp_fix_edit_t *p,
+/* Where the comments at the start of text[a, b) end: past white space and
+ * every comment, up to the last comment's end (a when there is none). */
+static size_t past_comments(const char *t, size_t a, size_t b) {
+  size_t i = a, end = a;
+  for (;;) {
+    while (i < b && (t[i] == ' ' || t[i] == '\t'))
+      ++i;
+    if (i + 1 < b && t[i] == '/' && t[i + 1] == '/') {
+      while (i < b && t[i] != '\n')
+        ++i;
+      end = i;
+    } else if (i + 1 < b && t[i] == '/' && t[i + 1] == '*') {
+      const char *close = NULL;
+      for (size_t j = i + 2; j + 1 < b && !close; ++j)
+        if (t[j] == '*' && t[j + 1] == '/')
+          close = t + j;
+      if (!close)
+        return end;
+      i = (size_t)(close - t) + 2;
+      end = i;
+    } else {
+      return end;
+    }
+  }
+}
+
+/* The compiler records no comments: an edit that replaces white space only
+ * (a new line for an inserted directive, after a statement's end) finds
+ * the user's comment there (`} // end of loop`) and keeps it, starting
+ * after it. Returns the edit's start. */
+static int64_t keep_comments(const ompdp_fix_file_t *file, int64_t a, int64_t b,
+                             const char *original) {
+  if (!original || !ompdp_text_matches("", 0, original) || b <= a)
+    return a;
+  size_t c = past_comments(file->text, (size_t)a, (size_t)b);
+  if (c == (size_t)a || !ompdp_text_matches(file->text + c, (size_t)b - c, original))
+    return a;
+  return (int64_t)c;
+}
+
+int ompdp_fix_check_edit(ompdp_fix_file_t *file, const ompdp_edit_t *e, ompdp_fix_edit_t *p,
                  ompdp_fix_mismatch_t *why) {
   const ompdp_range_t *r = &e->range;
   int64_t a = ompdp_fix_offset(file, r->line, r->column);
   int64_t b = ompdp_fix_offset(file, r->end_line, r->end_column);
+  int64_t kept = -1; /* where the edit starts after the user's comments */
   memset(why, 0, sizeof(*why));
   if (e->file_hash && !file->hashed) {
     file->hash = XXH3_64bits(file->text, file->len);
@@ -106,11 +146,14 @@ static int check(ompdp_fix_file_t *file, const ompdp_edit_t *e, ompdp_fix_edit_t
     why->end_offset = r->end_offset;
     why->start = a;
     why->end = b;
-  } else if (e->original && !ompdp_text_matches(file->text + a, (size_t)(b - a), e->original)) {
+  } else if (e->original && !ompdp_text_matches(file->text + a, (size_t)(b - a), e->original) &&
+             (kept = keep_comments(file, a, b, e->original)) == a) {
     why->kind = OMPDP_FIX_TEXT;
     shown(why->expected, sizeof(why->expected), e->original, strlen(e->original));
     shown(why->found, sizeof(why->found), file->text + a, (size_t)(b - a));
   } else {
+    if (kept >= 0)
+      a = kept;
     p->file = file;
     p->start = (size_t)a;
     p->end = (size_t)b;
@@ -133,7 +176,7 @@ static void place(ompdp_fix_t *x, const ompdp_fix_source_t *src) {
       continue;
     }
     ompdp_fix_mismatch_t why;
-    if (!file->stale && check(file, e, &x->edits[j], &why)) {
+    if (!file->stale && ompdp_fix_check_edit(file, e, &x->edits[j], &why)) {
       file->stale = 1;
       if (src->mismatch)
         src->mismatch(src->ctx, file, e, &why);

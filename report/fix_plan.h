@@ -96,6 +96,13 @@ typedef struct ompdp_fix {
   size_t at, other_at;      /* SELF_OVERLAP: the edit that conflicts; OVERLAPS: and the winner's */
 } ompdp_fix_t;
 
+/* Places edit e in file: 0 and *p, or 1 and why it does not fit. The
+ * edit's original text is compared ignoring white space; an edit that
+ * replaces only white space keeps the comments the compiler did not record
+ * (`} // end`), starting after them. */
+int ompdp_fix_check_edit(ompdp_fix_file_t *file, const ompdp_edit_t *e, ompdp_fix_edit_t *p,
+                         ompdp_fix_mismatch_t *why);
+
 /* Where the planner gets files, and tells about mismatches. */
 typedef struct ompdp_fix_source {
   /* The file that name (an edit's file) refers to, or NULL when there is

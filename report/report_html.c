@@ -23,6 +23,7 @@
 |*
 \*===----------------------------------------------------------------------===*/
 #define _POSIX_C_SOURCE 200809L
+#include "fix_plan.h"
 #include "report_views.h"
 #include "timeline.h"
 
@@ -134,8 +135,7 @@ typedef struct src {
   const char *name;
   char *text;
   size_t len;
-  size_t *lines; /* start of each line */
-  size_t num_lines;
+  ompdp_fix_file_t ff; /* its lines, as the fix planner places edits in it */
   uint64_t hash;
   int ok;
 } src_t;
@@ -187,17 +187,8 @@ static src_t *get_src(srcs_t *ss, const char *name) {
   s->name = name;
   if (read_all(name, &s->text, &s->len))
     return s;
-  size_t n = 1;
-  for (size_t i = 0; i < s->len; ++i)
-    n += s->text[i] == '\n';
-  s->lines = malloc(n * sizeof(*s->lines));
-  if (!s->lines)
+  if (ompdp_fix_file_init(&s->ff, name, s->text, s->len))
     return s;
-  s->lines[0] = 0;
-  s->num_lines = 1;
-  for (size_t i = 0; i < s->len; ++i)
-    if (s->text[i] == '\n')
-      s->lines[s->num_lines++] = i + 1;
   s->hash = XXH3_64bits(s->text, s->len);
   s->ok = 1;
   return s;
@@ -206,25 +197,14 @@ static src_t *get_src(srcs_t *ss, const char *name) {
 static void free_srcs(srcs_t *ss) {
   for (size_t i = 0; i < ss->n; ++i) {
     free(ss->v[i].text);
-    free(ss->v[i].lines);
+    ompdp_fix_file_free(&ss->v[i].ff);
   }
   free(ss->v);
 }
 
-/* Byte offset of line:col in s, or -1. */
-static long long offset_of(const src_t *s, uint32_t line, uint32_t col) {
-  if (line == 0 || col == 0 || line > s->num_lines)
-    return -1;
-  size_t start = s->lines[line - 1];
-  size_t end = line < s->num_lines ? s->lines[line] - 1 : s->len;
-  if ((uint64_t)col - 1 > end - start)
-    return -1;
-  return (long long)(start + col - 1);
-}
-
 /* End of the line that holds offset o (the '\n' or the end of the file). */
 static size_t line_end(const src_t *s, size_t line) {
-  return line < s->num_lines ? s->lines[line] - 1 : s->len;
+  return line < s->ff.num_lines ? s->ff.lines[line] - 1 : s->len;
 }
 
 typedef struct placed {
@@ -250,8 +230,8 @@ static int add_line(json_t *lines, const char *tag, const char *text, size_t n) 
 
 /* Lines [from, to] (1-based) of s, each tagged. */
 static int add_lines(json_t *lines, const char *tag, const src_t *s, size_t from, size_t to) {
-  for (size_t l = from; l <= to && l <= s->num_lines; ++l) {
-    size_t a = s->lines[l - 1], b = line_end(s, l);
+  for (size_t l = from; l <= to && l <= s->ff.num_lines; ++l) {
+    size_t a = s->ff.lines[l - 1], b = line_end(s, l);
     if (add_line(lines, tag, s->text + a, b - a))
       return -1;
   }
@@ -285,7 +265,7 @@ static json_t *hunks(const src_t *s, const placed_t *p, size_t n) {
         l1 = p[j].e->range.end_line;
       ++j;
     }
-    size_t a = s->lines[l0 - 1], b = line_end(s, l1);
+    size_t a = s->ff.lines[l0 - 1], b = line_end(s, l1);
     /* The block with edits i..j applied. */
     size_t cap = b - a + 1;
     for (size_t k = i; k < j; ++k)
@@ -344,21 +324,21 @@ static json_t *file_diff(srcs_t *ss, const char *file, const ompdp_rewrite_t *rw
     const ompdp_edit_t *e = &rw->edits[i];
     if (!e->file || strcmp(e->file, file))
       continue;
-    long long a = offset_of(s, e->range.line, e->range.column);
-    long long b = offset_of(s, e->range.end_line, e->range.end_column);
     /* Only a file whose hash the report knows: a page must not show lines
      * of any file a report names (the report may come from elsewhere, the
      * page go elsewhere). */
+    ompdp_fix_edit_t at;
+    ompdp_fix_mismatch_t m;
     if (!e->file_hash)
       why = "the report has no hash of the file to check it against";
-    else if (e->file_hash != s->hash)
+    else if (ompdp_fix_check_edit(&s->ff, e, &at, &m) == 0)
+      p[k++] = (placed_t){e, at.start, at.end};
+    else if (m.kind == OMPDP_FIX_CHANGED)
       why = "the file changed since the program was built";
-    else if (a < 0 || b < a)
-      why = "the file has no such lines";
-    else if (e->original && !ompdp_text_matches(s->text + a, (size_t)(b - a), e->original))
+    else if (m.kind == OMPDP_FIX_TEXT)
       why = "the file does not hold the text the edit replaces";
     else
-      p[k++] = (placed_t){e, (size_t)a, (size_t)b};
+      why = "the file has no such lines";
   }
   if (put(d, "source", json_boolean(!why)) ||
       put(d, "why", why ? json_string(why) : json_null()))

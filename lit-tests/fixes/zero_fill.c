@@ -7,7 +7,8 @@
 // enter data map(alloc: ...)` and the fill before the construct, which
 // finds it present, and `target exit data map(from: ...)` after it, where
 // the copy back now happens. s (an array of structs, `target data`) is
-// filled byte by byte and released after the construct. c is not zero: it
+// filled byte by byte and released after the construct (after the comment
+// that ends its line, which stays where it is). c is not zero: it
 // keeps its copy. Applied, rebuilt and rerun: the same output, the zero
 // findings gone, exactly the predicted transfers fewer and as many
 // allocations. The recompile with the run as a profile shows the same
@@ -77,7 +78,7 @@ int main(void) {
 #pragma omp target teams distribute parallel for map(tofrom: sum)
       for (int i = 0; i < n; ++i)
         sum += s[i].id + s[i].w;
-    }
+    } // end of target data: the exit data goes after this comment
   }
 #pragma omp target exit data map(release: c[0:n])
   for (int i = 0; i < n; ++i)
@@ -135,7 +136,7 @@ int main(void) {
 // FIXED-NEXT: {{^}}  }{{$}}
 // FIXED:      {{^}}  ((unsigned char *)s)[ompdp_i] = 0;{{$}}
 // FIXED-NEXT: {{^}}#pragma omp target data map(to: s[0:n]){{$}}
-// FIXED:      {{^}}    }{{$}}
+// FIXED:      {{^}}    } // end of target data: the exit data goes after this comment{{$}}
 // FIXED-NEXT: {{^}}#pragma omp target exit data map(release: s[0:n]){{$}}
 
 // AFTER: zero_transfers=0
