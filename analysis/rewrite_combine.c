@@ -1,0 +1,211 @@
+/*===- rewrite_combine.c - one rewrite for several items of a construct -*- C -*-===*\
+|*
+|* The item rules plan each finding on its own, so two zero-filled items of
+|* one construct get two alloc-and-fill rewrites whose new directives go at
+|* the same place: `ompdp fix` could apply only one of them, and the other
+|* would wait for another run. Here the rewrites of one kind at one
+|* construct become one rewrite that every finding it fixes shows (and that
+|* consumers apply once, ompdp_rewrite_same_edits): insertions at the same
+|* place are put one after the other, in the findings' order, and equal
+|* edits are made once. Rewrites whose edits overlap in any other way (two
+|* items of one clause, each splitting it) are left as they are: they are
+|* alternatives, and the fix planner keeps the one that saves more.
+|*
+\*===----------------------------------------------------------------------===*/
+#include "rewrite_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int pos_before(uint32_t l1, uint32_t c1, uint32_t l2, uint32_t c2) {
+  return l1 < l2 || (l1 == l2 && c1 < c2);
+}
+
+static int same_range(const ompdp_range_t *a, const ompdp_range_t *b) {
+  return a->line == b->line && a->column == b->column && a->end_line == b->end_line &&
+         a->end_column == b->end_column;
+}
+
+static int is_empty(const ompdp_range_t *r) {
+  return r->line == r->end_line && r->column == r->end_column;
+}
+
+/* As the fix planner tells overlapping edits apart (report/fix_plan.c),
+ * by line and column. */
+static int overlap(const ompdp_edit_t *a, const ompdp_edit_t *b) {
+  const ompdp_range_t *x = &a->range, *y = &b->range;
+  if (!a->file || !b->file || strcmp(a->file, b->file))
+    return 0;
+  if (is_empty(x) && is_empty(y))
+    return same_range(x, y);
+  if (is_empty(x))
+    return pos_before(y->line, y->column, x->line, x->column) &&
+           pos_before(x->line, x->column, y->end_line, y->end_column);
+  if (is_empty(y))
+    return pos_before(x->line, x->column, y->line, y->column) &&
+           pos_before(y->line, y->column, x->end_line, x->end_column);
+  return pos_before(x->line, x->column, y->end_line, y->end_column) &&
+         pos_before(y->line, y->column, x->end_line, x->end_column);
+}
+
+/* An edit that only puts text in: nothing, or only white space, replaced. */
+static int inserts(const ompdp_edit_t *e) {
+  return is_empty(&e->range) || (e->original && ompdp_text_matches("", 0, e->original));
+}
+
+/* a's text, sep (when both have text), then b's; without sep, one newline
+ * where a ends and b starts with one (each put its directive on a line of
+ * its own). NULL when out of memory. */
+static char *joined(const char *a, const char *b, const char *sep) {
+  size_t na = strlen(a);
+  if (!sep && na && a[na - 1] == '\n' && *b == '\n')
+    ++b;
+  size_t ns = sep && na && *b ? strlen(sep) : 0, nb = strlen(b);
+  char *s = malloc(na + ns + nb + 1);
+  if (!s)
+    return NULL;
+  memcpy(s, a, na);
+  memcpy(s + na, sep ? sep : "", ns);
+  memcpy(s + na + ns, b, nb + 1);
+  return s;
+}
+
+static int replace(char **dst, char *s) {
+  if (!s)
+    return -1;
+  free(*dst);
+  *dst = s;
+  return 0;
+}
+
+static void add_ops(ompdp_ops_t *to, const ompdp_ops_t *from) {
+  for (int k = 0; k < OMPDP_OC_COUNT; ++k) {
+    to->c[k].count += from->c[k].count;
+    to->c[k].bytes += from->c[k].bytes;
+    to->c[k].time_ns += from->c[k].time_ns;
+  }
+  to->known = to->known && from->known;
+}
+
+/* Whether every edit of b can join those of a: 1 yes, 0 no. */
+static int fits(const ompdp_rewrite_t *a, const ompdp_rewrite_t *b) {
+  for (size_t j = 0; j < b->num_edits; ++j)
+    for (size_t i = 0; i < a->num_edits; ++i) {
+      const ompdp_edit_t *x = &a->edits[i], *y = &b->edits[j];
+      if (!overlap(x, y) && !(same_range(&x->range, &y->range) && !strcmp(x->file, y->file)))
+        continue;
+      if (!strcmp(x->replacement, y->replacement))
+        continue; /* the same edit: made once */
+      if (!same_range(&x->range, &y->range) || !inserts(x) || !inserts(y))
+        return 0;
+    }
+  return 1;
+}
+
+/* Adds b's edits and savings to a. 0, or -1 when out of memory. */
+static int absorb(ompdp_rewrite_t *a, const ompdp_rewrite_t *b) {
+  size_t mine = a->num_edits;
+  for (size_t j = 0; j < b->num_edits; ++j) {
+    const ompdp_edit_t *y = &b->edits[j];
+    ompdp_edit_t *x = NULL;
+    for (size_t i = 0; i < mine && !x; ++i)
+      if (!strcmp(a->edits[i].file, y->file) && same_range(&a->edits[i].range, &y->range))
+        x = &a->edits[i];
+    if (x) {
+      if (strcmp(x->replacement, y->replacement) &&
+          replace(&x->replacement, joined(x->replacement, y->replacement, NULL)))
+        return -1;
+      continue;
+    }
+    ompdp_edit_t *e = ompdp_rewrite_add_edit(a);
+    if (!e)
+      return -1;
+    e->file = ompdp_strdup(y->file);
+    e->range = y->range;
+    e->original = ompdp_strdup(y->original);
+    e->replacement = ompdp_strdup(y->replacement);
+    e->file_hash = y->file_hash;
+    if (!e->file || (y->original && !e->original) || !e->replacement)
+      return -1;
+  }
+  if (replace(&a->description, joined(a->description ? a->description : "",
+                                      b->description ? b->description : "", "; and ")))
+    return -1;
+  if (b->assumption &&
+      replace(&a->assumption, joined(a->assumption ? a->assumption : "", b->assumption, "; ")))
+    return -1;
+  a->time_saved_ns += b->time_saved_ns;
+  a->transfers_removed += b->transfers_removed;
+  a->allocs_removed += b->allocs_removed;
+  a->bytes_removed += b->bytes_removed;
+  a->lower_bound |= b->lower_bound;
+  a->projected_saved_ns += b->projected_saved_ns;
+  add_ops(&a->ops, &b->ops);
+  add_ops(&a->ops_added, &b->ops_added);
+  return ompdp_rw_normalize_edits(a);
+}
+
+/* The rewrite of kind k of f, or NULL. */
+static ompdp_rewrite_t *of_kind(ompdp_finding_t *f, ompdp_rewrite_kind_t k) {
+  for (size_t j = 0; j < f->num_rewrites; ++j)
+    if (f->rewrites[j].kind == k && f->rewrites[j].num_edits)
+      return &f->rewrites[j];
+  return NULL;
+}
+
+int ompdp_rw_combine_at_construct(ompdp_report_t *r, ompdp_rewrite_kind_t k) {
+  size_t n = r->num_findings;
+  size_t *members = malloc((n ? n : 1) * sizeof(*members));
+  char *done = calloc(n ? n : 1, 1);
+  int rc = 0;
+  if (!members || !done)
+    rc = -1;
+  for (size_t i = 0; i < n && !rc; ++i) {
+    ompdp_finding_t *f = &r->findings[i];
+    ompdp_rewrite_t *first = of_kind(f, k);
+    if (done[i] || !first || !f->rt_region)
+      continue;
+    /* The construct's findings with such a rewrite, in the order of their
+     * items (of the source), the first of them the base. */
+    size_t m = 0;
+    for (size_t j = i; j < n; ++j) {
+      ompdp_finding_t *g = &r->findings[j];
+      if (done[j] || g->rt_region != f->rt_region || !of_kind(g, k))
+        continue;
+      size_t q = m++;
+      for (; q > 0 && r->findings[members[q - 1]].item > g->item; --q)
+        members[q] = members[q - 1];
+      members[q] = j;
+    }
+    if (m < 2)
+      continue;
+    first = of_kind(&r->findings[members[0]], k);
+    ompdp_rewrite_t all = {0};
+    if (ompdp_rewrite_copy(&all, first)) {
+      ompdp_rewrite_free(&all);
+      rc = -1;
+      break;
+    }
+    size_t joinedn = 1;
+    for (size_t q = 1; q < m && !rc; ++q) {
+      ompdp_rewrite_t *rw = of_kind(&r->findings[members[q]], k);
+      if (ompdp_rewrite_same_edits(rw, first) || !fits(&all, rw))
+        continue;
+      if (absorb(&all, rw))
+        rc = -1;
+      members[joinedn++] = members[q];
+    }
+    m = joinedn;
+    for (size_t q = 0; q < m && !rc && m > 1; ++q) {
+      ompdp_rewrite_t *rw = of_kind(&r->findings[members[q]], k);
+      ompdp_rewrite_free(rw);
+      if (ompdp_rewrite_copy(rw, &all))
+        rc = -1;
+      done[members[q]] = 1;
+    }
+    ompdp_rewrite_free(&all);
+  }
+  free(members);
+  free(done);
+  return rc;
+}
