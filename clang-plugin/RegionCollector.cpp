@@ -256,8 +256,14 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
   R.Begin = pos(B);
   R.End = pos(D->getEndLoc());
   R.Id = regionId(R.File, R.Begin.Line, R.Begin.Column, Kind);
-  if (Fn)
+  if (Fn && Fn->isTemplateInstantiation()) {
+    // "total<double>", "Box<float>::sum": the instance, as the report
+    // names it (each instance is a region of its own).
+    llvm::raw_string_ostream OS(R.Function);
+    Fn->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(), /*Qualified=*/true);
+  } else if (Fn) {
     R.Function = Fn->getQualifiedNameAsString();
+  }
   if (B.isMacroID())
     R.Flags |= RF_IN_MACRO;
   if (Fn && Fn->isTemplateInstantiation())
@@ -335,8 +341,8 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
   size_t NumItems = R.Items.size();
   bool Added = false;
   uint32_t Index = Table.add(std::move(R), Added);
-  // An instantiation of a template already seen shares its region; its
-  // items are the same list.
+  // The same construct seen again in the same function (a macro that
+  // expands to it twice at one place) shares its region.
   if (!Added)
     NumItems = std::min(NumItems, Table.regions()[Index].Items.size());
   if (Markers && !insertMarkers(D, Index, P.Addr, NumItems))

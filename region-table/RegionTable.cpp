@@ -59,7 +59,7 @@ uint64_t ompdp::regionId(llvm::StringRef File, uint32_t Line, uint32_t Column,
 }
 
 uint32_t TableBuilder::add(Region R, bool &Added) {
-  auto [It, New] = Seen.try_emplace(R.Id, uint32_t(Regions.size()));
+  auto [It, New] = Seen.try_emplace({R.Id, R.Function}, uint32_t(Regions.size()));
   Added = New;
   if (New)
     Regions.push_back(std::move(R));

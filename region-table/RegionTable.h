@@ -14,6 +14,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -187,7 +188,10 @@ public:
 
 private:
   std::vector<Region> Regions;
-  llvm::DenseMap<uint64_t, uint32_t> Seen;
+  /// By region ID and enclosing function: each instance of a template is
+  /// a region of its own (same ID, its own function name and items), so
+  /// that a finding names the instance that ran.
+  std::map<std::pair<uint64_t, std::string>, uint32_t> Seen;
   std::string CompileDir, CompileArgs;
 };
 

@@ -1,6 +1,7 @@
 //===- attribution-cxx.cpp - C++ constructs, any -O, with and without -g --===//
 //
-// Members through this, a template with two instantiations, a lambda,
+// Members through this, a template with two instantiations (each finding
+// naming the instance that ran), a class template's member, a lambda,
 // _Pragma in a macro, two constructs on one line, a declare target global,
 // and a construct in a parallel region (an outlined function): every finding
 // names its construct, variable and clause, the same way at -O0 and -O2,
@@ -26,7 +27,7 @@
 #define PRAGMA(x) _Pragma(#x)
 #define SEND(v) PRAGMA(omp target update to(v))
 
-// OUT: 12098
+// OUT: 12110
 
 int g[N];
 #pragma omp declare target(g)
@@ -57,15 +58,16 @@ public:
   }
 };
 
-// Instantiated for double and for float: one construct, found in both.
-// CHECK-NEXT: duplicate_transfer attribution-cxx.cpp:[[@LINE+10]]:3 in total devices=0 variable=s clause=map(tofrom: s)
-// CHECK-NEXT: duplicate_transfer attribution-cxx.cpp:[[@LINE+9]]:3 in total devices=0 variable=s clause=map(tofrom: s)
-// CHECK-NEXT: duplicate_transfer attribution-cxx.cpp:[[@LINE+8]]:3 in total devices=0 variable=v clause=map(to: v[0:n])
-// CHECK-NEXT: duplicate_transfer attribution-cxx.cpp:[[@LINE+7]]:3 in total devices=0 variable=v clause=map(to: v[0:n])
-// CHECK-NEXT: repeated_alloc attribution-cxx.cpp:[[@LINE+6]]:3 in total devices=0 variable=s clause=map(tofrom: s)
-// CHECK-NEXT: repeated_alloc attribution-cxx.cpp:[[@LINE+5]]:3 in total devices=0 variable=s clause=map(tofrom: s)
-// CHECK-NEXT: repeated_alloc attribution-cxx.cpp:[[@LINE+4]]:3 in total devices=0 variable=v clause=map(to: v[0:n])
-// CHECK-NEXT: repeated_alloc attribution-cxx.cpp:[[@LINE+3]]:3 in total devices=0 variable=v clause=map(to: v[0:n])
+// Instantiated for double and for float: one construct, found in both, each
+// finding naming the instance that ran.
+// CHECK-NEXT: duplicate_transfer attribution-cxx.cpp:[[@LINE+10]]:3 in total<double> devices=0 variable=s clause=map(tofrom: s)
+// CHECK-NEXT: duplicate_transfer attribution-cxx.cpp:[[@LINE+9]]:3 in total<double> devices=0 variable=v clause=map(to: v[0:n])
+// CHECK-NEXT: duplicate_transfer attribution-cxx.cpp:[[@LINE+8]]:3 in total<float> devices=0 variable=s clause=map(tofrom: s)
+// CHECK-NEXT: duplicate_transfer attribution-cxx.cpp:[[@LINE+7]]:3 in total<float> devices=0 variable=v clause=map(to: v[0:n])
+// CHECK-NEXT: repeated_alloc attribution-cxx.cpp:[[@LINE+6]]:3 in total<double> devices=0 variable=s clause=map(tofrom: s)
+// CHECK-NEXT: repeated_alloc attribution-cxx.cpp:[[@LINE+5]]:3 in total<double> devices=0 variable=v clause=map(to: v[0:n])
+// CHECK-NEXT: repeated_alloc attribution-cxx.cpp:[[@LINE+4]]:3 in total<float> devices=0 variable=s clause=map(tofrom: s)
+// CHECK-NEXT: repeated_alloc attribution-cxx.cpp:[[@LINE+3]]:3 in total<float> devices=0 variable=v clause=map(to: v[0:n])
 template <typename T> T total(T *v, int n) {
   T s = 0;
   #pragma omp target map(to: v[0:n]) map(tofrom: s)
@@ -74,7 +76,26 @@ template <typename T> T total(T *v, int n) {
   return s;
 }
 
-int main() {
+// A class template's member, instantiated for float first (in the source)
+// but run only for double: its findings name Box<double>::sum, never the
+// instance that did not run.
+// CHECK-NEXT: duplicate_transfer attribution-cxx.cpp:[[@LINE+8]]:5 in Box<double>::sum devices=0 variable=s clause=map(tofrom: s)
+// CHECK-NEXT: duplicate_transfer attribution-cxx.cpp:[[@LINE+7]]:5 in Box<double>::sum devices=0 variable=this->v clause=map(to: v[0:4])
+// CHECK-NEXT: repeated_alloc attribution-cxx.cpp:[[@LINE+6]]:5 in Box<double>::sum devices=0 variable=s clause=map(tofrom: s)
+// CHECK-NEXT: repeated_alloc attribution-cxx.cpp:[[@LINE+5]]:5 in Box<double>::sum devices=0 variable=this->v clause=map(to: v[0:4])
+template <typename T> struct Box {
+  T *v;
+  T sum() {
+    T s = 0;
+    #pragma omp target map(to: v[0:4]) map(tofrom: s)
+    for (int i = 0; i < 4; ++i)
+      s += v[i];
+    return s;
+  }
+};
+
+int main(int argc, char **argv) {
+  (void)argv;
   static double d[N];
   static float f[N];
   static int a[N], b[N];
@@ -85,6 +106,11 @@ int main() {
   for (int k = 0; k < 2; ++k) {
     r += grid.step();
     r += total(d, N) + total(f, N);
+    Box<float> bf = {f};
+    if (argc > 99)
+      r += bf.sum();
+    Box<double> bd = {d};
+    r += bd.sum();
     auto lam = [&]() {
       // CHECK-NEXT: duplicate_transfer attribution-cxx.cpp:[[@LINE+3]]:7 in main devices=0 variable=b clause=map(to: b)
       // CHECK-NEXT: repeated_alloc attribution-cxx.cpp:[[@LINE+2]]:7 in main devices=0 variable=b clause=map(to: b)

@@ -1,4 +1,4 @@
-// C++: members through this, templates (one region for all instantiations),
+// C++: members through this, templates (a region per instance, same ID),
 // lambdas, _Pragma in macros, declare mapper, declare target globals.
 // REQUIRES: plugin
 // RUN: %clangxx %ompdp-plugin-flags -fplugin-arg-ompdp-dump %offload-flags -c %s -o %t.o | FileCheck %s
@@ -32,8 +32,12 @@ template <typename T> void scale(T *v, int n) {
     for (int i = 0; i < n; ++i) v[i] *= 2;
   }
 }
-// CHECK: region {{.*}} 'target' at {{.*}}:31:1 in 'scale' template
+// CHECK: region [[ID:0x[0-9a-f]+]] 'target' at {{.*}}:31:1 in 'scale<double>' template
 // CHECK-NEXT: loop: for 30:3-33:4
+// CHECK-NEXT: item 0: tofrom 'v[0:n]' {{.*}} fill 'double' x8
+// CHECK: region [[ID]] 'target' at {{.*}}:31:1 in 'scale<float>' template
+// CHECK-NEXT: loop: for 30:3-33:4
+// CHECK-NEXT: item 0: tofrom 'v[0:n]' {{.*}} fill 'float' x4
 // CHECK-NOT: :31:1
 
 int main() {
