@@ -34,7 +34,7 @@ static int is_empty(const ompdp_range_t *r) {
  * by line and column. */
 static int overlap(const ompdp_edit_t *a, const ompdp_edit_t *b) {
   const ompdp_range_t *x = &a->range, *y = &b->range;
-  if (!a->file || !b->file || strcmp(a->file, b->file))
+  if (strcmp(a->file, b->file))
     return 0;
   if (is_empty(x) && is_empty(y))
     return same_range(x, y);
@@ -92,11 +92,12 @@ static int fits(const ompdp_rewrite_t *a, const ompdp_rewrite_t *b) {
   for (size_t j = 0; j < b->num_edits; ++j)
     for (size_t i = 0; i < a->num_edits; ++i) {
       const ompdp_edit_t *x = &a->edits[i], *y = &b->edits[j];
-      if (!overlap(x, y) && !(same_range(&x->range, &y->range) && !strcmp(x->file, y->file)))
+      int here = !strcmp(x->file, y->file) && same_range(&x->range, &y->range);
+      if (!here && !overlap(x, y))
         continue;
-      if (!strcmp(x->replacement, y->replacement))
+      if (here && !strcmp(x->replacement, y->replacement))
         continue; /* the same edit: made once */
-      if (!same_range(&x->range, &y->range) || !inserts(x) || !inserts(y))
+      if (!here || !inserts(x) || !inserts(y))
         return 0;
     }
   return 1;

@@ -162,7 +162,36 @@ static void put_rewrite(FILE *out, const ompdp_rewrite_t *rw, int projected) {
     put_edit(out, &rw->edits[i]);
 }
 
-static void put_finding(FILE *out, const ompdp_finding_t *f, int projected) {
+/* The finding before f in v[0..i) that shows rewrite rw already (the same
+ * edits: one rewrite that fixes several findings), or NULL. */
+static const ompdp_finding_t *shown_before(const ompdp_finding_t *v, size_t i,
+                                           const ompdp_rewrite_t *rw) {
+  if (!rw->num_edits)
+    return NULL;
+  for (size_t k = 0; k < i; ++k)
+    for (size_t j = 0; j < v[k].num_rewrites; ++j)
+      if (ompdp_rewrite_same_edits(&v[k].rewrites[j], rw))
+        return &v[k];
+  return NULL;
+}
+
+/* "rewrite (alloc_and_fill): the one shown above for zero_transfer of `x` at
+ * prog.c:43:1" */
+static void put_rewrite_again(FILE *out, const ompdp_rewrite_t *rw, const ompdp_finding_t *g) {
+  fprintf(out, "    rewrite (%s): the one shown above for %s", ompdp_rewrite_kind_json(rw->kind),
+          ompdp_finding_kind_json(g->kind));
+  if (g->variable) {
+    fputs(" of `", out);
+    put_str(out, g->variable);
+    fputc('`', out);
+  }
+  fputs(" at ", out);
+  put_loc(out, &g->loc);
+  fputc('\n', out);
+}
+
+static void put_finding(FILE *out, const ompdp_finding_t *v, size_t i, int projected) {
+  const ompdp_finding_t *f = &v[i];
   char b1[OMPDP_UNIT_BUF], b2[OMPDP_UNIT_BUF], b3[OMPDP_UNIT_BUF];
   fprintf(out, "%s  ", ompdp_finding_kind_json(f->kind));
   put_loc(out, &f->loc);
@@ -208,8 +237,13 @@ static void put_finding(FILE *out, const ompdp_finding_t *f, int projected) {
     put_str(out, f->suggestion);
     fputc('\n', out);
   }
-  for (size_t i = 0; i < f->num_rewrites; ++i)
-    put_rewrite(out, &f->rewrites[i], projected);
+  for (size_t j = 0; j < f->num_rewrites; ++j) {
+    const ompdp_finding_t *g = shown_before(v, i, &f->rewrites[j]);
+    if (g)
+      put_rewrite_again(out, &f->rewrites[j], g);
+    else
+      put_rewrite(out, &f->rewrites[j], projected);
+  }
 }
 
 static void put_header(FILE *out, const ompdp_report_t *r) {
@@ -316,7 +350,7 @@ int ompdp_report_write_text(const ompdp_report_t *r, FILE *out) {
       fprintf(out, "\n%s: %s\n", ompdp_finding_kind_title(f->kind),
               ompdp_finding_kind_explanation(f->kind));
     }
-    put_finding(out, f, r->projection != NULL);
+    put_finding(out, sorted.findings, i, r->projection != NULL);
   }
   free(copy);
 

@@ -52,7 +52,8 @@ int main(void) {
 // REPORT: round_trip {{.*}} count=4
 // REPORT-NEXT: variable: s
 // REPORT-NOT: {{^[a-z_]+  }}
-// REPORT: rewrite (keep_resident): keep `a[0:N]` and `s`
+// The one rewrite that fixes both is shown once, and named here.
+// REPORT: rewrite (keep_resident): the one shown above for duplicate_transfer of `a` at prog.c:[[#T]]:1 in main{{$}}
 
 // JSON: "kind": "duplicate_transfer",
 // JSON: "item": 0,

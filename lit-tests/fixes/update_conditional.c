@@ -58,12 +58,16 @@ int main(void) {
 // TABLE:      host 0 'u' read at [[#T+4]]:7-[[#T+5]]:49 bytes {{[0-9]+}}+{{[0-9]+}} statement after at-most-once{{$}}
 // TABLE-NOT:  host
 
-// REPORT: round_trip {{.*}}prog.c:[[#T:]]:1 in main count=9
-// REPORT-NEXT: variable: u  clause: map(tofrom: u)
+// The rewrite is shown at the first finding it fixes, and named at the others.
+// REPORT: duplicate_transfer {{.*}}prog.c:[[#T:]]:1 in main count=9
+// REPORT-NEXT: variable: f  clause: map(to: f)
 // REPORT: rewrite (keep_resident): keep `f` and `u` on device 0 for the whole for loop at prog.c:[[#T-1]]: `#pragma omp target data map(to: f) map(tofrom: u)` before it; `target update from(u)` before line [[#T+4]]; it comes back once more after the loop  [saves at least {{.*}}: 17 transfers (34.0 KiB), 18 allocations]
 // REPORT-NEXT: assumes: no host code in the loop reaches `u` through another pointer
 // REPORT-NEXT: prog.c:[[#T-1]]:1-[[#T-1]]:6: replace "for" with "  #pragma omp target data map(to: f) map(tofrom: u)\n  for"
 // REPORT-NEXT: prog.c:[[#T+4]]:1: insert "      #pragma omp target update from(u)\n"
+// REPORT: round_trip {{.*}}prog.c:[[#T]]:1 in main count=9
+// REPORT-NEXT: variable: u  clause: map(tofrom: u)
+// REPORT: rewrite (keep_resident): the one shown above for duplicate_transfer of `f` at prog.c:[[#T]]:1 in main{{$}}
 
 // JSON: "transfers_removed": 17,
 // JSON-NEXT: "allocs_removed": 18,
