@@ -9,7 +9,10 @@
 #      icpx's flags into clang++-19 ones for offload to the host with the
 #      ompdp plugin (falling back to compiling the sources directly);
 #   3. runs it with small arguments, plain, then under
-#      `ompdp run --format=json -o before.json`;
+#      `ompdp run --format=json -o before.json`; every run with
+#      uninitialised memory made the same (RUN_ENV: libomptarget's device
+#      memory cache off, glibc's MALLOC_PERTURB_ on), and a second plain run
+#      with another perturbation tells whether the output depends on it;
 #   4. applies `ompdp fix --apply before.json` to a fresh copy, rebuilds,
 #      reruns under ompdp (after.json) and compares: does it build, is the
 #      output the same (timings masked), the exit status, the files it
@@ -39,6 +42,15 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 LLVM_LIB = "/usr/lib/llvm-19/lib"
 CXX = "clang++-19"
 OFFLOAD = ["-fopenmp", "-fopenmp-targets=x86_64-pc-linux-gnu"]
+# Every run of a program: memory that nobody initialised reads the same in
+# each. Programs that read device memory their kernels did not write (on
+# host offload a kernel may get one thread where it asked for 256, and
+# compute nothing) would otherwise print whatever an earlier allocation left
+# there, and a rewrite that changes the order of allocations would change
+# their output. libomptarget's cache of freed device blocks is turned off,
+# so that each device allocation is a malloc that MALLOC_PERTURB_ fills.
+RUN_ENV = {"LIBOMPTARGET_MEMORY_MANAGER_THRESHOLD": "0", "MALLOC_PERTURB_": "165"}
+PERTURB_AGAIN = "90"  # the second plain run's: does the output depend on it?
 
 # ---------------------------------------------------------------------------
 # Per-program settings. Keys (all optional):
@@ -605,7 +617,8 @@ def findings_by_kind(rep):
 
 # --- one program ------------------------------------------------------------
 
-def program_run(pdir, exe, args, cfg, timeout, logdir, tag, ompdp=None, report=None):
+def program_run(pdir, exe, args, cfg, timeout, logdir, tag, ompdp=None, report=None,
+                perturb=None):
     for c in cfg.get("setup", []):
         subprocess.run(c, shell=True, cwd=pdir, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL)
@@ -613,7 +626,10 @@ def program_run(pdir, exe, args, cfg, timeout, logdir, tag, ompdp=None, report=N
     cmd = [exe] + args
     if ompdp:
         cmd = [ompdp, "run", "--format=json", "-o", report, "--"] + cmd
-    env = dict(os.environ, **cfg.get("env", {}))
+    env = dict(os.environ, **RUN_ENV)
+    if perturb:
+        env["MALLOC_PERTURB_"] = perturb
+    env.update(cfg.get("env", {}))
     r = run_cmd(cmd, pdir, timeout, env=env,
                 stdout_path=os.path.join(logdir, f"{tag}.out"),
                 stderr_path=os.path.join(logdir, f"{tag}.err"))
@@ -684,6 +700,14 @@ def check_program(name, a, hec, yaml_tests):
             (first_error(plain["stderr"] + plain["stdout"]) if (plain["stderr"] + plain["stdout"]).strip() else "no output")
         return res
     res["ran"] = True
+    again = program_run(pdir, exe, args, cfg, timeout, logdir, "plain-perturbed",
+                        perturb=PERTURB_AGAIN)
+    res["uninitialized"] = (again["rc"] != plain["rc"] or again["masked"] != plain["masked"] or
+                            again["files"] != plain["files"])
+    if res["uninitialized"]:
+        res["notes"].append("its output depends on memory nobody initialised (it differs with "
+                            f"MALLOC_PERTURB_={PERTURB_AGAIN}); every run compared fills such "
+                            "memory the same way")
 
     bjson = os.path.join(logdir, "before.json")
     if os.path.exists(bjson):
@@ -980,6 +1004,7 @@ def summary(results):
                                or rd["files_kept"] is False for rd in first),
          "hung": sum(rd["hang"] for rd in first),
          "hung_under_ompdp": sum(bool(r.get("tool_hang")) for r in results),
+         "read_uninitialized": sum(bool(r.get("uninitialized")) for r in results),
          "prediction_missed": sum(rd["prediction_ok"] is False for rd in first),
          "fix_refused_own_edits": sum(any("does not match the report" in m
                                           for m in rd["fix_messages"]) for rd in first)}
