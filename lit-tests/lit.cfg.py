@@ -21,6 +21,7 @@
 # threads (always; marks the tests a ThreadSanitizer build runs), sanitizer,
 # tsan (a ThreadSanitizer build), mpi (Open MPI's mpicc and mpirun).
 import os
+import platform
 import shutil
 import subprocess
 import sys
@@ -97,6 +98,10 @@ if shutil.which("mpicc") and shutil.which("mpirun"):
         pass
 # Every build runs the threaded tests; the feature marks them (see tsan below).
 config.available_features.add("threads")
+# x86_64: the runtime reads the ident_t of an offload call from its x86-64
+# call site (rt/attribution_linux.c).
+if platform.machine() in ("x86_64", "AMD64"):
+    config.available_features.add("x86_64")
 if shutil.which("nvidia-smi"):
     try:
         if subprocess.run(["nvidia-smi", "-L"], capture_output=True, timeout=20).returncode == 0:

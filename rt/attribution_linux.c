@@ -202,6 +202,167 @@ static void enclosing_user_function(Dwarf_Die *parent, const char *file, int lin
 
 static void attribute_dwarf(const void *codeptr, int construct, ompdp_loc_t *loc);
 
+/*===- the construct's own position, from the call's ident_t --------------===*/
+
+/* Clang passes every offload call an ident_t (its first argument) whose
+ * psource, with -g, is ";file;function;line;column;;": the directive's
+ * own position, which the line table may not have (at -O2 the call sits
+ * on rows of line 0, and the next row is the statement after the
+ * construct). On x86-64 the argument is loaded with `lea disp32(%rip),
+ * %rdi` shortly before the call: the last such instruction in the bytes
+ * before the return address points at it. Everything read is first
+ * checked to lie in the loaded segments of the object that holds the
+ * call, so a false match reads nothing it should not. */
+#define IDENT_WINDOW 96 /* bytes before the return address searched */
+#define MAX_SEGS 16
+
+typedef struct object_segs {
+  uintptr_t pc;
+  int found;
+  size_t n;
+  uintptr_t lo[MAX_SEGS], hi[MAX_SEGS];
+} object_segs_t;
+
+static int find_segs(struct dl_phdr_info *info, size_t size, void *data) {
+  object_segs_t *o = data;
+  size_t n = 0;
+  int here = 0;
+  (void)size;
+  for (ElfW(Half) i = 0; i < info->dlpi_phnum && n < MAX_SEGS; ++i) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type != PT_LOAD)
+      continue;
+    o->lo[n] = info->dlpi_addr + ph->p_vaddr;
+    o->hi[n] = o->lo[n] + ph->p_memsz;
+    here |= o->pc >= o->lo[n] && o->pc < o->hi[n];
+    ++n;
+  }
+  if (!here)
+    return 0;
+  o->n = n;
+  o->found = 1;
+  return 1;
+}
+
+/* How many bytes from a on lie in one segment (0: none). */
+static size_t room(const object_segs_t *o, uintptr_t a) {
+  for (size_t i = 0; i < o->n; ++i)
+    if (a >= o->lo[i] && a < o->hi[i])
+      return o->hi[i] - a;
+  return 0;
+}
+
+static int parse_uint(const char **p, uint32_t *out) {
+  uint64_t v = 0;
+  const char *s = *p;
+  if (*s < '0' || *s > '9')
+    return -1;
+  while (*s >= '0' && *s <= '9' && v <= UINT32_MAX)
+    v = v * 10 + (uint64_t)(*s++ - '0');
+  if (v > UINT32_MAX)
+    return -1;
+  *out = (uint32_t)v;
+  *p = s;
+  return 0;
+}
+
+/* ";file;function;line;column;;" at s: the file and function (malloc'd),
+ * line, column. 0, or -1 when s holds something else
+ * (";unknown;unknown;0;0;;" without -g). */
+static int parse_psource(const object_segs_t *o, uintptr_t s, char **file, char **func,
+                         uint32_t *line, uint32_t *col) {
+  size_t n = room(o, s);
+  const char *t = (const char *)s;
+  if (n > 4096)
+    n = 4096;
+  if (!n || !memchr(t, '\0', n) || t[0] != ';')
+    return -1;
+  const char *f = t + 1, *fe = strchr(f, ';');
+  const char *fn = fe ? strchr(fe + 1, ';') : NULL;
+  if (!fe || fe == f || !fn)
+    return -1;
+  const char *p = fn + 1;
+  if (parse_uint(&p, line) || *p++ != ';' || parse_uint(&p, col) || strcmp(p, ";;") ||
+      *line == 0)
+    return -1;
+  *file = strndup(f, (size_t)(fe - f));
+  *func = fn > fe + 1 ? strndup(fe + 1, (size_t)(fn - fe - 1)) : NULL;
+  if (*file && (fn == fe + 1 || *func))
+    return 0;
+  free(*file);
+  free(*func);
+  return -1;
+}
+
+static int ident_position(const void *codeptr, char **file, char **func, uint32_t *line,
+                          uint32_t *col) {
+#if defined(__x86_64__)
+  object_segs_t o = {.pc = (uintptr_t)codeptr - 1};
+  uintptr_t end = (uintptr_t)codeptr;
+  if (find_object || end < IDENT_WINDOW) /* another process's code is not here */
+    return -1;
+  dl_iterate_phdr(find_segs, &o);
+  if (!o.found || room(&o, end - IDENT_WINDOW) < IDENT_WINDOW)
+    return -1;
+  const unsigned char *p = (const unsigned char *)(end - IDENT_WINDOW);
+  for (int i = IDENT_WINDOW - 7; i >= 0; --i) {
+    if (p[i] != 0x48 || p[i + 1] != 0x8d || p[i + 2] != 0x3d) /* lea disp32(%rip), %rdi */
+      continue;
+    int32_t disp;
+    memcpy(&disp, p + i + 3, sizeof(disp));
+    uintptr_t ident = end - IDENT_WINDOW + (uintptr_t)i + 7 + (uintptr_t)(intptr_t)disp;
+    struct {
+      int32_t reserved_1, flags, reserved_2, reserved_3;
+      const char *psource;
+    } id;
+    if (room(&o, ident) < sizeof(id))
+      continue;
+    memcpy(&id, (const void *)ident, sizeof(id));
+    if (parse_psource(&o, (uintptr_t)id.psource, file, func, line, col) == 0)
+      return 0;
+  }
+#else
+  (void)codeptr;
+  (void)file;
+  (void)func;
+  (void)line;
+  (void)col;
+#endif
+  return -1;
+}
+
+static const char *base_name(const char *path) {
+  const char *s = strrchr(path, '/');
+  return s ? s + 1 : path;
+}
+
+/* The directive's own line and column where the call's ident_t has them;
+ * the file stays DWARF's (a full path) when it names the same one, and the
+ * function DWARF's when it is the ident's with template arguments (DWARF's
+ * innermost scope may be a function inlined before the call instead). */
+static void ident_fix(const void *codeptr, ompdp_loc_t *loc) {
+  char *file = NULL, *func = NULL;
+  uint32_t line, col;
+  if (ident_position(codeptr, &file, &func, &line, &col))
+    return;
+  size_t fl = func ? strlen(func) : 0;
+  if (func && (!loc->function || strncmp(loc->function, func, fl) ||
+               (loc->function[fl] && loc->function[fl] != '<'))) {
+    free(loc->function);
+    loc->function = func;
+  } else {
+    free(func);
+  }
+  if (!loc->file || strcmp(base_name(loc->file), base_name(file))) {
+    free(loc->file);
+    loc->file = file;
+  } else {
+    free(file);
+  }
+  loc->line = line;
+  loc->column = col;
+}
+
 /* The report asks for the same call site several times (a finding's site
  * and the related site of another, one site per finding kind): the answers
  * are kept until ompdp_attribution_done. A DWARF lookup costs tens of
@@ -229,6 +390,7 @@ void ompdp_attribute(const void *codeptr, int construct, ompdp_loc_t *loc) {
       return;
     }
   attribute_dwarf(codeptr, construct, loc);
+  ident_fix(codeptr, loc);
   if (memo_n < MEMO_MAX) {
     memo_t *m = &memo[memo_n];
     m->codeptr = codeptr;
