@@ -2,8 +2,9 @@
 |*
 |* The item rules plan each finding on its own, so two zero-filled items of
 |* one construct get two alloc-and-fill rewrites whose new directives go at
-|* the same place: `ompdp fix` could apply only one of them, and the other
-|* would wait for another run. Here the rewrites of one kind at one
+|* the same place, and two implicit items that only the region reads get
+|* two `map(to: ...)` clauses at the end of one directive: `ompdp fix` could
+|* apply only one of them, and the other would wait for another run. Here the rewrites of one kind at one
 |* construct become one rewrite that every finding it fixes shows (and that
 |* consumers apply once, ompdp_rewrite_same_edits): insertions at the same
 |* place are put one after the other, in the findings' order, and equal
@@ -53,14 +54,10 @@ static int inserts(const ompdp_edit_t *e) {
   return is_empty(&e->range) || (e->original && ompdp_text_matches("", 0, e->original));
 }
 
-/* a's text, sep (when both have text), then b's; without sep, one newline
- * where a ends and b starts with one (each put its directive on a line of
- * its own). NULL when out of memory. */
+/* a's text, sep (when both have text), then b's. NULL when out of memory. */
 static char *joined(const char *a, const char *b, const char *sep) {
-  size_t na = strlen(a);
-  if (!sep && na && a[na - 1] == '\n' && *b == '\n')
-    ++b;
-  size_t ns = sep && na && *b ? strlen(sep) : 0, nb = strlen(b);
+  size_t na = strlen(a), nb = strlen(b);
+  size_t ns = sep && na && nb ? strlen(sep) : 0;
   char *s = malloc(na + ns + nb + 1);
   if (!s)
     return NULL;
@@ -68,6 +65,43 @@ static char *joined(const char *a, const char *b, const char *sep) {
   memcpy(s + na, sep ? sep : "", ns);
   memcpy(s + na + ns, b, nb + 1);
   return s;
+}
+
+static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/* How many trailing blanks a and b have in common. */
+static size_t common_tail(const char *a, const char *b) {
+  size_t na = strlen(a), nb = strlen(b), k = 0;
+  while (k < na && k < nb && a[na - 1 - k] == b[nb - 1 - k] && is_blank(a[na - 1 - k]))
+    ++k;
+  return k;
+}
+
+/* Two edits of one range, x's text then y's. An insertion's texts stand
+ * alone; a replacement of blanks (the end of a directive's line, the rest
+ * of a statement's) ends each text with what stands for those blanks (a
+ * newline), which the joined text has once: " map(to: a)\n" and
+ * " map(to: b)\n" make " map(to: a) map(to: b)\n". NULL when out of
+ * memory. */
+static char *joined_edit(const ompdp_edit_t *x, const ompdp_edit_t *y) {
+  if (is_empty(&x->range))
+    return joined(x->replacement, y->replacement, NULL);
+  size_t k = common_tail(x->replacement, y->replacement);
+  char *head = ompdp_strdup(x->replacement);
+  if (!head)
+    return NULL;
+  head[strlen(head) - k] = '\0';
+  char *s = joined(head, y->replacement, NULL);
+  free(head);
+  return s;
+}
+
+/* Whether two edits of one range can be joined: insertions, or both
+ * replacing blanks and ending in the same blanks. */
+static int joinable(const ompdp_edit_t *x, const ompdp_edit_t *y) {
+  if (!inserts(x) || !inserts(y))
+    return 0;
+  return is_empty(&x->range) || common_tail(x->replacement, y->replacement) > 0;
 }
 
 static int replace(char **dst, char *s) {
@@ -97,7 +131,7 @@ static int fits(const ompdp_rewrite_t *a, const ompdp_rewrite_t *b) {
         continue;
       if (here && !strcmp(x->replacement, y->replacement))
         continue; /* the same edit: made once */
-      if (!here || !inserts(x) || !inserts(y))
+      if (!here || !joinable(x, y))
         return 0;
     }
   return 1;
@@ -113,8 +147,7 @@ static int absorb(ompdp_rewrite_t *a, const ompdp_rewrite_t *b) {
       if (!strcmp(a->edits[i].file, y->file) && same_range(&a->edits[i].range, &y->range))
         x = &a->edits[i];
     if (x) {
-      if (strcmp(x->replacement, y->replacement) &&
-          replace(&x->replacement, joined(x->replacement, y->replacement, NULL)))
+      if (strcmp(x->replacement, y->replacement) && replace(&x->replacement, joined_edit(x, y)))
         return -1;
       continue;
     }

@@ -611,9 +611,12 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
                             f->rewrites[f->num_rewrites - 1].kind == OMPDP_RK_REMOVE_ITEM))
         removal[si - 1] = i + 1;
     }
-  /* Several zero-filled items of one construct: one rewrite. */
+  /* Several zero-filled items of one construct, several implicit items
+   * that get a map type at the end of one directive: one rewrite each. */
   if (!rc)
     rc = ompdp_rw_combine_at_construct(r, OMPDP_RK_ALLOC_AND_FILL);
+  if (!rc)
+    rc = ompdp_rw_combine_at_construct(r, OMPDP_RK_CHANGE_MAP_TYPE);
   /* A site that another rule already rewrites (its map type changed, say)
    * is not also kept resident: the two would not add up (a `target data`
    * around it would make the narrowed map move nothing anyway). */

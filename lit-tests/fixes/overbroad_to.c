@@ -4,7 +4,7 @@
 // writes) and `d` implicitly (tofrom), but only reads both: their copies
 // back return what the device was sent (overbroad_map, one copy each). `a`
 // moves into a clause of its own, `map(to: a[0:N])`, right after; `d` gets
-// an explicit `map(to: d)` at the end of the directive. Not reported: `c`,
+// an explicit `map(to: d)` at the end of the directive: one rewrite. Not reported: `c`,
 // `sum`, and `e`, only read by a construct inside a `target data` that
 // mapped it already (nothing moved at the construct). The report as a
 // profile gives the warnings with the fix-its. Applied, rebuilt and rerun:
@@ -57,11 +57,13 @@ int main(void) {
 // REPORT-DAG: overbroad_map  prog.c:[[#L:]]:1 in main  count=1 bytes=32.0 KiB
 // REPORT-DAG: variable: a  clause: map(tofrom : a[0:N], c[0:N])
 // REPORT-DAG: suggestion: the region only reads a: map it with `map(to: a)`, which drops the copies back from device 0
-// REPORT-DAG: rewrite (change_map_type): map `a[0:N]` with `to` instead of `tofrom` at prog.c:[[#L]]: the region only reads it  [saves {{.*}}: 1 transfer (32.0 KiB), 0 allocations]
+// One rewrite for both items of the construct, shown at one finding and
+// named at the other.
+// REPORT-DAG: rewrite (change_map_type): map `a[0:N]` with `to` instead of `tofrom` at prog.c:[[#L]]: the region only reads it; and map `d` with `to` instead of `tofrom` at prog.c:[[#L]]: the region only reads it  [saves {{.*}}: 2 transfers (64.0 KiB), 0 allocations]
 // REPORT-DAG: prog.c:[[#L]]:33-[[#L]]:41: delete "a[0:N],"
 // REPORT-DAG: prog.c:[[#L]]:48: insert " map(to: a[0:N])"
 // REPORT-DAG: variable: d  clause: implicit map(tofrom: d)
-// REPORT-DAG: rewrite (change_map_type): map `d` with `to` instead of `tofrom` at prog.c:[[#L]]: the region only reads it  [saves {{.*}}: 1 transfer (32.0 KiB), 0 allocations]
+// REPORT-DAG: rewrite (change_map_type): the one shown above for overbroad_map of `{{a|d}}` at prog.c:[[#L]]:1 in main
 // REPORT-DAG: prog.c:[[#L]]:66-[[#L+1]]:1: insert " map(to: d)\n"
 // REPORT-NOT: overbroad_map
 
@@ -78,7 +80,7 @@ int main(void) {
 // FIXED: {{^}}#pragma omp target map(tofrom : c[0:N]) map(to: a[0:N]) map(tofrom : sum) map(to: d){{$}}
 // FIXED: {{^}}#pragma omp target map(tofrom : e[0:N], sum){{$}}
 
-// PROOF: rewrites: 2 for 2 finding(s)
+// PROOF: rewrites: 1 for 2 finding(s)
 // PROOF-NEXT: transfers: {{[0-9]+}} -> {{[0-9]+}} (removed 2, predicted 2)
 // PROOF-NEXT: allocs: {{[0-9]+}} -> {{[0-9]+}} (removed 0, predicted 0)
 // PROOF-DAG: gone: overbroad_map of a: yes
