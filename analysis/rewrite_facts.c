@@ -188,18 +188,30 @@ static uint32_t buf_of(ompdp_rw_facts_t *f, uint64_t addr, int dev, int create) 
 /* Another site's operation on b, or this site's: updates who interleaves
  * with whom. */
 static void touch(ompdp_rw_facts_t *f, ompdp_rw_buf_t *b, uint32_t bi, uint32_t site) {
-  if (b->num_sites < 0)
+  if (b->num_sites < 0) { /* too many sites to follow: none is sure of it */
+    if (site)
+      f->sites[site - 1].outside = 1;
     return;
+  }
   int found = 0;
   for (int i = 0; i < b->num_sites; ++i) {
-    if (b->sites[i] == site)
+    if (b->sites[i] == site) {
       found = 1;
-    else
-      f->sites[b->sites[i] - 1].foreign = 1;
+      continue;
+    }
+    ompdp_rw_site_t *o = &f->sites[b->sites[i] - 1];
+    o->foreign = 1;
+    /* Inside o's own allocation (a `target update` in its `target data`)
+     * the operation cannot have found the buffer missing or present
+     * otherwise than o left it. */
+    if (!(b->lt_open && b->alloc_site == b->sites[i]))
+      o->outside = 1;
   }
   if (!site)
     return; /* an operation no site owns (no region table) */
   ompdp_rw_site_t *s = &f->sites[site - 1];
+  if (!found && b->num_sites != 0)
+    s->outside = 1; /* others had the buffer before this site's first use */
   if (s->touched && s->foreign)
     s->interleaved = 1;
   s->foreign = 0;
@@ -210,8 +222,8 @@ static void touch(ompdp_rw_facts_t *f, ompdp_rw_buf_t *b, uint32_t bi, uint32_t 
   if (!found) {
     if (b->num_sites == MAX_BUF_SITES) {
       for (int i = 0; i < b->num_sites; ++i)
-        f->sites[b->sites[i] - 1].interleaved = 1;
-      s->interleaved = 1;
+        f->sites[b->sites[i] - 1].interleaved = f->sites[b->sites[i] - 1].outside = 1;
+      s->interleaved = s->outside = 1;
       b->num_sites = -1;
     } else {
       b->sites[b->num_sites++] = site;

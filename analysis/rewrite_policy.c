@@ -394,9 +394,10 @@ static int put_fill(ompdp_strbuf_t *b, const ompdp_region_info_t *it, uint32_t i
  *   bytes) or `map(release: x)` after it.
  * Made only when every copy in at the site was all zeros and came with its
  * allocation, on one buffer; for target/target data only when no other
- * construct ever mapped that buffer (so x was never present already, which
- * would make the original copy nothing and the fill overwrite the device's
- * data). */
+ * construct used that buffer but while this one's allocation was live (so
+ * x was never present already, which would make the original copy nothing
+ * and the fill overwrite the device's data; a `target update` inside the
+ * `target data` is fine). */
 static int plan_zero_fill(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const ompdp_rw_items_t *ri,
                           const ompdp_rw_site_t *s) {
   const ompdp_region_info_t *it = &ri->items[s->item];
@@ -407,16 +408,25 @@ static int plan_zero_fill(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
     return -1;
   if (it->modifiers & (OMPDP_MOD_PRESENT | OMPDP_MOD_MAPPER | (enter ? 0 : OMPDP_MOD_ALWAYS)))
     return -1;
-  if (!s->h2d || s->h2d_zero != s->h2d || s->allocs != s->h2d || s->multi_buf || s->sizes_differ ||
-      !it->fill_elem_size || s->alloc_bytes % it->fill_elem_size)
+  if (!s->h2d || s->h2d_zero != s->h2d || s->allocs != s->h2d || !it->fill_elem_size ||
+      s->alloc_bytes % it->fill_elem_size)
+    return -1;
+  /* Another buffer at each execution (a malloc per call) is the same case
+   * for a structured construct, whose facts hold for every buffer (outside
+   * below); other sizes need the section's length, evaluated each time. */
+  if ((s->multi_buf && !structured) ||
+      (s->sizes_differ && !(structured && (it->fill_flags & OMPDP_FILL_SECTION))))
     return -1;
   if ((it->fill_flags & OMPDP_FILL_WHOLE) &&
       s->alloc_bytes != (uint64_t)it->fill_count * it->fill_elem_size)
     return -1;
   if (structured) {
+    /* Other sites may use the buffer only while this one's allocation is
+     * live (a `target update` inside its `target data`), where they find
+     * it as the fill leaves it. */
     const ompdp_plan_buf_t *b = &c->facts->bufs[s->buf - 1];
-    if (b->num_sites != 1 || s->foreign || s->interleaved || !it->block || !it->stmt_end_line ||
-        !it->stmt_end_column)
+    if (s->outside || (b->num_sites != 1 && s->deletes != s->allocs) || !it->block ||
+        !it->stmt_end_line || !it->stmt_end_column)
       return -1;
   }
   /* The fill and the new directives run on the construct's device; any
