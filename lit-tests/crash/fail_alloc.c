@@ -4,8 +4,8 @@
 //
 // The runtime's N-th allocation fails (--option test_fail_alloc=N: malloc,
 // calloc, realloc, aligned_alloc, strdup, mmap and the stdio streams it
-// opens, counted through -Wl,--wrap, rt/alloc_linux.c), for N from 1 to 30
-// and %stress-runs more up to the number the runtime makes, and from N on
+// opens, counted through -Wl,--wrap, rt/alloc_linux.c), for N from 1 to 15
+// (start-up) and %stress-runs more up to the number the runtime makes, and from N on
 // for good for a few N (none at all from the first: no crash log, no
 // engine, no stream for the report): the program's output is byte for byte
 // its output without ompdp and its exit status the same; there is always a
