@@ -463,7 +463,8 @@ void ompdp_write_report_once(int signo) {
      * report is written with a view of it that ends with this line. */
     if (ompdp_report_add_warning(&r, lost)) {
       size_t n = num_own < 31 ? num_own : 31;
-      memcpy(view, own, n * sizeof(*view));
+      for (size_t i = 0; i < n; ++i)
+        view[i] = own[i];
       view[n] = lost;
       r.warnings = view;
       r.num_warnings = n + 1;
