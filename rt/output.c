@@ -14,6 +14,8 @@
 |* device such as /dev/full, a FIFO) is written in place, still without
 |* following a symlink. When the report cannot be written where asked, it
 |* goes to stderr instead, after a one-line error: nothing measured is lost.
+|* Nor is a report lost for want of memory for its stream: one is set aside
+|* at start-up, on a static buffer.
 |*
 |* stderr is used only while fd 2 is still the file it was when the runtime
 |* was loaded: a program that closed its stderr, or opened a file of its own
