@@ -14,13 +14,17 @@
 // lost (events dropped or the analysis stopped, if its counts differ); with
 // N past the last allocation, the report is the normal one. Built without
 // and with the compiler plugin (region tables, the planner's input and
-// rewrites: more to allocate), in the default stream mode and in full mode.
+// rewrites: more to allocate), in the default stream mode and in full mode,
+// and on 4 host threads issuing `nowait` regions (Inputs/fail_alloc_threads.c,
+// whose timeline varies from run to run: without one).
 //
 // RUN: %clang-offload -g %s -o %t
 // RUN: %python %S/Inputs/fail_alloc.py %ompdp %stress-runs -- %t 2>%t.err | FileCheck %s
 // RUN: %if plugin %{ %clang-ompdp %s -o %t.plugin %}
 // RUN: %if plugin %{ %python %S/Inputs/fail_alloc.py %ompdp %stress-runs -- %t.plugin 2>%t.err | FileCheck %s %}
 // RUN: %if plugin %{ %python %S/Inputs/fail_alloc.py %ompdp 10 --option mode=full -- %t.plugin 2>%t.err | FileCheck %s %}
+// RUN: %clang-offload -g %S/Inputs/fail_alloc_threads.c -o %t.threads
+// RUN: %python %S/Inputs/fail_alloc.py %ompdp 5 --option timeline=off -- %t.threads 2>%t.err | FileCheck %s
 //===----------------------------------------------------------------------===//
 #include <stdio.h>
 
