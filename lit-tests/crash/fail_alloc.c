@@ -5,8 +5,8 @@
 // The runtime's N-th allocation fails (--option test_fail_alloc=N: malloc,
 // calloc, realloc, aligned_alloc, strdup, mmap and the stdio streams it
 // opens, counted through -Wl,--wrap, rt/alloc_linux.c), for N from 1 to 15
-// (start-up) and %stress-runs more up to the number the runtime makes, and from N on
-// for good for a few N (none at all from the first: no crash log, no
+// (start-up) and %stress-runs more up to the number the runtime makes, and
+// from N on for good for a few N (none at all from the first: no crash log, no
 // engine, no stream for the report): the program's output is byte for byte
 // its output without ompdp and its exit status the same; there is always a
 // report that `ompdp report` reads; a report that is not the normal one is
@@ -18,11 +18,12 @@
 // and on 4 host threads issuing `nowait` regions (Inputs/fail_alloc_threads.c,
 // whose timeline varies from run to run: without one).
 //
-// RUN: %clang-offload -g %s -o %t
-// RUN: %python %S/Inputs/fail_alloc.py %ompdp %stress-runs -- %t 2>%t.err | FileCheck %s
-// RUN: %if plugin %{ %clang-ompdp %s -o %t.plugin %}
-// RUN: %if plugin %{ %python %S/Inputs/fail_alloc.py %ompdp %stress-runs -- %t.plugin 2>%t.err | FileCheck %s %}
-// RUN: %if plugin %{ %python %S/Inputs/fail_alloc.py %ompdp 10 --option mode=full -- %t.plugin 2>%t.err | FileCheck %s %}
+// A ThreadSanitizer build (feature tsan) runs only the threaded program.
+// RUN: %if !tsan %{ %clang-offload -g %s -o %t %}
+// RUN: %if !tsan %{ %python %S/Inputs/fail_alloc.py %ompdp %stress-runs -- %t 2>%t.err | FileCheck %s %}
+// RUN: %if plugin && !tsan %{ %clang-ompdp %s -o %t.plugin %}
+// RUN: %if plugin && !tsan %{ %python %S/Inputs/fail_alloc.py %ompdp %stress-runs -- %t.plugin 2>%t.err | FileCheck %s %}
+// RUN: %if plugin && !tsan %{ %python %S/Inputs/fail_alloc.py %ompdp 10 --option mode=full -- %t.plugin 2>%t.err | FileCheck %s %}
 // RUN: %clang-offload -g %S/Inputs/fail_alloc_threads.c -o %t.threads
 // RUN: %python %S/Inputs/fail_alloc.py %ompdp 5 --option timeline=off -- %t.threads 2>%t.err | FileCheck %s
 //===----------------------------------------------------------------------===//
