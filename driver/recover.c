@@ -554,12 +554,19 @@ int drv_recover(const char *path, const char *reason, uint64_t ended_at_ns, ompd
   if (h->parent_pid)
     oom |= warn(r, "process %d is a child that process %d forked: this report covers only what "
                    "it did after the fork", h->pid, h->parent_pid) != 0;
-  if (h->dropped)
-    oom |= warn(r, "%" PRIu64 " events were dropped for lack of memory", h->dropped) != 0;
-  if (h->alloc_failures)
-    oom |= warn(r, "%" PRIu64 " allocation%s of ompdp failed (out of memory) in the process: "
-                   "what needed %s is missing from this report", h->alloc_failures,
-                h->alloc_failures == 1 ? "" : "s", h->alloc_failures == 1 ? "it" : "them") != 0;
+  /* One line, worded as the runtime's (rt/tool.c). */
+  if (h->alloc_failures || h->dropped || h->gave_up) {
+    char failed[80] = "", dropped[64] = "";
+    if (h->alloc_failures)
+      snprintf(failed, sizeof(failed), "%" PRIu64 " of its allocations failed in the process; ",
+               h->alloc_failures);
+    if (h->dropped)
+      snprintf(dropped, sizeof(dropped), "%" PRIu64 " events were dropped; ", h->dropped);
+    oom |= warn(r, "ompdp ran out of memory: %s%s%swhat else needed memory (source locations, "
+                   "the timeline) may be missing", failed, dropped,
+                h->gave_up ? "its analysis stopped, so this report is rebuilt from the event "
+                             "log, without rewrites; " : "") != 0;
+  }
   if (h->stopped)
     oom |= warn(r, "the event log stopped growing (%s): operations that began after that are "
                    "missing",

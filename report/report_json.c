@@ -355,7 +355,8 @@ int ompdp_report_write_json(const ompdp_report_t *r, FILE *out) {
   fputs(r->num_findings ? "\n  ]" : "]", out);
   if (r->timeline) {
     fputs(",\n  \"timeline\": ", out);
-    ompdp_timeline_write_json(r, out);
+    if (ompdp_timeline_write_json(r, out))
+      return -1;
   }
   ompdp_json_put_compile_commands(out, r);
   /* The runtime's input for the planner: `ompdp run` and `ompdp report`

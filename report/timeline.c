@@ -69,7 +69,8 @@ static int cmp_idpos(const void *a, const void *b) {
 }
 
 /* Sorted (id, position) pairs of r's findings; NULL (and *n = 0) when r has
- * none or memory ran out. */
+ * none or memory ran out (position then searches r's findings one by one:
+ * slower, the same answer, so no writer fails for want of this memory). */
 static idpos_t *id_map(const ompdp_report_t *r, size_t *n) {
   *n = 0;
   if (!r->num_findings)
@@ -85,7 +86,13 @@ static idpos_t *id_map(const ompdp_report_t *r, size_t *n) {
 }
 
 /* The position of the finding with this id, or -1. */
-static long position(const idpos_t *m, size_t n, uint32_t id) {
+static long position(const ompdp_report_t *r, const idpos_t *m, size_t n, uint32_t id) {
+  if (!m) {
+    for (size_t i = 0; i < r->num_findings; ++i)
+      if (r->findings[i].timeline_id == id)
+        return (long)i;
+    return -1;
+  }
   size_t lo = 0, hi = n;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
@@ -107,7 +114,7 @@ long *ompdp_timeline_link_positions(const ompdp_report_t *r) {
   size_t n;
   idpos_t *m = id_map(r, &n);
   for (size_t i = 0; i < t->num_links; ++i)
-    pos[i] = position(m, n, t->links[i].finding);
+    pos[i] = position(r, m, n, t->links[i].finding);
   free(m);
   return pos;
 }
@@ -126,7 +133,7 @@ void ompdp_timeline_count_shown(const ompdp_report_t *r, uint64_t *counts) {
     if (o->type == OMPDP_TL_DELETE)
       continue;
     for (size_t k = o->first_link; k < o->first_link + o->num_links && k < t->num_links; ++k) {
-      long p = t->links[k].related ? -1 : position(m, n, t->links[k].finding);
+      long p = t->links[k].related ? -1 : position(r, m, n, t->links[k].finding);
       if (p >= 0)
         counts[p]++;
     }
@@ -136,14 +143,15 @@ void ompdp_timeline_count_shown(const ompdp_report_t *r, uint64_t *counts) {
 
 /*===- JSON ----------------------------------------------------------------------===*/
 
-static void put_links(FILE *out, const ompdp_timeline_t *t, const ompdp_tl_op_t *o,
+static void put_links(FILE *out, const ompdp_report_t *r, const ompdp_tl_op_t *o,
                       uint32_t related, const idpos_t *m, size_t n) {
+  const ompdp_timeline_t *t = r->timeline;
   fputc('[', out);
   int any = 0;
   for (size_t i = o->first_link; i < o->first_link + o->num_links && i < t->num_links; ++i) {
     if (t->links[i].related != related)
       continue;
-    long p = position(m, n, t->links[i].finding);
+    long p = position(r, m, n, t->links[i].finding);
     if (p < 0)
       continue;
     fprintf(out, "%s%ld", any ? "," : "", p);
@@ -156,10 +164,6 @@ int ompdp_timeline_write_json(const ompdp_report_t *r, FILE *out) {
   const ompdp_timeline_t *t = r->timeline;
   size_t n;
   idpos_t *m = id_map(r, &n);
-  if (!m && r->num_findings) {
-    errno = ENOMEM;
-    return -1;
-  }
   fprintf(out,
           "{\"version\": %d, \"kept\": \"%s\", \"events\": %" PRIu64
           ", \"first_events\": %" PRIu64 ", \"per_finding\": %" PRIu64
@@ -177,9 +181,9 @@ int ompdp_timeline_write_json(const ompdp_report_t *r, FILE *out) {
             ", %" PRIu64 ", %" PRIu64 ", ",
             i ? "," : "", o->seq, ompdp_tl_type_json(o->type), o->device, o->src_device,
             o->thread, o->start_ns, o->dur_ns, o->bytes);
-    put_links(out, t, o, 0, m, n);
+    put_links(out, r, o, 0, m, n);
     fputs(", ", out);
-    put_links(out, t, o, 1, m, n);
+    put_links(out, r, o, 1, m, n);
     fputc(']', out);
   }
   fputs(t->num_ops ? "\n    ],\n" : "],\n", out);

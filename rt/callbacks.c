@@ -176,8 +176,12 @@ void ompdp_cb_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, int
     construct_t *c = target_data ? take_slot() : NULL;
     if (target_data)
       target_data->ptr = c;
-    if (!c)
+    int stands_for_kernel = !have_submit && (kind == ompt_target || kind == ompt_target_nowait);
+    if (!c) {
+      if (target_data && stands_for_kernel)
+        ompdp_log_note_dropped(); /* no memory for the construct: its kernel is lost */
       return;
+    }
     c->codeptr = codeptr_ra;
     c->region = region;
     c->kind = (uint8_t)(kind & 0xf);
@@ -185,9 +189,11 @@ void ompdp_cb_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, int
     c->kernel = NULL;
     /* Without the submit callback, a `target` construct stands for its
      * kernel, from its begin to its end. */
-    if (!have_submit && (kind == ompt_target || kind == ompt_target_nowait)) {
+    if (stands_for_kernel) {
       uint32_t w = kernel_word(c, codeptr_ra);
       ompdp_rec_t *k = w == OMPDP_NONE ? NULL : ompdp_log_new();
+      if (!k && w == OMPDP_NONE)
+        ompdp_log_note_dropped(); /* ompdp_log_new counts its own failures */
       if (k) {
         k->x = k->t_begin;
         /* Atomic: the stream consumer already reads this published record
@@ -408,13 +414,17 @@ void ompdp_cb_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *ta
       }
     }
     uint32_t id = ompdp_op_intern_fast(&op);
-    if (id == OMPDP_NONE) {
-      ompdp_log_note_dropped();
+    ompdp_rec_t *r = id == OMPDP_NONE ? NULL : ompdp_log_new(); /* begins now, after the hash */
+    if (!r) {
+      /* No memory: the event is dropped (ompdp_log_new counts its own
+       * failures). The helper must be done with the buffer before the
+       * program may free it. */
+      if (id == OMPDP_NONE)
+        ompdp_log_note_dropped();
+      if (h == HASH_PENDING)
+        (void)ompdp_hash_finish();
       return;
     }
-    ompdp_rec_t *r = ompdp_log_new(); /* begins now, after the hash */
-    if (!r)
-      return;
     r->x = h;
     __atomic_store_n(&r->op, ompdp_rec_word(id, type, hashed, 0), __ATOMIC_RELAXED);
     *host_op_id = (ompt_id_t)(uintptr_t)r;

@@ -14,6 +14,8 @@
 |* device such as /dev/full, a FIFO) is written in place, still without
 |* following a symlink. When the report cannot be written where asked, it
 |* goes to stderr instead, after a one-line error: nothing measured is lost.
+|* Nor is a report lost for want of memory for its stream: one is set aside
+|* at start-up, on a static buffer.
 |*
 |* stderr is used only while fd 2 is still the file it was when the runtime
 |* was loaded: a program that closed its stderr, or opened a file of its own
@@ -32,6 +34,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,14 +137,72 @@ static int emit_and_close(emit_fn emit, const void *ctx, FILE *out) {
   return rc;
 }
 
-static FILE *stream_on(int fd) {
-  FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
-  if (!out && fd >= 0) {
-    int err = errno;
+/*--- a stream in reserve -----------------------------------------------------===*/
+
+/* A stream needs memory (fdopen), and without one there is no report, nor
+ * the line in it that says ompdp ran out of memory. So one stream into a
+ * static buffer is made at start-up; a report whose stream cannot be made
+ * is rendered into it and written with write(2). A report too big for it is
+ * not written: half a report would be worse. It serves once. */
+static char spare_buf[256 << 10];
+static _Atomic(FILE *) spare;
+
+void ompdp_output_reserve(void) {
+  if (!atomic_load(&spare))
+    atomic_store(&spare, fmemopen(spare_buf, sizeof(spare_buf), "w"));
+}
+
+/* Renders through the spare stream into fd, and closes fd. */
+static int emit_spare(emit_fn emit, const void *ctx, int fd) {
+  FILE *s = atomic_exchange(&spare, NULL);
+  if (!s) {
     close(fd);
-    errno = err;
+    errno = ENOMEM;
+    return -1;
   }
-  return out;
+  pipe_guard_t g;
+  guard_sigpipe(&g);
+  errno = 0;
+  int rc = emit(ctx, s);
+  long len = rc || fflush(s) ? -1 : ftell(s);
+  int err = errno ? errno : ENOMEM;
+  fclose(s);
+  rc = len < 0 || (size_t)len >= sizeof(spare_buf) - 1 ? -1 : 0; /* cut: too big */
+  for (size_t done = 0; !rc && done < (size_t)len;) {
+    ssize_t w = write(fd, spare_buf + done, (size_t)len - done);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0) {
+      rc = -1;
+      err = w < 0 ? errno : EIO;
+      break;
+    }
+    done += (size_t)w;
+  }
+  if (close(fd) && !rc) {
+    rc = -1;
+    err = errno;
+  }
+  unguard_sigpipe(&g);
+  errno = rc ? err : 0;
+  return rc;
+}
+
+/* Emits into fd through a stream of its own, or the spare one when there is
+ * no memory for a stream (reports only: a journal can wait for the next
+ * flush), and closes fd. Returns 0, or -1 with errno set. */
+static int emit_to(emit_fn emit, const void *ctx, int fd) {
+  if (fd < 0)
+    return -1;
+  FILE *out = fdopen(fd, "w");
+  if (out)
+    return emit_and_close(emit, ctx, out);
+  if (errno == ENOMEM && emit == emit_report)
+    return emit_spare(emit, ctx, fd);
+  int err = errno;
+  close(fd);
+  errno = err;
+  return -1;
 }
 
 /* Through a private copy of fd 2: the program's own stderr FILE (its buffer,
@@ -151,8 +212,7 @@ static int write_to_stderr(const ompdp_report_t *r) {
     errno = EBADF;
     return -1;
   }
-  FILE *out = stream_on(fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3));
-  return out ? emit_and_close(emit_report, r, out) : -1;
+  return emit_to(emit_report, r, fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3));
 }
 
 /* Writes path where it is, without following a symlink. O_NONBLOCK: a FIFO
@@ -164,8 +224,7 @@ static int write_in_place(const ompdp_report_t *r, const char *path) {
   int fl = fcntl(fd, F_GETFL);
   if (fl >= 0)
     fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-  FILE *out = stream_on(fd);
-  return out ? emit_and_close(emit_report, r, out) : -1;
+  return emit_to(emit_report, r, fd);
 }
 
 /* Writes a new temporary file beside path and renames it over path.
@@ -180,8 +239,7 @@ static int replace_file(const char *path, emit_fn emit, const void *ctx) {
   int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
   if (fd < 0)
     return 1;
-  FILE *out = stream_on(fd);
-  int rc = out ? emit_and_close(emit, ctx, out) : -1;
+  int rc = emit_to(emit, ctx, fd);
   if (!rc && rename(tmp, path) != 0)
     rc = -1;
   if (rc) {

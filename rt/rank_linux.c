@@ -106,7 +106,9 @@ static void detect(void) {
     return;
   under_launcher = 1;
   self.host = ompdp_process_host_name();
-  self.executable = realpath("/proc/self/exe", NULL);
+  char exe[PATH_MAX]; /* not realpath's own malloc: ours is counted (alloc_linux.c) */
+  if (realpath("/proc/self/exe", exe))
+    self.executable = strdup(exe);
   dl_iterate_phdr(find_build_id, &self.build_id);
 }
 

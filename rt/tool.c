@@ -50,6 +50,9 @@ static void journal_snapshot(uint64_t events);
 static void attribute_op(const ompdp_op_t *o, ompdp_loc_t *loc, ompdp_finding_t *site);
 static char *warnings[8];
 static size_t num_warnings;
+/* The rewrites' facts were given up for lack of memory (no rewrites rather
+ * than wrong ones): the report must say so. */
+static int facts_lost;
 
 /* Registers one callback; returns 1 if the runtime will deliver it. */
 static int register_cb(ompt_set_callback_t set, ompt_callbacks_t which, ompt_callback_t cb,
@@ -206,6 +209,7 @@ static int feed_one(feed_t *f, const ompdp_rec_t *rec, uint32_t word, uint64_t s
     if (ompdp_rw_facts_feed(f->facts, &e)) {
       ompdp_rw_facts_destroy(f->facts);
       f->facts = NULL; /* no rewrites rather than wrong ones */
+      facts_lost = 1;
     }
   }
   return 0;
@@ -238,6 +242,8 @@ static int stream_sink(void *ctx, const ompdp_rec_t *rec, uint32_t word, uint64_
       return stream_failed = -1;
     /* Full mode's journal engine needs no rewrites: the log gives them. */
     stream_feed.facts = mode == MODE_FULL ? NULL : ompdp_rw_facts_create(host);
+    if (mode != MODE_FULL && !stream_feed.facts)
+      facts_lost = 1;
   }
   if (feed_one(&stream_feed, rec, word, seq))
     return stream_failed = -1;
@@ -287,6 +293,43 @@ static char *render_json(const ompdp_report_t *r, size_t *len) {
   return buf;
 }
 
+/* The one line that says what ompdp lost for want of memory, into buf;
+ * returns 0 (and leaves buf empty) when nothing was lost. */
+static int oom_warning(char *buf, size_t size, int analysis_stopped, int rewrites_lost) {
+  uint64_t failures = ompdp_alloc_failures(), dropped = ompdp_log_dropped();
+  buf[0] = 0;
+  if (!failures && !dropped && !analysis_stopped && !rewrites_lost)
+    return 0;
+  size_t n = (size_t)snprintf(buf, size, "ompdp ran out of memory: ");
+#define PART(...)                                                                              \
+  do {                                                                                         \
+    if (n < size)                                                                              \
+      n += (size_t)snprintf(buf + n, size - n, __VA_ARGS__);                                   \
+  } while (0)
+  const char *sep = "";
+  if (failures) {
+    PART("%llu of its allocations failed", (unsigned long long)failures);
+    sep = "; ";
+  }
+  if (dropped) {
+    PART("%s%llu events were dropped", sep, (unsigned long long)dropped);
+    sep = "; ";
+  }
+  if (analysis_stopped) {
+    PART("%sthe analysis stopped, so the findings and counts of what followed are missing", sep);
+    sep = "; ";
+  }
+  if (rewrites_lost) {
+    PART("%ssome findings have no rewrites", sep);
+    sep = "; ";
+  }
+  if (failures)
+    PART("%swhat else needed memory (source locations, findings, rewrites, the timeline) may "
+         "be missing", sep);
+#undef PART
+  return 1;
+}
+
 void ompdp_write_report_once(int signo) {
   if (atomic_exchange(&report_written, 1))
     return;
@@ -299,13 +342,6 @@ void ompdp_write_report_once(int signo) {
     char buf[128];
     snprintf(buf, sizeof(buf), "the program was stopped by signal %d (%s); events after it are lost",
              signo, strsignal(signo));
-    ompdp_report_add_warning(&r, buf);
-    r.partial = 1;
-  }
-  if (ompdp_log_dropped()) {
-    char buf[128];
-    snprintf(buf, sizeof(buf), "%llu events were dropped for lack of memory",
-             (unsigned long long)ompdp_log_dropped());
     ompdp_report_add_warning(&r, buf);
     r.partial = 1;
   }
@@ -334,8 +370,8 @@ void ompdp_write_report_once(int signo) {
     stream_feed.engine = NULL;
     ompdp_engine_config_t cfg = engine_config(host, 0, 1);
     feed_t fd = {ompdp_engine_create(&cfg), NULL};
-    if (fd.engine && ompdp_op_any_region())
-      fd.facts = ompdp_rw_facts_create(host);
+    if (fd.engine && ompdp_op_any_region() && !(fd.facts = ompdp_rw_facts_create(host)))
+      facts_lost = 1;
     rc = fd.engine ? ompdp_log_replay(full_sink, full_ahead, &fd, 1) : -1;
     if (fd.engine && ompdp_engine_finish(fd.engine, &r, &res))
       rc = -1;
@@ -405,39 +441,43 @@ void ompdp_write_report_once(int signo) {
     ompdp_report_free(&r);
     return;
   }
+  int rewrites_lost = facts_lost && ompdp_op_any_region();
   if (rc) {
     fprintf(stderr, "ompdp: out of memory during analysis; the report is incomplete\n");
-    ompdp_report_add_warning(&r, "out of memory during analysis: the findings and counts of "
-                                 "what followed are missing");
-    r.partial = 1;
   } else if (facts && ompdp_rw_facts_to_plan(facts, &r, ompdp_regions_describe, mult, &r.plan) < 0) {
     /* The rewrites are planned by the driver (`ompdp run`, `ompdp report`),
      * from what the run alone knows, which the report carries as its plan. */
     fprintf(stderr, "ompdp: out of memory while building rewrites; some findings have none\n");
-    ompdp_report_add_warning(&r, "out of memory while building rewrites: some findings have "
-                                 "none");
-    r.partial = 1;
+    rewrites_lost = 1;
   }
   ompdp_rw_facts_destroy(facts);
   r.hash_collisions = ompdp_hash_collisions();
   ompdp_attribution_done();
   /* Last: every allocation that failed, at exit too, is counted by now. */
-  uint64_t failures = ompdp_alloc_failures();
-  if (failures) {
-    char buf[320];
-    snprintf(buf, sizeof(buf),
-             "%llu allocation%s of ompdp failed (out of memory): what needed %s is missing "
-             "from this report (events, findings, source locations or rewrites, as said here)",
-             (unsigned long long)failures, failures == 1 ? "" : "s",
-             failures == 1 ? "it" : "them");
-    if (ompdp_report_add_warning(&r, buf) && ompdp_stderr_usable())
-      dprintf(STDERR_FILENO, "ompdp: %s\n", buf);
+  static char lost[640];
+  char **own = r.warnings, *view[32];
+  size_t num_own = r.num_warnings;
+  if (oom_warning(lost, sizeof(lost), rc != 0, rewrites_lost)) {
     r.partial = 1;
+    /* Saying it needs no memory: when the list of warnings cannot grow, the
+     * report is written with a view of it that ends with this line. */
+    if (ompdp_report_add_warning(&r, lost)) {
+      size_t n = num_own < 31 ? num_own : 31;
+      for (size_t i = 0; i < n; ++i)
+        view[i] = own[i];
+      view[n] = lost;
+      r.warnings = view;
+      r.num_warnings = n + 1;
+    }
   }
   if (ompdp_output_report(&r, start_pid) == 0) {
     /* The report supersedes the journal (and the crash log, which ompdp
      * run removes after printing the report: freeing it takes time). */
     ompdp_journal_remove();
+  }
+  if (r.warnings == view) {
+    r.warnings = own;
+    r.num_warnings = num_own;
   }
   if (ompdp_opts.verbose) {
     fprintf(stderr, "ompdp: the runtime made %llu allocations, %llu failed\n",
@@ -461,6 +501,7 @@ EXPORT ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version,
   static ompt_start_tool_result_t result = {ompdp_initialize, ompdp_finalize, {0}};
   ompdp_options_reset();
   ompdp_options_parse(getenv("OMPDP_OPTIONS"));
+  ompdp_output_reserve();
   ompdp_alloc_arm(ompdp_opts.test_fail_alloc, ompdp_opts.test_fail_alloc_count);
   if (!strcmp(ompdp_opts.mode, "full")) {
     mode = MODE_FULL;

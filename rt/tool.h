@@ -18,6 +18,9 @@ void ompdp_signals_install(void);
 /* Writes the report where the options say; start_pid is the pid that
  * initialised the tool (a forked child writes to <output>.<pid>). */
 int ompdp_output_report(const ompdp_report_t *r, pid_t start_pid);
+/* Sets aside, while memory is still there (before the options can make an
+ * allocation fail), what writing one report needs besides its file. */
+void ompdp_output_reserve(void);
 /* The journal beside the report (rt/journal.c): its path (-1: the report
  * goes to stderr, so there is none), and writing it whole through a
  * temporary file (0, or -1 with errno set). */
