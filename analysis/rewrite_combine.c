@@ -137,8 +137,10 @@ static int fits(const ompdp_rewrite_t *a, const ompdp_rewrite_t *b) {
   return 1;
 }
 
-/* Adds b's edits and savings to a. 0, or -1 when out of memory. */
-static int absorb(ompdp_rewrite_t *a, const ompdp_rewrite_t *b) {
+/* Adds b's edits and savings to a. *packed: a already counts the buffer of
+ * firstprivate objects that a launch copies in (one for all of them). 0,
+ * or -1 when out of memory. */
+static int absorb(ompdp_rewrite_t *a, const ompdp_rewrite_t *b, int *packed) {
   size_t mine = a->num_edits;
   for (size_t j = 0; j < b->num_edits; ++j) {
     const ompdp_edit_t *y = &b->edits[j];
@@ -165,34 +167,46 @@ static int absorb(ompdp_rewrite_t *a, const ompdp_rewrite_t *b) {
   if (replace(&a->description, joined(a->description ? a->description : "",
                                       b->description ? b->description : "", "; and ")))
     return -1;
-  if (b->assumption &&
+  if (b->assumption && (!a->assumption || !strstr(a->assumption, b->assumption)) &&
       replace(&a->assumption, joined(a->assumption ? a->assumption : "", b->assumption, "; ")))
     return -1;
   a->time_saved_ns += b->time_saved_ns;
   a->transfers_removed += b->transfers_removed;
   a->allocs_removed += b->allocs_removed;
   a->bytes_removed += b->bytes_removed;
+  int fp = b->kind == OMPDP_RK_FIRSTPRIVATE;
+  if (fp && *packed) {
+    /* One packed buffer per launch for all of them, counted already: b's
+     * is saved too. */
+    const ompdp_opstat_t *h = &b->ops_added.c[OMPDP_OC_H2D];
+    a->transfers_removed += h->count;
+    a->bytes_removed += h->bytes;
+    a->allocs_removed += b->ops_added.c[OMPDP_OC_ALLOC].count;
+  }
   a->lower_bound |= b->lower_bound;
   a->projected_saved_ns += b->projected_saved_ns;
   add_ops(&a->ops, &b->ops);
-  add_ops(&a->ops_added, &b->ops_added);
+  if (!(fp && *packed))
+    add_ops(&a->ops_added, &b->ops_added);
+  *packed |= fp;
   return ompdp_rw_normalize_edits(a);
 }
 
-/* The rewrite of kind k of f, or NULL. */
-static ompdp_rewrite_t *of_kind(ompdp_finding_t *f, ompdp_rewrite_kind_t k) {
+/* The rewrite of f of a kind in the mask (bit 1 << kind), or NULL. */
+static ompdp_rewrite_t *of_kind(ompdp_finding_t *f, unsigned kinds) {
   for (size_t j = 0; j < f->num_rewrites; ++j)
-    if (f->rewrites[j].kind == k && f->rewrites[j].num_edits)
+    if ((kinds >> f->rewrites[j].kind & 1u) && f->rewrites[j].num_edits)
       return &f->rewrites[j];
   return NULL;
 }
 
-int ompdp_rw_combine_at_construct(ompdp_report_t *r, ompdp_rewrite_kind_t k) {
+int ompdp_rw_combine_at_construct(ompdp_report_t *r, unsigned k) {
   size_t n = r->num_findings;
   size_t *members = malloc((n ? n : 1) * sizeof(*members));
+  size_t *taken = malloc((n ? n : 1) * sizeof(*taken));
   char *done = calloc(n ? n : 1, 1);
   int rc = 0;
-  if (!members || !done)
+  if (!members || !taken || !done)
     rc = -1;
   for (size_t i = 0; i < n && !rc; ++i) {
     ompdp_finding_t *f = &r->findings[i];
@@ -220,17 +234,28 @@ int ompdp_rw_combine_at_construct(ompdp_report_t *r, ompdp_rewrite_kind_t k) {
       rc = -1;
       break;
     }
-    size_t joinedn = 1;
+    /* taken[0..nt): the distinct rewrites joined so far (members[] index);
+     * a finding whose rewrite makes the same edits as one of them (a
+     * rewrite copied to the site's other findings) is joined too. */
+    size_t nt = 1, joinedn = 1;
+    int packed = first->kind == OMPDP_RK_FIRSTPRIVATE;
+    taken[0] = 0;
     for (size_t q = 1; q < m && !rc; ++q) {
       ompdp_rewrite_t *rw = of_kind(&r->findings[members[q]], k);
-      if (ompdp_rewrite_same_edits(rw, first) || !fits(&all, rw))
-        continue;
-      if (absorb(&all, rw))
-        rc = -1;
+      int same = 0;
+      for (size_t t = 0; t < nt && !same; ++t)
+        same = ompdp_rewrite_same_edits(rw, of_kind(&r->findings[members[taken[t]]], k));
+      if (!same) {
+        if (!fits(&all, rw))
+          continue;
+        if (absorb(&all, rw, &packed))
+          rc = -1;
+        taken[nt++] = joinedn;
+      }
       members[joinedn++] = members[q];
     }
-    m = joinedn;
-    for (size_t q = 0; q < m && !rc && m > 1; ++q) {
+    /* The joined rewrite is of the first's kind (in item order). */
+    for (size_t q = 0; q < joinedn && !rc && nt > 1; ++q) {
       ompdp_rewrite_t *rw = of_kind(&r->findings[members[q]], k);
       ompdp_rewrite_free(rw);
       if (ompdp_rewrite_copy(rw, &all))
@@ -240,6 +265,7 @@ int ompdp_rw_combine_at_construct(ompdp_report_t *r, ompdp_rewrite_kind_t k) {
     ompdp_rewrite_free(&all);
   }
   free(members);
+  free(taken);
   free(done);
   return rc;
 }

@@ -133,9 +133,10 @@ int ompdp_rw_with_ops(const ompdp_rw_plan_t *c, ompdp_finding_t *f, int rc, cons
  * but the last: what keeping the item resident removes), into oc. */
 void ompdp_rw_oc_site_allocs(ompdp_oc_t oc, const ompdp_rw_site_t *s, uint64_t n, int all);
 
-/* Makes the rewrites of kind k at one construct one rewrite, which each
- * finding it fixes shows (rewrite_combine.c). 0, or -1 when out of memory. */
-int ompdp_rw_combine_at_construct(ompdp_report_t *r, ompdp_rewrite_kind_t k);
+/* Makes the rewrites at one construct of the kinds in the mask (bit
+ * 1 << kind) one rewrite, of the first's kind, which each finding it fixes
+ * shows (rewrite_combine.c). 0, or -1 when out of memory. */
+int ompdp_rw_combine_at_construct(ompdp_report_t *r, unsigned kinds);
 
 /* The keep-resident rewrites of the whole report: around loops, and around
  * constructs in a row; removed[site] != 0 marks sites another rule

@@ -210,6 +210,70 @@ static int plan_unused_transfer(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
       (const uint64_t(*)[3])rm, NULL);
 }
 
+/* The largest object passed as firstprivate instead of mapped: it goes
+ * with the kernel's arguments. */
+#define FIRSTPRIVATE_MAX_BYTES 1024
+
+/* A small object that a kernel construct maps implicitly (an aggregate: a
+ * struct passed by value, say) and only reads, allocated, copied in and
+ * copied back at every launch: `firstprivate(x)` at the end of the
+ * directive gives the kernel a copy of its bytes instead, with the launch.
+ * Made when its type is trivially copyable (the compiler says so; every C
+ * type is), and no other construct used the object while this one's
+ * mapping was not live (it is never present when the construct runs, so
+ * the region always read the host's bytes, as a firstprivate copy does). */
+static int plan_firstprivate(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
+                             const ompdp_region_info_t *it, const ompdp_rw_site_t *s) {
+  uint32_t need = OMPDP_FILL_WHOLE | OMPDP_FILL_TRIVIAL;
+  if (it->construct != OMPDP_CK_TARGET || !it->implicit || (it->fill_flags & need) != need ||
+      it->fill_count != 1 || !it->fill_elem_size || it->fill_elem_size > FIRSTPRIVATE_MAX_BYTES ||
+      !ompdp_rw_is_identifier(it->variable) || !it->end_line || !it->end_column ||
+      s->outside || s->multi_buf || !s->allocs || s->allocs != s->h2d ||
+      s->deletes != s->allocs || s->alloc_bytes != it->fill_elem_size)
+    return -1;
+  ompdp_rewrite_t *rw = ompdp_finding_add_rewrite(f, OMPDP_RK_FIRSTPRIVATE);
+  if (!rw)
+    return -2;
+  const char *why = NULL;
+  ompdp_strbuf_t t = {0};
+  ompdp_sb_printf(&t, " firstprivate(%s)\n", it->variable);
+  char *rep = ompdp_sb_take(&t);
+  /* As an implicit item's explicit clause: at the end of the directive. */
+  int rc = rep ? ompdp_rw_add_edit(rw, it, it->end_line, it->end_column, it->end_line + 1, 1, "",
+                                   rep, &why)
+               : (why = OMPDP_RW_OOM, -1);
+  free(rep);
+  ompdp_strbuf_t d = {0}, a = {0};
+  ompdp_sb_printf(&d,
+                  "pass `%s` (%" PRIu32 " bytes) to the kernel at %s:%" PRIu32
+                  " as `firstprivate(%s)`: the region only reads it, and its bytes go in the "
+                  "buffer of firstprivate objects that each launch copies in once, instead of "
+                  "an allocation, a copy in and a copy back of their own",
+                  it->variable, it->fill_elem_size, ompdp_rw_basename(it->file), it->line,
+                  it->variable);
+  /* libomptarget packs a launch's firstprivate objects that are not
+   * passed by value into one buffer, allocated, copied in and freed at
+   * every launch: what remains of the item's operations, once per launch
+   * however many objects go in it (none more when the launch had such a
+   * buffer already: the saving is at least this). */
+  uint64_t n = s->allocs;
+  ompdp_oc_t rm = {{0}}, add = {{0}};
+  ompdp_oc_add(rm, OMPDP_OC_H2D, s->h2d, s->bytes_h2d, s->dur_h2d);
+  ompdp_oc_add(rm, OMPDP_OC_D2H, s->d2h, s->bytes_d2h, s->dur_d2h);
+  ompdp_rw_oc_site_allocs(rm, s, s->allocs, 1);
+  ompdp_oc_add(add, OMPDP_OC_H2D, n, n * it->fill_elem_size, s->dur_h2d);
+  ompdp_rw_oc_site_allocs(add, s, n, 1);
+  uint64_t time = s->dur_d2h;
+  rc = ompdp_rw_with_ops(c, f,
+                         ompdp_rw_finish(f, rc, s->h2d + s->d2h - n, s->allocs - n,
+                                         s->bytes_h2d + s->bytes_d2h - n * it->fill_elem_size,
+                                         ompdp_rw_to_ns(c, time), &d, &a),
+                         (const uint64_t(*)[3])rm, (const uint64_t(*)[3])add);
+  if (rc == 0)
+    f->rewrites[f->num_rewrites - 1].lower_bound = 1;
+  return rc;
+}
+
 /* Overbroad maps (detect_overbroad.c): the item a target region never
  * touches goes; a tofrom item it only reads becomes `to`, one it only
  * writes `from`. The run must agree with the region table: the copies
@@ -223,6 +287,11 @@ static int plan_overbroad(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
   int rule = ompdp_overbroad_rule(it);
   if (rule == OMPDP_OVERBROAD_NONE || s->multi_buf)
     return -1;
+  if (rule == OMPDP_OVERBROAD_TO) {
+    int prc = plan_firstprivate(c, f, it, s);
+    if (prc != -1)
+      return prc;
+  }
   if (rule != OMPDP_OVERBROAD_FROM && s->d2h && s->dev_changed)
     return -1;
   const char *name = it->implicit ? it->variable : it->expr;
@@ -618,15 +687,34 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
       if (prc == -2)
         rc = -1;
       else if (prc == 0 && (item_rules[k].rule == OMPDP_RR_ALLOC_AND_FILL ||
-                            f->rewrites[f->num_rewrites - 1].kind == OMPDP_RK_REMOVE_ITEM))
+                            f->rewrites[f->num_rewrites - 1].kind == OMPDP_RK_REMOVE_ITEM ||
+                            f->rewrites[f->num_rewrites - 1].kind == OMPDP_RK_FIRSTPRIVATE))
         removal[si - 1] = i + 1;
     }
+  /* An object passed as firstprivate moves nothing at its site any more:
+   * the site's other findings (its duplicates, round trips, repeated
+   * allocations) show the same rewrite. */
+  for (size_t i = 0; i < r->num_findings && !rc; ++i) {
+    ompdp_finding_t *f = &r->findings[i];
+    uint32_t si = site_index(&c, f);
+    if (!si || !removal[si - 1] || removal[si - 1] == i + 1 || f->num_rewrites)
+      continue;
+    const ompdp_finding_t *by = &r->findings[removal[si - 1] - 1];
+    const ompdp_rewrite_t *src = &by->rewrites[by->num_rewrites - 1];
+    if (src->kind != OMPDP_RK_FIRSTPRIVATE)
+      continue;
+    ompdp_rewrite_t *rw = ompdp_finding_add_rewrite(f, OMPDP_RK_FIRSTPRIVATE);
+    if (!rw || ompdp_rewrite_copy(rw, src))
+      rc = -1;
+  }
   /* Several zero-filled items of one construct, several implicit items
-   * that get a map type at the end of one directive: one rewrite each. */
+   * that get a map type or firstprivate at the end of one directive: one
+   * rewrite each. */
   if (!rc)
-    rc = ompdp_rw_combine_at_construct(r, OMPDP_RK_ALLOC_AND_FILL);
+    rc = ompdp_rw_combine_at_construct(r, 1u << OMPDP_RK_ALLOC_AND_FILL);
   if (!rc)
-    rc = ompdp_rw_combine_at_construct(r, OMPDP_RK_CHANGE_MAP_TYPE);
+    rc = ompdp_rw_combine_at_construct(r, 1u << OMPDP_RK_CHANGE_MAP_TYPE |
+                                              1u << OMPDP_RK_FIRSTPRIVATE);
   /* A site that another rule already rewrites (its map type changed, say)
    * is not also kept resident: the two would not add up (a `target data`
    * around it would make the narrowed map move nothing anyway). */

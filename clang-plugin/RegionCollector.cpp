@@ -479,6 +479,8 @@ void RegionCollector::Impl::fillFacts(Item &It, const Expr *E,
   if ((Elem->isArithmeticType() && !(Enum && Ctx.getLangOpts().CPlusPlus)) ||
       Elem->isPointerType())
     Flags |= FF_SCALAR;
+  if (Elem.isTriviallyCopyableType(Ctx))
+    Flags |= FF_TRIVIAL;
   It.FillType = Elem.getUnqualifiedType().getAsString(Policy);
   It.FillElemSize = uint32_t(Ctx.getTypeSizeInChars(Elem).getQuantity());
   It.FillFlags = Flags;

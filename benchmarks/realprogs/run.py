@@ -600,8 +600,10 @@ def applied_rewrites(rewrites, yaml_text):
     chosen = []
     for rw, f in rewrites:
         key = (rw.get("description") or "", [e["replacement"] for e in rw["edits"]])
+        # The YAML's message carries the assumption too (driver/fix.c).
+        msg = key[0] + ("; it assumes " + rw["assumption"] if rw.get("assumption") else "")
         for i, d in enumerate(diags):
-            if d[0] == key[0] and d[1] == key[1]:
+            if d[0] == msg and d[1] == key[1]:
                 chosen.append((rw, f))
                 del diags[i]
                 break
