@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include "check.h"
 #include "detect.h"
+#include "events.h"
 #include "report.h"
 #include "timeline.h"
 
@@ -32,25 +33,6 @@ void *__wrap_malloc(size_t n) {
   return __real_malloc(n);
 }
 
-#define HOST 9
-
-static ompdp_event_t transfer(uint64_t t, uint64_t host, const void *codeptr, uint64_t hash) {
-  ompdp_event_t e;
-  memset(&e, 0, sizeof(e));
-  e.type = OMPDP_EV_TRANSFER;
-  e.flags = OMPDP_EVF_COMPLETE | OMPDP_EVF_HASHED;
-  e.item = -1;
-  e.t_begin = t;
-  e.t_end = t + 100 + host % 7; /* the sites differ in time saved */
-  e.src_dev = HOST;
-  e.src_addr = host;
-  e.dst_addr = host + 0x10000;
-  e.bytes = 64;
-  e.hash = hash;
-  e.codeptr = codeptr;
-  return e;
-}
-
 /* Two sites re-sending their own bytes to a device that never reads them:
  * four findings, whose operations the timeline links by the findings'
  * ids. */
@@ -63,12 +45,19 @@ static int make_report(ompdp_report_t *r) {
   ompdp_engine_t *g = ompdp_engine_create(&cfg);
   if (!g)
     return -1;
+  /* seq_t is large: not on the stack of a test. */
+  static seq_t s;
+  seq_init(&s);
+  for (uint64_t i = 0; i < 12; ++i) {
+    uint64_t host = i % 2 ? 0x100 : 0x900;
+    ompdp_event_t *e = &s.ev[h2d(&s, 0, host, host + 0x10000, 64, i % 2 ? 0xabc : 0xdef)];
+    e->codeptr = (const void *)(uintptr_t)(i % 2 ? 0x1000 : 0x2000);
+    e->t_end += host % 7; /* the sites differ in time saved */
+  }
   int rc = 0;
-  for (uint64_t i = 0; i < 12 && !rc; ++i) {
-    ompdp_event_t e = i % 2 ? transfer(1000 * i, 0x100, (const void *)0x1000, 0xabc)
-                            : transfer(1000 * i, 0x900, (const void *)0x2000, 0xdef);
+  for (size_t i = 0; i < s.n && !rc; ++i) {
     ompdp_rec_t rec;
-    rc = ompdp_rec_from_event(&e, &rec) || ompdp_engine_feed(g, &rec, rec.op, i);
+    rc = ompdp_rec_from_event(&s.ev[i], &rec) || ompdp_engine_feed(g, &rec, rec.op, i);
   }
   ompdp_report_init(r);
   ompdp_engine_result_t res = {.wall_time_ns = 1000000, .tick_mult = 0};
