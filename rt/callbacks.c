@@ -219,11 +219,13 @@ void ompdp_cb_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, int
 
 void ompdp_cb_target_submit_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *target_data,
                                 ompt_id_t *host_op_id, unsigned int requested_num_teams) {
-  (void)requested_num_teams;
   construct_t *c = target_data ? target_data->ptr : NULL;
   if (endpoint == ompt_scope_begin) {
     if (host_op_id)
       *host_op_id = 0;
+    if (c)
+      ompdp_provision_launch_begin(c->codeptr, c->region, c->device, c->kind,
+                                   requested_num_teams);
     uint32_t w = kernel_word(c, NULL);
     ompdp_rec_t *k = w == OMPDP_NONE ? NULL : ompdp_log_new();
     if (!k) {
@@ -243,6 +245,8 @@ void ompdp_cb_target_submit_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *tar
     }
     return;
   }
+  if (endpoint == ompt_scope_end)
+    ompdp_provision_launch_end();
   if (endpoint != ompt_scope_end || !host_op_id || !*host_op_id)
     return;
   ompdp_rec_t *k = (ompdp_rec_t *)(uintptr_t)*host_op_id;

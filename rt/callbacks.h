@@ -8,6 +8,7 @@
 #define OMPDP_CALLBACKS_H
 
 #include <omp-tools.h>
+#include <stdint.h>
 
 void ompdp_cb_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, int device_num,
                          ompt_data_t *task_data, ompt_data_t *target_task_data,
@@ -19,6 +20,20 @@ void ompdp_cb_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *ta
                                  const void *codeptr_ra);
 void ompdp_cb_target_submit_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *target_data,
                                 ompt_id_t *host_op_id, unsigned int requested_num_teams);
+
+/* Kernels that ran with far fewer teams or threads than they asked for
+ * (provision.c): the launch brackets the kernel's host regions. */
+void ompdp_provision_init(void);
+void ompdp_provision_launch_begin(const void *codeptr, uint32_t region, int device, int kind,
+                                  unsigned requested_num_teams);
+void ompdp_provision_launch_end(void);
+void ompdp_cb_parallel_begin(ompt_data_t *encountering_task_data,
+                             const ompt_frame_t *encountering_task_frame,
+                             ompt_data_t *parallel_data, unsigned int requested_parallelism,
+                             int flags, const void *codeptr_ra);
+void ompdp_cb_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
+                            ompt_data_t *task_data, unsigned int actual_parallelism,
+                            unsigned int index, int flags);
 
 /* The host's device number (omp_get_initial_device()). */
 int ompdp_host_device(void);

@@ -164,6 +164,10 @@ int ompdp_options_parse(const char *text);
 void ompdp_options_reset(void);
 void ompdp_options_free(void);
 
+/* Adds a warning per kernel that ran with at most half the teams or
+ * threads it asked for (provision.c). 0, or -1 when out of memory. */
+int ompdp_provision_warn(ompdp_report_t *r);
+
 /*===- attribution (attribution_linux.c) ----------------------------------===*/
 
 /* Fills loc with the source location of the offload call whose return

@@ -78,6 +78,7 @@ typedef struct ompdp_call {
   const char **names;
   void **mappers;
   const int16_t *items;
+  uint32_t teams_asked, threads_asked; /* a kernel's num_teams, thread_limit (0: none) */
 } ompdp_call_t;
 
 static _Thread_local ompdp_call_t pending __attribute__((tls_model("initial-exec")));
@@ -322,13 +323,16 @@ static void rescan_if_new_objects(const void *codeptr_ra) {
 
 /*===- the per-thread call -------------------------------------------------===*/
 
-/* struct __tgt_kernel_arguments of LLVM 19 (version 3), as far as read. */
+/* struct __tgt_kernel_arguments of LLVM 19 (version 3), as far as read;
+ * the team and thread counts are there from version 2 on. */
 typedef struct ompdp_kernel_args {
   uint32_t version, num_args;
   void **bases, **ptrs;
   int64_t *sizes, *types;
   const char **names;
   void **mappers;
+  uint64_t tripcount, flags;
+  uint32_t num_teams[3], thread_limit[3];
 } ompdp_kernel_args_t;
 
 void __ompdp_region_call(const void *descriptor, void *a, void *b, void *c) {
@@ -343,6 +347,8 @@ void __ompdp_region_call(const void *descriptor, void *a, void *b, void *c) {
     pending.types = k ? k->types : NULL;
     pending.names = k ? k->names : NULL;
     pending.mappers = k ? k->mappers : NULL;
+    pending.teams_asked = k && k->version >= 2 ? k->num_teams[0] : 0;
+    pending.threads_asked = k && k->version >= 2 ? k->thread_limit[0] : 0;
     /* Items were matched for the arguments the compiler saw. */
     if (d->NumArgs != (uint32_t)pending.n)
       pending.items = NULL;
@@ -381,6 +387,11 @@ uint32_t ompdp_regions_begin(const void *codeptr_ra) {
   }
   active_handle = (t << OMPDP_RH_SHIFT) | active.rec->Index;
   return active_handle;
+}
+
+void ompdp_regions_kernel_asks(uint32_t *teams, uint32_t *threads) {
+  *teams = active.teams_asked;
+  *threads = active.threads_asked;
 }
 
 void ompdp_regions_end(void) {

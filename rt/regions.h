@@ -46,6 +46,10 @@ uint32_t ompdp_regions_begin(const void *codeptr_ra);
  * mapper when there is exactly one. */
 int ompdp_regions_match_item(uint64_t host_addr, uint64_t bytes);
 
+/* The active call's num_teams and thread_limit, when it launches a kernel
+ * and the compiler passed them (0: not given, or no table). */
+void ompdp_regions_kernel_asks(uint32_t *teams, uint32_t *threads);
+
 /* At target_emi end: forgets the active call. */
 void ompdp_regions_end(void);
 

@@ -97,6 +97,12 @@ static int ompdp_initialize(ompt_function_lookup_t lookup, int initial_device_nu
   ompdp_callbacks_set_submit(have_submit);
   /* Optional: which devices have host memory (hashing overlaps the copy). */
   set(ompt_callback_device_initialize, (ompt_callback_t)ompdp_cb_device_initialize);
+  /* Optional: the teams and threads a kernel got on offload to the host. */
+  ompdp_provision_init();
+  if (have_submit) {
+    set(ompt_callback_parallel_begin, (ompt_callback_t)ompdp_cb_parallel_begin);
+    set(ompt_callback_implicit_task, (ompt_callback_t)ompdp_cb_implicit_task);
+  }
   if (!have_target && !have_data)
     return 0;
   /* Under `ompdp run`: the event log in a file that outlives us. */
@@ -338,6 +344,8 @@ void ompdp_write_report_once(int signo) {
   set_argv(&r);
   for (size_t i = 0; i < num_warnings; ++i)
     ompdp_report_add_warning(&r, warnings[i]);
+  if (!signo)
+    ompdp_provision_warn(&r); /* not from a signal handler: it may read DWARF */
   if (signo) {
     char buf[128];
     snprintf(buf, sizeof(buf), "the program was stopped by signal %d (%s); events after it are lost",

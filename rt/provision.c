@@ -1,0 +1,207 @@
+/*===- provision.c - kernels that ran with fewer teams or threads ---*- C -*-===*\
+|*
+|* On offload to the host a kernel runs in libomp's own teams and parallel
+|* regions, which OMPT reports like any other: parallel_begin says how many
+|* teams or threads a region asked for, implicit_task how many it got. A
+|* kernel asking for num_teams(16) thread_limit(256) may get 2 teams of 1
+|* thread on a small machine; one that splits its work by
+|* omp_get_num_threads() then does other work than on a GPU, and its data
+|* may "come back unchanged". The report says so for each such kernel,
+|* since what ompdp found about its data may not be representative.
+|*
+|* The launch (target_submit_emi, on the launching thread) makes the
+|* kernel's entry this thread's current one; a league or parallel region
+|* this thread begins meanwhile points its parallel_data at the entry, and
+|* each of its implicit tasks its task_data, so that the parallel regions
+|* of the teams, on threads of their own, find it too. A GPU's kernels run
+|* no host region: nothing is recorded for them.
+|*
+|* What counts as asked: num_teams (the launch's requested_num_teams, or
+|* the compiler's kernel arguments), thread_limit (kernel arguments: only
+|* with the plugin), and a parallel region's requested count when it is
+|* more than the host's processors (a num_threads clause, or
+|* OMP_NUM_THREADS: the default, one thread per processor, is no request).
+|*
+\*===----------------------------------------------------------------------===*/
+#define _GNU_SOURCE
+#include "callbacks.h"
+#include "ompdp_rt.h"
+#include "regions.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Kernels tracked at most (open addressing; past it, not tracked). */
+#define PROV_SLOTS 512
+/* Kernels named in the report at most; the rest are counted. */
+#define PROV_NAMED 8
+
+typedef struct prov {
+  _Atomic uintptr_t key; /* region handle << 1 | 1, or the call site; 0: free */
+  const void *codeptr;
+  uint32_t region;
+  int device, kind;
+  _Atomic unsigned teams_asked, teams_got, threads_asked, threads_got;
+  _Atomic unsigned long long launches;
+} prov_t;
+
+static prov_t slots[PROV_SLOTS];
+static _Thread_local prov_t *current __attribute__((tls_model("initial-exec")));
+static long host_cpus;
+
+static void raise_to(_Atomic unsigned *v, unsigned x) {
+  unsigned old = atomic_load_explicit(v, memory_order_relaxed);
+  while (old < x &&
+         !atomic_compare_exchange_weak_explicit(v, &old, x, memory_order_relaxed,
+                                                memory_order_relaxed))
+    ;
+}
+
+static prov_t *slot_of(const void *codeptr, uint32_t region, int device, int kind) {
+  uintptr_t key = region ? (uintptr_t)region << 1 | 1u : (uintptr_t)codeptr;
+  if (!key)
+    return NULL;
+  size_t h = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 32) % PROV_SLOTS;
+  for (size_t i = 0; i < PROV_SLOTS; ++i) {
+    prov_t *p = &slots[(h + i) % PROV_SLOTS];
+    uintptr_t k = atomic_load_explicit(&p->key, memory_order_acquire);
+    if (!k) {
+      uintptr_t expected = 0;
+      /* Claimed first, filled after: the report reads the slots only once
+       * every kernel is over. */
+      if (atomic_compare_exchange_strong_explicit(&p->key, &expected, key, memory_order_acq_rel,
+                                                  memory_order_acquire)) {
+        p->codeptr = codeptr;
+        p->region = region;
+        p->device = device;
+        p->kind = kind;
+        return p;
+      }
+      k = expected;
+    }
+    if (k == key)
+      return p;
+  }
+  return NULL;
+}
+
+void ompdp_provision_launch_begin(const void *codeptr, uint32_t region, int device, int kind,
+                                  unsigned requested_num_teams) {
+  prov_t *p = slot_of(codeptr, region, device, kind);
+  current = p;
+  if (!p)
+    return;
+  uint32_t teams = 0, threads = 0;
+  ompdp_regions_kernel_asks(&teams, &threads);
+  raise_to(&p->teams_asked, requested_num_teams > teams ? requested_num_teams : teams);
+  raise_to(&p->threads_asked, threads);
+  atomic_fetch_add_explicit(&p->launches, 1, memory_order_relaxed);
+}
+
+void ompdp_provision_launch_end(void) { current = NULL; }
+
+void ompdp_cb_parallel_begin(ompt_data_t *encountering_task_data,
+                             const ompt_frame_t *encountering_task_frame,
+                             ompt_data_t *parallel_data, unsigned int requested_parallelism,
+                             int flags, const void *codeptr_ra) {
+  (void)encountering_task_frame;
+  (void)codeptr_ra;
+  prov_t *p = current;
+  if (!p && encountering_task_data)
+    p = encountering_task_data->ptr;
+  if (!p || !parallel_data)
+    return;
+  parallel_data->ptr = p;
+  if (!(flags & ompt_parallel_league) && requested_parallelism > (unsigned)host_cpus)
+    raise_to(&p->threads_asked, requested_parallelism);
+}
+
+void ompdp_cb_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
+                            ompt_data_t *task_data, unsigned int actual_parallelism,
+                            unsigned int index, int flags) {
+  (void)index;
+  if (!task_data)
+    return;
+  if (endpoint != ompt_scope_begin) {
+    task_data->ptr = NULL; /* only this tool sets it */
+    return;
+  }
+  prov_t *p = parallel_data ? parallel_data->ptr : NULL;
+  if (!p)
+    return;
+  task_data->ptr = p;
+  raise_to(flags & ompt_task_initial ? &p->teams_got : &p->threads_got, actual_parallelism);
+}
+
+void ompdp_provision_init(void) {
+  host_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  if (host_cpus < 1)
+    host_cpus = 1;
+}
+
+/* Far fewer: at most half of what was asked. */
+static int short_of(unsigned asked, unsigned got) { return asked && got && 2ull * got <= asked; }
+
+static void where(const prov_t *p, char *buf, size_t size) {
+  ompdp_region_info_t info;
+  if (p->region && ompdp_regions_describe(p->region, -1, &info) == 0) {
+    snprintf(buf, size, "%s:%u (%s)", info.file ? info.file : "<unknown file>", info.line,
+             info.function ? info.function : "?");
+    return;
+  }
+  ompdp_loc_t loc;
+  memset(&loc, 0, sizeof(loc));
+  ompdp_attribute(p->codeptr, p->kind, &loc);
+  if (loc.file)
+    snprintf(buf, size, "%s:%u (%s)", loc.file, loc.line, loc.function ? loc.function : "?");
+  else
+    snprintf(buf, size, "%p", p->codeptr);
+  ompdp_loc_free(&loc);
+}
+
+static void counts(char *buf, size_t size, unsigned teams, unsigned threads) {
+  size_t n = 0;
+  if (teams)
+    n = (size_t)snprintf(buf, size, "%u team%s", teams, teams == 1 ? "" : "s");
+  if (threads && n < size)
+    snprintf(buf + n, size - n, "%s%u thread%s", teams ? " of " : "", threads,
+             threads == 1 ? "" : "s");
+}
+
+int ompdp_provision_warn(ompdp_report_t *r) {
+  size_t named = 0, more = 0;
+  int rc = 0;
+  for (size_t i = 0; i < PROV_SLOTS; ++i) {
+    const prov_t *p = &slots[i];
+    if (!atomic_load_explicit(&p->key, memory_order_acquire))
+      continue;
+    unsigned ta = p->teams_asked, tg = p->teams_got, ha = p->threads_asked, hg = p->threads_got;
+    int few_teams = short_of(ta, tg), few_threads = short_of(ha, hg);
+    if (!few_teams && !few_threads)
+      continue;
+    if (named == PROV_NAMED) {
+      ++more;
+      continue;
+    }
+    ++named;
+    char at[512], asked[96], got[96], buf[1024];
+    where(p, at, sizeof(at));
+    counts(asked, sizeof(asked), ta, ha);
+    counts(got, sizeof(got), ta && !tg ? 1 : tg, hg);
+    snprintf(buf, sizeof(buf),
+             "the kernel at %s asked for %s and ran with %s on device %d: code that divides "
+             "its work by the number of teams or threads did other work than it would on a "
+             "GPU, so what this report says of its data may not be representative",
+             at, asked, got, p->device);
+    rc |= ompdp_report_add_warning(r, buf);
+  }
+  if (more) {
+    char buf[160];
+    snprintf(buf, sizeof(buf),
+             "%zu more kernels ran with at most half the teams or threads they asked for", more);
+    rc |= ompdp_report_add_warning(r, buf);
+  }
+  return rc ? -1 : 0;
+}
