@@ -69,14 +69,15 @@ static prov_t *slot_of(const void *codeptr, uint32_t region, int device, int kin
     uintptr_t k = atomic_load_explicit(&p->key, memory_order_acquire);
     if (!k) {
       uintptr_t expected = 0;
-      /* Claimed first, filled after: the report reads the slots only once
-       * every kernel is over. */
+      /* Claimed first, filled after (atomically: the report reads them
+       * once every kernel is over, maybe on a thread that libomp joined
+       * in ways a race detector does not see). */
       if (atomic_compare_exchange_strong_explicit(&p->key, &expected, key, memory_order_acq_rel,
                                                   memory_order_acquire)) {
-        p->codeptr = codeptr;
-        p->region = region;
-        p->device = device;
-        p->kind = kind;
+        __atomic_store_n(&p->codeptr, codeptr, __ATOMIC_RELAXED);
+        __atomic_store_n(&p->region, region, __ATOMIC_RELAXED);
+        __atomic_store_n(&p->device, device, __ATOMIC_RELAXED);
+        __atomic_store_n(&p->kind, kind, __ATOMIC_RELAXED);
         return p;
       }
       k = expected;
@@ -102,6 +103,14 @@ void ompdp_provision_launch_begin(const void *codeptr, uint32_t region, int devi
 
 void ompdp_provision_launch_end(void) { current = NULL; }
 
+/* The data objects are libomp's, handed from thread to thread in ways a
+ * race detector does not see: read and written atomically. */
+static prov_t *get_ptr(ompt_data_t *d) {
+  return d ? __atomic_load_n(&d->ptr, __ATOMIC_ACQUIRE) : NULL;
+}
+
+static void set_ptr(ompt_data_t *d, prov_t *p) { __atomic_store_n(&d->ptr, p, __ATOMIC_RELEASE); }
+
 void ompdp_cb_parallel_begin(ompt_data_t *encountering_task_data,
                              const ompt_frame_t *encountering_task_frame,
                              ompt_data_t *parallel_data, unsigned int requested_parallelism,
@@ -109,11 +118,11 @@ void ompdp_cb_parallel_begin(ompt_data_t *encountering_task_data,
   (void)encountering_task_frame;
   (void)codeptr_ra;
   prov_t *p = current;
-  if (!p && encountering_task_data)
-    p = encountering_task_data->ptr;
+  if (!p)
+    p = get_ptr(encountering_task_data);
   if (!p || !parallel_data)
     return;
-  parallel_data->ptr = p;
+  set_ptr(parallel_data, p);
   if (!(flags & ompt_parallel_league) && requested_parallelism > (unsigned)host_cpus)
     raise_to(&p->threads_asked, requested_parallelism);
 }
@@ -125,13 +134,14 @@ void ompdp_cb_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *paralle
   if (!task_data)
     return;
   if (endpoint != ompt_scope_begin) {
-    task_data->ptr = NULL; /* only this tool sets it */
+    if (get_ptr(task_data)) /* only this tool sets it */
+      set_ptr(task_data, NULL);
     return;
   }
-  prov_t *p = parallel_data ? parallel_data->ptr : NULL;
+  prov_t *p = get_ptr(parallel_data);
   if (!p)
     return;
-  task_data->ptr = p;
+  set_ptr(task_data, p);
   raise_to(flags & ompt_task_initial ? &p->teams_got : &p->threads_got, actual_parallelism);
 }
 
@@ -146,18 +156,20 @@ static int short_of(unsigned asked, unsigned got) { return asked && got && 2ull 
 
 static void where(const prov_t *p, char *buf, size_t size) {
   ompdp_region_info_t info;
-  if (p->region && ompdp_regions_describe(p->region, -1, &info) == 0) {
+  uint32_t region = __atomic_load_n(&p->region, __ATOMIC_RELAXED);
+  const void *codeptr = __atomic_load_n(&p->codeptr, __ATOMIC_RELAXED);
+  if (region && ompdp_regions_describe(region, -1, &info) == 0) {
     snprintf(buf, size, "%s:%u (%s)", info.file ? info.file : "<unknown file>", info.line,
              info.function ? info.function : "?");
     return;
   }
   ompdp_loc_t loc;
   memset(&loc, 0, sizeof(loc));
-  ompdp_attribute(p->codeptr, p->kind, &loc);
+  ompdp_attribute(codeptr, __atomic_load_n(&p->kind, __ATOMIC_RELAXED), &loc);
   if (loc.file)
     snprintf(buf, size, "%s:%u (%s)", loc.file, loc.line, loc.function ? loc.function : "?");
   else
-    snprintf(buf, size, "%p", p->codeptr);
+    snprintf(buf, size, "%p", codeptr);
   ompdp_loc_free(&loc);
 }
 
@@ -194,7 +206,7 @@ int ompdp_provision_warn(ompdp_report_t *r) {
              "the kernel at %s asked for %s and ran with %s on device %d: code that divides "
              "its work by the number of teams or threads did other work than it would on a "
              "GPU, so what this report says of its data may not be representative",
-             at, asked, got, p->device);
+             at, asked, got, __atomic_load_n(&p->device, __ATOMIC_RELAXED));
     rc |= ompdp_report_add_warning(r, buf);
   }
   if (more) {
