@@ -9,8 +9,8 @@ import re
 import lit.formats
 import lit.Test
 
-LISTED = {"runtime/exit_status.c", "runtime/host_threads.c", "runtime/nowait.c",
-          "runtime/paper_listings.c", "runtime/source_location_nowait.c"}
+LISTED = {"runtime/exit_status.c", "runtime/few_teams.c", "runtime/host_threads.c",
+          "runtime/nowait.c", "runtime/paper_listings.c", "runtime/source_location_nowait.c"}
 
 
 class ThreadedTestsOnly(lit.formats.ShTest):

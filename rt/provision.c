@@ -154,59 +154,102 @@ void ompdp_provision_init(void) {
 /* Far fewer: at most half of what was asked. */
 static int short_of(unsigned asked, unsigned got) { return asked && got && 2ull * got <= asked; }
 
-static void where(const prov_t *p, char *buf, size_t size) {
+/* Where p's kernel is: "file:line" into at, its function into fn. */
+static void where(const prov_t *p, char *at, size_t at_size, char *fn, size_t fn_size) {
   ompdp_region_info_t info;
   uint32_t region = __atomic_load_n(&p->region, __ATOMIC_RELAXED);
   const void *codeptr = __atomic_load_n(&p->codeptr, __ATOMIC_RELAXED);
   if (region && ompdp_regions_describe(region, -1, &info) == 0) {
-    snprintf(buf, size, "%s:%u (%s)", info.file ? info.file : "<unknown file>", info.line,
-             info.function ? info.function : "?");
+    snprintf(at, at_size, "%s:%u", info.file ? info.file : "<unknown file>", info.line);
+    snprintf(fn, fn_size, "%s", info.function ? info.function : "?");
     return;
   }
   ompdp_loc_t loc;
   memset(&loc, 0, sizeof(loc));
   ompdp_attribute(codeptr, __atomic_load_n(&p->kind, __ATOMIC_RELAXED), &loc);
   if (loc.file)
-    snprintf(buf, size, "%s:%u (%s)", loc.file, loc.line, loc.function ? loc.function : "?");
+    snprintf(at, at_size, "%s:%u", loc.file, loc.line);
   else
-    snprintf(buf, size, "%p", codeptr);
+    snprintf(at, at_size, "%p", codeptr);
+  snprintf(fn, fn_size, "%s", loc.function ? loc.function : "?");
   ompdp_loc_free(&loc);
 }
 
-static void counts(char *buf, size_t size, unsigned teams, unsigned threads) {
-  size_t n = 0;
-  if (teams)
-    n = (size_t)snprintf(buf, size, "%u team%s", teams, teams == 1 ? "" : "s");
+static void counts(char *buf, size_t size, const char *pre, unsigned teams, unsigned threads) {
+  size_t n = (size_t)snprintf(buf, size, "%s", pre);
+  if (teams && n < size)
+    n += (size_t)snprintf(buf + n, size - n, "%u team%s", teams, teams == 1 ? "" : "s");
   if (threads && n < size)
     snprintf(buf + n, size - n, "%s%u thread%s", teams ? " of " : "", threads,
              threads == 1 ? "" : "s");
 }
 
+/* One line of the warning: the kernels of one source line on one device
+ * (the instances of a template, the copies of an inlined function). */
+typedef struct line {
+  char at[400], fn[200];
+  int device;
+  size_t kernels;
+  unsigned ta, tg, ha, hg; /* the most asked and got */
+  int varies;              /* ... and not all asked the same */
+} line_t;
+
+static int add_line(line_t *lines, size_t *n, const prov_t *p) {
+  line_t l;
+  memset(&l, 0, sizeof(l));
+  where(p, l.at, sizeof(l.at), l.fn, sizeof(l.fn));
+  l.device = __atomic_load_n(&p->device, __ATOMIC_RELAXED);
+  unsigned ta = p->teams_asked, tg = p->teams_got, ha = p->threads_asked, hg = p->threads_got;
+  for (size_t i = 0; i < *n; ++i) {
+    line_t *o = &lines[i];
+    if (o->device != l.device || strcmp(o->at, l.at))
+      continue;
+    o->varies |= o->ta != ta || o->ha != ha;
+    o->ta = o->ta > ta ? o->ta : ta;
+    o->tg = o->tg > tg ? o->tg : tg;
+    o->ha = o->ha > ha ? o->ha : ha;
+    o->hg = o->hg > hg ? o->hg : hg;
+    o->kernels++;
+    return 0;
+  }
+  if (*n == PROV_NAMED)
+    return -1;
+  l.kernels = 1;
+  l.ta = ta;
+  l.tg = tg;
+  l.ha = ha;
+  l.hg = hg;
+  lines[(*n)++] = l;
+  return 0;
+}
+
 int ompdp_provision_warn(ompdp_report_t *r) {
-  size_t named = 0, more = 0;
-  int rc = 0;
+  static line_t lines[PROV_NAMED]; /* at exit: not on a small stack */
+  size_t n = 0, more = 0;
   for (size_t i = 0; i < PROV_SLOTS; ++i) {
     const prov_t *p = &slots[i];
     if (!atomic_load_explicit(&p->key, memory_order_acquire))
       continue;
-    unsigned ta = p->teams_asked, tg = p->teams_got, ha = p->threads_asked, hg = p->threads_got;
-    int few_teams = short_of(ta, tg), few_threads = short_of(ha, hg);
-    if (!few_teams && !few_threads)
+    if (!short_of(p->teams_asked, p->teams_got) && !short_of(p->threads_asked, p->threads_got))
       continue;
-    if (named == PROV_NAMED) {
+    if (add_line(lines, &n, p))
       ++more;
-      continue;
-    }
-    ++named;
-    char at[512], asked[96], got[96], buf[1024];
-    where(p, at, sizeof(at));
-    counts(asked, sizeof(asked), ta, ha);
-    counts(got, sizeof(got), ta && !tg ? 1 : tg, hg);
+  }
+  int rc = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const line_t *l = &lines[i];
+    char fn[320], asked[96], got[96], buf[1200];
+    if (l->kernels > 1)
+      snprintf(fn, sizeof(fn), "%s and %zu more", l->fn, l->kernels - 1);
+    else
+      snprintf(fn, sizeof(fn), "%s", l->fn);
+    counts(asked, sizeof(asked), l->varies ? "up to " : "", l->ta, l->ha);
+    counts(got, sizeof(got), "", l->ta && !l->tg ? 1 : l->tg, l->hg);
     snprintf(buf, sizeof(buf),
-             "the kernel at %s asked for %s and ran with %s on device %d: code that divides "
-             "its work by the number of teams or threads did other work than it would on a "
-             "GPU, so what this report says of its data may not be representative",
-             at, asked, got, __atomic_load_n(&p->device, __ATOMIC_RELAXED));
+             "the kernel%s at %s (%s) asked for %s and ran with %s on device %d: code that "
+             "divides its work by the number of teams or threads did other work than it would "
+             "on a GPU, so what this report says of its data may not be representative",
+             l->kernels > 1 ? "s" : "", l->at, fn, asked, got, l->device);
     rc |= ompdp_report_add_warning(r, buf);
   }
   if (more) {
