@@ -324,6 +324,7 @@ enum {
  * ompdp_regions_describe; tests their own tables). NULL: no table, no
  * overbroad findings. */
 void ompdp_detect_set_describe(ompdp_describe_fn fn);
+ompdp_describe_fn ompdp_detect_get_describe(void);
 /* The rule for one item as the region table describes it. */
 int ompdp_overbroad_rule(const ompdp_region_info_t *it);
 

@@ -33,6 +33,7 @@ static void overbroad_destroy(void *p);
 static ompdp_describe_fn describe_default;
 
 void ompdp_detect_set_describe(ompdp_describe_fn fn) { describe_default = fn; }
+ompdp_describe_fn ompdp_detect_get_describe(void) { return describe_default; }
 
 struct ompdp_overbroad {
   ompdp_describe_fn describe;

@@ -98,6 +98,11 @@ static int make_keep_plan(const ompdp_rw_plan_t *c, uint32_t si, keep_plan_t *p)
     goto no;
   if (it->modifiers & OMPDP_MOD_ALWAYS)
     goto no; /* always copies even when present: keeping it resident saves nothing */
+  /* The host points the item at a buffer in the loop (malloc's new one
+   * may sit where the freed one was): a `target data` before the loop
+   * would map the pointer's value from before. */
+  if (it->access_flags & OMPDP_IA_BASE_STORED)
+    goto no;
   /* A `to` item the region writes: each iteration starts from the host's
    * copy today, and would start from the previous iteration's writes. The
    * run cannot see such writes; the compiler's read/write facts can. */
@@ -312,6 +317,16 @@ static int build_keep(const ompdp_rw_plan_t *c, ompdp_rewrite_t *rw, keep_plan_t
   return rw->description && (!a.oom) ? 0 : -1;
 }
 
+/* Whether plan a's item comes before b's in the source: by construct,
+ * then by item. */
+static int plan_before(const ompdp_rw_plan_t *c, const keep_plan_t *a, const keep_plan_t *b) {
+  if (a->it->line != b->it->line)
+    return a->it->line < b->it->line;
+  if (a->it->column != b->it->column)
+    return a->it->column < b->it->column;
+  return c->facts->sites[a->site].item < c->facts->sites[b->site].item;
+}
+
 /* The keep-resident rewrites of the whole report: plans per site, grouped
  * by loop, each group's rewrite copied to every finding it fixes. When a
  * group's edits cannot be combined, each plan gets a rewrite of its own. */
@@ -359,6 +374,14 @@ int ompdp_rw_keep_resident_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, cons
     for (size_t i = 0; i < np && n < 64; ++i)
       if (plans[i].group == g)
         members[n++] = &plans[i];
+    /* In source order, so that the rewrite reads the same in every run
+     * (the findings come in the order of their savings, which vary). */
+    for (size_t i = 1; i < n; ++i)
+      for (size_t j = i; j > 0 && plan_before(c, members[j], members[j - 1]); --j) {
+        keep_plan_t *t = members[j];
+        members[j] = members[j - 1];
+        members[j - 1] = t;
+      }
     ompdp_strbuf_t ignored = {0}; /* each plan says it again below */
     group_ok[g] = build_keep(c, &groups[g], members, n, &ignored) == 0;
     free(ignored.d);
@@ -464,7 +487,8 @@ static int build_row(const ompdp_rw_plan_t *c, const uint32_t *sis, size_t n, om
         it->loop_kind != OMPDP_LK_NONE || !it->block || it->block != first->block ||
         strcmp(it->file, first->file) || strcmp(it->source_file, first->source_file) ||
         !ompdp_rw_is_structured(it->construct) || it->nowait ||
-        (it->modifiers & OMPDP_MOD_ALWAYS) || !it->stmt_line || !it->stmt_length ||
+        (it->modifiers & OMPDP_MOD_ALWAYS) || (it->access_flags & OMPDP_IA_BASE_STORED) ||
+        !it->stmt_line || !it->stmt_length ||
         strcmp(item_name(it), item_name(first)) ||
         (!ompdp_rw_has_to(mt) && !ompdp_rw_has_from(mt) && mt != OMPDP_MT_ALLOC))
       goto out;

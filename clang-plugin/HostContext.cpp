@@ -186,6 +186,43 @@ void RegionCollector::Impl::fillLoopExits(Pending &P) {
 /// Host code around the construct that uses its items: the statements of
 /// the innermost loop's body (and its condition and increment), or, for a
 /// construct in no loop, of the block it is directly in.
+// Items reached through a pointer that host code in Scope (or the loop's
+// Header) stores to: the item is then another buffer from one iteration
+// (or one construct of a row) to the next, whatever addresses the run saw
+// (malloc puts a new buffer where a freed one was), and a `target data`
+// around them would map the pointer's value before the first store.
+static void markBaseStores(Region &R, const std::vector<StoragePath> &Storage,
+                           const OMPExecutableDirective *D, const Stmt *Scope,
+                           const std::vector<const Stmt *> &Header,
+                           const std::vector<size_t> &Which) {
+  std::vector<size_t> Own;
+  std::vector<StoragePath> Bases;
+  for (size_t I : Which) {
+    const StoragePath &SP = Storage[I];
+    auto Deref = std::find(SP.Steps.begin(), SP.Steps.end(), StoragePath::deref());
+    if (!SP.Valid || Deref == SP.Steps.end())
+      continue;
+    StoragePath B;
+    B.Root = SP.Root;
+    B.Steps.assign(SP.Steps.begin(), Deref);
+    B.Valid = true;
+    Own.push_back(I);
+    Bases.push_back(std::move(B));
+  }
+  if (Own.empty())
+    return;
+  std::vector<const Stmt *> Ss(Header.begin(), Header.end());
+  Ss.push_back(Scope);
+  for (const Stmt *S : Ss) {
+    if (!S)
+      continue;
+    std::vector<uint32_t> A = analyzeHostAccesses(S, D, Bases);
+    for (size_t K = 0; K < Own.size() && K < A.size(); ++K)
+      if (A[K] == AC_WRITE || A[K] == AC_READ_WRITE || A[K] == AC_UNKNOWN)
+        R.Items[Own[K]].AccessFlags |= IA_BASE_STORED;
+  }
+}
+
 void RegionCollector::Impl::fillHostAccesses(Pending &P,
                                              OMPExecutableDirective *D) {
   Region &R = P.R;
@@ -225,6 +262,7 @@ void RegionCollector::Impl::fillHostAccesses(Pending &P,
   }
   if (Which.empty())
     return;
+  markBaseStores(R, P.Storage, D, Scope, Header, Which);
   auto *Body = dyn_cast<CompoundStmt>(Scope);
   bool DirectlyIn = Body && Parents.size() >= 2 &&
                     Parents[Parents.size() - 2] == Body;

@@ -19,6 +19,7 @@
 #include "RegionCollectorImpl.h"
 
 #include "AccessAnalysis.h"
+#include "FreshHost.h"
 #include "WritesAll.h"
 
 namespace {
@@ -336,6 +337,16 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
           writesEveryElement(D, P.Exprs[I], Ctx))
         R.Items[I].AccessFlags |= IA_WRITES_ALL;
     }
+  }
+  // Items behind a pointer that each call of the function allocates.
+  for (size_t I = 0; I < R.Items.size() && I < P.Storage.size(); ++I) {
+    const StoragePath &SP = P.Storage[I];
+    if (!SP.Valid || SP.Root == StoragePath::thisRoot() || SP.Steps.empty() ||
+        SP.Steps[0] != StoragePath::deref())
+      continue;
+    auto *Var = dyn_cast<VarDecl>(static_cast<const Decl *>(SP.Root));
+    if (freshHostBuffer(Fn, Var))
+      R.Items[I].AccessFlags |= IA_FRESH_HOST;
   }
   fillHostAccesses(P, D);
   size_t NumItems = R.Items.size();

@@ -381,6 +381,10 @@ void TableBuilder::dump(llvm::raw_ostream &OS) const {
       OS << " access " << accessName(It.Access);
       if (It.AccessFlags & IA_WRITES_ALL)
         OS << " writes-all";
+      if (It.AccessFlags & IA_FRESH_HOST)
+        OS << " fresh-host";
+      if (It.AccessFlags & IA_BASE_STORED)
+        OS << " base-stored";
       if (It.ClauseBytes.Length) {
         OS << " clause-bytes ";
         printSpan(OS, It.ClauseBytes);

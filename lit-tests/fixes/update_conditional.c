@@ -61,9 +61,9 @@ int main(void) {
 // The rewrite is shown at the first finding it fixes, and named at the others.
 // REPORT: duplicate_transfer {{.*}}prog.c:[[#T:]]:1 in main count=9
 // REPORT-NEXT: variable: f  clause: map(to: f)
-// REPORT: rewrite (keep_resident): keep `f` and `u` on device 0 for the whole for loop at prog.c:[[#T-1]]: `#pragma omp target data map(to: f) map(tofrom: u)` before it; `target update from(u)` before line [[#T+4]]; it comes back once more after the loop  [saves at least {{.*}}: 17 transfers (34.0 KiB), 18 allocations]
+// REPORT: rewrite (keep_resident): keep `u` and `f` on device 0 for the whole for loop at prog.c:[[#T-1]]: `#pragma omp target data map(tofrom: u) map(to: f)` before it; `target update from(u)` before line [[#T+4]]; it comes back once more after the loop  [saves at least {{.*}}: 17 transfers (34.0 KiB), 18 allocations]
 // REPORT-NEXT: assumes: no host code in the loop reaches `u` through another pointer
-// REPORT-NEXT: prog.c:[[#T-1]]:1-[[#T-1]]:6: replace "for" with "  #pragma omp target data map(to: f) map(tofrom: u)\n  for"
+// REPORT-NEXT: prog.c:[[#T-1]]:1-[[#T-1]]:6: replace "for" with "  #pragma omp target data map(tofrom: u) map(to: f)\n  for"
 // REPORT-NEXT: prog.c:[[#T+4]]:1: insert "      #pragma omp target update from(u)\n"
 // REPORT: round_trip {{.*}}prog.c:[[#T]]:1 in main count=9
 // REPORT-NEXT: variable: u  clause: map(tofrom: u)
@@ -73,12 +73,12 @@ int main(void) {
 // JSON-NEXT: "allocs_removed": 18,
 // JSON-NEXT: "bytes_removed": 34816,
 // JSON-NEXT: "lower_bound": true,
-// SARIF: "description": {"text": "keep `f` and `u` {{.*}} (saves at least {{.*}}: 17 transfer(s) of 34.0 KiB, 18 allocation(s)){{.*}}"lower_bound": true}
+// SARIF: "description": {"text": "keep `u` and `f` {{.*}} (saves at least {{.*}}: 17 transfer(s) of 34.0 KiB, 18 allocation(s)){{.*}}"lower_bound": true}
 
 // DIAG: prog.c:[[#D:]]:{{[0-9]+}}: warning: {{.*}} [-Wompdp-{{[a-z-]+}}]
-// DIAG: fix-it:"prog.c":{[[#D-1]]:1-[[#D-1]]:6}:"  #pragma omp target data map(to: f) map(tofrom: u)\n  for"
+// DIAG: fix-it:"prog.c":{[[#D-1]]:1-[[#D-1]]:6}:"  #pragma omp target data map(tofrom: u) map(to: f)\n  for"
 // DIAG-NEXT: fix-it:"prog.c":{[[#D+4]]:1-[[#D+4]]:1}:"      #pragma omp target update from(u)\n"
-// DIAG: note: fix (keep_resident): keep `f` and `u` {{.*}}[saves at least {{.*}}: 17 transfers
+// DIAG: note: fix (keep_resident): keep `u` and `f` {{.*}}[saves at least {{.*}}: 17 transfers
 
 // APPLY: prog.c: 2 edit(s) applied
 

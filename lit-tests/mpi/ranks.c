@@ -67,7 +67,7 @@
 // TEXT: time that the fixes would save: {{.*}} summed over 4 ranks; the slowest rank ran {{.*}} (predicted speedup of the job {{.*}})
 // TEXT: duplicate_transfer {{.*}}ranks.c:{{[0-9]+}}:{{[0-9]+}} in main  count=6 bytes=24.0 KiB {{.*}} devices=1,3
 // TEXT-NEXT: ranks: 1,3 (2)  per rank min/median/max: count=3/3/3 bytes=12.0 KiB/12.0 KiB/12.0 KiB saved=
-// TEXT: rewrite (keep_resident): keep `b`, `a` and `c` on device 1 for the whole for loop
+// TEXT: rewrite (keep_resident): keep `a`, `b` and `c` on device 1 for the whole for loop
 // TEXT: round_trip {{.*}}ranks.c:{{[0-9]+}}:{{[0-9]+}} in main  count=12 {{.*}} devices=0,1,2,3
 // TEXT-NEXT: ranks: 0-3 (4)  per rank min/median/max: count=3/3/3
 // TEXT-NEXT: rewrites by rank: 1. ranks 0,2; 2. ranks 1,3

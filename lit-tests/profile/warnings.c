@@ -54,9 +54,9 @@ int main(void) {
 // DIAG-NEXT: |   ~~~
 // DIAG-NEXT: [[#@LINE-12]] | #pragma omp target teams distribute parallel for map(tofrom: a[0:n]) map(to: c)
 // DIAG-NEXT: |                                                              ^~~~~~
-// DIAG-NEXT: fix-it:"prog.c":{[[#@LINE-15]]:1-[[#@LINE-15]]:6}:"  #pragma omp target data map(to: c) map(tofrom: a[0:n])\n  for"
+// DIAG-NEXT: fix-it:"prog.c":{[[#@LINE-15]]:1-[[#@LINE-15]]:6}:"  #pragma omp target data map(tofrom: a[0:n]) map(to: c)\n  for"
 // DIAG-NEXT: prog.c:[[#@LINE-15]]:62: note: measured: 3 round trips, 3.0 KiB in {{[0-9.]+ [mun]?s}} on device 0; the fix saves {{[0-9.]+ [mun]?s}}
-// DIAG-NEXT: prog.c:[[#@LINE-16]]:62: note: fix (keep_resident): keep `c` and `a[0:n]` on device 0 for the whole for loop at prog.c:[[#@LINE-17]]: `#pragma omp target data map(to: c) map(tofrom: a[0:n])` before it; no host code in the loop uses `a[0:n]`, so it comes back once, after the loop [saves {{.*}}: 9 transfers (9.0 KiB), 6 allocations]; it assumes {{.*}}
+// DIAG-NEXT: prog.c:[[#@LINE-16]]:62: note: fix (keep_resident): keep `a[0:n]` and `c` on device 0 for the whole for loop at prog.c:[[#@LINE-17]]: `#pragma omp target data map(tofrom: a[0:n]) map(to: c)` before it; no host code in the loop uses `a[0:n]`, so it comes back once, after the loop [saves {{.*}}: 9 transfers (9.0 KiB), 6 allocations]; it assumes {{.*}}
 // DIAG-NEXT: prog.c:[[#@LINE-17]]:62: warning: repeated allocation: 'a' in map(tofrom: a[0:n]) is allocated on the device again, 3 times [-Wompdp-repeated-alloc]
 // DIAG-NOT:  fix-it:
 // DIAG:      prog.c:[[#@LINE-19]]:62: note: fix (keep_resident): the same rewrite as for the round_trip warning at prog.c:[[#@LINE-19]]:62
@@ -73,7 +73,7 @@ int main(void) {
 // (-fdiagnostics-parseable-fixits prints them with the source snippet).
 // NO-RT-NOT: round trip
 // NO-RT:      prog.c:[[#@LINE-32]]:62: warning: repeated allocation: 'a' {{.*}} [-Wompdp-repeated-alloc]
-// NO-RT:      fix-it:"prog.c":{[[#@LINE-34]]:1-[[#@LINE-34]]:6}:"  #pragma omp target data map(to: c) map(tofrom: a[0:n])\n  for"
+// NO-RT:      fix-it:"prog.c":{[[#@LINE-34]]:1-[[#@LINE-34]]:6}:"  #pragma omp target data map(tofrom: a[0:n]) map(to: c)\n  for"
 // NO-RT-NOT: fix-it:
 // NO-RT-NOT: round trip
 // NO-RT:      3 warnings generated.
@@ -105,6 +105,6 @@ int main(void) {
 // FIXIT: note: FIX-IT applied suggested code changes
 
 // FIXED:      {{^}}  int n = N;
-// FIXED-NEXT: {{^}}  #pragma omp target data map(to: c) map(tofrom: a[0:n]){{$}}
+// FIXED-NEXT: {{^}}  #pragma omp target data map(tofrom: a[0:n]) map(to: c){{$}}
 // FIXED-NEXT: {{^}}  for (int it = 0; it < 4; ++it) {
 // FIXED-NEXT: {{^}}#pragma omp target teams distribute parallel for map(tofrom: a[0:n]) map(to: c){{$}}

@@ -1,0 +1,29 @@
+//===- FreshHost.h - is an item's host buffer allocated by each call? -----===//
+//
+// A function that allocates a buffer, maps it and frees it maps a new host
+// buffer at each call, which malloc may put where the last one was: the
+// runtime then sees "the same host address" allocated and copied again,
+// and would call it the same buffer. This is the compiler's fact that it
+// is not (OmpdpFormat.inc: OMPDP_ITEM_ACCESS_FLAG, FRESH_HOST).
+//
+//===----------------------------------------------------------------------===//
+#ifndef OMPDP_CLANG_PLUGIN_FRESHHOST_H
+#define OMPDP_CLANG_PLUGIN_FRESHHOST_H
+
+namespace clang {
+class FunctionDecl;
+class VarDecl;
+} // namespace clang
+
+namespace ompdp {
+
+/// Whether Var, a local pointer variable of Fn (not a parameter, not
+/// static), gets its value in Fn only from allocations (malloc, calloc,
+/// realloc, aligned_alloc, new[]: as its initializer or assigned), with
+/// its address never taken: each call of Fn then points it at a buffer of
+/// its own.
+bool freshHostBuffer(const clang::FunctionDecl *Fn, const clang::VarDecl *Var);
+
+} // namespace ompdp
+
+#endif

@@ -1,0 +1,87 @@
+//===- keep-resident-fresh.c - a pointer the loop points at new buffers ===//
+//
+// The first loop allocates `t` anew in every iteration, fills it with the
+// same values and maps it: malloc puts each new buffer where the freed one
+// was, so the run sees one host address copied with unchanged bytes and
+// allocated again, which alone would call for `#pragma omp target data
+// map(to: t[0:n])` before the loop, where `t` does not point anywhere yet.
+// The plugin records that the loop stores to the pointer (base-stored) and
+// that the function sets it only from allocations (fresh-host): no
+// keep_resident rewrite for `t`, and the repeated allocation says what it
+// is. `s`, in the same loop, is still kept resident. Negative case: `u`,
+// allocated once before the second loop (fresh-host, not base-stored), is
+// kept resident around that loop. Applied, rebuilt, rerun: same output.
+//
+// REQUIRES: plugin
+// RUN: rm -rf %t && mkdir -p %t && cp %s %t/prog.c
+// RUN: cd %t && %clang-ompdp -fplugin-arg-ompdp-dump prog.c -o before | FileCheck %s --check-prefix=TABLE
+// RUN: cd %t && %ompdp run --format=json -o before.json -- ./before > before.out
+// RUN: cd %t && %ompdp report before.json | FileCheck %s --check-prefix=REPORT
+// RUN: cd %t && %ompdp report before.json | FileCheck %s --check-prefix=NOFRESH
+// RUN: cd %t && %ompdp report before.json | FileCheck %s --check-prefix=REWRITES
+// RUN: cd %t && %ompdp fix --apply before.json | FileCheck %s --check-prefix=APPLY
+// RUN: FileCheck %s --check-prefix=FIXED < %t/prog.c
+// RUN: cd %t && %clang-ompdp prog.c -o after
+// RUN: cd %t && ./after > after.out
+// RUN: diff %t/before.out %t/after.out
+//===----------------------------------------------------------------------===//
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(void) {
+  int n = 1000;
+  double s = 0;
+  float *t;
+  for (int it = 0; it < 4; ++it) {
+    t = malloc(sizeof(float) * n);
+    for (int i = 0; i < n; ++i)
+      t[i] = i;
+#pragma omp target data map(to: t[0:n])
+    {
+#pragma omp target teams distribute parallel for reduction(+: s)
+      for (int i = 0; i < n; ++i)
+        s += t[i];
+    }
+    free(t);
+  }
+  float *u = malloc(sizeof(float) * n);
+  for (int i = 0; i < n; ++i)
+    u[i] = 2 * i;
+  double v = 0;
+  for (int it = 0; it < 4; ++it) {
+#pragma omp target data map(to: u[0:n])
+    {
+#pragma omp target teams distribute parallel for reduction(+: v)
+      for (int i = 0; i < n; ++i)
+        v += u[i];
+    }
+  }
+  free(u);
+  printf("s=%g v=%g\n", s, v);
+  return 0;
+}
+
+// TABLE:      item 0: to 't[0:n]' {{.*}} fresh-host base-stored
+// TABLE:      item 0: to 'u[0:n]'
+// TABLE-NOT:  base-stored
+// TABLE-SAME: fresh-host
+
+// REPORT-NOT: keep `t[0:n]`
+// REPORT:     Repeated device allocations
+// REPORT:         variable: t clause
+// REPORT-NEXT:    first allocated at
+// REPORT-NEXT:    suggestion: `t` is a new host buffer each time (the loop around the construct sets it; malloc may put one where the last one was), so mapping it allocates it on device {{[0-9]+}} again too
+// REPORT-NOT: keep `t[0:n]`
+// REWRITES-DAG: rewrite (keep_resident): keep `s` on device {{[0-9]+}} for the whole for loop at prog.c:{{[0-9]+}}: `#pragma omp target data map(tofrom: s)`
+// REWRITES-DAG: rewrite (keep_resident): keep `u[0:n]` and `v` on device {{[0-9]+}} for the whole for loop at prog.c:{{[0-9]+}}: `#pragma omp target data map(to: u[0:n]) map(tofrom: v)`
+
+// NOFRESH: duplicate_transfer
+// NOFRESH-NOT: `u` is a new host buffer
+
+// APPLY: prog.c: 2 edit(s) applied
+
+// FIXED:      #pragma omp target data map(tofrom: s)
+// FIXED-NEXT: for (int it = 0; it < 4; ++it) {
+// FIXED-NEXT:   t = malloc(sizeof(float) * n);
+// FIXED:      #pragma omp target data map(to: u[0:n]) map(tofrom: v)
+// FIXED-NEXT: for (int it = 0; it < 4; ++it) {
