@@ -83,7 +83,7 @@
 // FIXERR: ompdp: {{.*}}ranks.c:{{[0-9]+}}:1: the keep_resident rewrite for {{round_trip|duplicate_transfer}} overlaps the keep_resident rewrite for {{round_trip|duplicate_transfer}} at {{.*}}; it is left out
 // FIXERR-NOT: ompdp:
 // YAML: Replacements:
-// YAML-COUNT-1: ReplacementText: "  #pragma omp target data {{map\(tofrom: a\)|map\(to: b\) map\(tofrom: a\) map\(from: c\)}}\n  for"
+// YAML-COUNT-1: ReplacementText: "  #pragma omp target data {{map\(tofrom: a\)|map\(tofrom: a\) map\(to: b\) map\(from: c\)}}\n  for"
 // YAML-NOT: ReplacementText:
 
 static int a[1024], b[1024], c[1024];
