@@ -877,6 +877,9 @@ int ompdp_merger_finish(ompdp_merger_t *m, ompdp_report_t *out, char *err, size_
     memset(&x->f, 0, sizeof(x->f));
     f->spread = s;
   }
+  /* Ranks whose reports had no verdicts (an older ompdp's): as a reader
+   * would give them. */
+  ompdp_report_default_verdicts(out);
   ompdp_report_sort(out);
   return 0;
 oom:
