@@ -218,13 +218,6 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
                f->suggestion, v);
       break;
     }
-    if (f->suggestion && !f->rt_region) {
-      snprintf(buf, sizeof(buf),
-               "%s (ompdp offers no rewrite: the program was built without the ompdp plugin, "
-               "so the construct is not described)",
-               f->suggestion);
-      break;
-    }
     return NULL;
   case OMPDP_V_FIX:
     /* Bytes that matched another buffer's, on a site the planner keeps
