@@ -130,7 +130,7 @@
 // FIX: variable: b clause: map(from: b)
 // FIX: verdict: fix
 // FIX-NEXT: suggestion: the copy back from device 0 brought the host the bytes of b it already had (the kernel computed the same result again): copy it back only where it can change
-// FIX-NEXT: rewrite (keep_resident): keep `b` and `a` on device 0
+// FIX-NEXT: rewrite (keep_resident):
 // FIX-NOT: verdict: {{advice|necessary|coincidence|repeated}}
 // FIX-SUM: fix 4
 // FIX-SUM-NEXT: ok
