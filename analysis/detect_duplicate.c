@@ -126,7 +126,7 @@ static char *dup_text(const ompdp_finding_t *f, uint32_t rule, const char *d) {
   const char *v = f->variable ? f->variable : "...";
   /* Copies back: the host got bytes it already had. Neither `map(to: ...)`
    * nor keeping the data resident says anything about that. */
-  if (f->ops.known && f->ops.c[OMPDP_OC_D2H].count && !f->ops.c[OMPDP_OC_H2D].count)
+  if (ompdp_finding_is_copy_back(f))
     snprintf(buf, sizeof(buf),
              "the copy back from device%s %s brought the host the bytes of %s it already had "
              "(the kernel computed the same result again): copy it back only where it can "

@@ -37,11 +37,6 @@ static const ompdp_plan_site_t *find_site(const ompdp_plan_t *p, uint32_t region
   return NULL;
 }
 
-/* Repeats of a duplicate are copies back when the finding's operations
- * say so: a copy back that brought the same bytes the host already had. */
-static int repeats_are_d2h(const ompdp_finding_t *f) {
-  return f->ops.known && f->ops.c[OMPDP_OC_D2H].count && !f->ops.c[OMPDP_OC_H2D].count;
-}
 
 static int access_writes(uint32_t a) {
   return a == OMPDP_ACCESS_WRITE || a == OMPDP_ACCESS_READ_WRITE;
@@ -85,7 +80,7 @@ static int construct_inputs_same(const ompdp_plan_t *p, uint32_t region) {
 }
 
 static void gather(const ompdp_plan_t *p, const ompdp_finding_t *f, ompdp_verdict_facts_t *v) {
-  v->d2h = repeats_are_d2h(f);
+  v->d2h = ompdp_finding_is_copy_back(f);
   if (!p || !p->present || !f->rt_region || f->item < 0)
     return;
   const ompdp_plan_site_t *s = find_site(p, f->rt_region, f->item);

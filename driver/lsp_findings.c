@@ -565,7 +565,7 @@ static const char *times(uint64_t n, char *buf, size_t size) {
 /* The first line: what happened to the item (the compiler warning's words). */
 static void headline(buf_t *b, const ompdp_finding_t *f) {
   char t[32];
-  const char *what = ompdp_finding_kind_warning_text(f->kind);
+  const char *what = ompdp_finding_warning_text(f);
   int removes = 0;
   for (size_t i = 0; i < f->num_rewrites; ++i)
     removes |= f->rewrites[i].kind == OMPDP_RK_REMOVE_ITEM;

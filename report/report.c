@@ -104,6 +104,15 @@ const char *ompdp_finding_kind_name(ompdp_finding_kind_t k) { return kind_name(T
 const char *ompdp_finding_kind_warning_text(ompdp_finding_kind_t k) {
   return (unsigned)k < (unsigned)OMPDP_FK_COUNT && TextWarning[k] ? TextWarning[k] : ", ";
 }
+int ompdp_finding_is_copy_back(const ompdp_finding_t *f) {
+  return f->ops.known && f->ops.c[OMPDP_OC_D2H].count && !f->ops.c[OMPDP_OC_H2D].count &&
+         !f->ops.c[OMPDP_OC_D2D].count;
+}
+const char *ompdp_finding_warning_text(const ompdp_finding_t *f) {
+  if (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && ompdp_finding_is_copy_back(f))
+    return " brings the host bytes it already has, ";
+  return ompdp_finding_kind_warning_text(f->kind);
+}
 const char *ompdp_finding_kind_noun(ompdp_finding_kind_t k, int plural) {
   if ((unsigned)k >= (unsigned)OMPDP_FK_COUNT)
     return plural ? "operations" : "operation";

@@ -289,6 +289,12 @@ const char *ompdp_finding_kind_warning_text(ompdp_finding_kind_t k);
 const char *ompdp_finding_kind_noun(ompdp_finding_kind_t k, int plural);
 const char *ompdp_finding_kind_related_at(ompdp_finding_kind_t k);
 const char *ompdp_finding_kind_related_note(ompdp_finding_kind_t k);
+/* 1 when f's avoidable operations are all copies back to the host (a
+ * duplicate transfer of bytes the host already had). */
+int ompdp_finding_is_copy_back(const ompdp_finding_t *f);
+/* The compiler warning's words for f itself: its kind's, or for a duplicate
+ * copied back, words that say so (never "sends the device"). */
+const char *ompdp_finding_warning_text(const ompdp_finding_t *f);
 /* Returns OMPDP_FK_COUNT when the name is unknown. */
 ompdp_finding_kind_t ompdp_finding_kind_from_json(const char *name);
 /* SARIF rule name and compiler warning group (OMPDP_FINDING_RULE). */
