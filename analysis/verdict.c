@@ -161,12 +161,33 @@ ompdp_verdict_t ompdp_verdict_decide(const ompdp_finding_t *f, const ompdp_verdi
 
 /*===- the words -------------------------------------------------------------===*/
 
+/* 1 when rewrite kind k is the one the detection's suggestion proposes for
+ * finding kind fk (docs/fixes.md), so the words and the rewrite agree. */
+static int natural_rewrite(ompdp_finding_kind_t fk, ompdp_rewrite_kind_t k) {
+  switch (fk) {
+  case OMPDP_FK_DUPLICATE_TRANSFER:
+  case OMPDP_FK_ROUND_TRIP:
+  case OMPDP_FK_REPEATED_ALLOC:
+    return k == OMPDP_RK_KEEP_RESIDENT;
+  case OMPDP_FK_UNUSED_ALLOC:
+    return k == OMPDP_RK_REMOVE_ITEM;
+  case OMPDP_FK_UNUSED_TRANSFER:
+  case OMPDP_FK_OVERBROAD_MAP:
+    return k == OMPDP_RK_REMOVE_ITEM || k == OMPDP_RK_CHANGE_MAP_TYPE;
+  case OMPDP_FK_ZERO_TRANSFER:
+    return k == OMPDP_RK_ALLOC_AND_FILL;
+  case OMPDP_FK_COUNT:
+    break;
+  }
+  return 0;
+}
+
 /* The suggestion for a finding without a rewrite, in one sentence: what the
  * programmer can do and why ompdp did not do it. NULL: keep the
  * detection's (it already says what to do, and nothing contradicts it). */
 static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_t *in) {
   int d2h = in->d2h;
-  char buf[768];
+  char buf[2048];
   const char *v = f->variable ? f->variable : "the data";
   switch (f->verdict) {
   case OMPDP_V_NECESSARY:
@@ -215,6 +236,16 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
     }
     return NULL;
   case OMPDP_V_FIX:
+    /* A rewrite of another kind than the finding's own (a small object
+     * passed as firstprivate for a round trip, one rewrite for several
+     * items of a directive): the detection's words would propose something
+     * else; say what the rewrite does. */
+    if (!natural_rewrite(f->kind, f->rewrites[0].kind)) {
+      snprintf(buf, sizeof(buf), "fixed by the rewrite below (%s): %s",
+               ompdp_rewrite_kind_json(f->rewrites[0].kind),
+               f->rewrites[0].description ? f->rewrites[0].description : "see its edits");
+      break;
+    }
     /* Bytes that matched another buffer's, on a site the planner keeps
      * resident: say what the rewrite does, not "initialise it there". */
     if (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && !f->same_buffer && f->other_buffer &&

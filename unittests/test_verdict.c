@@ -192,7 +192,18 @@ static void test_assign(void) {
   a->ops.known = 1;
   a->ops.c[OMPDP_OC_H2D].count = 4;
 
+  /* A round trip fixed by a rewrite of another kind than its own: the
+   * words follow the rewrite. */
+  ompdp_finding_t *t = ompdp_report_add_finding(&r, OMPDP_FK_ROUND_TRIP);
+  t->suggestion = ompdp_strdup("keep it on the device across the enclosing loop");
+  ompdp_rewrite_t *rw = ompdp_finding_add_rewrite(t, OMPDP_RK_FIRSTPRIVATE);
+  rw->description = ompdp_strdup("pass `q` as `firstprivate(q)`");
+
   CHECK(ompdp_assign_verdicts(&r, &plan) == 0);
+  CHECK(r.findings[2].verdict == OMPDP_V_FIX);
+  CHECK(r.findings[2].suggestion &&
+        !strcmp(r.findings[2].suggestion,
+                "fixed by the rewrite below (firstprivate): pass `q` as `firstprivate(q)`"));
   CHECK(r.findings[0].verdict == OMPDP_V_NECESSARY);
   CHECK(r.findings[1].verdict == OMPDP_V_ADVICE);
   /* The necessary finding's words say why, never "keep it resident". */
