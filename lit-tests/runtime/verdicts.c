@@ -32,6 +32,8 @@
 // RUN: %ompdp run -- %t.counter 2>&1 | FileCheck %s --check-prefix=COUNTER
 // RUN: %ompdp run --format=json -o %t.counter.json -- %t.counter
 // RUN: %python %S/Inputs/verdict_saving.py %t.counter.json | FileCheck %s --check-prefix=COUNTER-SUM
+// RUN: %ompdp report --format=trace %t.counter.json | FileCheck %s --check-prefix=COUNTER-TRACE
+// RUN: %ompdp report --format=html %t.counter.json | FileCheck %s --check-prefix=COUNTER-HTML
 // RUN: %clang-ompdp -g -DCOINCIDENCE %s -o %t.coincidence
 // RUN: %ompdp run -- %t.coincidence 2>&1 | FileCheck %s --check-prefix=COINCIDENCE
 // RUN: %ompdp run --format=json -o %t.coincidence.json -- %t.coincidence
@@ -92,6 +94,11 @@
 // COUNTER-NOT: verdict: {{fix|advice}}
 // COUNTER-SUM: necessary 3
 // COUNTER-SUM-NEXT: ok
+// The trace and the HTML page carry the verdicts and the excluded time.
+// COUNTER-TRACE: "excluded_time_ns": {{[1-9]}}
+// COUNTER-TRACE-COUNT-3: "verdict": "necessary"
+// COUNTER-HTML-COUNT-3: "verdict":"necessary","saves":false
+// COUNTER-HTML: "excluded_time_ns":{{[1-9]}}
 
 // COINCIDENCE: time of findings that are no saving {{.*}}, not counted above
 // COINCIDENCE: duplicate_transfer {{.*}} count=1 bytes=4 B
