@@ -7,11 +7,12 @@
 |*   fix         it carries a rewrite;
 |*   advice      the waste is real, no rewrite is safe: the suggestion says
 |*               what to do and why ompdp did not do it;
-|*   necessary   the bytes have to move: the device changed its copy between
-|*               two sends of the same host bytes (a copy back that differs
-|*               from what was sent, or, where no copy back was hashed, a
-|*               kernel the compiler saw write the item), or the host reads
-|*               what a repeated copy back brings, every iteration;
+|*   necessary   the bytes have to move: the device changes its copy between
+|*               two sends of the same host bytes (a copy back that differed
+|*               from what was sent, a kernel the compiler saw write the
+|*               item, or a counter the host resets and reads back every
+|*               iteration), or the host reads what a repeated copy back
+|*               brings, every iteration;
 |*   coincidence different host buffers that merely held equal bytes, too
 |*               small to be worth initialising on the device;
 |*   repeated_computation
@@ -37,7 +38,6 @@ static const ompdp_plan_site_t *find_site(const ompdp_plan_t *p, uint32_t region
   return NULL;
 }
 
-
 static int access_writes(uint32_t a) {
   return a == OMPDP_ACCESS_WRITE || a == OMPDP_ACCESS_READ_WRITE;
 }
@@ -50,7 +50,8 @@ static int access_reads(uint32_t a) {
  * site that last worked on the same buffer is looked at, because the send
  * and the kernel that changes the data are often different constructs (a
  * `target update to` and a kernel inside one `target data`). */
-static void buffer_facts(const ompdp_plan_t *p, const ompdp_plan_site_t *s, ompdp_verdict_facts_t *v) {
+static void buffer_facts(const ompdp_plan_t *p, const ompdp_plan_site_t *s,
+                         ompdp_verdict_facts_t *v) {
   for (size_t i = 0; i < p->num_sites; ++i) {
     const ompdp_plan_site_t *o = &p->sites[i];
     if (o != s && (!s->buf || o->buf != s->buf))
@@ -68,15 +69,20 @@ static void buffer_facts(const ompdp_plan_t *p, const ompdp_plan_site_t *s, ompd
   }
 }
 
-/* Copies in of the construct: 1 when none carried other bytes than the
- * last time (a construct that copies nothing in has the same inputs). */
+/* Copies in of the construct: 1 when it copied something in more than once
+ * and no copy carried other bytes than the last time. (A construct that
+ * copies nothing in, a `target update from`, says nothing of its inputs.) */
 static int construct_inputs_same(const ompdp_plan_t *p, uint32_t region) {
+  int repeated = 0;
   for (size_t i = 0; i < p->num_sites; ++i) {
     const ompdp_plan_site_t *o = &p->sites[i];
-    if (o->region == region && o->h2d && o->host_changed)
+    if (o->region != region || !o->h2d)
+      continue;
+    if (o->host_changed)
       return 0;
+    repeated |= o->h2d >= 2;
   }
-  return 1;
+  return repeated;
 }
 
 static void gather(const ompdp_plan_t *p, const ompdp_finding_t *f, ompdp_verdict_facts_t *v) {
@@ -145,8 +151,8 @@ ompdp_verdict_t ompdp_verdict_decide(const ompdp_finding_t *f, const ompdp_verdi
   case OMPDP_FK_DUPLICATE_TRANSFER:
     return duplicate(f, in);
   case OMPDP_FK_ROUND_TRIP:
-    /* Came back unchanged this time, but the host reads it and the device
-     * does change it: the copy back is how the host knows. */
+    /* Came back unchanged, but the host reads it in the loop: the copy
+     * back is how the host knows it did not change. */
     return host_needs_copy_back(in) ? OMPDP_V_NECESSARY : OMPDP_V_ADVICE;
   case OMPDP_FK_REPEATED_ALLOC:
   case OMPDP_FK_UNUSED_ALLOC:

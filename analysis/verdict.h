@@ -30,7 +30,7 @@ typedef struct ompdp_verdict_facts {
   int host_writes;   /* ... writes it (resets it) */
   int back_repeated; /* some construct copies the buffer back more than once */
   int site_copies;   /* the finding's own construct copies the item */
-  int inputs_same;   /* no copy in of the construct brought other bytes than before */
+  int inputs_same;   /* the construct copied in again, and never other bytes than before */
 } ompdp_verdict_facts_t;
 
 /* The verdict of finding f (its kind, rewrites, and for a duplicate

@@ -356,8 +356,8 @@ int ompdp_report_write_sarif(const ompdp_report_t *r, FILE *out, const char *too
           "\"time_saved_ns\": %" PRIu64 ", \"excluded_time_ns\": %" PRIu64
           ", \"wall_time_ns\": %" PRIu64 ", \"transfers\": %" PRIu64
           ", \"allocs\": %" PRIu64 ", \"kernels\": %" PRIu64 ", \"partial\": %s",
-          r->time_saved_ns, r->excluded_time_ns, r->wall_time_ns, r->num_transfers, r->num_allocs, r->num_kernels,
-          r->partial ? "true" : "false");
+          r->time_saved_ns, r->excluded_time_ns, r->wall_time_ns, r->num_transfers, r->num_allocs,
+          r->num_kernels, r->partial ? "true" : "false");
   if (r->projection) { /* the run priced for a device */
     fputs(", \"projection\": ", out);
     ompdp_projection_write_json(out, r->projection, "      ");
