@@ -95,6 +95,7 @@ static void gather(const ompdp_plan_t *p, const ompdp_finding_t *f, ompdp_verdic
   v->with_facts = 1;
   buffer_facts(p, s, v);
   v->site_copies = s->h2d || s->d2h;
+  v->site_resends = s->h2d >= 2 && !s->host_changed;
   v->inputs_same = construct_inputs_same(p, f->rt_region);
   ompdp_region_info_t it;
   if (ompdp_plan_describe(p, f->rt_region, f->item, &it))
@@ -119,7 +120,10 @@ static int host_needs_copy_back(const ompdp_verdict_facts_t *in) {
 
 static ompdp_verdict_t duplicate(const ompdp_finding_t *f, const ompdp_verdict_facts_t *in) {
   uint64_t per = f->count ? f->bytes / f->count : f->bytes;
-  if (!f->same_buffer && f->other_buffer) {
+  /* The detection names the buffer that first sent the bytes; a site that
+   * re-sent its own unchanged bytes is a same-buffer repeat even when
+   * another variable sent them first (two arrays both initialised to 1). */
+  if (!f->same_buffer && f->other_buffer && !in->site_resends) {
     /* Another variable held the bytes. Coming back to the host, each
      * variable needs its own copy; going to the device, only large data
      * repeated every time (zero-filled arrays) is worth initialising there. */

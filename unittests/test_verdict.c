@@ -112,6 +112,11 @@ static void test_coincidence(void) {
   ompdp_verdict_facts_t v = Facts;
   v.d2h = 1;
   CHECK(ompdp_verdict_decide(&b, &v) == OMPDP_V_COINCIDENCE);
+  /* The bytes were first another variable's, but the site re-sends its own
+   * unchanged bytes every time: a same-buffer repeat, not a coincidence. */
+  v = Facts;
+  v.site_resends = 1;
+  CHECK(ompdp_verdict_decide(&f, &v) == OMPDP_V_ADVICE);
   /* Some repeats re-send the same buffer: not a coincidence. */
   ompdp_finding_t m = dup(1, 1, 4, 0);
   CHECK(ompdp_verdict_decide(&m, &Facts) == OMPDP_V_ADVICE);
