@@ -11,8 +11,9 @@
 |*               two sends of the same host bytes (a copy back that differed
 |*               from what was sent, a kernel the compiler saw write the
 |*               item, or a counter the host resets and reads back every
-|*               iteration), or the host reads what a repeated copy back
-|*               brings, every iteration;
+|*               iteration), or a repeated copy back brought the host other
+|*               bytes than it held then, or the host reads what it brings,
+|*               every iteration;
 |*   coincidence different host buffers that merely held equal bytes, too
 |*               small to be worth initialising on the device;
 |*   repeated_computation
@@ -96,6 +97,7 @@ static void gather(const ompdp_plan_t *p, const ompdp_finding_t *f, ompdp_verdic
   buffer_facts(p, s, v);
   v->site_copies = s->h2d || s->d2h;
   v->site_resends = s->h2d >= 2 && !s->host_changed;
+  v->back_new = s->d2h && !s->d2h_same && s->d2h > s->d2h_unhashed;
   v->inputs_same = construct_inputs_same(p, f->rt_region);
   ompdp_region_info_t it;
   if (ompdp_plan_describe(p, f->rt_region, f->item, &it))
@@ -132,9 +134,12 @@ static ompdp_verdict_t duplicate(const ompdp_finding_t *f, const ompdp_verdict_f
     return OMPDP_V_ADVICE;
   }
   if (in->d2h) {
-    /* The host reads what comes back, every iteration: the copy is how it
+    /* The host received these bytes before, but every copy back here
+     * brought other bytes than the buffer held then (b += a, then b -= a/2:
+     * the second result equals an earlier first one): the copy is needed.
+     * The host reads what comes back, every iteration: the copy is how it
      * learns the device's result, equal to the last one or not. */
-    if (host_needs_copy_back(in))
+    if (in->back_new || host_needs_copy_back(in))
       return OMPDP_V_NECESSARY;
     return in->inputs_same && in->with_facts ? OMPDP_V_REPEATED_COMPUTATION : OMPDP_V_ADVICE;
   }
@@ -201,7 +206,12 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
   const char *v = f->variable ? f->variable : "the data";
   switch (f->verdict) {
   case OMPDP_V_NECESSARY:
-    if (d2h || f->kind == OMPDP_FK_ROUND_TRIP)
+    if (d2h && in->back_new)
+      snprintf(buf, sizeof(buf),
+               "no saving: each copy back brought the host other bytes of %s than it held "
+               "then (they only equal bytes it received earlier), so each is needed",
+               v);
+    else if (d2h || f->kind == OMPDP_FK_ROUND_TRIP)
       snprintf(buf, sizeof(buf),
                "no saving: the host reads %s after each copy back, and only the copy tells it "
                "that the value did not change",

@@ -31,6 +31,7 @@ typedef struct ompdp_verdict_facts {
   int back_repeated; /* some construct copies the buffer back more than once */
   int site_copies;   /* the finding's own construct copies the item */
   int site_resends;  /* ... copies it in again and again, never other bytes */
+  int back_new;      /* ... copies it back, every time other bytes than it held then */
   int inputs_same;   /* the construct copied in again, and never other bytes than before */
 } ompdp_verdict_facts_t;
 

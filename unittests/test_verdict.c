@@ -91,7 +91,16 @@ static void test_necessary(void) {
   v.d2h = 1;
   v.host_reads = 1;
   CHECK(ompdp_verdict_decide(&b, &v) == OMPDP_V_NECESSARY);
+  /* A copy back of bytes the host received before, but not those it held
+   * then (b += a, then b -= a / 2): needed, even unread in the loop. */
+  v = Facts;
+  v.d2h = 1;
+  v.back_new = 1;
+  v.inputs_same = 1;
+  CHECK(ompdp_verdict_decide(&b, &v) == OMPDP_V_NECESSARY);
   /* A round trip the host reads. */
+  v = Facts;
+  v.host_reads = 1;
   ompdp_finding_t r = {.kind = OMPDP_FK_ROUND_TRIP, .count = 2};
   CHECK(ompdp_verdict_decide(&r, &v) == OMPDP_V_NECESSARY);
   v.host_reads = 0;
