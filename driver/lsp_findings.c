@@ -699,7 +699,7 @@ static json_t *diagnostic(lsp_server_t *s, const lsp_doc_t *doc, const lsp_ancho
     if (loc)
       json_object_set_new(d, "relatedInformation",
                           json_pack("[{s:o,s:s}]", "location", loc, "message",
-                                    ompdp_finding_kind_related_note(f->kind)));
+                                    ompdp_finding_related_note(f)));
   }
   return d;
 }
@@ -1012,7 +1012,7 @@ static void hover_one(buf_t *b, int md, const lsp_anchor_t *a, const lsp_plan_t 
   if (f->suggestion)
     bprintf(b, "%s\n\n", f->suggestion);
   if (f->related.file && f->related.line)
-    bprintf(b, "%s %s:%" PRIu32 ":%" PRIu32 "%s%s\n\n", ompdp_finding_kind_related_at(f->kind),
+    bprintf(b, "%s %s:%" PRIu32 ":%" PRIu32 "%s%s\n\n", ompdp_finding_related_at(f),
             base_name(f->related.file), f->related.line, f->related.column,
             f->related.function ? " in " : "", f->related.function ? f->related.function : "");
   for (size_t i = 0; i < f->num_rewrites; ++i) {

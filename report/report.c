@@ -113,6 +113,16 @@ const char *ompdp_finding_warning_text(const ompdp_finding_t *f) {
     return " brings the host bytes it already has, ";
   return ompdp_finding_kind_warning_text(f->kind);
 }
+const char *ompdp_finding_related_at(const ompdp_finding_t *f) {
+  if (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && ompdp_finding_is_copy_back(f))
+    return "first copied back at";
+  return ompdp_finding_kind_related_at(f->kind);
+}
+const char *ompdp_finding_related_note(const ompdp_finding_t *f) {
+  if (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && ompdp_finding_is_copy_back(f))
+    return "the same bytes first came back here";
+  return ompdp_finding_kind_related_note(f->kind);
+}
 const char *ompdp_finding_kind_noun(ompdp_finding_kind_t k, int plural) {
   if ((unsigned)k >= (unsigned)OMPDP_FK_COUNT)
     return plural ? "operations" : "operation";

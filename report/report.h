@@ -295,6 +295,11 @@ int ompdp_finding_is_copy_back(const ompdp_finding_t *f);
 /* The compiler warning's words for f itself: its kind's, or for a duplicate
  * copied back, words that say so (never "sends the device"). */
 const char *ompdp_finding_warning_text(const ompdp_finding_t *f);
+/* The words before f's related location in the text report, and its SARIF
+ * related location's message: its kind's, or for a duplicate copied back,
+ * where the same bytes first came back. */
+const char *ompdp_finding_related_at(const ompdp_finding_t *f);
+const char *ompdp_finding_related_note(const ompdp_finding_t *f);
 /* Returns OMPDP_FK_COUNT when the name is unknown. */
 ompdp_finding_kind_t ompdp_finding_kind_from_json(const char *name);
 /* SARIF rule name and compiler warning group (OMPDP_FINDING_RULE). */

@@ -212,7 +212,7 @@ static void put_result(FILE *out, const ompdp_finding_t *f, const ompdp_projecti
     fputs(",\n          \"relatedLocations\": [{\"id\": 1, \"physicalLocation\": ", out);
     put_physical(out, &f->related, NULL);
     fputs(", \"message\": ", out);
-    put_message(out, ompdp_finding_kind_related_note(f->kind));
+    put_message(out, ompdp_finding_related_note(f));
     fputs("}]", out);
   }
   if (f->region_id) {

@@ -228,7 +228,7 @@ static void put_finding(FILE *out, const ompdp_finding_t *v, size_t i, int proje
             " from other buffers with the same bytes\n",
             f->same_buffer, f->other_buffer);
   if (loc_known(&f->related)) {
-    fprintf(out, "    %s ", ompdp_finding_kind_related_at(f->kind));
+    fprintf(out, "    %s ", ompdp_finding_related_at(f));
     put_loc(out, &f->related);
     fputc('\n', out);
   }

@@ -131,7 +131,8 @@
 // The copy back's words fit its direction and the rewrite below them.
 // FIX-NOT: time of findings that are no saving
 // FIX: variable: b clause: map(from: b)
-// FIX: verdict: fix
+// FIX: first copied back at {{.*}}verdicts.c
+// FIX-NEXT: verdict: fix
 // FIX-NEXT: suggestion: the copy back from device 0 brought the host the bytes of b it already had (the kernel computed the same result again): copy it back only where it can change
 // FIX-NEXT: rewrite (keep_resident):
 // FIX-NOT: verdict: {{advice|necessary|coincidence|repeated}}
