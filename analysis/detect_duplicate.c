@@ -124,7 +124,15 @@ static char *dup_text(const ompdp_finding_t *f, uint32_t rule, const char *d) {
   char buf[512];
   const char *plural = f->num_devices > 1 ? "s" : "";
   const char *v = f->variable ? f->variable : "...";
-  if (f->other_buffer == 0)
+  /* Copies back: the host got bytes it already had. Neither `map(to: ...)`
+   * nor keeping the data resident says anything about that. */
+  if (ompdp_finding_is_copy_back(f))
+    snprintf(buf, sizeof(buf),
+             "the copy back from device%s %s brought the host the bytes of %s it already had "
+             "(the kernel computed the same result again): copy it back only where it can "
+             "change",
+             plural, d, v);
+  else if (f->other_buffer == 0)
     snprintf(buf, sizeof(buf),
              "the same host buffer is sent again with unchanged contents to device%s %s: "
              "keep it resident with `#pragma omp target data map(to: %s)` (or `target enter "

@@ -96,8 +96,9 @@ int ompdp_rw_facts_to_plan(const ompdp_rw_facts_t *f, const ompdp_report_t *r,
 /* Adds rewrites to every finding of r whose site (rt_region, item) its plan
  * describes and makes safe to rewrite (rules: docs/fixes.md), then drops
  * the plan. Findings it cannot rewrite keep their words-only suggestion; a
- * report without a plan is left as it is. Returns 0, or -1 when out of
- * memory. */
+ * report without a plan is left as it is. Then every finding gets its
+ * verdict (verdict.h), from the plan when there is one. Returns 0, or -1
+ * when out of memory. */
 int ompdp_rewrite_report(ompdp_report_t *r);
 
 /* The same for events held in an array (analysis order, times in ns): the

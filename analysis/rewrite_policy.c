@@ -11,6 +11,7 @@
 |*
 \*===----------------------------------------------------------------------===*/
 #include "rewrite_impl.h"
+#include "verdict.h"
 #include "rewrite_safety.h" /* jumps, assumptions, advice */
 
 #include <inttypes.h>
@@ -736,7 +737,10 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
 
 int ompdp_rewrite_report(ompdp_report_t *r) {
   int rc = r->plan.present ? plan_report(r, &r->plan) : 0;
-  ompdp_plan_free(&r->plan); /* the rewrites are what it was for */
+  /* Decided from the same facts, once the rewrites are known (verdict.c). */
+  if (ompdp_assign_verdicts(r, &r->plan))
+    rc = -1;
+  ompdp_plan_free(&r->plan); /* the rewrites (and verdicts) are what it was for */
   return rc;
 }
 

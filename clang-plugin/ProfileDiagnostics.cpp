@@ -9,7 +9,8 @@
 // planner of the report library (report/fix_plan.c) chooses them, the one
 // `ompdp fix` uses, so `-fixit` and `ompdp fix --apply` edit a file the
 // same way. Any failed check marks the file stale: one warning, and nothing
-// placed in it.
+// placed in it. A finding whose verdict is no saving (OMPDP_VERDICT:
+// necessary, coincidence, repeated computation) is a remark, not a warning.
 //
 // Clang 19's custom diagnostics have no warning groups and ignore -w and
 // -Werror, so the level of each group is worked out here from the warning
@@ -178,7 +179,7 @@ std::string times(uint64_t N) {
 /// item's access (detect_overbroad.c).
 std::string findingMessage(const ompdp_finding_t &F, const Item &It) {
   std::string What = "'" + It.Name + "' in " + It.Clause;
-  std::string Text = ompdp_finding_kind_warning_text(F.kind);
+  std::string Text = ompdp_finding_warning_text(&F);
   if (F.kind == OMPDP_FK_OVERBROAD_MAP && It.Access == AC_READ)
     Text = " copies back data the region only reads, ";
   else if (F.kind == OMPDP_FK_OVERBROAD_MAP && It.Access == AC_WRITE)
@@ -201,7 +202,10 @@ std::string costMessage(const ompdp_finding_t &F) {
     for (size_t I = 0; I < F.num_devices; ++I)
       OS << (I ? "," : "") << F.devices[I];
   }
-  OS << "; the fix saves " << ompdp_format_time(S, F.time_saved_ns);
+  if (!ompdp_verdict_saves(F.verdict))
+    OS << "; no saving: " << ompdp_verdict_description(F.verdict);
+  else
+    OS << "; the fix saves " << ompdp_format_time(S, F.time_saved_ns);
   return M;
 }
 
@@ -532,6 +536,18 @@ void Emitter::emitFinding(Placed &P) {
   if (L == GroupLevels::Ignored)
     return;
   SourceLocation Loc = SM.getComposedLoc(P.File->FID, unsigned(P.Offset));
+  // A finding that is no saving (necessary, coincidence, repeated
+  // computation) is a remark, never a warning: there is nothing to fix, and
+  // -Werror must not fail the build over it. It has no rewrite. (Not a
+  // note: Clang drops a note that follows no shown diagnostic.)
+  if (!ompdp_verdict_saves(P.F->verdict)) {
+    D.Report(Loc, D.getCustomDiagID(DiagnosticsEngine::Remark, "%0"))
+        << "ompdp: " + findingMessage(*P.F, *P.It) + " (verdict " +
+               ompdp_verdict_json(P.F->verdict) + ": no saving) [-W" +
+               groupName(P.F->kind) + "]";
+    note(Loc, costMessage(*P.F));
+    return;
+  }
   llvm::SmallVector<CharSourceRange, 1> Ranges;
   if (P.Length)
     Ranges.push_back(CharSourceRange::getCharRange(

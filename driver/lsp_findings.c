@@ -11,7 +11,8 @@
 |*     moves with the user's edits and is dropped when an edit touches it
 |*     or the text its rewrite edits.
 |*   - diagnostics: one per finding, severity by the share of the run's
-|*     time its fix saves, with the measured cost, the suggestion, each
+|*     time its fix saves (a Hint for a verdict that is no saving), with
+|*     the measured cost and verdict, the suggestion, each
 |*     rewrite and whether it is offered, and the related operation.
 |*   - code actions: each rewrite the planner lets through, as a quick fix
 |*     whose WorkspaceEdit holds exactly the planner's edits, and all of a
@@ -546,7 +547,10 @@ static double share(const lsp_anchor_t *a) {
   return wall ? (double)a->f->time_saved_ns / (double)wall : 1.0;
 }
 
+/* A finding that is no saving (its verdict) is a Hint whatever its time. */
 static int severity(const lsp_anchor_t *a) {
+  if (!ompdp_verdict_saves(a->f->verdict))
+    return 4;
   double x = share(a);
   return x >= WARNING_SHARE ? 2 : x >= INFORMATION_SHARE ? 3 : 4;
 }
@@ -561,7 +565,7 @@ static const char *times(uint64_t n, char *buf, size_t size) {
 /* The first line: what happened to the item (the compiler warning's words). */
 static void headline(buf_t *b, const ompdp_finding_t *f) {
   char t[32];
-  const char *what = ompdp_finding_kind_warning_text(f->kind);
+  const char *what = ompdp_finding_warning_text(f);
   int removes = 0;
   for (size_t i = 0; i < f->num_rewrites; ++i)
     removes |= f->rewrites[i].kind == OMPDP_RK_REMOVE_ITEM;
@@ -584,6 +588,12 @@ static void measured(buf_t *b, const lsp_anchor_t *a) {
   for (size_t i = 0; i < f->num_devices; ++i)
     bprintf(b, "%s%d", i ? "," : f->num_devices == 1 ? " on device " : " on devices ",
             f->devices[i]);
+  if (!ompdp_verdict_saves(f->verdict)) {
+    bprintf(b, "; verdict %s: no saving", ompdp_verdict_json(f->verdict));
+    return;
+  }
+  if (f->verdict != OMPDP_V_NONE)
+    bprintf(b, "; verdict %s", ompdp_verdict_json(f->verdict));
   bprintf(b, "; the fix saves %s", ompdp_format_time(sv, f->time_saved_ns));
   if (a->report->rep.wall_time_ns)
     bprintf(b, " (%.2g%% of the run's %s)", 100.0 * share(a),
@@ -689,7 +699,7 @@ static json_t *diagnostic(lsp_server_t *s, const lsp_doc_t *doc, const lsp_ancho
     if (loc)
       json_object_set_new(d, "relatedInformation",
                           json_pack("[{s:o,s:s}]", "location", loc, "message",
-                                    ompdp_finding_kind_related_note(f->kind)));
+                                    ompdp_finding_related_note(f)));
   }
   return d;
 }
@@ -1002,7 +1012,7 @@ static void hover_one(buf_t *b, int md, const lsp_anchor_t *a, const lsp_plan_t 
   if (f->suggestion)
     bprintf(b, "%s\n\n", f->suggestion);
   if (f->related.file && f->related.line)
-    bprintf(b, "%s %s:%" PRIu32 ":%" PRIu32 "%s%s\n\n", ompdp_finding_kind_related_at(f->kind),
+    bprintf(b, "%s %s:%" PRIu32 ":%" PRIu32 "%s%s\n\n", ompdp_finding_related_at(f),
             base_name(f->related.file), f->related.line, f->related.column,
             f->related.function ? " in " : "", f->related.function ? f->related.function : "");
   for (size_t i = 0; i < f->num_rewrites; ++i) {
@@ -1023,7 +1033,9 @@ static void hover_one(buf_t *b, int md, const lsp_anchor_t *a, const lsp_plan_t 
       bputs(b, md ? "  ```\n" : "");
     }
   }
-  if (!f->num_rewrites)
+  if (!f->num_rewrites && !ompdp_verdict_saves(f->verdict))
+    bprintf(b, "no rewrite: %s\n", ompdp_verdict_description(f->verdict));
+  else if (!f->num_rewrites)
     bputs(b, "no rewrite: the suggestion above is the fix in words\n");
 }
 

@@ -611,8 +611,12 @@ int ompdp_report_project(ompdp_report_t *r, const ompdp_device_profile_t *p,
     if (f->time_ns > 0 && f->time_saved_ns < f->time_ns)
       t *= (double)f->time_saved_ns / (double)f->time_ns;
     f->projected_saved_ns = to_ns(t);
-    sum_measured += (double)f->time_saved_ns;
-    sum_projected += t;
+    /* The summary's saving counts only the findings whose verdict saves
+     * (r->time_saved_ns already leaves the others out). */
+    if (ompdp_verdict_saves(f->verdict)) {
+      sum_measured += (double)f->time_saved_ns;
+      sum_projected += t;
+    }
     for (size_t j = 0; j < f->num_rewrites; ++j) {
       ompdp_rewrite_t *rw = &f->rewrites[j];
       ompdp_ops_t removed = rw->ops, added = rw->ops_added;

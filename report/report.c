@@ -104,6 +104,25 @@ const char *ompdp_finding_kind_name(ompdp_finding_kind_t k) { return kind_name(T
 const char *ompdp_finding_kind_warning_text(ompdp_finding_kind_t k) {
   return (unsigned)k < (unsigned)OMPDP_FK_COUNT && TextWarning[k] ? TextWarning[k] : ", ";
 }
+int ompdp_finding_is_copy_back(const ompdp_finding_t *f) {
+  return f->ops.known && f->ops.c[OMPDP_OC_D2H].count && !f->ops.c[OMPDP_OC_H2D].count &&
+         !f->ops.c[OMPDP_OC_D2D].count;
+}
+const char *ompdp_finding_warning_text(const ompdp_finding_t *f) {
+  if (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && ompdp_finding_is_copy_back(f))
+    return " brings the host bytes it already has, ";
+  return ompdp_finding_kind_warning_text(f->kind);
+}
+const char *ompdp_finding_related_at(const ompdp_finding_t *f) {
+  if (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && ompdp_finding_is_copy_back(f))
+    return "first copied back at";
+  return ompdp_finding_kind_related_at(f->kind);
+}
+const char *ompdp_finding_related_note(const ompdp_finding_t *f) {
+  if (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && ompdp_finding_is_copy_back(f))
+    return "the same bytes first came back here";
+  return ompdp_finding_kind_related_note(f->kind);
+}
 const char *ompdp_finding_kind_noun(ompdp_finding_kind_t k, int plural) {
   if ((unsigned)k >= (unsigned)OMPDP_FK_COUNT)
     return plural ? "operations" : "operation";
@@ -132,6 +151,50 @@ const char *ompdp_rewrite_kind_json(ompdp_rewrite_kind_t k) {
 const char *ompdp_rewrite_kind_description(ompdp_rewrite_kind_t k) {
   return (unsigned)k < (unsigned)OMPDP_RK_COUNT ? RewriteDesc[k] : RewriteDesc[0];
 }
+static const char *const VerdictJson[] = {
+#define OMPDP_VERDICT(Enum, Json, Saving, Level, Desc) Json,
+#include "ompdp/OmpdpFormat.inc"
+};
+static const char *const VerdictDesc[] = {
+#define OMPDP_VERDICT(Enum, Json, Saving, Level, Desc) Desc,
+#include "ompdp/OmpdpFormat.inc"
+};
+static const char *const VerdictLevel[] = {
+#define OMPDP_VERDICT(Enum, Json, Saving, Level, Desc) Level,
+#include "ompdp/OmpdpFormat.inc"
+};
+static const unsigned char VerdictSaves[] = {
+#define OMPDP_VERDICT(Enum, Json, Saving, Level, Desc) Saving,
+#include "ompdp/OmpdpFormat.inc"
+};
+
+const char *ompdp_verdict_json(ompdp_verdict_t v) {
+  return (unsigned)v < (unsigned)OMPDP_V_COUNT ? VerdictJson[v] : VerdictJson[0];
+}
+const char *ompdp_verdict_description(ompdp_verdict_t v) {
+  return (unsigned)v < (unsigned)OMPDP_V_COUNT ? VerdictDesc[v] : VerdictDesc[0];
+}
+const char *ompdp_verdict_level(ompdp_verdict_t v) {
+  return (unsigned)v < (unsigned)OMPDP_V_COUNT ? VerdictLevel[v] : VerdictLevel[0];
+}
+int ompdp_verdict_saves(ompdp_verdict_t v) {
+  return (unsigned)v < (unsigned)OMPDP_V_COUNT ? VerdictSaves[v] : 1;
+}
+ompdp_verdict_t ompdp_verdict_from_json(const char *name) {
+  for (int v = 0; name && v < OMPDP_V_COUNT; ++v)
+    if (strcmp(name, VerdictJson[v]) == 0)
+      return (ompdp_verdict_t)v;
+  return OMPDP_V_COUNT;
+}
+
+void ompdp_report_default_verdicts(ompdp_report_t *r) {
+  for (size_t i = 0; i < r->num_findings; ++i) {
+    ompdp_finding_t *f = &r->findings[i];
+    if (f->verdict == OMPDP_V_NONE)
+      f->verdict = f->num_rewrites ? OMPDP_V_FIX : OMPDP_V_ADVICE;
+  }
+}
+
 ompdp_rewrite_kind_t ompdp_rewrite_kind_from_json(const char *name) {
   for (int k = 0; name && k < OMPDP_RK_COUNT; ++k)
     if (strcmp(name, RewriteJson[k]) == 0)

@@ -88,6 +88,9 @@ typedef struct ompdp_finding {
    * versus other host buffers that happen to hold the same bytes. */
   uint64_t same_buffer;
   uint64_t other_buffer;
+  /* What the finding is worth (OMPDP_VERDICT; analysis/verdict.c): decided
+   * after the rewrites are planned, OMPDP_V_NONE before. */
+  ompdp_verdict_t verdict;
   /* From the compiler's region table (0 / -1 / zero range when unknown):
    * the construct's stable region ID, the map item's index in it, and the
    * item's source range in loc.file. */
@@ -188,7 +191,11 @@ typedef struct ompdp_report {
   uint64_t wall_time_ns;
   /* summary: counts by kind, Table 1 semantics */
   uint64_t counts[OMPDP_FK_COUNT];
-  uint64_t time_saved_ns; /* union over every finding */
+  uint64_t time_saved_ns; /* union over the findings whose verdict saves */
+  /* The saving of the findings whose verdict does not (necessary,
+   * coincidence, repeated computation), taken out of time_saved_ns when the
+   * verdicts were decided: the sum of their own unions. */
+  uint64_t excluded_time_ns;
   double predicted_speedup;
   /* what was observed */
   uint64_t num_transfers;
@@ -282,12 +289,34 @@ const char *ompdp_finding_kind_warning_text(ompdp_finding_kind_t k);
 const char *ompdp_finding_kind_noun(ompdp_finding_kind_t k, int plural);
 const char *ompdp_finding_kind_related_at(ompdp_finding_kind_t k);
 const char *ompdp_finding_kind_related_note(ompdp_finding_kind_t k);
+/* 1 when f's avoidable operations are all copies back to the host (a
+ * duplicate transfer of bytes the host already had). */
+int ompdp_finding_is_copy_back(const ompdp_finding_t *f);
+/* The compiler warning's words for f itself: its kind's, or for a duplicate
+ * copied back, words that say so (never "sends the device"). */
+const char *ompdp_finding_warning_text(const ompdp_finding_t *f);
+/* The words before f's related location in the text report, and its SARIF
+ * related location's message: its kind's, or for a duplicate copied back,
+ * where the same bytes first came back. */
+const char *ompdp_finding_related_at(const ompdp_finding_t *f);
+const char *ompdp_finding_related_note(const ompdp_finding_t *f);
 /* Returns OMPDP_FK_COUNT when the name is unknown. */
 ompdp_finding_kind_t ompdp_finding_kind_from_json(const char *name);
 /* SARIF rule name and compiler warning group (OMPDP_FINDING_RULE). */
 const char *ompdp_finding_kind_rule_name(ompdp_finding_kind_t k);
 const char *ompdp_finding_kind_warning_group(ompdp_finding_kind_t k);
 const char *ompdp_finding_kind_help(ompdp_finding_kind_t k);
+/* OMPDP_VERDICT names, what each means, and its SARIF level ("warning",
+ * "note"); unknown names give OMPDP_V_COUNT. ompdp_verdict_saves: 1 when a
+ * finding with it counts toward the time the fixes would save. */
+const char *ompdp_verdict_json(ompdp_verdict_t v);
+const char *ompdp_verdict_description(ompdp_verdict_t v);
+const char *ompdp_verdict_level(ompdp_verdict_t v);
+int ompdp_verdict_saves(ompdp_verdict_t v);
+ompdp_verdict_t ompdp_verdict_from_json(const char *name);
+/* The verdict a finding has without the run's facts (a report of an older
+ * ompdp, the runtime's own): fix when it carries a rewrite, else advice. */
+void ompdp_report_default_verdicts(ompdp_report_t *r);
 /* OMPDP_REWRITE_KIND names; unknown names give OMPDP_RK_OTHER. */
 const char *ompdp_rewrite_kind_json(ompdp_rewrite_kind_t k);
 const char *ompdp_rewrite_kind_description(ompdp_rewrite_kind_t k);

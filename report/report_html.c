@@ -420,7 +420,9 @@ static json_t *finding_json(srcs_t *ss, const ompdp_finding_t *f, size_t idx, ui
       put(o, "time_ns", jint(f->time_ns)) || put(o, "time_saved_ns", jint(f->time_saved_ns)) ||
       put(o, "loc", loc_json(&f->loc)) || put(o, "related", loc_json(&f->related)) ||
       put(o, "variable", jstr(f->variable)) || put(o, "clause", jstr(f->clause)) ||
-      put(o, "suggestion", jstr(f->suggestion)) || put(o, "shown", jint(shown)))
+      put(o, "suggestion", jstr(f->suggestion)) || put(o, "shown", jint(shown)) ||
+      put(o, "verdict", jstr(ompdp_verdict_json(f->verdict))) ||
+      put(o, "saves", json_boolean(ompdp_verdict_saves(f->verdict))))
     goto fail;
   return o;
 fail:
@@ -601,6 +603,7 @@ static json_t *page_data(const ompdp_report_t *r) {
     if (push(fs, finding_json(&ss, &r->findings[i], i, shown[i])))
       goto fail;
   if (put(d, "time_saved_ns", jint(r->time_saved_ns)) ||
+      put(d, "excluded_time_ns", jint(r->excluded_time_ns)) ||
       put(d, "predicted_speedup",
           isfinite(r->predicted_speedup) ? json_real(r->predicted_speedup) : json_null()) ||
       put(d, "partial", json_boolean(r->partial)) ||

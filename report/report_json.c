@@ -234,6 +234,12 @@ static void put_finding(FILE *out, const ompdp_finding_t *f, int projected, int 
   ompdp_json_put_string(out, f->clause);
   fputs(",\n      \"suggestion\": ", out);
   ompdp_json_put_string(out, f->suggestion);
+  /* Undecided (the runtime's own report, before the planner): left out,
+   * and a reader gives it the verdict of an older report's finding. */
+  if (f->verdict != OMPDP_V_NONE) {
+    fputs(",\n      \"verdict\": ", out);
+    ompdp_json_put_string(out, ompdp_verdict_json(f->verdict));
+  }
   fputs(",\n      \"related\": ", out);
   if (f->related.file || f->related.function || f->related.line ||
       f->related.column) {
@@ -308,7 +314,8 @@ int ompdp_report_write_json(const ompdp_report_t *r, FILE *out) {
             ompdp_finding_kind_summary_key(k), r->counts[k]);
   fmt_double(num, sizeof(num), r->predicted_speedup);
   fprintf(out, "    \"time_saved_ns\": %" PRIu64 ",\n", r->time_saved_ns);
-  fprintf(out, "    \"predicted_speedup\": %s\n  },\n", num);
+  fprintf(out, "    \"predicted_speedup\": %s,\n", num);
+  fprintf(out, "    \"excluded_time_ns\": %" PRIu64 "\n  },\n", r->excluded_time_ns);
 
   fprintf(out, "  \"observed\": {\n    \"transfers\": %" PRIu64 ",\n",
           r->num_transfers);

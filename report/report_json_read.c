@@ -371,13 +371,27 @@ enum {
   F_REWRITES,
   F_HANDLE,
   F_OPS,
+  F_VERDICT,
   F_NUM
 };
 static const char *const FindingNames[F_NUM] = {
     "kind",      "count",  "bytes",      "time_ns", "time_saved_ns", "devices",
     "variable",  "clause", "suggestion", "related", "same_buffer",   "other_buffer",
     "region_id", "item",   "range",      "rewrites", "region_handle",
-    "ops"};
+    "ops",       "verdict"};
+
+/* A finding's "verdict". A name this version does not know (a newer
+ * writer's) is left undecided: the reader then gives it the verdict an
+ * older report's finding gets (ompdp_report_default_verdicts). */
+static int read_verdict(ompdp_json_doc_t *r, const json_t *m, ompdp_verdict_t *out) {
+  char *name = NULL;
+  if (ompdp_json_get_str(r, "verdict", m, 0, &name))
+    return -1;
+  ompdp_verdict_t v = ompdp_verdict_from_json(name);
+  *out = v == OMPDP_V_COUNT ? OMPDP_V_NONE : v;
+  free(name);
+  return 0;
+}
 
 /* Reads one finding into f (zeroed by the caller); *kind_name gets its
  * "kind", which the caller resolves. */
@@ -453,6 +467,9 @@ static int read_finding(ompdp_json_doc_t *r, const json_t *v, ompdp_finding_t *f
       break;
     case F_OPS:
       e = read_ops(r, "ops", m, &f->ops);
+      break;
+    case F_VERDICT:
+      e = read_verdict(r, m, &f->verdict);
       break;
     default:
       break;
@@ -579,6 +596,8 @@ static int read_summary(ompdp_json_doc_t *r, const json_t *v, ompdp_report_t *re
       e = ompdp_json_get_u64(r, Keys[k], m, UINT64_MAX, &rep->counts[k]);
     else if (!strcmp(key, "time_saved_ns"))
       e = ompdp_json_get_u64(r, "time_saved_ns", m, UINT64_MAX, &rep->time_saved_ns);
+    else if (!strcmp(key, "excluded_time_ns"))
+      e = ompdp_json_get_u64(r, "excluded_time_ns", m, UINT64_MAX, &rep->excluded_time_ns);
     else if (!strcmp(key, "predicted_speedup") && !json_is_null(m))
       /* null stands for a value JSON cannot hold (the writer's inf/nan). */
       e = ompdp_json_get_double(r, "predicted_speedup", m, &rep->predicted_speedup);
@@ -829,6 +848,10 @@ int ompdp_report_read_json(const char *text, size_t len, ompdp_report_t *rep, ch
   /* MPI: the rank, a merged report's ranks and spreads (report/process_read.c). */
   if (!rc && ompdp_process_read_json_root(top, rep, err, errlen))
     rc = -1;
+  /* A runtime's report (with its plan) is decided by the planner; any other
+   * finding without a verdict is an older ompdp's: fix or advice. */
+  if (!rc && !rep->plan.present)
+    ompdp_report_default_verdicts(rep);
   if (rc)
     ompdp_report_free(rep);
   json_decref(top);

@@ -513,6 +513,16 @@ static int fold_rewrite(mfinding_t *x, ompdp_rewrite_t *rw, int rank, size_t idx
     (b) = t_;                                                                                    \
   } while (0)
 
+/* The verdict of one finding over the ranks: what saves on some rank is
+ * worth doing (a rewrite first); otherwise the lowest rank's. */
+static ompdp_verdict_t merge_verdict(ompdp_verdict_t a, ompdp_verdict_t b) {
+  if (a == OMPDP_V_FIX || b == OMPDP_V_FIX)
+    return OMPDP_V_FIX;
+  if (a == OMPDP_V_ADVICE || b == OMPDP_V_ADVICE)
+    return OMPDP_V_ADVICE;
+  return a == OMPDP_V_NONE ? b : a;
+}
+
 static int fold_finding(ompdp_merger_t *m, ompdp_finding_t *f, int rank) {
   char *key = finding_key(f);
   if (!key)
@@ -552,6 +562,7 @@ static int fold_finding(ompdp_merger_t *m, ompdp_finding_t *f, int rank) {
   d->time_saved_ns += f->time_saved_ns;
   d->same_buffer += f->same_buffer;
   d->other_buffer += f->other_buffer;
+  d->verdict = merge_verdict(d->verdict, f->verdict);
   if (add_value(x, rank, f) || merge_devices(&d->devices, &d->num_devices, f->devices,
                                              f->num_devices))
     return -1;
@@ -642,6 +653,7 @@ int ompdp_merger_add(ompdp_merger_t *m, ompdp_report_t *r, const char *name, cha
   for (int k = 0; k < OMPDP_FK_COUNT; ++k)
     a->counts[k] += r->counts[k];
   a->time_saved_ns += r->time_saved_ns;
+  a->excluded_time_ns += r->excluded_time_ns;
   a->num_transfers += r->num_transfers;
   a->num_allocs += r->num_allocs;
   a->num_deletes += r->num_deletes;
@@ -831,6 +843,7 @@ int ompdp_merger_finish(ompdp_merger_t *m, ompdp_report_t *out, char *err, size_
   a->argc = 0;
   memcpy(out->counts, a->counts, sizeof(out->counts));
   out->time_saved_ns = a->time_saved_ns;
+  out->excluded_time_ns = a->excluded_time_ns;
   out->num_transfers = a->num_transfers;
   out->num_allocs = a->num_allocs;
   out->num_deletes = a->num_deletes;
@@ -864,6 +877,9 @@ int ompdp_merger_finish(ompdp_merger_t *m, ompdp_report_t *out, char *err, size_
     memset(&x->f, 0, sizeof(x->f));
     f->spread = s;
   }
+  /* Ranks whose reports had no verdicts (an older ompdp's): as a reader
+   * would give them. */
+  ompdp_report_default_verdicts(out);
   ompdp_report_sort(out);
   return 0;
 oom:

@@ -93,7 +93,11 @@ static void put_result_message(FILE *out, const ompdp_finding_t *f,
     n += (size_t)snprintf(head + n, sizeof(head) - n, " of `%s`", f->variable);
   if (f->clause && n < sizeof(head))
     n += (size_t)snprintf(head + n, sizeof(head) - n, " (%s)", f->clause);
-  if (n < sizeof(head))
+  if (n < sizeof(head) && !ompdp_verdict_saves(f->verdict))
+    n += (size_t)snprintf(head + n, sizeof(head) - n, ": %" PRIu64 " repeated, %s, no saving (%s).",
+                          f->count, ompdp_format_bytes(b1, f->bytes),
+                          ompdp_verdict_json(f->verdict));
+  else if (n < sizeof(head))
     n += (size_t)snprintf(head + n, sizeof(head) - n, ": %" PRIu64 " avoidable, %s, %s to save.",
                           f->count, ompdp_format_bytes(b1, f->bytes),
                           ompdp_format_time(b2, f->time_saved_ns));
@@ -188,8 +192,10 @@ static int repeats_earlier(const ompdp_finding_t *f, size_t i) {
 static void put_result(FILE *out, const ompdp_finding_t *f, const ompdp_projection_t *pr) {
   fputs("        {\n          \"ruleId\": ", out);
   ompdp_json_put_string(out, ompdp_finding_kind_json(f->kind));
-  fprintf(out, ",\n          \"ruleIndex\": %d,\n          \"level\": \"warning\",\n",
-          (int)f->kind);
+  /* A finding that is no saving (necessary, coincidence, repeated
+   * computation) is a note: code scanning lists it without failing a check. */
+  fprintf(out, ",\n          \"ruleIndex\": %d,\n          \"level\": \"%s\",\n",
+          (int)f->kind, ompdp_verdict_level(f->verdict));
   fputs("          \"message\": ", out);
   put_result_message(out, f, pr);
   if (f->loc.file) {
@@ -206,7 +212,7 @@ static void put_result(FILE *out, const ompdp_finding_t *f, const ompdp_projecti
     fputs(",\n          \"relatedLocations\": [{\"id\": 1, \"physicalLocation\": ", out);
     put_physical(out, &f->related, NULL);
     fputs(", \"message\": ", out);
-    put_message(out, ompdp_finding_kind_related_note(f->kind));
+    put_message(out, ompdp_finding_related_note(f));
     fputs("}]", out);
   }
   if (f->region_id) {
@@ -231,6 +237,10 @@ static void put_result(FILE *out, const ompdp_finding_t *f, const ompdp_projecti
   if (f->clause) {
     fputs(", \"clause\": ", out);
     ompdp_json_put_string(out, f->clause);
+  }
+  if (f->verdict != OMPDP_V_NONE) {
+    fputs(", \"verdict\": ", out);
+    ompdp_json_put_string(out, ompdp_verdict_json(f->verdict));
   }
   if (pr)
     fprintf(out, ", \"projected_time_saved_ns\": %" PRIu64, f->projected_saved_ns);
@@ -343,10 +353,11 @@ int ompdp_report_write_sarif(const ompdp_report_t *r, FILE *out, const char *too
   for (int k = 0; k < OMPDP_FK_COUNT; ++k)
     fprintf(out, "\"%s\": %" PRIu64 ", ", ompdp_finding_kind_summary_key(k), r->counts[k]);
   fprintf(out,
-          "\"time_saved_ns\": %" PRIu64 ", \"wall_time_ns\": %" PRIu64 ", \"transfers\": %" PRIu64
+          "\"time_saved_ns\": %" PRIu64 ", \"excluded_time_ns\": %" PRIu64
+          ", \"wall_time_ns\": %" PRIu64 ", \"transfers\": %" PRIu64
           ", \"allocs\": %" PRIu64 ", \"kernels\": %" PRIu64 ", \"partial\": %s",
-          r->time_saved_ns, r->wall_time_ns, r->num_transfers, r->num_allocs, r->num_kernels,
-          r->partial ? "true" : "false");
+          r->time_saved_ns, r->excluded_time_ns, r->wall_time_ns, r->num_transfers, r->num_allocs,
+          r->num_kernels, r->partial ? "true" : "false");
   if (r->projection) { /* the run priced for a device */
     fputs(", \"projection\": ", out);
     ompdp_projection_write_json(out, r->projection, "      ");

@@ -228,10 +228,13 @@ static void put_finding(FILE *out, const ompdp_finding_t *v, size_t i, int proje
             " from other buffers with the same bytes\n",
             f->same_buffer, f->other_buffer);
   if (loc_known(&f->related)) {
-    fprintf(out, "    %s ", ompdp_finding_kind_related_at(f->kind));
+    fprintf(out, "    %s ", ompdp_finding_related_at(f));
     put_loc(out, &f->related);
     fputc('\n', out);
   }
+  if (f->verdict != OMPDP_V_NONE)
+    fprintf(out, "    verdict: %s%s\n", ompdp_verdict_json(f->verdict),
+            ompdp_verdict_saves(f->verdict) ? "" : " (not counted as a saving)");
   if (f->suggestion) {
     fputs("    suggestion: ", out);
     put_str(out, f->suggestion);
@@ -244,6 +247,15 @@ static void put_finding(FILE *out, const ompdp_finding_t *v, size_t i, int proje
     else
       put_rewrite(out, &f->rewrites[j], projected);
   }
+}
+
+/* 1 when a finding's verdict keeps it out of the saving (its time may
+ * round to nothing: the line is still worth showing). */
+static int any_excluded(const ompdp_report_t *r) {
+  for (size_t i = 0; i < r->num_findings; ++i)
+    if (!ompdp_verdict_saves(r->findings[i].verdict))
+      return 1;
+  return 0;
 }
 
 static void put_header(FILE *out, const ompdp_report_t *r) {
@@ -280,6 +292,10 @@ static void put_header(FILE *out, const ompdp_report_t *r) {
     fprintf(out, "time that the fixes would save: %s of %s (predicted speedup %.2fx)\n",
             ompdp_format_time(b1, r->time_saved_ns), ompdp_format_time(b2, r->wall_time_ns),
             r->predicted_speedup);
+  if (r->excluded_time_ns || any_excluded(r))
+    fprintf(out, "time of findings that are no saving (necessary, coincidence, repeated "
+                 "computation): %s, not counted above\n",
+            ompdp_format_time(b1, r->excluded_time_ns));
   if (r->projection) {
     /* The same figures priced for another device, said to be projected. */
     const ompdp_projection_t *p = r->projection;

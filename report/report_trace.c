@@ -7,8 +7,8 @@
 |*     each operation as a complete ("X") event;
 |*   - pid 2, "ompdp findings": one thread per finding, a slice from its
 |*     first to its last operation on the timeline (an instant at 0 when it
-|*     has none there), with the finding's location, counts, verdict and
-|*     rewrites in its args;
+|*     has none there), with the finding's location, counts, verdict
+|*     (OMPDP_VERDICT), suggestion and rewrites in its args;
 |*   - pid 100 + N, "device N": one thread per kind of operation (to
 |*     device, from device, ..., kernels) and host thread that issued it
 |*     (so that the slices of a track never overlap, which viewers need),
@@ -113,6 +113,8 @@ static void put_finding_args(FILE *out, const ompdp_finding_t *f, uint64_t shown
                ", \"time_saved_ns\": %" PRIu64 ", \"operations_on_timeline\": %" PRIu64,
           f->count, f->bytes, f->time_ns, f->time_saved_ns, shown);
   fputs(", \"verdict\": ", out);
+  ompdp_json_put_string(out, ompdp_verdict_json(f->verdict));
+  fputs(", \"suggestion\": ", out);
   ompdp_json_put_string(out, f->suggestion);
   fputs(", \"rewrites\": [", out);
   for (size_t i = 0; i < f->num_rewrites; ++i) {
@@ -140,9 +142,10 @@ int ompdp_report_write_trace(const ompdp_report_t *r, FILE *out) {
     n += (size_t)snprintf(prog + n, sizeof(prog) - n, "%s%s", i ? " " : "",
                           r->argv[i] ? r->argv[i] : "");
   ompdp_json_put_string(out, prog);
-  fprintf(out, ", \"time_saved_ns\": %" PRIu64 ", \"wall_time_ns\": %" PRIu64
+  fprintf(out, ", \"time_saved_ns\": %" PRIu64 ", \"excluded_time_ns\": %" PRIu64
+               ", \"wall_time_ns\": %" PRIu64
                ", \"partial\": %s, \"timeline\": \"%s\"},\n\"traceEvents\": [",
-          r->time_saved_ns, r->wall_time_ns, r->partial ? "true" : "false",
+          r->time_saved_ns, r->excluded_time_ns, r->wall_time_ns, r->partial ? "true" : "false",
           !t ? "none" : t->full ? "every event" : "bounded: findings' operations and the first "
                                                   "events; the rest as counters");
   int first = 1;

@@ -56,6 +56,7 @@ static void build(ompdp_report_t *r) {
   r->counts[OMPDP_FK_ROUND_TRIP] = 1;
   r->counts[OMPDP_FK_UNUSED_TRANSFER] = UINT64_MAX;
   r->time_saved_ns = 12345;
+  r->excluded_time_ns = 5000;
   ompdp_report_update_speedup(r);
   r->num_transfers = 10;
   r->num_allocs = 4;
@@ -79,6 +80,7 @@ static void build(ompdp_report_t *r) {
   set_loc(&f->loc, "listing2.c", 30, 5, "compute");
   set_loc(&f->related, "listing2.c", 22, 1, NULL);
   f->suggestion = ompdp_strdup("keep the data on the device");
+  f->verdict = OMPDP_V_NECESSARY;
 
   f = ompdp_report_add_finding(r, OMPDP_FK_DUPLICATE_TRANSFER);
   f->count = 1;
@@ -95,6 +97,7 @@ static void build(ompdp_report_t *r) {
   f->suggestion = ompdp_strdup("use a target data region");
   f->same_buffer = 1;
   f->other_buffer = 0;
+  f->verdict = OMPDP_V_FIX;
   f->region_id = 0xab;
   f->item = 2;
   f->range = (ompdp_range_t){17, 30, 17, 40, 310, 320};
@@ -128,6 +131,7 @@ static void build(ompdp_report_t *r) {
   f->bytes = 1ull << 40;
   f->time_ns = 20;
   f->time_saved_ns = 20;
+  f->verdict = OMPDP_V_COINCIDENCE;
   /* everything else unknown: NULL strings, no devices, no location */
 }
 
@@ -159,6 +163,7 @@ static void test_round_trip(void) {
   CHECK_EQ_U64(b.counts[OMPDP_FK_UNUSED_TRANSFER], UINT64_MAX);
   CHECK_EQ_U64(b.counts[OMPDP_FK_ROUND_TRIP], 1);
   CHECK(b.predicted_speedup == a.predicted_speedup);
+  CHECK_EQ_U64(b.excluded_time_ns, 5000);
   CHECK_EQ_U64(b.bytes_transferred, 40960);
   CHECK(b.partial == 1);
   CHECK(b.num_warnings == 2 && !strcmp(b.warnings[1], "line\nbreak"));
@@ -169,6 +174,8 @@ static void test_round_trip(void) {
     CHECK(!strcmp(b.findings[1].clause, "map(to: a[0:1000])"));
     CHECK(b.findings[1].related.line == 12);
     CHECK_EQ_U64(b.findings[1].same_buffer, 1);
+    CHECK(b.findings[0].verdict == OMPDP_V_NECESSARY && b.findings[1].verdict == OMPDP_V_FIX &&
+          b.findings[2].verdict == OMPDP_V_COINCIDENCE);
     CHECK_EQ_U64(b.findings[2].count, UINT64_MAX);
     CHECK(b.findings[2].loc.file == NULL && b.findings[2].suggestion == NULL);
     CHECK(b.findings[0].related.function == NULL);
@@ -288,7 +295,7 @@ static void test_doubles(void) {
   ompdp_report_t a;
   ompdp_report_init(&a);
   char *j = render(&a, ompdp_report_write_json, NULL);
-  CHECK(j && strstr(j, "\"predicted_speedup\": 1.0\n"));
+  CHECK(j && strstr(j, "\"predicted_speedup\": 1.0,\n"));
   free(j);
 }
 
@@ -754,8 +761,55 @@ static void test_plan(void) {
   ompdp_report_free(&a);
 }
 
+/* Verdicts: a report without them (an older ompdp's) reads as fix where a
+ * finding has a rewrite and advice elsewhere, with nothing excluded from
+ * its saving; a verdict this version does not know reads the same way; one
+ * that is not a string is an error. The runtime's own report (with its
+ * plan) is left undecided for the planner. */
+static void test_verdicts(void) {
+  static const char old[] =
+      "{\"ompdp_report_version\": 2, \"program\": {}, \"summary\": {\"time_saved_ns\": 9}, "
+      "\"findings\": [{\"kind\": \"round_trip\"}, {\"kind\": \"duplicate_transfer\", "
+      "\"rewrites\": [{\"kind\": \"keep_resident\", \"edits\": [{\"file\": \"a.c\", "
+      "\"line\": 1, \"column\": 1, \"end_line\": 1, \"end_column\": 1, "
+      "\"replacement\": \"x\"}]}]}, "
+      "{\"kind\": \"repeated_alloc\", \"verdict\": \"from_the_future\"}, "
+      "{\"kind\": \"repeated_alloc\", \"verdict\": \"repeated_computation\"}]}";
+  ompdp_report_t r;
+  char err[256];
+  int rc = ompdp_report_read_json(old, sizeof(old) - 1, &r, err, sizeof(err));
+  CHECK(rc == 0);
+  if (rc)
+    fprintf(stderr, "read error: %s\n", err);
+  CHECK_EQ_U64(r.num_findings, 4);
+  if (r.num_findings == 4) {
+    CHECK(r.findings[0].verdict == OMPDP_V_ADVICE);
+    CHECK(r.findings[1].verdict == OMPDP_V_FIX);
+    CHECK(r.findings[2].verdict == OMPDP_V_ADVICE);
+    CHECK(r.findings[3].verdict == OMPDP_V_REPEATED_COMPUTATION);
+  }
+  CHECK_EQ_U64(r.time_saved_ns, 9);
+  CHECK_EQ_U64(r.excluded_time_ns, 0);
+  ompdp_report_free(&r);
+
+  static const char bad[] = "{\"ompdp_report_version\": 2, \"program\": {}, \"summary\": {}, "
+                            "\"findings\": [{\"kind\": \"round_trip\", \"verdict\": 3}]}";
+  CHECK(ompdp_report_read_json(bad, sizeof(bad) - 1, &r, err, sizeof(err)) != 0);
+
+  /* The names, and which verdicts count toward the saving. */
+  CHECK(ompdp_verdict_from_json("necessary") == OMPDP_V_NECESSARY);
+  CHECK(ompdp_verdict_from_json("nonsense") == OMPDP_V_COUNT);
+  CHECK(!strcmp(ompdp_verdict_json(OMPDP_V_REPEATED_COMPUTATION), "repeated_computation"));
+  CHECK(ompdp_verdict_saves(OMPDP_V_FIX) && ompdp_verdict_saves(OMPDP_V_ADVICE));
+  CHECK(!ompdp_verdict_saves(OMPDP_V_NECESSARY) && !ompdp_verdict_saves(OMPDP_V_COINCIDENCE) &&
+        !ompdp_verdict_saves(OMPDP_V_REPEATED_COMPUTATION));
+  CHECK(!strcmp(ompdp_verdict_level(OMPDP_V_COINCIDENCE), "note") &&
+        !strcmp(ompdp_verdict_level(OMPDP_V_ADVICE), "warning"));
+}
+
 int main(void) {
   test_model();
+  test_verdicts();
   test_round_trip();
   test_compile_commands();
   test_doubles();

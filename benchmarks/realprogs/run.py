@@ -744,6 +744,14 @@ def check_program(name, a, hec, yaml_tests):
     res["transfers"]["before"] = obs.get("transfers")
     res["allocs"]["before"] = obs.get("allocs")
     res["time_saved_ns"] = rep.get("summary", {}).get("time_saved_ns")
+    # What each finding is worth (docs/report-format.md, Verdicts), and the
+    # time of those that are no saving, kept out of time_saved_ns.
+    res["excluded_time_ns"] = rep.get("summary", {}).get("excluded_time_ns", 0)
+    verdicts = {}
+    for f in rep.get("findings", []):
+        v = f.get("verdict", "fix" if f.get("rewrites") else "advice")
+        verdicts[v] = verdicts.get(v, 0) + 1
+    res["verdicts"] = verdicts
     if not rewrites:
         return res
 

@@ -27,6 +27,12 @@ typedef enum ompdp_rewrite_kind {
   OMPDP_RK_COUNT
 } ompdp_rewrite_kind_t;
 
+typedef enum ompdp_verdict {
+#define OMPDP_VERDICT(Enum, Json, Saving, Level, Desc) OMPDP_V_##Enum,
+#include "ompdp/OmpdpFormat.inc"
+  OMPDP_V_COUNT
+} ompdp_verdict_t;
+
 typedef enum ompdp_op_class {
 #define OMPDP_OP_CLASS(Enum, Json, Desc) OMPDP_OC_##Enum,
 #include "ompdp/OmpdpFormat.inc"

@@ -90,12 +90,14 @@ int main(void) {
 // Findings in order of their saving, which varies: one prefix each.
 // RESULT: Overbroad maps:
 // RESULT: variable: result  clause: map(tofrom : result)
+// RESULT-NEXT: verdict: fix
 // RESULT-NEXT: suggestion:
 // RESULT-NEXT: rewrite (change_map_type): map `result` with `from` instead of `tofrom` at prog.c:[[#R:]]: the region only writes it
 // RESULT-NEXT: assumes: the region writes `result` on every path, as it did in each of the 15 executions of this run (every copy back differed from the copy in; the compiler could not prove it for every input)
 // RESULT-NEXT: prog.c:[[#R]]:43-[[#R]]:63: replace "map(tofrom : result)" with "map(from: result)"
 // STOP: Overbroad maps:
 // STOP: variable: stop  clause: map(stop)
+// STOP-NEXT: verdict: advice
 // STOP-NEXT: suggestion: the region only writes stop: if it writes every element, map it with `map(from: stop)` and drop the copy in to device 0. No rewrite: `map(from: stop)` is right only if the region writes every element of `stop` on every path before reading it; the compiler could not prove that, and in 1 of the 15 executions of this run `stop` came back with the bytes that went in (the region did not write it then, so a `from` map would have returned uninitialised device memory instead of the host's value).
 // STOP-NOT: rewrite (change_map_type): map `stop`
 

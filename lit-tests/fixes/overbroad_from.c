@@ -53,6 +53,7 @@ int main(void) {
 // REPORT: Overbroad maps:
 // REPORT-NEXT: overbroad_map  prog.c:[[#L:]]:1 in main  count=1 bytes=32.0 KiB
 // REPORT-NEXT: variable: b  clause: map(tofrom : b[0:N])
+// REPORT-NEXT: verdict: fix
 // REPORT-NEXT: suggestion: the region only writes b: if it writes every element, map it with `map(from: b)` and drop the copy in to device 0
 // REPORT-NEXT: rewrite (change_map_type): map `b[0:N]` with `from` instead of `tofrom` at prog.c:[[#L]]: the region only writes it (the compiler proved that it writes every element before reading any)  [saves {{.*}}: 1 transfer (32.0 KiB), 0 allocations]
 // REPORT-NEXT: prog.c:[[#L]]:20-[[#L]]:40: replace "map(tofrom : b[0:N])" with "map(from: b[0:N])"
@@ -68,7 +69,7 @@ int main(void) {
 
 // SARIF: "ruleId": "overbroad_map",
 // SARIF: "partialFingerprints": {"ompdpSite/v1": "overbroad_map:{{[0-9a-f]+}}:0"},
-// SARIF: "deletedRegion": {"startLine": [[#@LINE-32]], "startColumn": 20, "endLine": [[#@LINE-32]], "endColumn": 40}, "insertedContent": {"text": "map(from: b[0:N])"}
+// SARIF: "deletedRegion": {"startLine": [[#@LINE-33]], "startColumn": 20, "endLine": [[#@LINE-33]], "endColumn": 40}, "insertedContent": {"text": "map(from: b[0:N])"}
 // SARIF-SAME: "kind": "change_map_type"
 
 // DIAG: prog.c:[[#L:]]:33: warning: overbroad map: 'b' in map(tofrom : b[0:N]) copies in data the region only writes, once [-Wompdp-overbroad-map]

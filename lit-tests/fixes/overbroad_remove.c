@@ -58,6 +58,7 @@ int main(void) {
 // REPORT: Overbroad maps:
 // REPORT-NEXT: overbroad_map  prog.c:[[#L:]]:1 in main  count=2 bytes=64.0 KiB
 // REPORT-NEXT: variable: scratch  clause: map(to : a[0:N], scratch[0:N])
+// REPORT-NEXT: verdict: fix
 // REPORT-NEXT: suggestion: the region never reads or writes scratch, yet it was allocated or copied on device 0: remove it from the map clause
 // REPORT-NEXT: rewrite (remove_item): remove `scratch[0:N]` from `target` at prog.c:[[#L]]: the region never reads or writes it  [saves {{.*}}: 1 transfer (32.0 KiB), 1 allocation]
 // REPORT-NEXT: prog.c:[[#L]]:53-[[#L]]:67: delete ",scratch[0:N]"

@@ -67,9 +67,9 @@ int main(void) {
 // PAGE-NEXT: partial: false
 // PAGE-NEXT: summary: duplicate_transfer=1 round_trip=9 repeated_alloc=10 unused_alloc=0 unused_transfer=0
 // PAGE: findings: {{[4-6]}}
-// PAGE-DAG: finding {{[0-9]}} round_trip a2 shown=9 count=9 rewrites=1
-// PAGE-DAG: finding {{[0-9]}} duplicate_transfer a shown=1 count=1 rewrites=1
-// PAGE-DAG: finding {{[0-9]}} repeated_alloc a2 shown=9 count=9 rewrites=1
+// PAGE-DAG: finding {{[0-9]}} round_trip a2 shown=9 count=9 rewrites=1 verdict=fix saves=true
+// PAGE-DAG: finding {{[0-9]}} duplicate_transfer a shown=1 count=1 rewrites=1 verdict=fix saves=true
+// PAGE-DAG: finding {{[0-9]}} repeated_alloc a2 shown=9 count=9 rewrites=1 verdict=fix saves=true
 // The round trip's rewrite: a target data region before the loop.
 // PAGE-DAG: diff {{[0-9]}}.0 prog.c source=true -1 +2
 // PAGE-DAG: - {{ *}}for (int i = 0; i < ITERS; ++i) {

@@ -40,10 +40,12 @@ int main(void) {
 // TEXT-NEXT: variable: a  clause: map(to : a)
 // TEXT-NEXT: 1 from the same host buffer
 // TEXT-NEXT: first sent at {{.*}}run-attribution.c:22:1 in main
+// TEXT-NEXT: verdict: fix
 // TEXT-NEXT: suggestion: {{.*}}`#pragma omp target data map(to: a)`
 // TEXT: round_trip {{.*}}run-attribution.c:30:1 in main count=3
 // TEXT-NEXT: variable: b  clause: implicit map(tofrom: b)
 // TEXT-NEXT: outgoing copy at {{.*}}run-attribution.c:30:1 in main
+// TEXT-NEXT: verdict: fix
 // TEXT-NEXT: suggestion: {{.*}}map(tofrom: b){{.*}}update from(b)
 // TEXT-DAG: repeated_alloc {{.*}}run-attribution.c:30:1 in main count=3
 // TEXT-DAG: repeated_alloc {{.*}}run-attribution.c:25:1 in main count=1

@@ -83,11 +83,12 @@ int main(void) {
   // SAME-NEXT: duplicate_transfer {{.*}}duplicate_transfer.c:[[@LINE-4]]:1 in main count=1 bytes=4.0 KiB {{.*}} devices=0{{$}}
   // SAME-NEXT: 1 from the same host buffer, 0 from other buffers with the same bytes
   // SAME-NEXT: first sent at {{.*}}duplicate_transfer.c:[[@LINE-12]]:1 in main
+  // SAME-NEXT: verdict: advice
   // SAME-NEXT: suggestion: {{.*}}target data
   // SAME-NOT: duplicate_transfer
   // SAME-NOT: round_trip
-  // SAME: repeated_alloc {{.*}}duplicate_transfer.c:[[@LINE-10]]:1 in main count=1 bytes=4.0 KiB {{.*}} devices=0{{$}}
-  // SAME-NEXT: first allocated at {{.*}}duplicate_transfer.c:[[@LINE-17]]:1 in main
+  // SAME: repeated_alloc {{.*}}duplicate_transfer.c:[[@LINE-11]]:1 in main count=1 bytes=4.0 KiB {{.*}} devices=0{{$}}
+  // SAME-NEXT: first allocated at {{.*}}duplicate_transfer.c:[[@LINE-18]]:1 in main
   // SAME-NOT: unused_
   // SAME-NOT: repeated_alloc
   printf("s1=%d s2=%d\n", s1, s2);

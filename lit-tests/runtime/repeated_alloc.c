@@ -23,8 +23,9 @@
 // LOOP: summary: duplicate_transfers=0 round_trips=0 repeated_allocs=2 unused_allocs=0 unused_transfers=0
 // LOOP-NOT: duplicate_transfer
 // LOOP-NOT: round_trip
-// LOOP: repeated_alloc {{.*}}repeated_alloc.c:[[@LINE+26]]:1 in main count=2 bytes=4.0 KiB {{.*}} devices=0{{$}}
-// LOOP-NEXT: first allocated at {{.*}}repeated_alloc.c:[[@LINE+25]]:1 in main
+// LOOP: repeated_alloc {{.*}}repeated_alloc.c:[[@LINE+27]]:1 in main count=2 bytes=4.0 KiB {{.*}} devices=0{{$}}
+// LOOP-NEXT: first allocated at {{.*}}repeated_alloc.c:[[@LINE+26]]:1 in main
+// LOOP-NEXT: verdict: advice
 // LOOP-NEXT: suggestion: {{.*}}allocate it once
 // LOOP-NOT: repeated_alloc
 // LOOP-NOT: unused_

@@ -26,8 +26,9 @@
 // LOOP: a[N-1]=1275
 // LOOP: summary: duplicate_transfers=0 round_trips=4 repeated_allocs=4 unused_allocs=0 unused_transfers=0
 // LOOP-NOT: duplicate_transfer
-// LOOP: round_trip {{.*}}round_trip.c:[[@LINE+33]]:1 in main count=4 bytes=4.0 KiB {{.*}} devices=0{{$}}
-// LOOP-NEXT: outgoing copy at {{.*}}round_trip.c:[[@LINE+32]]:1 in main
+// LOOP: round_trip {{.*}}round_trip.c:[[@LINE+34]]:1 in main count=4 bytes=4.0 KiB {{.*}} devices=0{{$}}
+// LOOP-NEXT: outgoing copy at {{.*}}round_trip.c:[[@LINE+33]]:1 in main
+// LOOP-NEXT: verdict: advice
 // LOOP-NEXT: suggestion: {{.*}}target data map(tofrom: ...)
 // LOOP: repeated_alloc {{.*}}round_trip.c:[[@LINE+30]]:1 in main count=4 bytes=4.0 KiB {{.*}} devices=0{{$}}
 // LOOP-NOT: unused_

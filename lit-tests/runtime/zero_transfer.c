@@ -41,6 +41,7 @@ int main(void) {
 // TEXT: summary: {{.*}} zero_transfers=3 overbroad_maps=0
 // TEXT: Zero-filled transfers: every byte copied to a device was zero
 // TEXT-NEXT: zero_transfer  {{.*}}zero_transfer.c:30:1 in main  count=3 bytes=96.0 KiB time={{.*}} saved={{.*}} devices=0
+// TEXT-NEXT: verdict: advice
 // TEXT-NEXT: suggestion: every byte copied to device 0 was zero: map the buffer with `map(alloc: ...)` and fill it with zeros on the device
 // TEXT-NOT: zero_transfer
 

@@ -67,7 +67,7 @@ int main(void) {
 // LOG-NEXT: "locations": [{"physicalLocation": {"artifactLocation": {"uri": "file://[[DIR]]/src/prog.c"}, "region": {"startLine": [[#L:]], "startColumn": 1}}, "logicalLocations": [{"name": "main", "kind": "function"}]}],
 // LOG-NEXT: "relatedLocations": [{"id": 1, "physicalLocation": {{.*}}"message": {"text": "the outgoing copy of the round trip"}}],
 // LOG-NEXT: "partialFingerprints": {"ompdpSite/v1": "round_trip:{{[0-9a-f]+}}:{{[0-9]+}}"},
-// LOG-NEXT: "properties": {"count": 2, "bytes": 1024, {{.*}}"devices": [0], "variable": "b", "clause": "implicit map(tofrom: b)"},
+// LOG-NEXT: "properties": {"count": 2, "bytes": 1024, {{.*}}"devices": [0], "variable": "b", "clause": "implicit map(tofrom: b)", "verdict": "fix"},
 // LOG-NEXT: "fixes": [
 // LOG-NEXT: {"description": {"text": "keep `sum` and `b` {{.*}}"}, "artifactChanges": [{"artifactLocation": {"uri": "file://[[DIR]]/src/prog.c"}, "replacements": [{"deletedRegion": {"startLine": [[#L-1]], "startColumn": 1, "endLine": [[#L-1]], "endColumn": 6}, "insertedContent": {"text": "  #pragma omp target data map(tofrom: sum) map(tofrom: b)\n  for"}}]}], "properties": {"kind": "keep_resident", {{.*}}"allocs_removed": 4,
 // LOG: "ruleId": "unused_transfer",

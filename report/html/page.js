@@ -82,6 +82,10 @@
       el('div', { cls: 'n', text: fmtTime(D.time_saved_ns) }),
       el('div', { text: 'the fixes would save' + (D.predicted_speedup === null ? '' :
         ' (' + D.predicted_speedup.toFixed(2) + 'x)') })));
+    if (D.excluded_time_ns)
+      cards.appendChild(el('div', { cls: 'card', id: 'time-excluded' },
+        el('div', { cls: 'n', text: fmtTime(D.excluded_time_ns) }),
+        el('div', { text: 'no saving: necessary, coincidence, repeated computation' })));
     D.summary.forEach(function (c) {
       cards.appendChild(el('div', { cls: 'card ' + (c.count ? 'hit' : 'zero'), title: c.explanation,
                                     'data-kind': c.kind, 'data-count': String(c.count) },
@@ -292,7 +296,8 @@
       el('span', { text: 'count ' + f.count }),
       el('span', { text: fmtBytes(f.bytes) }),
       el('span', { text: 'time ' + fmtTime(f.time_ns) }),
-      el('span', { cls: 'saved', text: 'saves ' + fmtTime(f.time_saved_ns) }),
+      el('span', { cls: 'saved', text: f.saves ? 'saves ' + fmtTime(f.time_saved_ns)
+                                               : 'no saving (' + f.verdict + ')' }),
       el('span', { cls: 'muted', text: 'device' + (f.devices.length > 1 ? 's ' : ' ') + f.devices.join(', ') }),
       el('span', { cls: 'muted', text: shown })));
     var body = el('div', { cls: 'fb' },
@@ -300,7 +305,8 @@
       f.clause ? el('div', {}, 'clause: ', el('code', { text: f.clause })) : null,
       f.related ? el('div', { text: (f.kind === 'round_trip' ? 'outgoing copy at ' : 'first at ') +
                                fmtLoc(f.related) }) : null,
-      el('div', { cls: 'verdict' }, el('b', { text: 'Verdict: ' }), f.suggestion || ''));
+      el('div', { cls: 'verdict' }, el('b', { text: 'Verdict: ' }), f.verdict || ''),
+      el('div', {}, el('b', { text: 'Suggestion: ' }), f.suggestion || ''));
     f.rewrites.forEach(function (rw) { body.appendChild(rewriteView(rw)); });
     if (!f.rewrites.length)
       body.appendChild(el('div', { cls: 'muted', text: 'No rewrite (compile with the ompdp plugin ' +

@@ -9,7 +9,7 @@
 #   program: <argv>   partial: <bool>
 #   summary: <kind>=<count> ...   time_saved_ns=<n>
 #   findings: <n>
-#   finding <i> <kind> <variable> shown=<n> count=<n> rewrites=<n>
+#   finding <i> <kind> <variable> shown=<n> count=<n> rewrites=<n> verdict=<v> saves=<bool>
 #   diff <i>.<r> <file> source=<bool> -<n> +<n>   (then each diff line with --diffs)
 #   timeline: none | ops=<n> events=<n> folded=<n> rest=<n>
 # Exits 1 with "error: ..." when the page is not what ompdp writes: no data
@@ -91,12 +91,13 @@ def main():
     print("program: %s" % " ".join(d["program"]["argv"]))
     print("partial: %s" % str(d["partial"]).lower())
     print("summary: " + " ".join("%s=%d" % (c["kind"], c["count"]) for c in d["summary"]) +
-          " time_saved_ns=%d" % d["time_saved_ns"])
+          " time_saved_ns=%d excluded_time_ns=%d" % (d["time_saved_ns"], d["excluded_time_ns"]))
     print("warnings: %d" % len(d["warnings"]))
     print("findings: %d" % len(d["findings"]))
     for f in d["findings"]:
-        print("finding %d %s %s shown=%d count=%d rewrites=%d" % (
-            f["index"], f["kind"], f["variable"] or "-", f["shown"], f["count"], len(f["rewrites"])))
+        print("finding %d %s %s shown=%d count=%d rewrites=%d verdict=%s saves=%s" % (
+            f["index"], f["kind"], f["variable"] or "-", f["shown"], f["count"], len(f["rewrites"]),
+            f.get("verdict"), str(f.get("saves")).lower()))
         for r, rw in enumerate(f["rewrites"]):
             for df in rw["diffs"]:
                 lines = [l for h in df["hunks"] for l in h["lines"]]

@@ -2,7 +2,7 @@
 # ===- normalize_report.py - a JSON report without its run's timings -------===#
 #
 # Prints the report with the fields that are timings of one particular run
-# removed (wall_time_ns, time_ns, time_saved_ns, transfer_time_ns, kernel_time_ns,
+# removed (wall_time_ns, time_ns, time_saved_ns, excluded_time_ns, transfer_time_ns, kernel_time_ns,
 # predicted_speedup, and in rewrites time_saved_ns), and the findings in an
 # order that does not depend on them (the report sorts by time saved): by
 # kind, location, variable, count and bytes. The timeline keeps its
@@ -15,7 +15,7 @@
 import json
 import sys
 
-TIMING = {"wall_time_ns", "time_ns", "time_saved_ns", "transfer_time_ns", "kernel_time_ns",
+TIMING = {"wall_time_ns", "time_ns", "time_saved_ns", "excluded_time_ns", "transfer_time_ns", "kernel_time_ns",
           "predicted_speedup"}
 
 

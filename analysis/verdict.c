@@ -1,0 +1,317 @@
+/*===- verdict.c - what each finding is worth -----------------------*- C -*-===*\
+|*
+|* The detections count what repeats (Table 1 of the paper); not every
+|* repeat is waste a programmer can remove. After the planner has offered
+|* its rewrites, each finding gets a verdict (OMPDP_VERDICT):
+|*
+|*   fix         it carries a rewrite;
+|*   advice      the waste is real, no rewrite is safe: the suggestion says
+|*               what to do and why ompdp did not do it;
+|*   necessary   the bytes have to move: the device changes its copy between
+|*               two sends of the same host bytes (a copy back that differed
+|*               from what was sent, a kernel the compiler saw write the
+|*               item, or a counter the host resets and reads back every
+|*               iteration), or a repeated copy back brought the host other
+|*               bytes than it held then, or the host reads what it brings,
+|*               every iteration;
+|*   coincidence different host buffers that merely held equal bytes, too
+|*               small to be worth initialising on the device;
+|*   repeated_computation
+|*               a construct whose inputs were the same every time gave the
+|*               same output back: a timing loop, or recomputation.
+|*
+|* Only fix and advice count toward the time the fixes would save; the
+|* others' time is the summary's excluded_time_ns. The run's facts are the
+|* report's plan (rewrite_facts.c), so verdicts are decided where rewrites
+|* are planned, once; a report without a plan gets the verdicts its
+|* rewrites imply (ompdp_report_default_verdicts).
+|*
+\*===----------------------------------------------------------------------===*/
+#include "verdict.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static const ompdp_plan_site_t *find_site(const ompdp_plan_t *p, uint32_t region, int32_t item) {
+  for (size_t i = 0; i < p->num_sites; ++i)
+    if (p->sites[i].region == region && p->sites[i].item == item)
+      return &p->sites[i];
+  return NULL;
+}
+
+static int access_writes(uint32_t a) {
+  return a == OMPDP_ACCESS_WRITE || a == OMPDP_ACCESS_READ_WRITE;
+}
+
+static int access_reads(uint32_t a) {
+  return a == OMPDP_ACCESS_READ || a == OMPDP_ACCESS_READ_WRITE || a == OMPDP_ACCESS_UNKNOWN;
+}
+
+/* What the run and the compiler say about the buffer of f's site: every
+ * site that last worked on the same buffer is looked at, because the send
+ * and the kernel that changes the data are often different constructs (a
+ * `target update to` and a kernel inside one `target data`). */
+static void buffer_facts(const ompdp_plan_t *p, const ompdp_plan_site_t *s,
+                         ompdp_verdict_facts_t *v) {
+  for (size_t i = 0; i < p->num_sites; ++i) {
+    const ompdp_plan_site_t *o = &p->sites[i];
+    if (o != s && (!s->buf || o->buf != s->buf))
+      continue;
+    if (o->d2h && o->dev_changed)
+      v->dev_changed = 1;
+    if (o->d2h > o->d2h_unhashed)
+      v->back_hashed = 1;
+    if (o->d2h >= 2)
+      v->back_repeated = 1;
+    ompdp_region_info_t it;
+    if (o->item >= 0 && !ompdp_plan_describe(p, o->region, o->item, &it) &&
+        it.construct == OMPDP_CK_TARGET && access_writes(it.access))
+      v->kernel_writes = 1;
+  }
+}
+
+/* Copies in of the construct: 1 when it copied something in more than once
+ * and no copy carried other bytes than the last time. (A construct that
+ * copies nothing in, a `target update from`, says nothing of its inputs.) */
+static int construct_inputs_same(const ompdp_plan_t *p, uint32_t region) {
+  int repeated = 0;
+  for (size_t i = 0; i < p->num_sites; ++i) {
+    const ompdp_plan_site_t *o = &p->sites[i];
+    if (o->region != region || !o->h2d)
+      continue;
+    if (o->host_changed)
+      return 0;
+    repeated |= o->h2d >= 2;
+  }
+  return repeated;
+}
+
+static void gather(const ompdp_plan_t *p, const ompdp_finding_t *f, ompdp_verdict_facts_t *v) {
+  v->d2h = ompdp_finding_is_copy_back(f);
+  if (!p || !p->present || !f->rt_region || f->item < 0)
+    return;
+  const ompdp_plan_site_t *s = find_site(p, f->rt_region, f->item);
+  if (!s)
+    return;
+  v->with_facts = 1;
+  buffer_facts(p, s, v);
+  v->site_copies = s->h2d || s->d2h;
+  v->site_resends = s->h2d >= 2 && !s->host_changed;
+  v->back_new = s->d2h && !s->d2h_same && s->d2h > s->d2h_unhashed;
+  v->inputs_same = construct_inputs_same(p, f->rt_region);
+  ompdp_region_info_t it;
+  if (ompdp_plan_describe(p, f->rt_region, f->item, &it))
+    return;
+  for (uint32_t k = 0; k < it.num_host_accesses; ++k) {
+    if (access_reads(it.host_accesses[k].Access))
+      v->host_reads = 1;
+    if (access_writes(it.host_accesses[k].Access))
+      v->host_writes = 1;
+  }
+}
+
+/*===- the decision --------------------------------------------------------===*/
+
+/* Whether the host needs what comes back: it reads the item in the loop
+ * around the construct, every iteration, and only the copy tells it whether
+ * the device's result changed this time. (A rewrite that keeps such data
+ * resident would have to be the planner's, with its host updates.) */
+static int host_needs_copy_back(const ompdp_verdict_facts_t *in) {
+  return in->host_reads;
+}
+
+static ompdp_verdict_t duplicate(const ompdp_finding_t *f, const ompdp_verdict_facts_t *in) {
+  uint64_t per = f->count ? f->bytes / f->count : f->bytes;
+  /* The detection names the buffer that first sent the bytes; a site that
+   * re-sent its own unchanged bytes is a same-buffer repeat even when
+   * another variable sent them first (two arrays both initialised to 1). */
+  if (!f->same_buffer && f->other_buffer && !in->site_resends) {
+    /* Another variable held the bytes. Coming back to the host, each
+     * variable needs its own copy; going to the device, only large data
+     * repeated every time (zero-filled arrays) is worth initialising there. */
+    if (in->d2h || per < OMPDP_VERDICT_LARGE_BYTES)
+      return OMPDP_V_COINCIDENCE;
+    return OMPDP_V_ADVICE;
+  }
+  if (in->d2h) {
+    /* The host received these bytes before, but every copy back here
+     * brought other bytes than the buffer held then (b += a, then b -= a/2:
+     * the second result equals an earlier first one): the copy is needed.
+     * The host reads what comes back, every iteration: the copy is how it
+     * learns the device's result, equal to the last one or not. */
+    if (in->back_new || host_needs_copy_back(in))
+      return OMPDP_V_NECESSARY;
+    return in->inputs_same && in->with_facts ? OMPDP_V_REPEATED_COMPUTATION : OMPDP_V_ADVICE;
+  }
+  /* The same host bytes sent again after the device changed its copy: the
+   * send resets it. The run saw a copy back differ, or the compiler saw a
+   * kernel write it, or the host resets it in the loop and the program
+   * copies it back again and again (a counter: the device is meant to
+   * change it, even when this run's input never made it). */
+  if (in->dev_changed || in->kernel_writes || (in->host_writes && in->back_repeated))
+    return OMPDP_V_NECESSARY;
+  return OMPDP_V_ADVICE;
+}
+
+ompdp_verdict_t ompdp_verdict_decide(const ompdp_finding_t *f, const ompdp_verdict_facts_t *in) {
+  if (f->num_rewrites)
+    return OMPDP_V_FIX;
+  switch (f->kind) {
+  case OMPDP_FK_DUPLICATE_TRANSFER:
+    return duplicate(f, in);
+  case OMPDP_FK_ROUND_TRIP:
+    /* Came back unchanged, but the host reads it in the loop: the copy
+     * back is how the host knows it did not change. */
+    return host_needs_copy_back(in) ? OMPDP_V_NECESSARY : OMPDP_V_ADVICE;
+  case OMPDP_FK_REPEATED_ALLOC:
+  case OMPDP_FK_UNUSED_ALLOC:
+  case OMPDP_FK_UNUSED_TRANSFER:
+  case OMPDP_FK_ZERO_TRANSFER:
+  case OMPDP_FK_OVERBROAD_MAP:
+  case OMPDP_FK_COUNT:
+    break;
+  }
+  return OMPDP_V_ADVICE;
+}
+
+/*===- the words -------------------------------------------------------------===*/
+
+/* 1 when rewrite kind k is the one the detection's suggestion proposes for
+ * finding kind fk (docs/fixes.md), so the words and the rewrite agree. */
+static int natural_rewrite(ompdp_finding_kind_t fk, ompdp_rewrite_kind_t k) {
+  switch (fk) {
+  case OMPDP_FK_DUPLICATE_TRANSFER:
+  case OMPDP_FK_ROUND_TRIP:
+  case OMPDP_FK_REPEATED_ALLOC:
+    return k == OMPDP_RK_KEEP_RESIDENT;
+  case OMPDP_FK_UNUSED_ALLOC:
+    return k == OMPDP_RK_REMOVE_ITEM;
+  case OMPDP_FK_UNUSED_TRANSFER:
+  case OMPDP_FK_OVERBROAD_MAP:
+    return k == OMPDP_RK_REMOVE_ITEM || k == OMPDP_RK_CHANGE_MAP_TYPE;
+  case OMPDP_FK_ZERO_TRANSFER:
+    return k == OMPDP_RK_ALLOC_AND_FILL;
+  case OMPDP_FK_COUNT:
+    break;
+  }
+  return 0;
+}
+
+/* The suggestion for a finding without a rewrite, in one sentence: what the
+ * programmer can do and why ompdp did not do it. NULL: keep the
+ * detection's (it already says what to do, and nothing contradicts it). */
+static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_t *in) {
+  int d2h = in->d2h;
+  char buf[2048];
+  const char *v = f->variable ? f->variable : "the data";
+  switch (f->verdict) {
+  case OMPDP_V_NECESSARY:
+    if (d2h && in->back_new)
+      snprintf(buf, sizeof(buf),
+               "no saving: each copy back brought the host other bytes of %s than it held "
+               "then (they only equal bytes it received earlier), so each is needed",
+               v);
+    else if (d2h || f->kind == OMPDP_FK_ROUND_TRIP)
+      snprintf(buf, sizeof(buf),
+               "no saving: the host reads %s after each copy back, and only the copy tells it "
+               "that the value did not change",
+               v);
+    else
+      snprintf(buf, sizeof(buf),
+               "no saving: the device changes its copy of %s between the sends (a copy back "
+               "differed, a kernel writes it, or the host resets it and reads it back each "
+               "time), so each send of the host's bytes resets it and is needed; keeping it "
+               "resident without the send would break the program",
+               v);
+    break;
+  case OMPDP_V_COINCIDENCE:
+    snprintf(buf, sizeof(buf),
+             "no saving: different variables that happen to hold equal bytes; nothing to "
+             "change");
+    break;
+  case OMPDP_V_REPEATED_COMPUTATION:
+    snprintf(buf, sizeof(buf),
+             "a repeated computation: the construct got the same inputs and gave back the same "
+             "%s every time; a timing loop, or real recomputation the programmer may remove",
+             v);
+    break;
+  case OMPDP_V_ADVICE:
+    if (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && d2h) {
+      snprintf(buf, sizeof(buf),
+               "the copy back brought the host the bytes of %s it already had (the kernel "
+               "computed the same result again): copy it back only where it can change, e.g. "
+               "`target update from(%s)` after the loop; ompdp did not rewrite it because it "
+               "cannot know that the result stays the same for other inputs",
+               v, f->variable ? f->variable : "...");
+      break;
+    }
+    if (f->kind == OMPDP_FK_REPEATED_ALLOC && f->suggestion && in->site_copies) {
+      /* Allocated once outside, the construct's own map would find the data
+       * present and copy nothing: its copies need the `always` modifier. */
+      snprintf(buf, sizeof(buf),
+               "%s; the construct's map of %s must then say `always` where its copies are "
+               "still needed, because a present item is not copied",
+               f->suggestion, v);
+      break;
+    }
+    return NULL;
+  case OMPDP_V_FIX:
+    /* A rewrite of another kind than the finding's own (a small object
+     * passed as firstprivate for a round trip, one rewrite for several
+     * items of a directive): the detection's words would propose something
+     * else; say what the rewrite does. */
+    if (!natural_rewrite(f->kind, f->rewrites[0].kind)) {
+      snprintf(buf, sizeof(buf), "fixed by the rewrite below (%s): %s",
+               ompdp_rewrite_kind_json(f->rewrites[0].kind),
+               f->rewrites[0].description ? f->rewrites[0].description : "see its edits");
+      break;
+    }
+    /* Bytes that matched another buffer's, on a site the planner keeps
+     * resident: say what the rewrite does, not "initialise it there". */
+    if (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && !f->same_buffer && f->other_buffer &&
+        f->rewrites[0].kind == OMPDP_RK_KEEP_RESIDENT) {
+      snprintf(buf, sizeof(buf),
+               "%s is sent again with bytes the device already has (other host buffers held "
+               "the same bytes): keep it resident, as the rewrite below does",
+               v);
+      break;
+    }
+    return NULL;
+  case OMPDP_V_NONE:
+  case OMPDP_V_COUNT:
+    return NULL;
+  }
+  return ompdp_strdup(buf);
+}
+
+/*===- the report ----------------------------------------------------------===*/
+
+int ompdp_assign_verdicts(ompdp_report_t *r, const ompdp_plan_t *plan) {
+  if (!plan || !plan->present) {
+    ompdp_report_default_verdicts(r);
+    return 0;
+  }
+  uint64_t excluded = 0;
+  int rc = 0;
+  for (size_t i = 0; i < r->num_findings; ++i) {
+    ompdp_finding_t *f = &r->findings[i];
+    ompdp_verdict_facts_t v = {0};
+    gather(plan, f, &v);
+    f->verdict = ompdp_verdict_decide(f, &v);
+    if (!ompdp_verdict_saves(f->verdict))
+      excluded += f->time_saved_ns;
+    char *s = suggestion_for(f, &v);
+    if (s) {
+      free(f->suggestion);
+      f->suggestion = s;
+    } else if (!ompdp_verdict_saves(f->verdict)) {
+      rc = -1; /* out of memory: the detection's words stay */
+    }
+  }
+  /* The run's union less what the excluded findings saved: exact when they
+   * did not overlap the others, a lower bound otherwise. */
+  r->excluded_time_ns = excluded;
+  r->time_saved_ns = r->time_saved_ns > excluded ? r->time_saved_ns - excluded : 0;
+  ompdp_report_update_speedup(r);
+  return rc;
+}

@@ -1,0 +1,50 @@
+/*===- verdict.h - what each finding is worth ----------------------*- C -*-===*\
+|*
+|* Verdicts (OMPDP_VERDICT in OmpdpFormat.inc) are decided after the rewrites
+|* are planned, from the report's plan (verdict.c). The decision for a
+|* duplicate transfer is a pure function of the facts below, so that the unit
+|* tests can state each case.
+|*
+\*===----------------------------------------------------------------------===*/
+#ifndef OMPDP_VERDICT_H
+#define OMPDP_VERDICT_H
+
+#include "report.h"
+
+/* Repeats of other host buffers' bytes smaller than this (per repeat) are
+ * a coincidence, not a saving: small values (two sizes both 64, two
+ * dimensions both 512) are equal by chance, and initialising them on the
+ * device would save nothing measurable. From this size up, bytes repeated
+ * from another buffer every time (typically zero-filled arrays) are worth
+ * initialising on the device. */
+#define OMPDP_VERDICT_LARGE_BYTES 4096u
+
+/* What the plan says about a finding's buffer and construct. */
+typedef struct ompdp_verdict_facts {
+  int with_facts;    /* the plan has the finding's site (else all below are 0) */
+  int d2h;           /* its repeats are copies back to the host */
+  int dev_changed;   /* a copy back of its buffer differed from what was sent */
+  int back_hashed;   /* some copy back of the buffer was compared at all */
+  int kernel_writes; /* the compiler saw a kernel write the buffer's item */
+  int host_reads;    /* host code in the loop around the construct reads the item */
+  int host_writes;   /* ... writes it (resets it) */
+  int back_repeated; /* some construct copies the buffer back more than once */
+  int site_copies;   /* the finding's own construct copies the item */
+  int site_resends;  /* ... copies it in again and again, never other bytes */
+  int back_new;      /* ... copies it back, every time other bytes than it held then */
+  int inputs_same;   /* the construct copied in again, and never other bytes than before */
+} ompdp_verdict_facts_t;
+
+/* The verdict of finding f (its kind, rewrites, and for a duplicate
+ * transfer same_buffer, other_buffer, count and bytes) given the facts. */
+ompdp_verdict_t ompdp_verdict_decide(const ompdp_finding_t *f, const ompdp_verdict_facts_t *v);
+
+/* Gives every finding of r its verdict from plan (the report's, before the
+ * planner drops it; NULL or absent: fix or advice by the rewrites alone),
+ * puts the suggestion of a finding without a rewrite in words that match
+ * the verdict, and takes the saving of the findings that save nothing out
+ * of the summary (into excluded_time_ns). Call once, after the rewrites are
+ * planned. Returns 0, or -1 when out of memory (verdicts are still set). */
+int ompdp_assign_verdicts(ompdp_report_t *r, const ompdp_plan_t *plan);
+
+#endif /* OMPDP_VERDICT_H */

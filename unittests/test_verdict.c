@@ -1,0 +1,252 @@
+/*===- test_verdict.c - what each finding is worth -----------------*- C -*-===*\
+|*
+|* The decision (ompdp_verdict_decide) case by case, each verdict with a
+|* case that gets it and a close one that does not; then ompdp_assign_verdicts
+|* on a report with a hand-made plan: the facts it reads from the plan (a
+|* copy back that differed, host code that reads the item), the suggestion
+|* it writes, and the summary's saving without the excluded findings.
+|*
+\*===----------------------------------------------------------------------===*/
+#include "check.h"
+#include "report.h"
+#include "verdict.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static ompdp_finding_t dup(uint64_t same, uint64_t other, uint64_t bytes_each, int d2h) {
+  ompdp_finding_t f;
+  memset(&f, 0, sizeof(f));
+  f.kind = OMPDP_FK_DUPLICATE_TRANSFER;
+  f.item = -1;
+  f.same_buffer = same;
+  f.other_buffer = other;
+  f.count = same + other;
+  f.bytes = f.count * bytes_each;
+  f.ops.known = 1;
+  f.ops.c[d2h ? OMPDP_OC_D2H : OMPDP_OC_H2D].count = f.count;
+  return f;
+}
+
+static const ompdp_verdict_facts_t Facts = {.with_facts = 1};
+
+static void test_fix(void) {
+  ompdp_finding_t f = dup(3, 0, 8, 0);
+  ompdp_rewrite_t rw = {.kind = OMPDP_RK_KEEP_RESIDENT};
+  f.rewrites = &rw;
+  f.num_rewrites = 1;
+  /* A rewrite wins over every fact. */
+  ompdp_verdict_facts_t v = Facts;
+  v.dev_changed = 1;
+  CHECK(ompdp_verdict_decide(&f, &v) == OMPDP_V_FIX);
+  f.num_rewrites = 0;
+  CHECK(ompdp_verdict_decide(&f, &v) != OMPDP_V_FIX);
+  ompdp_finding_t u = {.kind = OMPDP_FK_UNUSED_ALLOC};
+  u.rewrites = &rw;
+  u.num_rewrites = 1;
+  CHECK(ompdp_verdict_decide(&u, &Facts) == OMPDP_V_FIX);
+}
+
+static void test_advice(void) {
+  /* The same host buffer, sent again, unchanged by the device. */
+  ompdp_finding_t f = dup(3, 0, 4096, 0);
+  CHECK(ompdp_verdict_decide(&f, &Facts) == OMPDP_V_ADVICE);
+  /* Large bytes of another buffer every time: initialise on the device. */
+  ompdp_finding_t z = dup(0, 3, 1 << 20, 0);
+  CHECK(ompdp_verdict_decide(&z, &Facts) == OMPDP_V_ADVICE);
+  /* Other kinds without a rewrite. */
+  ompdp_finding_t a = {.kind = OMPDP_FK_REPEATED_ALLOC};
+  CHECK(ompdp_verdict_decide(&a, &Facts) == OMPDP_V_ADVICE);
+  /* A copy back of what the host had, with changing inputs: advice. */
+  ompdp_finding_t b = dup(2, 0, 64, 1);
+  ompdp_verdict_facts_t v = Facts;
+  v.d2h = 1;
+  CHECK(ompdp_verdict_decide(&b, &v) == OMPDP_V_ADVICE);
+  /* Not advice: the host reads it. */
+  v.host_reads = 1;
+  CHECK(ompdp_verdict_decide(&b, &v) != OMPDP_V_ADVICE);
+}
+
+static void test_necessary(void) {
+  ompdp_finding_t f = dup(5, 0, 8, 0);
+  ompdp_verdict_facts_t v = Facts;
+  /* Jacobi's error: a copy back differed from what was sent. */
+  v.dev_changed = 1;
+  CHECK(ompdp_verdict_decide(&f, &v) == OMPDP_V_NECESSARY);
+  /* A kernel writes it (the compiler's facts). */
+  v = Facts;
+  v.kernel_writes = 1;
+  CHECK(ompdp_verdict_decide(&f, &v) == OMPDP_V_NECESSARY);
+  /* A counter the host resets and reads back, which no input changed. */
+  v = Facts;
+  v.host_writes = 1;
+  v.back_repeated = 1;
+  CHECK(ompdp_verdict_decide(&f, &v) == OMPDP_V_NECESSARY);
+  /* ... the reset alone, without copies back, is not. */
+  v.back_repeated = 0;
+  CHECK(ompdp_verdict_decide(&f, &v) == OMPDP_V_ADVICE);
+  /* A copy back the host reads every iteration. */
+  ompdp_finding_t b = dup(3, 0, 4, 1);
+  v = Facts;
+  v.d2h = 1;
+  v.host_reads = 1;
+  CHECK(ompdp_verdict_decide(&b, &v) == OMPDP_V_NECESSARY);
+  /* A copy back of bytes the host received before, but not those it held
+   * then (b += a, then b -= a / 2): needed, even unread in the loop. */
+  v = Facts;
+  v.d2h = 1;
+  v.back_new = 1;
+  v.inputs_same = 1;
+  CHECK(ompdp_verdict_decide(&b, &v) == OMPDP_V_NECESSARY);
+  /* A round trip the host reads. */
+  v = Facts;
+  v.host_reads = 1;
+  ompdp_finding_t r = {.kind = OMPDP_FK_ROUND_TRIP, .count = 2};
+  CHECK(ompdp_verdict_decide(&r, &v) == OMPDP_V_NECESSARY);
+  v.host_reads = 0;
+  CHECK(ompdp_verdict_decide(&r, &v) == OMPDP_V_ADVICE);
+}
+
+static void test_coincidence(void) {
+  /* hotspot's col and row, both 512. */
+  ompdp_finding_t f = dup(0, 1, 4, 0);
+  CHECK(ompdp_verdict_decide(&f, &Facts) == OMPDP_V_COINCIDENCE);
+  /* Just under the threshold, and at it. */
+  ompdp_finding_t u = dup(0, 2, OMPDP_VERDICT_LARGE_BYTES - 1, 0);
+  CHECK(ompdp_verdict_decide(&u, &Facts) == OMPDP_V_COINCIDENCE);
+  ompdp_finding_t l = dup(0, 2, OMPDP_VERDICT_LARGE_BYTES, 0);
+  CHECK(ompdp_verdict_decide(&l, &Facts) == OMPDP_V_ADVICE);
+  /* Coming back to the host, another variable's bytes are never a saving. */
+  ompdp_finding_t b = dup(0, 2, 1 << 20, 1);
+  ompdp_verdict_facts_t v = Facts;
+  v.d2h = 1;
+  CHECK(ompdp_verdict_decide(&b, &v) == OMPDP_V_COINCIDENCE);
+  /* The bytes were first another variable's, but the site re-sends its own
+   * unchanged bytes every time: a same-buffer repeat, not a coincidence. */
+  v = Facts;
+  v.site_resends = 1;
+  CHECK(ompdp_verdict_decide(&f, &v) == OMPDP_V_ADVICE);
+  /* Some repeats re-send the same buffer: not a coincidence. */
+  ompdp_finding_t m = dup(1, 1, 4, 0);
+  CHECK(ompdp_verdict_decide(&m, &Facts) == OMPDP_V_ADVICE);
+}
+
+static void test_repeated_computation(void) {
+  ompdp_finding_t b = dup(3, 0, 4096, 1);
+  ompdp_verdict_facts_t v = Facts;
+  v.d2h = 1;
+  v.inputs_same = 1;
+  CHECK(ompdp_verdict_decide(&b, &v) == OMPDP_V_REPEATED_COMPUTATION);
+  /* Inputs that changed: the kernel recomputed the same result from other
+   * inputs, which ompdp cannot tell will always hold. */
+  v.inputs_same = 0;
+  CHECK(ompdp_verdict_decide(&b, &v) == OMPDP_V_ADVICE);
+  /* Without the plan's facts nothing is known about the inputs. */
+  v = (ompdp_verdict_facts_t){.d2h = 1, .inputs_same = 1};
+  CHECK(ompdp_verdict_decide(&b, &v) == OMPDP_V_ADVICE);
+  /* Copies to the device are never called a repeated computation. */
+  ompdp_finding_t h = dup(3, 0, 4096, 0);
+  v = Facts;
+  v.inputs_same = 1;
+  CHECK(ompdp_verdict_decide(&h, &v) == OMPDP_V_ADVICE);
+}
+
+/*===- a report and its plan ---------------------------------------------===*/
+
+/* Region 1: `target map(tofrom: err)` in a loop whose host code reads and
+ * writes err (item 0). Region 2: `target map(to: a)` (item 0), nothing on
+ * the host. */
+static void test_assign(void) {
+  static const ompdp_host_access_t err_host[] = {
+      {.Item = 0, .Access = OMPDP_ACCESS_WRITE}, {.Item = 0, .Access = OMPDP_ACCESS_READ}};
+  ompdp_plan_region_t regions[2];
+  memset(regions, 0, sizeof(regions));
+  ompdp_region_info_t items[2];
+  memset(items, 0, sizeof(items));
+  for (int i = 0; i < 2; ++i) {
+    regions[i].handle = (uint32_t)i + 1;
+    regions[i].head.construct = OMPDP_CK_TARGET;
+    regions[i].head.num_items = 1;
+    regions[i].head.file = regions[i].head.function = "";
+    items[i] = regions[i].head;
+    items[i].access = OMPDP_ACCESS_READ;
+    regions[i].items = &items[i];
+  }
+  items[0].host_accesses = err_host;
+  items[0].num_host_accesses = 2;
+  ompdp_plan_site_t sites[2];
+  memset(sites, 0, sizeof(sites));
+  sites[0] = (ompdp_plan_site_t){.region = 1, .item = 0, .buf = 1, .h2d = 5, .d2h = 5,
+                                 .dev_changed = 1};
+  sites[1] = (ompdp_plan_site_t){.region = 2, .item = 0, .buf = 2, .h2d = 5};
+  ompdp_plan_t plan = {.present = 1, .sites = sites, .num_sites = 2, .regions = regions,
+                       .num_regions = 2};
+
+  ompdp_report_t r;
+  ompdp_report_init(&r);
+  r.wall_time_ns = 1000000;
+  r.time_saved_ns = 700;
+  ompdp_finding_t *e = ompdp_report_add_finding(&r, OMPDP_FK_DUPLICATE_TRANSFER);
+  e->count = e->same_buffer = 4;
+  e->bytes = 32;
+  e->time_saved_ns = 400;
+  e->rt_region = 1;
+  e->item = 0;
+  e->variable = ompdp_strdup("error");
+  e->suggestion = ompdp_strdup("keep it resident");
+  e->ops.known = 1;
+  e->ops.c[OMPDP_OC_H2D].count = 4;
+  ompdp_finding_t *a = ompdp_report_add_finding(&r, OMPDP_FK_DUPLICATE_TRANSFER);
+  a->count = a->same_buffer = 4;
+  a->bytes = 4 << 20;
+  a->time_saved_ns = 300;
+  a->rt_region = 2;
+  a->item = 0;
+  a->suggestion = ompdp_strdup("keep it resident");
+  a->ops.known = 1;
+  a->ops.c[OMPDP_OC_H2D].count = 4;
+
+  /* A round trip fixed by a rewrite of another kind than its own: the
+   * words follow the rewrite. */
+  ompdp_finding_t *t = ompdp_report_add_finding(&r, OMPDP_FK_ROUND_TRIP);
+  t->suggestion = ompdp_strdup("keep it on the device across the enclosing loop");
+  ompdp_rewrite_t *rw = ompdp_finding_add_rewrite(t, OMPDP_RK_FIRSTPRIVATE);
+  rw->description = ompdp_strdup("pass `q` as `firstprivate(q)`");
+
+  CHECK(ompdp_assign_verdicts(&r, &plan) == 0);
+  CHECK(r.findings[2].verdict == OMPDP_V_FIX);
+  CHECK(r.findings[2].suggestion &&
+        !strcmp(r.findings[2].suggestion,
+                "fixed by the rewrite below (firstprivate): pass `q` as `firstprivate(q)`"));
+  CHECK(r.findings[0].verdict == OMPDP_V_NECESSARY);
+  CHECK(r.findings[1].verdict == OMPDP_V_ADVICE);
+  /* The necessary finding's words say why, never "keep it resident". */
+  CHECK(r.findings[0].suggestion && strstr(r.findings[0].suggestion, "no saving") &&
+        !strstr(r.findings[0].suggestion, "keep it resident with"));
+  CHECK(r.findings[1].suggestion && !strcmp(r.findings[1].suggestion, "keep it resident"));
+  CHECK_EQ_U64(r.excluded_time_ns, 400);
+  CHECK_EQ_U64(r.time_saved_ns, 300);
+  CHECK(r.predicted_speedup > 1.0);
+  ompdp_report_free(&r);
+
+  /* Without a plan: fix or advice by the rewrites alone, summary kept. */
+  ompdp_report_init(&r);
+  r.time_saved_ns = 50;
+  ompdp_finding_t *n = ompdp_report_add_finding(&r, OMPDP_FK_ROUND_TRIP);
+  n->time_saved_ns = 50;
+  CHECK(ompdp_assign_verdicts(&r, NULL) == 0);
+  CHECK(r.findings[0].verdict == OMPDP_V_ADVICE);
+  CHECK_EQ_U64(r.time_saved_ns, 50);
+  CHECK_EQ_U64(r.excluded_time_ns, 0);
+  ompdp_report_free(&r);
+}
+
+int main(void) {
+  test_fix();
+  test_advice();
+  test_necessary();
+  test_coincidence();
+  test_repeated_computation();
+  test_assign();
+  return CHECK_DONE();
+}
