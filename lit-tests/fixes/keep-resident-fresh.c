@@ -70,6 +70,7 @@ int main(void) {
 // REPORT:     Repeated device allocations
 // REPORT:         variable: t clause
 // REPORT-NEXT:    first allocated at
+// REPORT-NEXT:    verdict: advice
 // REPORT-NEXT:    suggestion: `t` is a new host buffer each time (the loop around the construct sets it; malloc may put one where the last one was), so mapping it allocates it on device {{[0-9]+}} again too
 // REPORT-NOT: keep `t[0:n]`
 // REWRITES-DAG: rewrite (keep_resident): keep `s` on device {{[0-9]+}} for the whole for loop at prog.c:{{[0-9]+}}: `#pragma omp target data map(tofrom: s)`
