@@ -432,6 +432,7 @@ def bench_hash(hb, quick):
             rows.append({"size": int(kv["size"]),
                          "hash_gbps": float(kv["hash_gbps"]),
                          "memcpy_gbps": float(kv["memcpy_gbps"]),
+                         "read_gbps": float(kv["read_gbps"]),
                          "overlap_gbps": float(kv["overlap_gbps"])
                          if "overlap_gbps" in kv else None})
     return rows
@@ -563,15 +564,20 @@ def render(res):
     hrows = [[human(h["size"]), f"{h['hash_gbps']:.2f}",
               f"{h['memcpy_gbps']:.2f}",
               f"{h['hash_gbps'] / h['memcpy_gbps']:.2f}",
+              f"{h['read_gbps']:.2f}",
+              f"{h['hash_gbps'] / h['read_gbps']:.2f}",
               f"{h['overlap_gbps']:.2f}" if h.get("overlap_gbps") else "-",
               f"{h['overlap_gbps'] / h['memcpy_gbps']:.2f}"
               if h.get("overlap_gbps") else "-"]
              for h in res["hash"]]
     lines.append(fmt_table(["buffer", "XXH3 GB/s", "memcpy GB/s",
-                            "hash/memcpy", "copy while hashing GB/s",
+                            "hash/memcpy", "read GB/s", "hash/read",
+                            "copy while hashing GB/s",
                             "overlapped/memcpy"], hrows))
     lines.append("")
-    lines.append("Last columns: with --option hash_helper=1, ompdp hashes "
+    lines.append("read: every byte read once and nothing else (the XOR of "
+                 "the buffer's words), the floor of any hash on one thread. "
+                 "Last columns: with --option hash_helper=1, ompdp hashes "
                  "buffers from 256 KiB on a helper thread during the copy; "
                  "that copy's speed.")
     st = res.get("stream")
