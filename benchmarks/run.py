@@ -223,7 +223,9 @@ def bench_logbench(exe, quick, runs):
 
 
 class RunFailed(Exception):
-    pass
+    def __init__(self, msg, why=""):
+        super().__init__(msg)
+        self.why = why  # one line: the exit status and its last words
 
 
 def run_once(argv, errpath, env=None, cwd=None, mark=True):
@@ -247,8 +249,12 @@ def run_once(argv, errpath, env=None, cwd=None, mark=True):
     with open(errpath, errors="replace") as f:
         text = f.read()
     if p.returncode != 0:
+        last = ([l for l in text.splitlines() if l.strip()] or [""])[-1]
+        how = (f"signal {-p.returncode}" if p.returncode < 0
+               else f"exit status {p.returncode}")
         raise RunFailed(f"{' '.join(argv)} exited with {p.returncode}:\n"
-                        f"{text[-2000:]}")
+                        f"{text[-2000:]}",
+                        f"{how}, last line of stderr: '{last.strip()[:120]}'")
     end = None
     for line in text.splitlines():
         if line.startswith(END_MARK):
@@ -310,7 +316,7 @@ def bench_program(name, base, runs, ompdp, work, nulltool, odp, cwd=None,
         except RunFailed as e:
             if k != "odp":
                 die(str(e))
-            note = f"fails under OMPDataPerf: {str(e).splitlines()[0]}"
+            note = f"fails under OMPDataPerf ({e.why})"
             sides.remove("odp")
     acc = {k: [] for k in sides}
     for i in range(runs):
@@ -326,7 +332,7 @@ def bench_program(name, base, runs, ompdp, work, nulltool, odp, cwd=None,
             except RunFailed as e:
                 if k != "odp":
                     die(str(e))
-                note = f"fails under OMPDataPerf: {str(e).splitlines()[0]}"
+                note = f"fails under OMPDataPerf ({e.why})"
     if "odp" in acc and len(acc["odp"]) < runs:
         del acc["odp"]
     try:
