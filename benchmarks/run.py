@@ -906,6 +906,11 @@ def main():
         shutil.rmtree(work, ignore_errors=True)
 
     progs = res["programs"]
+    if not progs:
+        # --only named programs that could not be built here (nw without a
+        # HeCBench checkout): said above, nothing to tabulate.
+        print("run.py: no program was measured", file=sys.stderr)
+        return 0
     worst = max(progs, key=lambda p: p["slowdown"])
     worst_n = max(progs, key=lambda p: p["null_slowdown"])
     res["summary"] = {
