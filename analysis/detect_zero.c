@@ -23,6 +23,7 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,7 +41,29 @@ struct ompdp_zero {
 
 static const unsigned char zero_block[16384];
 
+#if defined(__x86_64__) && defined(OMPDP_HAVE_AVX2_ZERO)
+/* zero_avx2.c: the same loop built for AVX2, where the CPU has it. */
+void ompdp_zero_feed_avx2(void *state, uint64_t n);
+
+static int have_avx2(void) {
+  static _Atomic int known; /* 0: not asked yet, 1: no, 2: yes */
+  int v = atomic_load_explicit(&known, memory_order_relaxed);
+  if (!v) {
+    __builtin_cpu_init();
+    v = __builtin_cpu_supports("avx2") ? 2 : 1;
+    atomic_store_explicit(&known, v, memory_order_relaxed);
+  }
+  return v == 2;
+}
+#endif
+
 static void feed_zeros(XXH3_state_t *st, uint64_t n) {
+#if defined(__x86_64__) && defined(OMPDP_HAVE_AVX2_ZERO)
+  if (have_avx2()) {
+    ompdp_zero_feed_avx2(st, n);
+    return;
+  }
+#endif
   for (uint64_t left = n; left;) {
     size_t k = left < sizeof(zero_block) ? (size_t)left : sizeof(zero_block);
     XXH3_64bits_update(st, zero_block, k);
