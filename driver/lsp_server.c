@@ -13,6 +13,10 @@
 |* a notification; nothing a client sends ends the session but "exit" or
 |* the end of the input.
 |*
+|* About 1,000 lines, on purpose: the session's state (settings, reports,
+|* documents) is one structure that every handler reads and changes; the
+|* framing and the JSON are lsp_io.c's, the text lsp_text.c's.
+|*
 \*===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE /* realpath, strdup, dirent, clock_gettime */
 #include "lsp_impl.h"
