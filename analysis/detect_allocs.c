@@ -411,33 +411,19 @@ static int allocs_finish(void *p, ompdp_engine_t *g) {
 
 /*===- the detection ------------------------------------------------------------===*/
 
-/* Whether the compiler says that f's item is a new host buffer at each
- * repetition (into *it): the loop around the construct points it at a new
- * one, or, outside loops, its function allocates it at each call. */
-static int fresh_host(const ompdp_finding_t *f, ompdp_region_info_t *it) {
-  ompdp_describe_fn describe = ompdp_detect_get_describe();
-  if (!describe || !f->rt_region || f->item < 0 || describe(f->rt_region, f->item, it) ||
-      !it->variable || !it->variable[0])
-    return 0;
-  return (it->access_flags & OMPDP_IA_BASE_STORED) ||
-         ((it->access_flags & OMPDP_IA_FRESH_HOST) && it->loop_kind == OMPDP_LK_NONE);
-}
-
 static char *allocs_text(const ompdp_finding_t *f, uint32_t rule, const char *d) {
   char buf[768];
   const char *plural = f->num_devices > 1 ? "s" : "";
   ompdp_region_info_t it;
-  if (f->kind == OMPDP_FK_REPEATED_ALLOC && fresh_host(f, &it))
+  const char *why;
+  if (f->kind == OMPDP_FK_REPEATED_ALLOC && ompdp_detect_fresh_host(f, &it, &why))
     /* Not the same buffer: malloc put a new one where the last one was. */
     snprintf(buf, sizeof(buf),
              "`%s` is a new host buffer each time (%s; malloc may put one where the last one "
              "was), so mapping it allocates it on device%s %s again too: allocate it once, "
              "before the calls or the loop that repeat this, and keep it on the device with "
              "`#pragma omp target enter data` before them and `target exit data` after",
-             it.variable,
-             it.access_flags & OMPDP_IA_BASE_STORED ? "the loop around the construct sets it"
-                                                    : "each call of the function allocates it",
-             plural, d);
+             it.variable, why, plural, d);
   else if (f->kind == OMPDP_FK_REPEATED_ALLOC)
     snprintf(buf, sizeof(buf),
              "the same host buffer is allocated and freed on device%s %s each time it is mapped: "

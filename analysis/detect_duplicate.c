@@ -121,9 +121,11 @@ static void *dup_new(const ompdp_engine_config_t *cfg) {
 }
 
 static char *dup_text(const ompdp_finding_t *f, uint32_t rule, const char *d) {
-  char buf[512];
+  char buf[768];
   const char *plural = f->num_devices > 1 ? "s" : "";
   const char *v = f->variable ? f->variable : "...";
+  ompdp_region_info_t it;
+  const char *why;
   /* Copies back: the host got bytes it already had. Neither `map(to: ...)`
    * nor keeping the data resident says anything about that. */
   if (ompdp_finding_is_copy_back(f))
@@ -132,6 +134,15 @@ static char *dup_text(const ompdp_finding_t *f, uint32_t rule, const char *d) {
              "(the kernel computed the same result again): copy it back only where it can "
              "change",
              plural, d, v);
+  else if (f->same_buffer && ompdp_detect_fresh_host(f, &it, &why))
+    /* Not the same buffer: a new one, at the old one's address, with the
+     * same bytes. */
+    snprintf(buf, sizeof(buf),
+             "`%s` is a new host buffer each time (%s; malloc may put one where the last one "
+             "was) holding the bytes device%s %s already has: fill it once, before the calls or "
+             "the loop that repeat this, and keep it on the device with `#pragma omp target "
+             "enter data map(to: ...)` before them and `target exit data` after",
+             it.variable, why, plural, d);
   else if (f->other_buffer == 0)
     snprintf(buf, sizeof(buf),
              "the same host buffer is sent again with unchanged contents to device%s %s: "

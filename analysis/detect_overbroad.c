@@ -35,6 +35,22 @@ static ompdp_describe_fn describe_default;
 void ompdp_detect_set_describe(ompdp_describe_fn fn) { describe_default = fn; }
 ompdp_describe_fn ompdp_detect_get_describe(void) { return describe_default; }
 
+int ompdp_detect_fresh_host(const ompdp_finding_t *f, ompdp_region_info_t *it, const char **why) {
+  ompdp_describe_fn describe = describe_default;
+  if (!describe || !f->rt_region || f->item < 0 || describe(f->rt_region, f->item, it) ||
+      !it->variable || !it->variable[0])
+    return 0;
+  if (it->access_flags & OMPDP_IA_BASE_STORED) {
+    *why = "the loop around the construct sets it";
+    return 1;
+  }
+  if ((it->access_flags & OMPDP_IA_FRESH_HOST) && it->loop_kind == OMPDP_LK_NONE) {
+    *why = "each call of the function allocates it";
+    return 1;
+  }
+  return 0;
+}
+
 struct ompdp_overbroad {
   ompdp_describe_fn describe;
   /* (region, item, 0) -> rule + 1 | live allocations selected << 8 |

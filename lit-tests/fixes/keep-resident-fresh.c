@@ -7,8 +7,8 @@
 // map(to: t[0:n])` before the loop, where `t` does not point anywhere yet.
 // The plugin records that the loop stores to the pointer (base-stored) and
 // that the function sets it only from allocations (fresh-host): no
-// keep_resident rewrite for `t`, and the repeated allocation says what it
-// is. `s`, in the same loop, is still kept resident. Negative case: `u`,
+// keep_resident rewrite for `t`, and its duplicate transfer and repeated
+// allocation say what they are (advice). `s`, in the same loop, is still kept resident. Negative case: `u`,
 // allocated once before the second loop (fresh-host, not base-stored), is
 // kept resident around that loop. Applied, rebuilt, rerun: same output.
 //
@@ -18,6 +18,7 @@
 // RUN: cd %t && %ompdp run --format=json -o before.json -- ./before > before.out
 // RUN: cd %t && %ompdp report before.json | FileCheck %s --check-prefix=REPORT
 // RUN: cd %t && %ompdp report before.json | FileCheck %s --check-prefix=NOFRESH
+// RUN: cd %t && %ompdp report before.json | FileCheck %s --check-prefix=DUP
 // RUN: cd %t && %ompdp report before.json | FileCheck %s --check-prefix=REWRITES
 // RUN: cd %t && %ompdp fix --apply before.json | FileCheck %s --check-prefix=APPLY
 // RUN: FileCheck %s --check-prefix=FIXED < %t/prog.c
@@ -75,6 +76,10 @@ int main(void) {
 // REPORT-NOT: keep `t[0:n]`
 // REWRITES-DAG: rewrite (keep_resident): keep `s` on device {{[0-9]+}} for the whole for loop at prog.c:{{[0-9]+}}: `#pragma omp target data map(tofrom: s)`
 // REWRITES-DAG: rewrite (keep_resident): keep `u[0:n]` and `v` on device {{[0-9]+}} for the whole for loop at prog.c:{{[0-9]+}}: `#pragma omp target data map(to: u[0:n]) map(tofrom: v)`
+
+// DUP:      Duplicate transfers
+// DUP:      suggestion: `t` is a new host buffer each time (the loop around the construct sets it; malloc may put one where the last one was) holding the bytes device {{[0-9]+}} already has: fill it once
+// DUP:      Round trips
 
 // NOFRESH: duplicate_transfer
 // NOFRESH-NOT: `u` is a new host buffer
