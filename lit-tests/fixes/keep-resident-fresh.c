@@ -8,9 +8,10 @@
 // The plugin records that the loop stores to the pointer (base-stored) and
 // that the function sets it only from allocations (fresh-host): no
 // keep_resident rewrite for `t`, and its duplicate transfer and repeated
-// allocation say what they are (advice). `s`, in the same loop, is still kept resident. Negative case: `u`,
-// allocated once before the second loop (fresh-host, not base-stored), is
-// kept resident around that loop. Applied, rebuilt, rerun: same output.
+// allocation say what they are (advice). `s`, in the same loop, is still
+// kept resident. Negative case: `u`, allocated once before the second loop
+// (fresh-host, not base-stored), is kept resident around that loop.
+// Applied, rebuilt, rerun: same output.
 //
 // REQUIRES: plugin
 // RUN: rm -rf %t && mkdir -p %t && cp %s %t/prog.c
