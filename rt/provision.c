@@ -35,8 +35,9 @@
 
 /* Kernels tracked at most (open addressing; past it, not tracked). */
 #define PROV_SLOTS 512
-/* Kernels named in the report at most; the rest are counted. */
-#define PROV_NAMED 8
+/* Source lines named in the report at most; the kernels of the rest are
+ * counted on one more line. */
+#define PROV_NAMED 4
 
 typedef struct prov {
   _Atomic uintptr_t key; /* region handle << 1 | 1, or the call site; 0: free */
