@@ -120,6 +120,13 @@ static void *dup_new(const ompdp_engine_config_t *cfg) {
   return dup_create(lim ? lim / 3 * 2 : 0, cfg->matches != NULL);
 }
 
+/* Whether f's site is the `to` item of a `target update` (into *it). */
+static int updates_to(const ompdp_finding_t *f, ompdp_region_info_t *it) {
+  ompdp_describe_fn describe = ompdp_detect_get_describe();
+  return describe && f->rt_region && f->item >= 0 && describe(f->rt_region, f->item, it) == 0 &&
+         it->construct == OMPDP_CK_TARGET_UPDATE && it->map_type == OMPDP_MT_UPDATE_TO;
+}
+
 static char *dup_text(const ompdp_finding_t *f, uint32_t rule, const char *d) {
   char buf[768];
   const char *plural = f->num_devices > 1 ? "s" : "";
@@ -134,6 +141,16 @@ static char *dup_text(const ompdp_finding_t *f, uint32_t rule, const char *d) {
              "(the kernel computed the same result again): copy it back only where it can "
              "change",
              plural, d, v);
+  else if (f->other_buffer == 0 && updates_to(f, &it))
+    /* The item is resident already: keeping it so says nothing. The
+     * update may be a reset of what a kernel changes (a counter), which
+     * the run cannot see without a copy back. */
+    snprintf(buf, sizeof(buf),
+             "`target update to(%s)` sends device%s %s the bytes it was sent last time: if no "
+             "kernel changes `%s` on the device in between, move the update before the loop "
+             "or the calls that repeat it (or drop it); if one does (a counter, an "
+             "accumulator), the update resets it and is needed",
+             it.expr && it.expr[0] ? it.expr : v, plural, d, it.variable ? it.variable : v);
   else if (f->same_buffer && ompdp_detect_fresh_host(f, &it, &why))
     /* Not the same buffer: a new one, at the old one's address, with the
      * same bytes. */
