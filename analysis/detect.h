@@ -325,12 +325,15 @@ enum {
  * overbroad findings. */
 void ompdp_detect_set_describe(ompdp_describe_fn fn);
 ompdp_describe_fn ompdp_detect_get_describe(void);
-/* Whether the compiler says that f's item is a new host buffer at each
- * repetition, whatever address malloc gave it (into *it, with the reason
- * in words in *why): the loop around the construct points it at a new one
- * (OMPDP_IA_BASE_STORED), or, outside loops, its function allocates it at
- * each call (OMPDP_IA_FRESH_HOST). */
-int ompdp_detect_fresh_host(const ompdp_finding_t *f, ompdp_region_info_t *it, const char **why);
+/* The words of a finding whose item the compiler says is a new host buffer
+ * at each repetition, whatever address malloc gave it: the loop around the
+ * construct points it at a new one (OMPDP_IA_BASE_STORED), or, outside
+ * loops, its function allocates it at each call (OMPDP_IA_FRESH_HOST).
+ * happened: what the run saw, with the devices; once: the verb of the fix
+ * ("allocate", "fill"); map: the enter data's clause. NULL when the item
+ * is not such a buffer (or out of memory). */
+char *ompdp_detect_fresh_text(const ompdp_finding_t *f, const char *happened, const char *once,
+                              const char *map);
 /* The rule for one item as the region table describes it. */
 int ompdp_overbroad_rule(const ompdp_region_info_t *it);
 

@@ -414,17 +414,14 @@ static int allocs_finish(void *p, ompdp_engine_t *g) {
 static char *allocs_text(const ompdp_finding_t *f, uint32_t rule, const char *d) {
   char buf[768];
   const char *plural = f->num_devices > 1 ? "s" : "";
-  ompdp_region_info_t it;
-  const char *why;
-  if (f->kind == OMPDP_FK_REPEATED_ALLOC && ompdp_detect_fresh_host(f, &it, &why))
+  if (f->kind == OMPDP_FK_REPEATED_ALLOC) {
     /* Not the same buffer: malloc put a new one where the last one was. */
-    snprintf(buf, sizeof(buf),
-             "`%s` is a new host buffer each time (%s; malloc may put one where the last one "
-             "was), so mapping it allocates it on device%s %s again too: allocate it once, "
-             "before the calls or the loop that repeat this, and keep it on the device with "
-             "`#pragma omp target enter data` before them and `target exit data` after",
-             it.variable, why, plural, d);
-  else if (f->kind == OMPDP_FK_REPEATED_ALLOC)
+    snprintf(buf, sizeof(buf), ", so mapping it allocates it on device%s %s again too", plural, d);
+    char *t = ompdp_detect_fresh_text(f, buf, "allocate", "");
+    if (t)
+      return t;
+  }
+  if (f->kind == OMPDP_FK_REPEATED_ALLOC)
     snprintf(buf, sizeof(buf),
              "the same host buffer is allocated and freed on device%s %s each time it is mapped: "
              "allocate it once with `#pragma omp target data` (or `target enter data`) outside "

@@ -132,7 +132,14 @@ static char *dup_text(const ompdp_finding_t *f, uint32_t rule, const char *d) {
   const char *plural = f->num_devices > 1 ? "s" : "";
   const char *v = f->variable ? f->variable : "...";
   ompdp_region_info_t it;
-  const char *why;
+  if (f->same_buffer && !ompdp_finding_is_copy_back(f)) {
+    /* Not the same buffer: a new one, at the old one's address, with the
+     * same bytes. */
+    snprintf(buf, sizeof(buf), " holding the bytes device%s %s already has", plural, d);
+    char *t = ompdp_detect_fresh_text(f, buf, "fill", " map(to: ...)");
+    if (t)
+      return t;
+  }
   /* Copies back: the host got bytes it already had. Neither `map(to: ...)`
    * nor keeping the data resident says anything about that. */
   if (ompdp_finding_is_copy_back(f))
@@ -151,15 +158,6 @@ static char *dup_text(const ompdp_finding_t *f, uint32_t rule, const char *d) {
              "or the calls that repeat it (or drop it); if one does (a counter, an "
              "accumulator), the update resets it and is needed",
              it.expr && it.expr[0] ? it.expr : v, plural, d, it.variable ? it.variable : v);
-  else if (f->same_buffer && ompdp_detect_fresh_host(f, &it, &why))
-    /* Not the same buffer: a new one, at the old one's address, with the
-     * same bytes. */
-    snprintf(buf, sizeof(buf),
-             "`%s` is a new host buffer each time (%s; malloc may put one where the last one "
-             "was) holding the bytes device%s %s already has: fill it once, before the calls or "
-             "the loop that repeat this, and keep it on the device with `#pragma omp target "
-             "enter data map(to: ...)` before them and `target exit data` after",
-             it.variable, why, plural, d);
   else if (f->other_buffer == 0)
     snprintf(buf, sizeof(buf),
              "the same host buffer is sent again with unchanged contents to device%s %s: "

@@ -35,7 +35,7 @@ static ompdp_describe_fn describe_default;
 void ompdp_detect_set_describe(ompdp_describe_fn fn) { describe_default = fn; }
 ompdp_describe_fn ompdp_detect_get_describe(void) { return describe_default; }
 
-int ompdp_detect_fresh_host(const ompdp_finding_t *f, ompdp_region_info_t *it, const char **why) {
+static int fresh_host(const ompdp_finding_t *f, ompdp_region_info_t *it, const char **why) {
   ompdp_describe_fn describe = describe_default;
   if (!describe || !f->rt_region || f->item < 0 || describe(f->rt_region, f->item, it) ||
       !it->variable || !it->variable[0])
@@ -49,6 +49,22 @@ int ompdp_detect_fresh_host(const ompdp_finding_t *f, ompdp_region_info_t *it, c
     return 1;
   }
   return 0;
+}
+
+char *ompdp_detect_fresh_text(const ompdp_finding_t *f, const char *happened, const char *once,
+                              const char *map) {
+  ompdp_region_info_t it;
+  const char *why;
+  if (!fresh_host(f, &it, &why))
+    return NULL;
+  char buf[768];
+  snprintf(buf, sizeof(buf),
+           "`%s` is a new host buffer each time (%s; malloc may put one where the last one "
+           "was)%s: %s it once, before the calls or the loop that repeat this, and keep it on "
+           "the device with `#pragma omp target enter data%s` before them and `target exit "
+           "data` after",
+           it.variable, why, happened, once, map);
+  return ompdp_strdup(buf);
 }
 
 struct ompdp_overbroad {

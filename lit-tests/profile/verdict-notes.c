@@ -8,15 +8,14 @@
 // an error; the copy back is said to bring the host bytes, not to send the
 // device any. The kernel's array `x`, kept in a `target data`, has no finding.
 //
+// The program is the COUNTER one of runtime/verdicts.c.
+//
 // REQUIRES: plugin
-// RUN: %clang-ompdp -g %s -o %t
+// RUN: %clang-ompdp -g -DCOUNTER %S/../runtime/verdicts.c -o %t
 // RUN: %ompdp run --format=json -o %t.json -- %t
-// RUN: %clang-ompdp -c -o /dev/null %s -fplugin-arg-ompdp-profile=%t.json 2>&1 | FileCheck %s
-// RUN: %clang-ompdp -c -o /dev/null %s -Werror -Wno-unused-command-line-argument -fplugin-arg-ompdp-profile=%t.json 2>&1 | FileCheck %s
+// RUN: %clang-ompdp -DCOUNTER -c -o /dev/null %S/../runtime/verdicts.c -fplugin-arg-ompdp-profile=%t.json 2>&1 | FileCheck %s
+// RUN: %clang-ompdp -DCOUNTER -c -o /dev/null %S/../runtime/verdicts.c -Werror -Wno-unused-command-line-argument -fplugin-arg-ompdp-profile=%t.json 2>&1 | FileCheck %s
 //===----------------------------------------------------------------------===//
-#include <stdio.h>
-
-#define N 1024
 
 // CHECK-NOT: {{warning|error}}: {{.*}}ompdp
 // CHECK-DAG: remark: ompdp: duplicate transfer: 'count' in to(count[0:1]) sends the device bytes it already has, 3 times (verdict necessary: no saving) [-Wompdp-duplicate-transfer]
@@ -24,26 +23,3 @@
 // CHECK-DAG: note: measured: 3 repeated transfers, 12 B in {{.*}} on device 0; no saving: the data has to move
 // CHECK-DAG: remark: ompdp: round trip: {{.*}}(verdict necessary: no saving) [-Wompdp-round-trip]
 // CHECK-NOT: {{warning|error}}: {{.*}}ompdp
-
-int main(void) {
-  static int x[N];
-  int count[1] = {0};
-  for (int i = 0; i < N; ++i)
-    x[i] = i % 7;
-  int total = 0;
-#pragma omp target data map(to: x) map(alloc: count[0:1])
-  for (int it = 0; it < 4; ++it) {
-    count[0] = 0;
-#pragma omp target update to(count[0:1])
-#pragma omp target teams distribute parallel for
-    for (int i = 0; i < N; ++i)
-      if (x[i] == it + 10) {
-#pragma omp atomic
-        count[0]++;
-      }
-#pragma omp target update from(count[0:1])
-    total += count[0];
-  }
-  printf("total=%d\n", total);
-  return 0;
-}
