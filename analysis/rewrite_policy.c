@@ -587,30 +587,8 @@ static int plan_zero_fill(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
       (const uint64_t(*)[3])rm, NULL);
 }
 
-/* The index of the plan's sites, by (region, item). */
-static const ompdp_plan_site_t *sort_sites;
-static int cmp_site(const void *a, const void *b) {
-  const ompdp_plan_site_t *x = &sort_sites[*(const uint32_t *)a];
-  const ompdp_plan_site_t *y = &sort_sites[*(const uint32_t *)b];
-  if (x->region != y->region)
-    return x->region < y->region ? -1 : 1;
-  return (x->item > y->item) - (x->item < y->item);
-}
-
 uint32_t ompdp_rw_site_find(const ompdp_rw_plan_t *c, uint32_t region, int item) {
-  size_t lo = 0, hi = c->facts->num_sites;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    const ompdp_plan_site_t *s = &c->facts->sites[c->by_site[mid]];
-    if (s->region < region || (s->region == region && s->item < item))
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  if (lo == c->facts->num_sites)
-    return 0;
-  const ompdp_plan_site_t *s = &c->facts->sites[c->by_site[lo]];
-  return s->region == region && s->item == item ? c->by_site[lo] + 1 : 0;
+  return ompdp_plan_site_find(c->facts, c->by_site, region, item);
 }
 
 /* The facts' site of a finding (index + 1), 0 when there is none. */
@@ -623,13 +601,9 @@ static uint32_t site_index(const ompdp_rw_plan_t *c, const ompdp_finding_t *f) {
 
 static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
   ompdp_rw_plan_t c = {.facts = facts, .mult = facts->tick_mult};
-  c.by_site = malloc((facts->num_sites ? facts->num_sites : 1) * sizeof(*c.by_site));
+  c.by_site = ompdp_plan_site_order(facts);
   if (!c.by_site)
     return -1;
-  for (size_t i = 0; i < facts->num_sites; ++i)
-    c.by_site[i] = (uint32_t)i;
-  sort_sites = facts->sites; /* qsort has no context argument in C11 */
-  qsort(c.by_site, facts->num_sites, sizeof(*c.by_site), cmp_site);
   /* A site whose item goes away entirely (unused allocation) needs no
    * other rewrite: its unused transfers get the same removal, and it is not
    * kept resident. removal[site] = finding + 1 holding that rewrite. */

@@ -32,13 +32,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static const ompdp_plan_site_t *find_site(const ompdp_plan_t *p, uint32_t region, int32_t item) {
-  for (size_t i = 0; i < p->num_sites; ++i)
-    if (p->sites[i].region == region && p->sites[i].item == item)
-      return &p->sites[i];
-  return NULL;
-}
-
 static int access_writes(uint32_t a) {
   return a == OMPDP_ACCESS_WRITE || a == OMPDP_ACCESS_READ_WRITE;
 }
@@ -86,13 +79,16 @@ static int construct_inputs_same(const ompdp_plan_t *p, uint32_t region) {
   return repeated;
 }
 
-static void gather(const ompdp_plan_t *p, const ompdp_finding_t *f, ompdp_verdict_facts_t *v) {
+/* order: the plan's sites by (region, item) (ompdp_plan_site_order). */
+static void gather(const ompdp_plan_t *p, const uint32_t *order, const ompdp_finding_t *f,
+                   ompdp_verdict_facts_t *v) {
   v->d2h = ompdp_finding_is_copy_back(f);
-  if (!p || !p->present || !f->rt_region || f->item < 0)
+  if (!f->rt_region || f->item < 0)
     return;
-  const ompdp_plan_site_t *s = find_site(p, f->rt_region, f->item);
-  if (!s)
+  uint32_t si = ompdp_plan_site_find(p, order, f->rt_region, f->item);
+  if (!si)
     return;
+  const ompdp_plan_site_t *s = &p->sites[si - 1];
   v->with_facts = 1;
   buffer_facts(p, s, v);
   v->site_copies = s->h2d || s->d2h;
@@ -291,12 +287,17 @@ int ompdp_assign_verdicts(ompdp_report_t *r, const ompdp_plan_t *plan) {
     ompdp_report_default_verdicts(r);
     return 0;
   }
+  uint32_t *order = ompdp_plan_site_order(plan);
+  if (!order) {
+    ompdp_report_default_verdicts(r);
+    return -1;
+  }
   uint64_t excluded = 0;
   int rc = 0;
   for (size_t i = 0; i < r->num_findings; ++i) {
     ompdp_finding_t *f = &r->findings[i];
     ompdp_verdict_facts_t v = {0};
-    gather(plan, f, &v);
+    gather(plan, order, f, &v);
     f->verdict = ompdp_verdict_decide(f, &v);
     if (!ompdp_verdict_saves(f->verdict))
       excluded += f->time_saved_ns;
@@ -308,6 +309,7 @@ int ompdp_assign_verdicts(ompdp_report_t *r, const ompdp_plan_t *plan) {
       rc = -1; /* out of memory: the detection's words stay */
     }
   }
+  free(order);
   /* The run's union less what the excluded findings saved: exact when they
    * did not overlap the others, a lower bound otherwise. */
   r->excluded_time_ns = excluded;

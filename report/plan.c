@@ -89,6 +89,44 @@ void ompdp_plan_free(ompdp_plan_t *p) {
   memset(p, 0, sizeof(*p));
 }
 
+/* qsort has no context argument in C11. */
+static const ompdp_plan_site_t *sort_sites;
+static int cmp_site(const void *a, const void *b) {
+  const ompdp_plan_site_t *x = &sort_sites[*(const uint32_t *)a];
+  const ompdp_plan_site_t *y = &sort_sites[*(const uint32_t *)b];
+  if (x->region != y->region)
+    return x->region < y->region ? -1 : 1;
+  return (x->item > y->item) - (x->item < y->item);
+}
+
+uint32_t *ompdp_plan_site_order(const ompdp_plan_t *p) {
+  uint32_t *order = malloc((p->num_sites ? p->num_sites : 1) * sizeof(*order));
+  if (!order)
+    return NULL;
+  for (size_t i = 0; i < p->num_sites; ++i)
+    order[i] = (uint32_t)i;
+  sort_sites = p->sites;
+  qsort(order, p->num_sites, sizeof(*order), cmp_site);
+  return order;
+}
+
+uint32_t ompdp_plan_site_find(const ompdp_plan_t *p, const uint32_t *order, uint32_t region,
+                              int item) {
+  size_t lo = 0, hi = p->num_sites;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    const ompdp_plan_site_t *s = &p->sites[order[mid]];
+    if (s->region < region || (s->region == region && s->item < item))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo == p->num_sites)
+    return 0;
+  const ompdp_plan_site_t *s = &p->sites[order[lo]];
+  return s->region == region && s->item == item ? order[lo] + 1 : 0;
+}
+
 int ompdp_plan_describe(const ompdp_plan_t *p, uint32_t handle, int item,
                         ompdp_region_info_t *out) {
   size_t lo = 0, hi = p->num_regions;

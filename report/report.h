@@ -163,6 +163,12 @@ void ompdp_region_info_free(ompdp_region_info_t *it);
  * plan): 0 and *out, or -1 for an unknown handle or item. */
 int ompdp_plan_describe(const ompdp_plan_t *p, uint32_t handle, int item,
                         ompdp_region_info_t *out);
+/* The indices of p's sites in (region, item) order (malloc'd; NULL when out
+ * of memory), and the site of (region, item) found through them: its index
+ * + 1, or 0 when p has none. */
+uint32_t *ompdp_plan_site_order(const ompdp_plan_t *p);
+uint32_t ompdp_plan_site_find(const ompdp_plan_t *p, const uint32_t *order, uint32_t region,
+                              int item);
 /* The "plan" member (plan_json.c), ending in a newline, no comma. */
 void ompdp_plan_write_json(const ompdp_plan_t *p, FILE *out);
 
