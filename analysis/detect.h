@@ -324,7 +324,9 @@ enum {
  * ompdp_regions_describe; tests their own tables). NULL: no table, no
  * overbroad findings. */
 void ompdp_detect_set_describe(ompdp_describe_fn fn);
-ompdp_describe_fn ompdp_detect_get_describe(void);
+/* Whether the region table describes f's site (its construct's item, into
+ * *it): 1, or 0 without a table or an item. */
+int ompdp_detect_describe_item(const ompdp_finding_t *f, ompdp_region_info_t *it);
 /* The words of a finding whose item the compiler says is a new host buffer
  * at each repetition, whatever address malloc gave it: the loop around the
  * construct points it at a new one (OMPDP_IA_BASE_STORED), or, outside

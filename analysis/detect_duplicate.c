@@ -122,9 +122,8 @@ static void *dup_new(const ompdp_engine_config_t *cfg) {
 
 /* Whether f's site is the `to` item of a `target update` (into *it). */
 static int updates_to(const ompdp_finding_t *f, ompdp_region_info_t *it) {
-  ompdp_describe_fn describe = ompdp_detect_get_describe();
-  return describe && f->rt_region && f->item >= 0 && describe(f->rt_region, f->item, it) == 0 &&
-         it->construct == OMPDP_CK_TARGET_UPDATE && it->map_type == OMPDP_MT_UPDATE_TO;
+  return ompdp_detect_describe_item(f, it) && it->construct == OMPDP_CK_TARGET_UPDATE &&
+         it->map_type == OMPDP_MT_UPDATE_TO;
 }
 
 static char *dup_text(const ompdp_finding_t *f, uint32_t rule, const char *d) {

@@ -33,12 +33,14 @@ static void overbroad_destroy(void *p);
 static ompdp_describe_fn describe_default;
 
 void ompdp_detect_set_describe(ompdp_describe_fn fn) { describe_default = fn; }
-ompdp_describe_fn ompdp_detect_get_describe(void) { return describe_default; }
+
+int ompdp_detect_describe_item(const ompdp_finding_t *f, ompdp_region_info_t *it) {
+  return describe_default && f->rt_region && f->item >= 0 &&
+         describe_default(f->rt_region, f->item, it) == 0;
+}
 
 static int fresh_host(const ompdp_finding_t *f, ompdp_region_info_t *it, const char **why) {
-  ompdp_describe_fn describe = describe_default;
-  if (!describe || !f->rt_region || f->item < 0 || describe(f->rt_region, f->item, it) ||
-      !it->variable || !it->variable[0])
+  if (!ompdp_detect_describe_item(f, it) || !it->variable || !it->variable[0])
     return 0;
   if (it->access_flags & OMPDP_IA_BASE_STORED) {
     *why = "the loop around the construct sets it";

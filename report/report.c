@@ -108,18 +108,22 @@ int ompdp_finding_is_copy_back(const ompdp_finding_t *f) {
   return f->ops.known && f->ops.c[OMPDP_OC_D2H].count && !f->ops.c[OMPDP_OC_H2D].count &&
          !f->ops.c[OMPDP_OC_D2D].count;
 }
+/* A duplicate transfer of bytes the host already had: its words say so. */
+static int duplicate_back(const ompdp_finding_t *f) {
+  return f->kind == OMPDP_FK_DUPLICATE_TRANSFER && ompdp_finding_is_copy_back(f);
+}
 const char *ompdp_finding_warning_text(const ompdp_finding_t *f) {
-  if (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && ompdp_finding_is_copy_back(f))
+  if (duplicate_back(f))
     return " brings the host bytes it already has, ";
   return ompdp_finding_kind_warning_text(f->kind);
 }
 const char *ompdp_finding_related_at(const ompdp_finding_t *f) {
-  if (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && ompdp_finding_is_copy_back(f))
+  if (duplicate_back(f))
     return "first copied back at";
   return ompdp_finding_kind_related_at(f->kind);
 }
 const char *ompdp_finding_related_note(const ompdp_finding_t *f) {
-  if (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && ompdp_finding_is_copy_back(f))
+  if (duplicate_back(f))
     return "the same bytes first came back here";
   return ompdp_finding_kind_related_note(f->kind);
 }
