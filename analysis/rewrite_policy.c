@@ -386,28 +386,62 @@ static int respellable_type(const char *t) {
   return *t && !strchr(t, '(') && !strstr(t, "unnamed") && !strstr(t, "anonymous");
 }
 
+/* Bounds that the fill's loop may use as written: names, numbers and
+ * arithmetic. A member (p.n, p->n), a subscript or a call would make the
+ * device kernel reference the object or function behind it, which the
+ * construct then maps implicitly (a struct: an allocation and copies of
+ * its own at every fill) or cannot call at all; such bounds are taken on
+ * the host into locals first. */
+static int plain_bound(const char *x) {
+  const char *prev = NULL; /* last character that is not a blank */
+  for (const char *p = x; *p; ++p) {
+    if (*p == '.' || *p == '[' || *p == '>' || *p == '"' || *p == '\'')
+      return 0;
+    if (*p == '(' && prev &&
+        ((*prev >= 'a' && *prev <= 'z') || (*prev >= 'A' && *prev <= 'Z') ||
+         (*prev >= '0' && *prev <= '9') || *prev == '_' || *prev == ')'))
+      return 0;
+    if (*p != ' ' && *p != '\t' && *p != '\n')
+      prev = p;
+  }
+  return 1;
+}
+
 /* The device-side fill of the item (its fill facts, region_view.h): a
  * `target teams distribute parallel for` that finds the item present
  * (map(alloc: ...)) and writes zero to every element, with `= 0` for an
- * arithmetic or pointer element and byte by byte otherwise. Every line is
- * indented with ind spaces and ends with a newline; dev is the
- * construct's device clause (" device(1)") or "". Returns 0, or -1 when
- * the item's facts do not allow one. */
+ * arithmetic or pointer element and byte by byte otherwise. A section
+ * whose bounds are not plain (plain_bound) gets them in locals, in braces
+ * around the fill. Every line is indented with ind spaces and ends with a
+ * newline; dev is the construct's device clause (" device(1)") or "".
+ * Returns 0, or -1 when the item's facts do not allow one. */
 static int put_fill(ompdp_strbuf_t *b, const ompdp_region_info_t *it, uint32_t ind,
                     const char *dev) {
   const char *v = it->variable;
   int scalar = (it->fill_flags & OMPDP_FILL_SCALAR) != 0;
   if (!ompdp_rw_is_identifier(v) || !respellable_type(it->fill_type) || !it->fill_elem_size)
     return -1;
-  ompdp_strbuf_t first = {0}, count = {0};
+  ompdp_strbuf_t first = {0}, count = {0}, base = {0};
+  int hoist = 0;
   if (it->fill_flags & OMPDP_FILL_SECTION) {
     if (!it->fill_length[0] || has_side_effect(it->fill_length) || has_side_effect(it->fill_lower))
       return -1;
-    if (it->fill_lower[0] && strcmp(it->fill_lower, "0"))
+    int lower = it->fill_lower[0] && strcmp(it->fill_lower, "0");
+    hoist = !plain_bound(it->fill_length) || !plain_bound(it->fill_lower);
+    if (lower && hoist) {
+      ompdp_sb_printf(&first, "%s[ompdp_lo + ompdp_i]", v);
+      ompdp_sb_printf(&base, "&%s[ompdp_lo]", v);
+    } else if (lower) {
       ompdp_sb_printf(&first, "%s[(%s) + ompdp_i]", v, it->fill_lower);
-    else
+      ompdp_sb_printf(&base, "&%s[%s]", v, it->fill_lower);
+    } else {
       ompdp_sb_printf(&first, "%s[ompdp_i]", v);
-    ompdp_sb_printf(&count, "(%s)", it->fill_length);
+      ompdp_sb_puts(&base, v);
+    }
+    if (hoist)
+      ompdp_sb_puts(&count, "ompdp_n");
+    else
+      ompdp_sb_printf(&count, "(%s)", it->fill_length);
   } else if (it->fill_flags & OMPDP_FILL_WHOLE) {
     if (!it->fill_count)
       return -1;
@@ -415,16 +449,26 @@ static int put_fill(ompdp_strbuf_t *b, const ompdp_region_info_t *it, uint32_t i
       ompdp_sb_puts(&first, v); /* one object: no loop needed, but one is fine */
     else
       ompdp_sb_printf(&first, "((%s *)&%s)[ompdp_i]", it->fill_type, v);
+    ompdp_sb_printf(&base, "&%s", v);
     ompdp_sb_printf(&count, "%" PRIu32, it->fill_count);
   } else {
     return -1;
   }
-  char *at = ompdp_sb_take(&first), *n = ompdp_sb_take(&count);
-  if (!at || !n) {
+  char *at = ompdp_sb_take(&first), *n = ompdp_sb_take(&count), *at0 = ompdp_sb_take(&base);
+  if (!at || !n || !at0) {
     free(at);
     free(n);
+    free(at0);
     b->oom = 1;
     return -1;
+  }
+  if (hoist) {
+    /* On the host, where the section's own bounds are evaluated. */
+    ompdp_sb_printf(b, "%*s{\n", (int)ind, "");
+    if (it->fill_lower[0] && strcmp(it->fill_lower, "0"))
+      ompdp_sb_printf(b, "%*s  const long long ompdp_lo = (%s);\n", (int)ind, "", it->fill_lower);
+    ompdp_sb_printf(b, "%*s  const long long ompdp_n = (%s);\n", (int)ind, "", it->fill_length);
+    ind += 2;
   }
   ompdp_sb_printf(b, "%*s#pragma omp target teams distribute parallel for map(alloc: %s)%s\n",
                   (int)ind, "", it->expr, dev);
@@ -440,16 +484,13 @@ static int put_fill(ompdp_strbuf_t *b, const ompdp_region_info_t *it, uint32_t i
     ompdp_sb_printf(
         b, "%*sfor (long long ompdp_i = 0; ompdp_i < %s * (long long)sizeof(%s); ++ompdp_i)\n",
         (int)ind, "", n, it->fill_type);
-    if (it->fill_flags & OMPDP_FILL_WHOLE)
-      ompdp_sb_printf(b, "%*s  ((unsigned char *)&%s)[ompdp_i] = 0;\n", (int)ind, "", v);
-    else if (it->fill_lower[0] && strcmp(it->fill_lower, "0"))
-      ompdp_sb_printf(b, "%*s  ((unsigned char *)&%s[%s])[ompdp_i] = 0;\n", (int)ind, "", v,
-                      it->fill_lower);
-    else
-      ompdp_sb_printf(b, "%*s  ((unsigned char *)%s)[ompdp_i] = 0;\n", (int)ind, "", v);
+    ompdp_sb_printf(b, "%*s  ((unsigned char *)%s)[ompdp_i] = 0;\n", (int)ind, "", at0);
   }
+  if (hoist)
+    ompdp_sb_printf(b, "%*s}\n", (int)ind - 2, "");
   free(at);
   free(n);
+  free(at0);
   return 0;
 }
 
