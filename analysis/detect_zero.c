@@ -176,6 +176,18 @@ static char *zero_text(const ompdp_finding_t *f, uint32_t rule, const char *d) {
   char buf[512];
   const char *plural = f->num_devices > 1 ? "s" : "";
   const char *v = f->variable ? f->variable : "...";
+  ompdp_region_info_t it;
+  if (ompdp_detect_describe_item(f, &it) && it.construct == OMPDP_CK_TARGET_UPDATE) {
+    /* The update needs the item present: mapping it otherwise says
+     * nothing. What it sends can be written on the device instead. */
+    const char *x = it.expr && it.expr[0] ? it.expr : v;
+    snprintf(buf, sizeof(buf),
+             "every byte `target update to(%s)` copied to device%s %s was zero: fill the "
+             "present section with zeros on the device instead of the update (a `target` loop "
+             "that finds it present, or `omp_target_memset` on its device address)",
+             x, plural, d);
+    return ompdp_strdup(buf);
+  }
   snprintf(buf, sizeof(buf),
            "every byte copied to device%s %s was zero: map %s with `map(alloc: %s)` and fill "
            "it with zeros on the device (a `target` loop, or `omp_target_memset`) instead of "

@@ -494,6 +494,122 @@ static int put_fill(ompdp_strbuf_t *b, const ompdp_region_info_t *it, uint32_t i
   return 0;
 }
 
+/* The construct's device clause as " device(...)" into dev (or "" when
+ * it has none); -1 when it has any other clause that no item records (if,
+ * depend, nowait, ...), which a fill in its place would have to follow
+ * too. */
+static int device_clause(const ompdp_region_info_t *it, char *dev, size_t size) {
+  const char *other = it->other_clauses ? it->other_clauses : "";
+  dev[0] = 0;
+  if (it->nowait)
+    return -1;
+  if (!*other)
+    return 0;
+  size_t n = strlen(other);
+  if (strncmp(other, "device(", 7) || other[n - 1] != ')' || strchr(other + 7, '(') ||
+      n + 2 > size)
+    return -1;
+  snprintf(dev, size, " %s", other);
+  return 0;
+}
+
+/* The words of a zero-filled `target update to` that gets no fill: the
+ * finding's suggestion says why. Returns -1, or -2 out of memory. */
+static int refuse_update(ompdp_finding_t *f, const char *why) {
+  return ompdp_rw_advise(f, why) ? -2 : -1;
+}
+
+/* A zero-filled `target update to(x)`: x is present (an update of an
+ * absent item copies nothing, and every copy here was seen), so a fill on
+ * the device writes what the copy would have, and moves nothing. The item
+ * leaves the directive (the directive goes when it was its only item) and
+ * the fill takes its place, right after the directive's line, on the
+ * update's device. The section's bounds are evaluated there as the update
+ * evaluated them, so neither another buffer each time nor another size
+ * matters; a whole variable must have been sent whole every time. */
+static int plan_zero_update(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
+                            const ompdp_rw_items_t *ri, const ompdp_rw_site_t *s) {
+  const ompdp_region_info_t *it = &ri->items[s->item];
+  if (it->map_type != OMPDP_MT_UPDATE_TO || !s->h2d)
+    return -1;
+  if (!ompdp_rw_explicit_item(it))
+    return refuse_update(f, "the item's clause is not in the region table");
+  char dev[256];
+  if (device_clause(it, dev, sizeof(dev))) {
+    const char *other = it->other_clauses && it->other_clauses[0] ? it->other_clauses : "nowait";
+    ompdp_strbuf_t why = {0};
+    ompdp_sb_printf(&why,
+                    "the `target update` has `%s`, which a fill in its place would have to "
+                    "follow too (only `device` is carried over)",
+                    other);
+    int rc = why.oom || refuse_update(f, why.d) == -2 ? -2 : -1;
+    free(why.d);
+    return rc;
+  }
+  if (it->modifiers & OMPDP_MOD_MAPPER)
+    return refuse_update(f, "the update goes through a mapper, whose copies a fill of the "
+                            "section does not reproduce");
+  if (it->modifiers & OMPDP_MOD_PRESENT)
+    return refuse_update(f, "`to(present: ...)` fails when the item is absent, which the "
+                            "fill's `map(alloc: ...)` would not");
+  if (s->h2d_zero != s->h2d) {
+    char why[160];
+    snprintf(why, sizeof(why), "%" PRIu64 " of its %" PRIu64 " copies sent bytes other than zeros",
+             s->h2d - s->h2d_zero, s->h2d);
+    return refuse_update(f, why);
+  }
+  if ((it->fill_flags & OMPDP_FILL_WHOLE) &&
+      s->bytes_h2d != s->h2d * ((uint64_t)it->fill_count * it->fill_elem_size))
+    return refuse_update(f, "its copies were not all of the whole variable");
+  uint32_t ind = it->column > 1 ? it->column - 1 : 0;
+  ompdp_strbuf_t fill = {0};
+  if (put_fill(&fill, it, ind, dev)) {
+    int oom = fill.oom;
+    free(fill.d);
+    return oom ? -2
+               : refuse_update(f, "the compiler gave no element type, size and one-dimensional "
+                                  "section (or whole variable) for it that a fill can be "
+                                  "written with");
+  }
+  char *fill_text = ompdp_sb_take(&fill);
+  if (!fill_text)
+    return -2;
+  ompdp_rewrite_t *rw = ompdp_finding_add_rewrite(f, OMPDP_RK_ALLOC_AND_FILL);
+  if (!rw) {
+    free(fill_text);
+    return -2;
+  }
+  const char *why = NULL;
+  int rc = ompdp_rw_remove_item(rw, &ri->reg, (uint32_t)s->item, &why);
+  if (!rc)
+    rc = ompdp_rw_add_edit(rw, it, it->end_line + 1, 1, it->end_line + 1, 1, "", fill_text, &why);
+  free(fill_text);
+  const char *file = ompdp_rw_basename(it->file);
+  ompdp_strbuf_t d = {0}, as = {0};
+  ompdp_sb_printf(&d,
+                  "fill `%s` with zeros on the device instead of copying it with the `target "
+                  "update` at %s:%" PRIu32 ": every byte it copied in was zero, and the section "
+                  "is present there, so the fill moves nothing",
+                  it->expr, file, it->line);
+  ompdp_sb_printf(&as,
+                  "the host's `%s` holds only zeros whenever the `target update` at %s:%" PRIu32
+                  " runs (the run saw it so at all %" PRIu64 " copies); it is present on the "
+                  "device then (an update of an absent item copies nothing, which the run "
+                  "cannot see: the fill would allocate a copy of its own)",
+                  it->expr, file, it->line, s->h2d);
+  if ((it->fill_flags & OMPDP_FILL_SECTION) &&
+      (strchr(it->fill_lower, '(') || strchr(it->fill_length, '(')))
+    ompdp_sb_printf(&as,
+                    "; the bounds of `%s` evaluate the same once more (calls in them have no "
+                    "side effects)",
+                    it->expr);
+  ompdp_oc_t rm = {{0}};
+  ompdp_oc_add(rm, OMPDP_OC_H2D, s->h2d, s->bytes_h2d, s->dur_h2d);
+  return ompdp_rw_with_ops(
+      c, f, ompdp_rw_finish(f, rc, s->h2d, 0, s->bytes_h2d, ompdp_rw_to_ns(c, s->dur_h2d), &d, &as),
+      (const uint64_t(*)[3])rm, NULL);
+}
+
 /* Zero-filled copies in (detect_zero.c): the item is allocated on the
  * device and filled there instead of copied.
  * - `target enter data map(to: x)`: the map becomes `alloc`, the fill
@@ -503,6 +619,7 @@ static int put_fill(ompdp_strbuf_t *b, const ompdp_region_info_t *it, uint32_t i
  *   present (and moves nothing for it), and `target exit data map(from: x)`
  *   (tofrom: the copy back happens there, at the same point, with the same
  *   bytes) or `map(release: x)` after it.
+ * - `target update to(x)`: plan_zero_update.
  * Made only when every copy in at the site was all zeros and came with its
  * allocation, on one buffer; for target/target data only when no other
  * construct used that buffer but while this one's allocation was live (so
@@ -512,6 +629,8 @@ static int put_fill(ompdp_strbuf_t *b, const ompdp_region_info_t *it, uint32_t i
 static int plan_zero_fill(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const ompdp_rw_items_t *ri,
                           const ompdp_rw_site_t *s) {
   const ompdp_region_info_t *it = &ri->items[s->item];
+  if (it->construct == OMPDP_CK_TARGET_UPDATE)
+    return plan_zero_update(c, f, ri, s);
   int enter = it->construct == OMPDP_CK_TARGET_ENTER_DATA;
   int structured = ompdp_rw_is_structured(it->construct);
   if ((!enter && !structured) || !ompdp_rw_has_to(it->map_type) || !ompdp_rw_explicit_item(it) ||
@@ -543,15 +662,9 @@ static int plan_zero_fill(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
   /* The fill and the new directives run on the construct's device; any
    * other clause (if, depend, nowait, ...) would need them to follow it
    * too, which this rule does not do. */
-  char dev[256] = "";
-  const char *other = it->other_clauses ? it->other_clauses : "";
-  if (*other) {
-    size_t n = strlen(other);
-    if (strncmp(other, "device(", 7) || other[n - 1] != ')' || strchr(other + 7, '(') ||
-        n + 2 > sizeof(dev))
-      return -1;
-    snprintf(dev, sizeof(dev), " %s", other);
-  }
+  char dev[256];
+  if (device_clause(it, dev, sizeof(dev)))
+    return -1;
   uint32_t ind = it->column > 1 ? it->column - 1 : 0;
   ompdp_strbuf_t fill = {0};
   if (put_fill(&fill, it, ind, dev)) {
@@ -674,9 +787,12 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
       const ompdp_rw_site_t *s = &facts->sites[si - 1];
       int prc = pass ? plan_unused_transfer(&c, f, &ri, s) : plan_unused_alloc(&c, f, &ri, s);
       free(ri.items);
+      /* A `target update` item that goes (its copy unused) is gone too:
+       * no fill replaces it. */
       if (prc == -2)
         rc = -1;
-      else if (prc == 0 && !pass)
+      else if (prc == 0 &&
+               (!pass || f->rewrites[f->num_rewrites - 1].kind == OMPDP_RK_REMOVE_ITEM))
         removal[si - 1] = i + 1;
     }
   /* Overbroad maps, then zero-filled copies in (alloc and fill), each

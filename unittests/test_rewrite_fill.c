@@ -6,7 +6,9 @@
 |* only when every copy in at the site was all zeros (the hash of as many
 |* zero bytes) and the construct allows it; its edits are checked the way
 |* `ompdp fix` checks them (ompdp_text_matches), applied, and the source
-|* must come out as expected.
+|* must come out as expected. A `target update to` item gets the fill in
+|* place of its copy; one the fill cannot replace gets the reason in its
+|* suggestion.
 |*
 \*===----------------------------------------------------------------------===*/
 #define _POSIX_C_SOURCE 200809L
@@ -35,7 +37,8 @@ static ompdp_region_info_t record(const char *src, const char *construct, const 
   pos_of(src, (size_t)(p - src), &it.line, &it.column);
   pos_of(src, (size_t)(strchr(p, '\n') - src), &it.end_line, &it.end_column);
   const char *c = strstr(p, clause);
-  const char *x = strstr(c + strlen(type) + 4, expr);
+  /* Past "map(type" (a motion clause names no type). */
+  const char *x = strstr(strncmp(clause, "map(", 4) ? c : c + strlen(type) + 4, expr);
   pos_of(src, (size_t)(c - src), &it.clause_line, &it.clause_column);
   pos_of(src, (size_t)((c + strlen(clause)) - src), &it.clause_end_line, &it.clause_end_column);
   pos_of(src, (size_t)(x - src), &it.item_line, &it.item_column);
@@ -72,8 +75,27 @@ static const char *SrcNowait = "#pragma omp target enter data map(to: a[0:n]) no
 static const char *SrcDev = "#pragma omp target enter data map(to: a[0:n]) device(2)\n";
 static const char *SrcIf = "#pragma omp target enter data map(to: a[0:n]) if(c)\n";
 static const char *SrcCall = "#pragma omp target enter data map(to: a[0:f(n)])\n";
+static const char *SrcUpdate =
+    "  {\n  #pragma omp target update to(a[0:n]) device(1)\n  work(a);\n  }\n";
+static const char *SrcUpdateTwo = "#pragma omp target update to(b[0:p.n], a[0:n])\n";
+static const char *SrcUpdateNowait = "#pragma omp target update to(a[0:n]) nowait\n";
+
+/* A `target update to` item of src (region 9 on): the clause is to(...). */
+static ompdp_region_info_t update_record(const char *src, const char *clause, const char *expr,
+                                         const char *var) {
+  ompdp_region_info_t it = record(src, "target update", clause, expr, var, "to", NULL);
+  it.map_type = OMPDP_MT_UPDATE_TO;
+  return it;
+}
 
 static int describe(uint32_t region, int it, ompdp_region_info_t *out) {
+  if (region == 10 && it == 1) { /* a[0:n], after b[0:p.n] in one clause */
+    *out = update_record(SrcUpdateTwo, "to(b[0:p.n], a[0:n])", "a[0:n]", "a");
+    out->num_items = 2;
+    section(out, "float", 4, 1, "0", "n");
+    out->id = 0x100 + region;
+    return 0;
+  }
   if (it > 0)
     return -1;
   switch (region) {
@@ -109,6 +131,26 @@ static int describe(uint32_t region, int it, ompdp_region_info_t *out) {
                   "a", "to", NULL);
     out->other_clauses = region == 7 ? "device(2)" : "if(c)";
     section(out, "double", 8, 1, "0", "n");
+    break;
+  case 9:
+    *out = update_record(SrcUpdate, "to(a[0:n])", "a[0:n]", "a");
+    out->other_clauses = "device(1)";
+    out->directive = "#pragma omp target update to(a[0:n]) device(1)";
+    section(out, "float", 4, 1, "0", "n");
+    break;
+  case 10:
+    *out = update_record(SrcUpdateTwo, "to(b[0:p.n], a[0:n])", "b[0:p.n]", "b");
+    out->num_items = 2;
+    section(out, "double", 8, 1, "", "p.n");
+    break;
+  case 11:
+    *out = update_record(SrcUpdateNowait, "to(a[0:n])", "a[0:n]", "a");
+    out->nowait = 1;
+    section(out, "float", 4, 1, "0", "n");
+    break;
+  case 12: /* no fill facts */
+    *out = update_record(SrcUpdateNowait, "to(a[0:n])", "a[0:n]", "a");
+    out->directive = "#pragma omp target update to(a[0:n])";
     break;
   case 6: /* the exit data of region 1's item */
     *out = record("#pragma omp target exit data map(delete: a[0:n])\n", "target exit data",
@@ -353,7 +395,100 @@ static void test_whole(void) {
   ompdp_report_free(&r);
 }
 
+/* Region r updates the present buffer (allocated and freed by region 6,
+ * the data construct around it) `times` times with bytes of hash h. */
+static void updates(evseq_t *s, uint32_t r, int times, uint64_t bytes, const uint64_t *h) {
+  ev_alloc(s, 6, 0x4000, 0x9000, bytes);
+  for (int i = 0; i < times; ++i) {
+    ev_copy(s, r, 1, 0x4000, 0x9000, bytes, h[i]);
+    add(s, OMPDP_EV_KERNEL, r, -1)->dst_dev = DEV;
+  }
+  ev_delete(s, 6, 0x9000);
+}
+
+static void test_update(void) {
+  uint64_t z = ompdp_zero_hash(400), zz[2] = {z, z}, mixed[2] = {z, z ^ 1};
+  ompdp_report_t r;
+  const ompdp_rewrite_t *rw;
+  /* The directive's only item: it goes, and the fill takes its place on
+   * the update's device, finding the section present. */
+  evseq_t s = {.t = 1000};
+  updates(&s, 9, 2, 400, zz);
+  CHECK(plan(&s, 9, &r, &rw) == 1);
+  if (rw) {
+    CHECK(rw->kind == OMPDP_RK_ALLOC_AND_FILL);
+    CHECK_EQ_U64(rw->transfers_removed, 2);
+    CHECK_EQ_U64(rw->bytes_removed, 800);
+    CHECK_EQ_U64(rw->allocs_removed, 0);
+    CHECK(rw->description &&
+          strstr(rw->description, "instead of copying it with the `target update`"));
+    CHECK(rw->assumption && strstr(rw->assumption, "holds only zeros whenever"));
+    EXPECT(SrcUpdate, rw,
+           "  {\n"
+           "  #pragma omp target teams distribute parallel for map(alloc: a[0:n]) device(1)\n"
+           "  for (long long ompdp_i = 0; ompdp_i < (n); ++ompdp_i)\n"
+           "    a[ompdp_i] = 0;\n"
+           "  work(a);\n"
+           "  }\n");
+  }
+  ompdp_report_free(&r);
+
+  /* One item of two: it leaves the list; a member in its bounds is read
+   * on the host, so that the kernel does not map the struct. */
+  evseq_t t = {.t = 1000};
+  updates(&t, 10, 2, 400, zz);
+  CHECK(plan(&t, 10, &r, &rw) == 1);
+  if (rw)
+    EXPECT(SrcUpdateTwo, rw,
+           "#pragma omp target update to(a[0:n])\n"
+           "{\n"
+           "  const long long ompdp_n = (p.n);\n"
+           "  #pragma omp target teams distribute parallel for map(alloc: b[0:p.n])\n"
+           "  for (long long ompdp_i = 0; ompdp_i < ompdp_n; ++ompdp_i)\n"
+           "    b[ompdp_i] = 0;\n"
+           "}\n");
+  ompdp_report_free(&r);
+
+  /* A copy nothing read as well: the item goes (unused_transfer), and no
+   * fill is planned for the zero finding at the same site. */
+  evseq_t un = {.t = 1000};
+  updates(&un, 9, 2, 400, zz);
+  ompdp_report_init(&r);
+  ompdp_finding_t *fu = ompdp_report_add_finding(&r, OMPDP_FK_UNUSED_TRANSFER);
+  fu->rt_region = 9;
+  fu->item = 0;
+  fu->count = 2;
+  zero_finding(&r, 9, 2);
+  CHECK(ompdp_rewrite_report_events(&r, un.ev, un.n, HOST, describe) == 0);
+  CHECK(r.findings[0].num_rewrites == 1 &&
+        r.findings[0].rewrites[0].kind == OMPDP_RK_REMOVE_ITEM);
+  CHECK(r.findings[1].num_rewrites == 0);
+  ompdp_report_free(&r);
+
+  /* One copy of other bytes, nowait, no fill facts: no rewrite, and the
+   * suggestion says why. */
+  const struct {
+    uint32_t region;
+    const uint64_t *hashes;
+    const char *why;
+  } refused[] = {{9, mixed, "1 of its 2 copies sent bytes other than zeros"},
+                 {11, zz, "has `nowait`, which a fill in its place"},
+                 {12, zz, "no element type"}};
+  for (size_t k = 0; k < sizeof(refused) / sizeof(refused[0]); ++k) {
+    evseq_t n = {.t = 1000};
+    updates(&n, refused[k].region, 2, 400, refused[k].hashes);
+    ompdp_report_init(&r);
+    ompdp_finding_t *f = zero_finding(&r, refused[k].region, 1);
+    CHECK(ompdp_rewrite_report_events(&r, n.ev, n.n, HOST, describe) == 0);
+    CHECK(f->num_rewrites == 0);
+    CHECK(f->suggestion && strstr(f->suggestion, "No rewrite: ") &&
+          strstr(f->suggestion, refused[k].why));
+    ompdp_report_free(&r);
+  }
+}
+
 int main(void) {
+  test_update();
   test_enter_data();
   test_target();
   test_whole();
