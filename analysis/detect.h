@@ -313,12 +313,14 @@ int ompdp_zero_lookup(ompdp_zero_t *z, uint64_t n, uint64_t *out);
 
 /* Overbroad maps (detect_overbroad.c): operations of a `target` construct's
  * map item that the region's access (from the compiler's region table)
- * makes useless. The rule, also the aux of its matches: */
+ * makes useless, or copies back of any construct that the host never
+ * reads (OMPDP_IA_HOST_UNREAD). The rule, also the aux of its matches: */
 enum {
   OMPDP_OVERBROAD_NONE = 0,
   OMPDP_OVERBROAD_REMOVE = 1, /* never touched: every allocation and transfer */
   OMPDP_OVERBROAD_TO = 2,     /* tofrom, only read: the copies back */
   OMPDP_OVERBROAD_FROM = 3,   /* tofrom, only written: the copies in */
+  OMPDP_OVERBROAD_UNREAD = 4, /* from, tofrom, update from: the copies back */
 };
 /* Where engines created from now on read region tables (the runtime sets
  * ompdp_regions_describe; tests their own tables). NULL: no table, no

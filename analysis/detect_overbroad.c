@@ -101,7 +101,28 @@ static size_t overbroad_memory(const void *p) {
   return sizeof(*o) + ompdp_hmap_memory(&o->items);
 }
 
-int ompdp_overbroad_rule(const ompdp_region_info_t *it) {
+/* A copy back that no host code can read afterwards (the compiler's
+ * HOST_UNREAD, which it gives only to from, tofrom and update from). Not
+ * with `always` (the program asked for the copy) or a mapper (the copy
+ * is the mapper's). */
+static int unread_rule(const ompdp_region_info_t *it) {
+  if (!(it->access_flags & OMPDP_IA_HOST_UNREAD) ||
+      (it->modifiers & (OMPDP_MOD_ALWAYS | OMPDP_MOD_MAPPER)))
+    return OMPDP_OVERBROAD_NONE;
+  switch (it->map_type) {
+  case OMPDP_MT_FROM:
+  case OMPDP_MT_TOFROM:
+    return it->construct == OMPDP_CK_TARGET_UPDATE || it->construct == OMPDP_CK_TARGET_ENTER_DATA
+               ? OMPDP_OVERBROAD_NONE
+               : OMPDP_OVERBROAD_UNREAD;
+  case OMPDP_MT_UPDATE_FROM:
+    return OMPDP_OVERBROAD_UNREAD;
+  default:
+    return OMPDP_OVERBROAD_NONE;
+  }
+}
+
+static int target_rule(const ompdp_region_info_t *it) {
   if (it->construct != OMPDP_CK_TARGET || (it->modifiers & OMPDP_MOD_ALWAYS))
     return OMPDP_OVERBROAD_NONE;
   ompdp_map_type_t mt = it->map_type;
@@ -121,6 +142,11 @@ int ompdp_overbroad_rule(const ompdp_region_info_t *it) {
     return OMPDP_OVERBROAD_NONE;
   }
   return OMPDP_OVERBROAD_NONE;
+}
+
+int ompdp_overbroad_rule(const ompdp_region_info_t *it) {
+  int rule = target_rule(it);
+  return rule != OMPDP_OVERBROAD_NONE ? rule : unread_rule(it);
 }
 
 static int overbroad_feed(void *p, ompdp_engine_t *g, const ompdp_xev_t *e) {
@@ -167,7 +193,8 @@ static int overbroad_feed(void *p, ompdp_engine_t *g, const ompdp_xev_t *e) {
     return ompdp_g_add_interval(g, (uint32_t)((*v >> 32) - 1), e);
   case OMPDP_EV_TRANSFER:
     if (!(rule == OMPDP_OVERBROAD_REMOVE && (h2d || d2h)) &&
-        !(rule == OMPDP_OVERBROAD_TO && d2h) && !(rule == OMPDP_OVERBROAD_FROM && h2d))
+        !((rule == OMPDP_OVERBROAD_TO || rule == OMPDP_OVERBROAD_UNREAD) && d2h) &&
+        !(rule == OMPDP_OVERBROAD_FROM && h2d))
       return 0;
     if (ompdp_g_select(g, OMPDP_FK_OVERBROAD_MAP, e, NULL, (uint32_t)rule) == OMPDP_NONE)
       return -1;
@@ -185,7 +212,19 @@ static char *overbroad_text(const ompdp_finding_t *f, uint32_t rule, const char 
   char buf[512];
   const char *plural = f->num_devices > 1 ? "s" : "";
   const char *v = f->variable ? f->variable : "...";
-  if (rule == OMPDP_OVERBROAD_TO)
+  if (rule == OMPDP_OVERBROAD_UNREAD) {
+    /* The clause says which construct copies: a motion clause is a
+     * `target update`'s. */
+    const char *c = f->clause ? f->clause : "";
+    const char *how = !strncmp(c, "from(", 5)   ? "remove it from the `target update`"
+                      : strstr(c, "tofrom") != NULL ? "map it with `map(to: ...)`"
+                                                  : "map it with `map(alloc: ...)` "
+                                                    "(`map(release: ...)` on `target exit data`)";
+    snprintf(buf, sizeof(buf),
+             "the host never reads what the copies back of %s from device%s %s bring (after "
+             "them it only overwrites or frees it, and no other pointer reaches it): %s",
+             f->variable ? f->variable : "this item", plural, d, how);
+  } else if (rule == OMPDP_OVERBROAD_TO)
     snprintf(buf, sizeof(buf),
              "the region only reads %s: map it with `map(to: %s)`, which drops the copies "
              "back from device%s %s",

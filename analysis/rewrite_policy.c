@@ -275,6 +275,46 @@ static int plan_firstprivate(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
   return rc;
 }
 
+/* Copies back that the host never reads (the compiler's HOST_UNREAD):
+ * `target update from` loses the item, `tofrom` becomes `to`, `from`
+ * becomes `alloc` (`release` at a `target exit data`). The compiler's
+ * fact holds for each execution, whatever buffer it maps, so the run only
+ * has to show the copies (a new buffer each call is the usual case). */
+static int plan_unread(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const ompdp_rw_items_t *ri,
+                       const ompdp_rw_site_t *s) {
+  const ompdp_region_info_t *it = &ri->items[s->item];
+  if (!s->d2h)
+    return -1;
+  int update = it->construct == OMPDP_CK_TARGET_UPDATE;
+  ompdp_map_type_t to = it->map_type == OMPDP_MT_TOFROM ? OMPDP_MT_TO
+                        : it->construct == OMPDP_CK_TARGET_EXIT_DATA ? OMPDP_MT_RELEASE
+                                                                     : OMPDP_MT_ALLOC;
+  ompdp_rewrite_t *rw =
+      ompdp_finding_add_rewrite(f, update ? OMPDP_RK_REMOVE_ITEM : OMPDP_RK_CHANGE_MAP_TYPE);
+  if (!rw)
+    return -2;
+  const char *why = NULL;
+  int rc = update ? ompdp_rw_remove_item(rw, &ri->reg, (uint32_t)s->item, &why)
+                  : ompdp_rw_set_map_type(rw, &ri->reg, (uint32_t)s->item, to, 0, &why);
+  const char *name = it->implicit ? it->variable : it->expr;
+  ompdp_strbuf_t d = {0}, a = {0};
+  if (update)
+    ompdp_sb_printf(&d, "remove `%s` from `target update` at %s:%" PRIu32, name,
+                    ompdp_rw_basename(it->file), it->line);
+  else
+    ompdp_sb_printf(&d, "map `%s` with `%s` instead of `%s` at %s:%" PRIu32, name,
+                    ompdp_map_type_name(to), ompdp_map_type_name(it->map_type),
+                    ompdp_rw_basename(it->file), it->line);
+  ompdp_sb_puts(&d, ": the host never reads what it copies back (the compiler saw every use of "
+                    "the buffer after it: writes, frees, maps that send nothing)");
+  ompdp_oc_t rm = {{0}};
+  ompdp_oc_add(rm, OMPDP_OC_D2H, s->d2h, s->bytes_d2h, s->dur_d2h);
+  return ompdp_rw_with_ops(
+      c, f,
+      ompdp_rw_finish(f, rc, s->d2h, 0, s->bytes_d2h, ompdp_rw_to_ns(c, s->dur_d2h), &d, &a),
+      (const uint64_t(*)[3])rm, NULL);
+}
+
 /* Overbroad maps (detect_overbroad.c): the item a target region never
  * touches goes; a tofrom item it only reads becomes `to`, one it only
  * writes `from`. The run must agree with the region table: the copies
@@ -286,6 +326,8 @@ static int plan_overbroad(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
                           const ompdp_rw_site_t *s) {
   const ompdp_region_info_t *it = &ri->items[s->item];
   int rule = ompdp_overbroad_rule(it);
+  if (rule == OMPDP_OVERBROAD_UNREAD)
+    return plan_unread(c, f, ri, s);
   if (rule == OMPDP_OVERBROAD_NONE || s->multi_buf)
     return -1;
   if (rule == OMPDP_OVERBROAD_TO) {

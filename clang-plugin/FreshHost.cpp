@@ -60,6 +60,15 @@ public:
       Other = true;
     return true;
   }
+  // The plugin's markers before the function's other directives
+  // (Markers.cpp) take the address of their items' variables for the pass;
+  // they are gone before code generation.
+  bool TraverseCallExpr(CallExpr *C, DataRecursionQueue *Q = nullptr) {
+    const FunctionDecl *FD = C->getDirectCallee();
+    if (FD && FD->getIdentifier() && FD->getName() == "__ompdp_marker")
+      return true;
+    return RecursiveASTVisitor::TraverseCallExpr(C, Q);
+  }
   // Bound to a reference (`int *&r = p`, std::swap(p, q)): it may be
   // stored to there. An argument taken by value is converted to an rvalue
   // first; one that is still the variable itself binds to a reference.

@@ -176,14 +176,17 @@ std::string times(uint64_t N) {
 
 /// The warning's text: what happened to the item, and how often
 /// (OMPDP_FINDING_TEXT). Which rule found an overbroad map follows from the
-/// item's access (detect_overbroad.c).
+/// item's map type, access and flags (ompdp_overbroad_rule).
 std::string findingMessage(const ompdp_finding_t &F, const Item &It) {
   std::string What = "'" + It.Name + "' in " + It.Clause;
   std::string Text = ompdp_finding_warning_text(&F);
-  if (F.kind == OMPDP_FK_OVERBROAD_MAP && It.Access == AC_READ)
+  bool Over = F.kind == OMPDP_FK_OVERBROAD_MAP;
+  if (Over && It.MapType == MT_TOFROM && It.Access == AC_READ)
     Text = " copies back data the region only reads, ";
-  else if (F.kind == OMPDP_FK_OVERBROAD_MAP && It.Access == AC_WRITE)
+  else if (Over && It.MapType == MT_TOFROM && It.Access == AC_WRITE)
     Text = " copies in data the region only writes, ";
+  else if (Over && (It.AccessFlags & IA_HOST_UNREAD))
+    Text = " copies back data the host never reads, ";
   return std::string(ompdp_finding_kind_name(F.kind)) + ": " + What + Text +
          times(F.count);
 }

@@ -20,6 +20,7 @@
 
 #include "AccessAnalysis.h"
 #include "FreshHost.h"
+#include "HostUnread.h"
 #include "WritesAll.h"
 
 namespace {
@@ -345,8 +346,18 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
         SP.Steps[0] != StoragePath::deref())
       continue;
     auto *Var = dyn_cast<VarDecl>(static_cast<const Decl *>(SP.Root));
-    if (freshHostBuffer(Fn, Var))
-      R.Items[I].AccessFlags |= IA_FRESH_HOST;
+    if (!freshHostBuffer(Fn, Var))
+      continue;
+    R.Items[I].AccessFlags |= IA_FRESH_HOST;
+    uint32_t T = R.Items[I].MapType;
+    if (SP.Steps.size() == 1 && (T == MT_FROM || T == MT_TOFROM || T == MT_UPDATE_FROM) &&
+        hostOrderIsSource(D) &&
+        hostNeverReadsBack(Fn, Var, stmtRange(D).getEnd(),
+                           Loops.empty() ? SourceRange()
+                                         : SourceRange(Loops.front()->getBeginLoc(),
+                                                       Loops.front()->getEndLoc()),
+                           SM))
+      R.Items[I].AccessFlags |= IA_HOST_UNREAD;
   }
   fillHostAccesses(P, D);
   size_t NumItems = R.Items.size();
@@ -363,6 +374,24 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
 
 /// Variables a target region captures without naming them in any clause
 /// (scalars passed by value, pointers, `this`): codegen maps them too.
+/// Whether D runs once where it is written, on the thread that runs the
+/// host code around it: no lambda, host parallel or task region between it
+/// and its function (only `target data` bodies), so that the function's
+/// source order is the order of the host's accesses around it.
+bool RegionCollector::Impl::hostOrderIsSource(const OMPExecutableDirective *D) const {
+  for (const DeclContext *C : Contexts)
+    if (auto *M = dyn_cast<CXXMethodDecl>(C); M && M->getParent()->isLambda())
+      return false;
+  for (const Stmt *P : Parents) {
+    if (isa<LambdaExpr>(P))
+      return false;
+    if (auto *OD = dyn_cast<OMPExecutableDirective>(P);
+        OD && OD != D && OD->getDirectiveKind() != llvm::omp::OMPD_target_data)
+      return false;
+  }
+  return true;
+}
+
 void RegionCollector::Impl::addUncoveredCaptures(Pending &P,
                                                  OMPExecutableDirective *D) {
   if (!D->hasAssociatedStmt())

@@ -259,6 +259,7 @@ private:
   void fillHostAccesses(Pending &P, OMPExecutableDirective *D);
   void fillLoopExits(Pending &P);
   SourceLocation stmtEnd(const Stmt *S) const;
+  bool hostOrderIsSource(const OMPExecutableDirective *D) const;
   SourceRange stmtRange(const Stmt *S) const;
   bool ownLines(SourceLocation B, SourceLocation E) const;
   void addUncoveredCaptures(Pending &P, OMPExecutableDirective *D);

@@ -211,11 +211,61 @@ static void report(void) {
   ompdp_report_free(&r);
 }
 
+/* Copies back the host never reads (the compiler's host-unread fact): the
+ * rule is the item's whatever its construct copies back with, and none
+ * where the item says `always`, has no fact, or copies nothing back. A
+ * target's own rules come first (a tofrom it only reads is `to` anyway). */
+static void unread_rule(void) {
+  ompdp_region_info_t it;
+  memset(&it, 0, sizeof(it));
+  it.access = OMPDP_ACCESS_READ_WRITE;
+  it.access_flags = OMPDP_IA_HOST_UNREAD;
+  static const struct {
+    ompdp_construct_kind_t construct;
+    ompdp_map_type_t map_type;
+    uint32_t modifiers;
+    int rule;
+  } cases[] = {
+      {OMPDP_CK_TARGET, OMPDP_MT_FROM, 0, OMPDP_OVERBROAD_UNREAD},
+      {OMPDP_CK_TARGET, OMPDP_MT_TOFROM, 0, OMPDP_OVERBROAD_UNREAD},
+      {OMPDP_CK_TARGET_DATA, OMPDP_MT_TOFROM, 0, OMPDP_OVERBROAD_UNREAD},
+      {OMPDP_CK_TARGET_EXIT_DATA, OMPDP_MT_FROM, 0, OMPDP_OVERBROAD_UNREAD},
+      {OMPDP_CK_TARGET_UPDATE, OMPDP_MT_UPDATE_FROM, 0, OMPDP_OVERBROAD_UNREAD},
+      {OMPDP_CK_TARGET, OMPDP_MT_FROM, OMPDP_MOD_ALWAYS, OMPDP_OVERBROAD_NONE},
+      {OMPDP_CK_TARGET_UPDATE, OMPDP_MT_UPDATE_FROM, OMPDP_MOD_MAPPER, OMPDP_OVERBROAD_NONE},
+      {OMPDP_CK_TARGET, OMPDP_MT_TO, 0, OMPDP_OVERBROAD_NONE},
+      {OMPDP_CK_TARGET_ENTER_DATA, OMPDP_MT_TO, 0, OMPDP_OVERBROAD_NONE},
+      {OMPDP_CK_TARGET_UPDATE, OMPDP_MT_UPDATE_TO, 0, OMPDP_OVERBROAD_NONE},
+      {OMPDP_CK_TARGET_DATA, OMPDP_MT_ALLOC, 0, OMPDP_OVERBROAD_NONE},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    it.construct = cases[i].construct;
+    it.map_type = cases[i].map_type;
+    it.modifiers = cases[i].modifiers;
+    CHECK_EQ_U64(ompdp_overbroad_rule(&it), cases[i].rule);
+  }
+  /* Without the fact, a copy back is not overbroad (read and written). */
+  it.access_flags = 0;
+  it.construct = OMPDP_CK_TARGET;
+  it.map_type = OMPDP_MT_FROM;
+  CHECK_EQ_U64(ompdp_overbroad_rule(&it), OMPDP_OVERBROAD_NONE);
+  it.construct = OMPDP_CK_TARGET_UPDATE;
+  it.map_type = OMPDP_MT_UPDATE_FROM;
+  CHECK_EQ_U64(ompdp_overbroad_rule(&it), OMPDP_OVERBROAD_NONE);
+  /* A target's only-read tofrom keeps its own rule. */
+  it.access_flags = OMPDP_IA_HOST_UNREAD;
+  it.construct = OMPDP_CK_TARGET;
+  it.map_type = OMPDP_MT_TOFROM;
+  it.access = OMPDP_ACCESS_READ;
+  CHECK_EQ_U64(ompdp_overbroad_rule(&it), OMPDP_OVERBROAD_TO);
+}
+
 int main(void) {
   ompdp_options_reset();
   ompdp_detect_set_describe(describe);
   rules();
   negatives();
   report();
+  unread_rule();
   return CHECK_DONE();
 }

@@ -1,0 +1,289 @@
+//===- HostUnread.cpp - does the host read what a copy back brings? -------===//
+//
+// One walk of the function's host code with a stack of the statements
+// around the current one: each reference to the pointer is classified by
+// what encloses it (HostUnread.h lists what may). Source order stands for
+// execution order, which holds in a function without labels once the
+// whole of the outermost loop around the construct counts as "after" it.
+//
+//===----------------------------------------------------------------------===//
+#include "HostUnread.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/OpenMPClause.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtOpenMP.h"
+#include "clang/Basic/OpenMPKinds.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <vector>
+
+using namespace clang;
+
+namespace {
+
+bool calls(const CallExpr *C, StringRef Name) {
+  const FunctionDecl *FD = C->getDirectCallee();
+  return FD && FD->getIdentifier() && FD->getName() == Name;
+}
+
+class Uses : public RecursiveASTVisitor<Uses> {
+  using Base = RecursiveASTVisitor<Uses>;
+
+public:
+  Uses(const VarDecl *V, SourceLocation CopyEnd, SourceRange Loop, const SourceManager &SM)
+      : V(V), CopyEnd(CopyEnd), Loop(Loop), SM(SM) {}
+
+  /// Another name may reach the buffer, or the order is not the source's.
+  bool Unknown = false;
+  /// An element is read, or the host's bytes sent, after the copy.
+  bool ReadAfter = false;
+
+  bool TraverseStmt(Stmt *S, DataRecursionQueue * = nullptr) {
+    if (!S)
+      return true;
+    if (Unknown || ReadAfter)
+      return false;
+    // The plugin's own markers (Markers.cpp) take items' addresses for the
+    // pass; they are gone before code generation.
+    if (auto *C = dyn_cast<CallExpr>(S); C && calls(C, "__ompdp_marker"))
+      return true;
+    Parents.push_back(S);
+    bool R;
+    if (auto *D = dyn_cast<OMPExecutableDirective>(S))
+      R = traverseDirective(D);
+    else if (isa<LambdaExpr>(S)) {
+      // A lambda's body runs whenever it is called, through a copy of the
+      // pointer or a reference to it.
+      ++InLambda;
+      R = Base::TraverseStmt(S, nullptr);
+      --InLambda;
+    } else {
+      R = Base::TraverseStmt(S, nullptr);
+    }
+    Parents.pop_back();
+    return R && !Unknown && !ReadAfter;
+  }
+
+  bool VisitLabelStmt(LabelStmt *) {
+    Unknown = true;
+    return false;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (E->getDecl()->getCanonicalDecl() != V)
+      return true;
+    if (InLambda) {
+      Unknown = true;
+      return false;
+    }
+    classify(E);
+    return !Unknown && !ReadAfter;
+  }
+
+private:
+  const VarDecl *V;
+  SourceLocation CopyEnd;
+  SourceRange Loop;
+  const SourceManager &SM;
+  std::vector<const Stmt *> Parents;
+  unsigned InLambda = 0;
+
+  bool after(SourceLocation L) const {
+    L = SM.getExpansionLoc(L);
+    if (Loop.isValid() &&
+        !SM.isBeforeInTranslationUnit(L, SM.getExpansionLoc(Loop.getBegin())) &&
+        !SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Loop.getEnd()), L))
+      return true;
+    return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(CopyEnd), L);
+  }
+
+  bool isVar(const Expr *E) const {
+    auto *R = E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()) : nullptr;
+    return R && R->getDecl()->getCanonicalDecl() == V;
+  }
+
+  /// A clause's list item: V's elements (x[lo:len], x[i], *x) are the
+  /// buffer, sent by the clause or not; the bounds are host code.
+  bool item(Expr *E, bool Sends) {
+    Expr *B = E->IgnoreParenImpCasts();
+    const Expr *Of = nullptr;
+    std::vector<Stmt *> Bounds;
+    if (auto *AS = dyn_cast<ArraySectionExpr>(B)) {
+      Of = AS->getBase();
+      Bounds = {AS->getLowerBound(), AS->getLength(), AS->getStride()};
+    } else if (auto *A = dyn_cast<ArraySubscriptExpr>(B)) {
+      Of = A->getBase();
+      Bounds = {A->getIdx()};
+    } else if (auto *U = dyn_cast<UnaryOperator>(B); U && U->getOpcode() == UO_Deref) {
+      Of = U->getSubExpr();
+    }
+    if (!Of || !isVar(Of))
+      return TraverseStmt(E);
+    if (Sends && after(E->getBeginLoc())) {
+      ReadAfter = true;
+      return false;
+    }
+    for (Stmt *S : Bounds)
+      if (!TraverseStmt(S))
+        return false;
+    return true;
+  }
+
+  bool traverseDirective(OMPExecutableDirective *D) {
+    for (OMPClause *C : D->clauses()) {
+      if (!C)
+        continue;
+      bool Ok = true;
+      if (auto *M = dyn_cast<OMPMapClause>(C)) {
+        OpenMPMapClauseKind T = M->getMapType();
+        bool Sends = T == OMPC_MAP_to || T == OMPC_MAP_tofrom || T == OMPC_MAP_unknown;
+        for (Expr *E : M->varlists())
+          Ok = Ok && item(E, Sends);
+      } else if (auto *To = dyn_cast<OMPToClause>(C)) {
+        for (Expr *E : To->varlists())
+          Ok = Ok && item(E, true);
+      } else if (auto *From = dyn_cast<OMPFromClause>(C)) {
+        for (Expr *E : From->varlists())
+          Ok = Ok && item(E, false);
+      } else {
+        // if(...), num_teams(...): host expressions. The pointer itself in
+        // a list (firstprivate(x), implicit on a target region; private,
+        // is_device_ptr) hands its value to the region, whose own uses
+        // are looked at (host regions) or are the device's (target).
+        for (Stmt *S : C->children())
+          if (!isa<DeclRefExpr>(S) || !isVar(cast<DeclRefExpr>(S)))
+            Ok = Ok && TraverseStmt(S);
+      }
+      if (!Ok)
+        return false;
+    }
+    if (!D->hasAssociatedStmt() || D->isStandaloneDirective())
+      return true;
+    // A target region's body is device code: its uses of the pointer are
+    // the device's copy, which the clauses above account for.
+    if (isOpenMPTargetExecutionDirective(D->getDirectiveKind()))
+      return true;
+    Stmt *Body = D->getAssociatedStmt();
+    if (isa<CapturedStmt>(Body))
+      Body = D->getInnermostCapturedStmt()->getCapturedStmt();
+    return TraverseStmt(Body);
+  }
+
+  /// What encloses Parents[I] (a use of the pointer or of an element),
+  /// past parentheses and implicit casts; the casts seen are reported.
+  const Stmt *up(size_t &I, const Stmt *&Child, bool &Load, bool &ToBool) const {
+    Child = Parents[I];
+    while (I > 0) {
+      const Stmt *P = Parents[--I];
+      if (auto *IC = dyn_cast<ImplicitCastExpr>(P)) {
+        Load |= IC->getCastKind() == CK_LValueToRValue;
+        ToBool |= IC->getCastKind() == CK_PointerToBoolean;
+      } else if (!isa<ParenExpr>(P)) {
+        return P;
+      }
+      Child = P;
+    }
+    return nullptr;
+  }
+
+  /// A use of an element (or of a member of one): written by `=`, read by
+  /// a load, or else something this analysis does not follow.
+  void element(size_t I, SourceLocation L) {
+    for (;;) {
+      const Stmt *Child;
+      bool Load = false, ToBool = false;
+      const Stmt *P = up(I, Child, Load, ToBool);
+      if (Load || ToBool) {
+        if (after(L))
+          ReadAfter = true;
+        return;
+      }
+      if (!P || isa<UnaryExprOrTypeTraitExpr>(P))
+        return;
+      if (auto *B = dyn_cast<BinaryOperator>(P)) {
+        if (B->getOpcode() == BO_Assign && B->getLHS() == Child)
+          return;
+        if (B->isCompoundAssignmentOp() && B->getLHS() == Child) {
+          if (after(L))
+            ReadAfter = true;
+          return;
+        }
+      }
+      if (auto *U = dyn_cast<UnaryOperator>(P); U && U->isIncrementDecrementOp()) {
+        if (after(L))
+          ReadAfter = true;
+        return;
+      }
+      // x[i].f, x[i].a[j]: still the element's storage.
+      if (auto *M = dyn_cast<MemberExpr>(P); M && !M->isArrow() && M->getBase() == Child)
+        continue;
+      if (auto *A = dyn_cast<ArraySubscriptExpr>(P); A && A->getBase() == Child) {
+        if (isa<ImplicitCastExpr>(Child) &&
+            cast<ImplicitCastExpr>(Child)->getCastKind() == CK_ArrayToPointerDecay)
+          continue;
+      }
+      Unknown = true; // &x[i], passed by reference, ...
+      return;
+    }
+  }
+
+  void classify(const DeclRefExpr *E) {
+    size_t I = Parents.size() - 1;
+    const Stmt *Child;
+    bool Load = false, ToBool = false;
+    const Stmt *P = up(I, Child, Load, ToBool);
+    if (ToBool) // if (x), !x: the pointer's value, not the buffer
+      return;
+    if (P && !Load) {
+      // x = <allocation>: the only stores freshHostBuffer allows.
+      if (auto *B = dyn_cast<BinaryOperator>(P); B && B->getOpcode() == BO_Assign &&
+                                                 B->getLHS() == Child)
+        return;
+      if (isa<UnaryExprOrTypeTraitExpr>(P))
+        return;
+    }
+    if (P && Load) {
+      if (auto *B = dyn_cast<BinaryOperator>(P); B && B->isEqualityOp())
+        return; // x == NULL
+      if (auto *U = dyn_cast<UnaryOperator>(P)) {
+        if (U->getOpcode() == UO_LNot)
+          return;
+        if (U->getOpcode() == UO_Deref)
+          return element(I, E->getBeginLoc());
+      }
+      if (auto *A = dyn_cast<ArraySubscriptExpr>(P); A && A->getBase() == Child)
+        return element(I, E->getBeginLoc());
+      if (auto *C = dyn_cast<CallExpr>(P); C && calls(C, "free") && C->getCallee() != Child)
+        return;
+      if (auto *Del = dyn_cast<CXXDeleteExpr>(P); Del && Del->isArrayForm())
+        return;
+    }
+    Unknown = true;
+  }
+};
+
+bool hasLabel(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<LabelStmt, IndirectGotoStmt>(S))
+    return true;
+  for (const Stmt *C : S->children())
+    if (hasLabel(C))
+      return true;
+  return false;
+}
+
+} // namespace
+
+bool ompdp::hostNeverReadsBack(const FunctionDecl *Fn, const VarDecl *Var,
+                               SourceLocation CopyEnd, SourceRange Loop,
+                               const SourceManager &SM) {
+  if (!Fn || !Fn->getBody() || !Var || CopyEnd.isInvalid() || hasLabel(Fn->getBody()))
+    return false;
+  Uses U(Var->getCanonicalDecl(), CopyEnd, Loop, SM);
+  U.TraverseStmt(Fn->getBody());
+  return !U.Unknown && !U.ReadAfter;
+}

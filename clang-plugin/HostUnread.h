@@ -1,0 +1,47 @@
+//===- HostUnread.h - does the host read what a copy back brings? ---------===//
+//
+// A `map(from: x[0:n])`, `tofrom` or `target update from(x[0:n])` whose
+// bytes the host never reads afterwards (it only overwrites or frees the
+// buffer) moves data for nothing. The run sees the copies; this is the
+// compiler's fact that nobody can look at what they bring (OmpdpFormat.inc:
+// OMPDP_ITEM_ACCESS_FLAG, HOST_UNREAD).
+//
+//===----------------------------------------------------------------------===//
+#ifndef OMPDP_CLANG_PLUGIN_HOSTUNREAD_H
+#define OMPDP_CLANG_PLUGIN_HOSTUNREAD_H
+
+#include "clang/Basic/SourceLocation.h"
+
+namespace clang {
+class FunctionDecl;
+class SourceManager;
+class VarDecl;
+} // namespace clang
+
+namespace ompdp {
+
+/// Whether no host code of Fn can read the buffer behind Var after a copy
+/// back that ends at CopyEnd (the end of the construct that copies it)
+/// and, when the construct is in a loop, anywhere in Loop (the outermost
+/// loop around it in Fn, whose next iteration follows the copy). Var must
+/// be a local pointer that Fn sets only from allocations (freshHostBuffer):
+/// then the buffer is reached only through Var, and this holds when every
+/// use of Var in Fn's host code is
+///   - an element written by a plain assignment (`x[i] = ...`, `*x = ...`),
+///     anywhere,
+///   - an element read (`... = x[i]`) before the copy, outside Loop,
+///   - `free(x)`, `delete[] x`, `sizeof`, an allocation stored to it,
+///   - an item of a map or motion clause that does not send the host's
+///     bytes (`from`, `alloc`, `release`, `delete`, `target update from`),
+///     or that does, before the copy, outside Loop;
+/// with device code (target regions' bodies) not looked into, and no label
+/// in Fn (a `goto` could run code before the copy after it). Anything else
+/// (the pointer passed to a call, copied, compared, captured by a lambda,
+/// an element's address taken) lets another name reach the buffer: false.
+bool hostNeverReadsBack(const clang::FunctionDecl *Fn, const clang::VarDecl *Var,
+                        clang::SourceLocation CopyEnd, clang::SourceRange Loop,
+                        const clang::SourceManager &SM);
+
+} // namespace ompdp
+
+#endif
