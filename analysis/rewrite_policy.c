@@ -867,7 +867,9 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
     }
   /* An object passed as firstprivate moves nothing at its site any more:
    * the site's other findings (its duplicates, round trips, repeated
-   * allocations) show the same rewrite. */
+   * allocations) show the same rewrite. A fill on the device replaces
+   * every copy in at its site (each was zeros), so the site's duplicate
+   * copies in go with it too. */
   for (size_t i = 0; i < r->num_findings && !rc; ++i) {
     ompdp_finding_t *f = &r->findings[i];
     uint32_t si = site_index(&c, f);
@@ -875,9 +877,12 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
       continue;
     const ompdp_finding_t *by = &r->findings[removal[si - 1] - 1];
     const ompdp_rewrite_t *src = &by->rewrites[by->num_rewrites - 1];
-    if (src->kind != OMPDP_RK_FIRSTPRIVATE)
+    if (src->kind != OMPDP_RK_FIRSTPRIVATE &&
+        !(src->kind == OMPDP_RK_ALLOC_AND_FILL && f->kind == OMPDP_FK_DUPLICATE_TRANSFER &&
+          f->ops.known && f->ops.c[OMPDP_OC_H2D].count && !f->ops.c[OMPDP_OC_D2H].count &&
+          !f->ops.c[OMPDP_OC_D2D].count))
       continue;
-    ompdp_rewrite_t *rw = ompdp_finding_add_rewrite(f, OMPDP_RK_FIRSTPRIVATE);
+    ompdp_rewrite_t *rw = ompdp_finding_add_rewrite(f, src->kind);
     if (!rw || ompdp_rewrite_copy(rw, src))
       rc = -1;
   }

@@ -73,14 +73,15 @@ int main(void) {
 }
 
 // REPORT: zero_transfers=5
-// The first of x, y and z in the report shows the one rewrite that fixes all
-// three; the two others name it.
+// The first of x, y and z in the report (a duplicate of zeros: the fill
+// replaces it too) shows the one rewrite that fixes all three; the other
+// duplicate and the three zero-filled transfers name it.
 // REPORT: rewrite (alloc_and_fill): allocate `x[0:n]` {{.*}}; and allocate `y[0:n]` {{.*}}; and allocate `z[0:n]` {{.*}} [saves {{.*}}: 3 transfers (96.0 KiB), 0 allocations]
-// REPORT-COUNT-2: rewrite (alloc_and_fill): the one shown above for zero_transfer of `{{[xyz]}}` at prog.c:{{[0-9]+}}:1 in main
+// REPORT-COUNT-4: rewrite (alloc_and_fill): the one shown above for duplicate_transfer of `{{[xyz]}}` at prog.c:{{[0-9]+}}:1 in main
 // REPORT-NOT: allocate `w
 
 // APPLY-DAG: prog.c: {{[0-9]+}} edit(s) applied
-// APPLY-DAG: the alloc_and_fill rewrite for zero_transfer overlaps the alloc_and_fill rewrite for zero_transfer
+// APPLY-DAG: the alloc_and_fill rewrite for {{[a-z_]+}} overlaps the alloc_and_fill rewrite for {{[a-z_]+}}
 
 // FIXED:      {{^}}#pragma omp target enter data map(alloc: x[0:n]){{$}}
 // FIXED:      {{^}}#pragma omp target enter data map(alloc: y[0:n]){{$}}

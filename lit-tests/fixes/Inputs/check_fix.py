@@ -11,7 +11,10 @@ program rebuilt after `ompdp fix --apply BEFORE.json`. Checks that
      transfers by at least that much when a rewrite says its saving is a
      lower bound: updates it inserts under a condition);
   2. every finding of BEFORE that had a rewrite is gone from AFTER (no
-     finding of the same kind on the same variable in the same function).
+     finding of the same kind on the same variable in the same function
+     with the same clause text: a rewrite that changed the clause leaves
+     findings of other clauses of that variable, such as a necessary copy
+     back at an exit data, to be told apart).
 
 Prints one line per fact, then "OK" or the first failure (exit status 1).
 """
@@ -54,7 +57,8 @@ def main():
     for f in fixed:
         same = [g for g in after["findings"]
                 if g["kind"] == f["kind"] and g.get("variable") == f.get("variable")
-                and g.get("function") == f.get("function")]
+                and g.get("function") == f.get("function")
+                and g.get("clause") == f.get("clause")]
         print("gone: %s of %s: %s" % (f["kind"], f.get("variable"), "yes" if not same else "no"))
         if same:
             failures.append("%s of %s is still found" % (f["kind"], f.get("variable")))
