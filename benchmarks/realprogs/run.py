@@ -1018,6 +1018,15 @@ def summary(results):
          "prediction_missed": sum(rd["prediction_ok"] is False for rd in first),
          "fix_refused_own_edits": sum(any("does not match the report" in m
                                           for m in rd["fix_messages"]) for rd in first)}
+    # The goal of issue 20: of the programs with waste that is not
+    # `necessary` (a finding whose verdict is fix or advice), how many get a
+    # rewrite that applies, builds, keeps the output and removes what it
+    # predicted (in any round).
+    waste = [r for r in results
+             if (r.get("verdicts") or {}).get("fix", 0) + (r.get("verdicts") or {}).get("advice", 0)]
+    s["with_waste"] = len(waste)
+    s["waste_fixed"] = sum(any(rd["applied"] and round_ok(rd) and rd["prediction_ok"] is not False
+                               for rd in r.get("rounds", [])) for r in waste)
     s["findings_by_kind"] = {
         k: [sum(r["findings"].get(k, 0) for r in results if r["findings"]),
             sum(r.get("findings_with_rewrite", {}).get(k, 0) for r in results)] for k in KINDS}
