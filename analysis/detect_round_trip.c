@@ -187,14 +187,26 @@ static void *rtrip_new(const ompdp_engine_config_t *cfg) {
 }
 
 static char *rtrip_text(const ompdp_finding_t *f, uint32_t rule, const char *d) {
-  char buf[512];
+  char buf[768];
   const char *plural = f->num_devices > 1 ? "s" : "";
   const char *v = f->variable ? f->variable : "...";
-  snprintf(buf, sizeof(buf),
-           "data copied back from device%s %s returns unchanged: keep it on the device across "
-           "the enclosing loop with `#pragma omp target data map(tofrom: %s)`, and use "
-           "`#pragma omp target update from(%s)` only where the host reads it",
-           plural, d, v, v);
+  ompdp_region_info_t it;
+  if (ompdp_detect_describe_item(f, &it) && it.loop_kind == OMPDP_LK_NONE)
+    /* No loop around the construct in its function: what repeats it is a
+     * caller, where the data has to be kept. */
+    snprintf(buf, sizeof(buf),
+             "data copied back from device%s %s returns unchanged: the construct's function "
+             "has no loop around it, so keep the data on the device where the calls repeat "
+             "(`#pragma omp target enter data map(to: %s)` before the caller's loop, `target "
+             "exit data map(from: %s)` after it), and use `#pragma omp target update from(%s)` "
+             "only where the host reads it; ompdp does not rewrite callers yet",
+             plural, d, v, v, v);
+  else
+    snprintf(buf, sizeof(buf),
+             "data copied back from device%s %s returns unchanged: keep it on the device across "
+             "the enclosing loop with `#pragma omp target data map(tofrom: %s)`, and use "
+             "`#pragma omp target update from(%s)` only where the host reads it",
+             plural, d, v, v);
   return ompdp_strdup(buf);
 }
 
