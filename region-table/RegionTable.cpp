@@ -115,6 +115,7 @@ std::string TableBuilder::serialize() const {
     Rec.LoopLength = R.LoopBytes.Length;
     Rec.Directive = Pool.get(R.Directive);
     Rec.OtherClauses = Pool.get(R.OtherClauses);
+    Rec.Arguments = Pool.get(R.Arguments);
     Rec.StmtLine = R.StmtBegin.Line;
     Rec.StmtColumn = R.StmtBegin.Column;
     Rec.StmtEndLine = R.StmtEnd.Line;
@@ -341,6 +342,18 @@ void TableBuilder::dump(llvm::raw_ostream &OS) const {
     if (R.Flags & RF_DEPEND)
       OS << " depend";
     OS << "\n";
+    if (!R.Arguments.empty()) {
+      // A routine call: the call as written, then its arguments.
+      OS << "  call: '" << R.Directive << "' end " << R.End.Line << ":"
+         << R.End.Column << " args";
+      llvm::StringRef Rest(R.Arguments);
+      while (!Rest.empty()) {
+        auto [Arg, Tail] = Rest.split('\n');
+        OS << " '" << Arg << "'";
+        Rest = Tail;
+      }
+      OS << "\n";
+    }
     if (R.LoopKind.empty()) {
       OS << "  loop: none\n";
     } else {
