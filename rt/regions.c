@@ -82,6 +82,9 @@ typedef struct ompdp_call {
 } ompdp_call_t;
 
 static _Thread_local ompdp_call_t pending __attribute__((tls_model("initial-exec")));
+/* The device memory routine this thread is in (its tag ran, the tag after
+ * it not yet): its data operations come without a target construct. */
+static _Thread_local const ompdp_rt_region_t *routine __attribute__((tls_model("initial-exec")));
 static _Thread_local ompdp_call_t active __attribute__((tls_model("initial-exec")));
 static _Thread_local uint32_t active_handle __attribute__((tls_model("initial-exec")));
 
@@ -337,6 +340,12 @@ typedef struct ompdp_kernel_args {
 
 void __ompdp_region_call(const void *descriptor, void *a, void *b, void *c) {
   const ompdp_rt_call_t *d = descriptor;
+  if (d->Flags & OMPDP_CALL_ROUTINE) {
+    routine = (uintptr_t)a == OMPDP_CALL_RETURNED
+                  ? NULL
+                  : (const ompdp_rt_region_t *)(uintptr_t)d->Record;
+    return;
+  }
   pending.rec = (const ompdp_rt_region_t *)(uintptr_t)d->Record;
   pending.items = (const int16_t *)(uintptr_t)d->Items;
   if (d->Flags & OMPDP_CALL_KERNEL) {
@@ -371,7 +380,22 @@ static const ompdp_rt_header_t *header_of(const ompdp_rt_region_t *r) {
                                          sizeof(ompdp_rt_region_t));
 }
 
+uint32_t ompdp_regions_routine(uint32_t *num_items) {
+  const ompdp_rt_region_t *r = routine;
+  *num_items = 0;
+  if (!r)
+    return 0;
+  uint32_t t = register_table((ompdp_rt_header_t *)header_of(r));
+  if (!t)
+    return 0;
+  *num_items = r->NumItems;
+  return (t << OMPDP_RH_SHIFT) | r->Index;
+}
+
 uint32_t ompdp_regions_begin(const void *codeptr_ra) {
+  /* A routine called through an invoke has no tag after it; no construct
+   * begins inside a routine. */
+  routine = NULL;
   active = pending;
   memset(&pending, 0, sizeof(pending));
   active_handle = 0;
@@ -559,6 +583,7 @@ int ompdp_regions_describe(uint32_t region, int item,
   out->loop_length = r->LoopLength;
   out->directive = str_at(h, r->Directive);
   out->other_clauses = str_at(h, r->OtherClauses);
+  out->arguments = str_at(h, r->Arguments);
   out->stmt_line = r->StmtLine;
   out->stmt_column = r->StmtColumn;
   out->stmt_end_line = r->StmtEndLine;
