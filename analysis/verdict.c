@@ -232,6 +232,9 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
              v);
     break;
   case OMPDP_V_ADVICE:
+    /* A routine call's words already say which calls to move. */
+    if (f->call)
+      return NULL;
     if (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && d2h) {
       snprintf(buf, sizeof(buf),
                "the copy back brought the host the bytes of %s it already had (the kernel "
