@@ -162,6 +162,7 @@ private:
     std::vector<StoragePath> Storage; // per item, for the access analysis
     std::vector<const Expr *> Exprs;  // per item, the list item (null: implicit capture)
     FileID File; // where the directive is written (its expansion)
+    const VarDecl *AllocVar = nullptr; // omp_target_alloc: the variable assigned
   };
 
   Pos pos(SourceLocation L) const {
@@ -284,8 +285,10 @@ private:
   void fillCallStatement(Pending &P);
   Item routineItem(const Expr *Arg, const std::string &Call,
                    SourceRange CallRange, FileID F) const;
-  bool assignedTo(Item &It, const std::string &Call, SourceRange CallRange,
-                  FileID F) const;
+  bool assignedTo(Item &It, const VarDecl *&Var, const std::string &Call,
+                  SourceRange CallRange, FileID F) const;
+  std::string writtenText(CharSourceRange Range) const;
+  void fillLoopFacts(Pending &P, const CallExpr *CE, const int Pointers[2]);
 
   ASTContext &Ctx;
   SourceManager &SM;

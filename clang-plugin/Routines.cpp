@@ -47,6 +47,102 @@ const Routine Routines[] = {
     {"omp_target_disassociate_ptr", CK_TARGET_DISASSOCIATE_PTR, 2, {0, -1}},
 };
 
+/// What a loop (or function body) does to local variables: which it
+/// writes (assigns, increments, declares) and which have their address
+/// taken, counting the writes of each.
+struct Writes {
+  llvm::DenseMap<const VarDecl *, unsigned> Stored;
+  llvm::DenseSet<const VarDecl *> AddressTaken;
+
+  static const VarDecl *var(const Expr *E) {
+    auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  }
+  void walk(const Stmt *S) {
+    if (!S)
+      return;
+    if (auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp()) {
+      if (const VarDecl *V = var(BO->getLHS()))
+        ++Stored[V];
+    } else if (auto *UO = dyn_cast<UnaryOperator>(S)) {
+      if (UO->isIncrementDecrementOp())
+        if (const VarDecl *V = var(UO->getSubExpr()))
+          ++Stored[V];
+      if (UO->getOpcode() == UO_AddrOf)
+        if (const VarDecl *V = var(UO->getSubExpr()))
+          AddressTaken.insert(V);
+    } else if (auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : DS->decls())
+        if (auto *V = dyn_cast<VarDecl>(D))
+          ++Stored[V];
+    }
+    // A reference bound to a variable (a reference parameter, say) may
+    // write it: taken as its address.
+    if (auto *CE = dyn_cast<CallExpr>(S))
+      for (const Expr *A : CE->arguments())
+        if (A->isLValue())
+          if (const VarDecl *V = var(A))
+            AddressTaken.insert(V);
+    for (const Stmt *C : S->children())
+      walk(C);
+  }
+};
+
+/// Whether E's value is the same at every iteration of a loop that makes
+/// the writes LoopW in a function that makes FnW: constants, sizeof, local
+/// variables the loop neither declares nor writes and whose address the
+/// function never takes, arithmetic and casts of them, and the routines
+/// that name devices.
+bool invariant(const Expr *E, const Writes &LoopW, const Writes &FnW) {
+  E = E->IgnoreParenCasts();
+  if (isa<IntegerLiteral, CharacterLiteral, FloatingLiteral,
+          UnaryExprOrTypeTraitExpr, CXXNullPtrLiteralExpr, GNUNullExpr>(E))
+    return true;
+  if (auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (isa<EnumConstantDecl>(DRE->getDecl()))
+      return true;
+    auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!V)
+      return false;
+    if (V->getType().isConstQualified() && V->hasInit() &&
+        !V->getType()->isReferenceType() && !LoopW.Stored.count(V))
+      return true;
+    return V->hasLocalStorage() && !V->getType()->isReferenceType() &&
+           !LoopW.Stored.count(V) && !FnW.AddressTaken.count(V);
+  }
+  if (auto *BO = dyn_cast<BinaryOperator>(E))
+    return !BO->isAssignmentOp() && !BO->isCommaOp() &&
+           invariant(BO->getLHS(), LoopW, FnW) &&
+           invariant(BO->getRHS(), LoopW, FnW);
+  if (auto *UO = dyn_cast<UnaryOperator>(E))
+    return !UO->isIncrementDecrementOp() && UO->getOpcode() != UO_Deref &&
+           UO->getOpcode() != UO_AddrOf && invariant(UO->getSubExpr(), LoopW, FnW);
+  if (auto *CO = dyn_cast<ConditionalOperator>(E))
+    return invariant(CO->getCond(), LoopW, FnW) &&
+           invariant(CO->getTrueExpr(), LoopW, FnW) &&
+           invariant(CO->getFalseExpr(), LoopW, FnW);
+  if (auto *CE = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    return FD && FD->getIdentifier() && CE->getNumArgs() == 0 &&
+           (FD->getName() == "omp_get_default_device" ||
+            FD->getName() == "omp_get_initial_device" ||
+            FD->getName() == "omp_get_num_devices");
+  }
+  return false;
+}
+
+const Stmt *loopBody(const Stmt *L) {
+  if (auto *F = dyn_cast<ForStmt>(L))
+    return F->getBody();
+  if (auto *W = dyn_cast<WhileStmt>(L))
+    return W->getBody();
+  if (auto *D = dyn_cast<DoStmt>(L))
+    return D->getBody();
+  if (auto *R = dyn_cast<CXXForRangeStmt>(L))
+    return R->getBody();
+  return nullptr;
+}
+
 const Routine *routineOf(const CallExpr *CE, const ASTContext &Ctx) {
   const FunctionDecl *FD = CE->getDirectCallee();
   if (!FD || !FD->getIdentifier() ||
@@ -87,15 +183,20 @@ const Expr *pointerVariable(const Expr *E) {
 /// expansion (`N * sizeof(double)`, not N's definition); printed when it
 /// has no such text (it is part of a macro's body).
 std::string RegionCollector::Impl::argumentText(const Expr *A) const {
-  CharSourceRange R = Lexer::makeFileCharRange(
-      CharSourceRange::getTokenRange(A->getSourceRange()), SM,
-      Ctx.getLangOpts());
+  std::string T = writtenText(CharSourceRange::getTokenRange(A->getSourceRange()));
+  return T.empty() ? printed(A) : T;
+}
+
+/// The file's text of range R, white space collapsed; "" when R is not in
+/// one file.
+std::string RegionCollector::Impl::writtenText(CharSourceRange Range) const {
+  CharSourceRange R = Lexer::makeFileCharRange(Range, SM, Ctx.getLangOpts());
   bool Invalid = false;
   StringRef T = R.isValid() ? Lexer::getSourceText(R, SM, Ctx.getLangOpts(),
                                                    &Invalid)
                             : StringRef();
   if (Invalid || T.empty())
-    return printed(A);
+    return "";
   std::string Out;
   bool Space = false;
   for (char C : T) {
@@ -133,7 +234,8 @@ Item RegionCollector::Impl::routineItem(const Expr *Arg, const std::string &Call
 /// omp_target_alloc's result, when the call is (under casts) the right
 /// side of an assignment or a variable's initializer: the item is what it
 /// is assigned to. 0 when it is used otherwise.
-bool RegionCollector::Impl::assignedTo(Item &It, const std::string &Call,
+bool RegionCollector::Impl::assignedTo(Item &It, const VarDecl *&Var,
+                                       const std::string &Call,
                                        SourceRange CallRange, FileID F) const {
   const Expr *Inner = cast<Expr>(Parents.back());
   size_t I = Parents.size() - 1;
@@ -145,6 +247,7 @@ bool RegionCollector::Impl::assignedTo(Item &It, const std::string &Call,
   if (auto *BO = dyn_cast<BinaryOperator>(P);
       BO && BO->getOpcode() == BO_Assign && BO->getRHS() == Inner) {
     It = routineItem(BO->getLHS(), Call, CallRange, F);
+    Var = Writes::var(BO->getLHS());
     return true;
   }
   auto *DS = dyn_cast<DeclStmt>(P);
@@ -152,6 +255,7 @@ bool RegionCollector::Impl::assignedTo(Item &It, const std::string &Call,
     return false;
   for (const Decl *D : DS->decls())
     if (auto *VD = dyn_cast<VarDecl>(D); VD && VD->getInit() == Inner) {
+      Var = VD;
       It = Item();
       It.Name = It.Expr = VD->getNameAsString();
       It.Clause = Call;
@@ -185,8 +289,39 @@ void RegionCollector::Impl::fillCallStatement(Pending &P) {
     S = Parent;
     Parent = Parents[I - 2];
   }
-  if (isa<CompoundStmt>(Parent))
-    fillStatementIn(P, S, Parent);
+  if (!isa<CompoundStmt>(Parent))
+    return;
+  fillStatementIn(P, S, Parent);
+  SourceRange SR = stmtRange(S);
+  P.R.StmtText = writtenText(CharSourceRange::getCharRange(SR));
+  if (!Loops.empty() && loopBody(Loops.back()) == Parent)
+    P.R.Flags |= RF_IN_LOOP_BODY;
+}
+
+/// What a rewrite that moves the call out of its loop needs: whether its
+/// arguments (but the pointers its items name) stay the same in the loop,
+/// and, for omp_target_alloc, whether the loop stores to the pointer
+/// anywhere else (then each iteration's allocation may still be in use).
+void RegionCollector::Impl::fillLoopFacts(Pending &P, const CallExpr *CE,
+                                          const int Pointers[2]) {
+  if (Loops.empty() || !Fn || !Fn->getBody())
+    return;
+  Writes LoopW, FnW;
+  LoopW.walk(Loops.back());
+  FnW.walk(Fn->getBody());
+  bool Invariant = true;
+  for (unsigned A = 0; A < CE->getNumArgs() && Invariant; ++A)
+    if (int(A) != Pointers[0] && int(A) != Pointers[1])
+      Invariant = invariant(CE->getArg(A), LoopW, FnW);
+  if (Invariant)
+    P.R.Flags |= RF_ARGS_INVARIANT;
+  if (P.R.Kind != CK_TARGET_ALLOC || P.R.Items.empty() || !P.AllocVar)
+    return;
+  // The call's own assignment is one store (an initializer counts as one).
+  auto It = LoopW.Stored.find(P.AllocVar);
+  unsigned Others = It == LoopW.Stored.end() ? 0 : It->second - 1;
+  if (Others || FnW.AddressTaken.count(P.AllocVar))
+    P.R.Items[0].AccessFlags |= IA_BASE_STORED;
 }
 
 bool RegionCollector::Impl::VisitCallExpr(CallExpr *CE) {
@@ -224,7 +359,7 @@ bool RegionCollector::Impl::VisitCallExpr(CallExpr *CE) {
   SourceRange CallRange(B, E);
   if (RT->Kind == CK_TARGET_ALLOC) {
     Item It;
-    if (assignedTo(It, R.Directive, CallRange, P.File))
+    if (assignedTo(It, P.AllocVar, R.Directive, CallRange, P.File))
       R.Items.push_back(std::move(It));
   } else {
     for (int A : RT->Pointers)
@@ -232,6 +367,7 @@ bool RegionCollector::Impl::VisitCallExpr(CallExpr *CE) {
         R.Items.push_back(
             routineItem(CE->getArg(unsigned(A)), R.Directive, CallRange, P.File));
   }
+  fillLoopFacts(P, CE, RT->Pointers);
   bool Added = false;
   uint32_t Index = Table.add(std::move(R), Added);
   if (Markers)

@@ -584,6 +584,9 @@ int ompdp_regions_describe(uint32_t region, int item,
   out->directive = str_at(h, r->Directive);
   out->other_clauses = str_at(h, r->OtherClauses);
   out->arguments = str_at(h, r->Arguments);
+  out->stmt_text = str_at(h, r->StmtText);
+  out->args_invariant = (r->Flags & OMPDP_RF_ARGS_INVARIANT) != 0;
+  out->in_loop_body = (r->Flags & OMPDP_RF_IN_LOOP_BODY) != 0;
   out->stmt_line = r->StmtLine;
   out->stmt_column = r->StmtColumn;
   out->stmt_end_line = r->StmtEndLine;

@@ -7,7 +7,9 @@
 // (a macro argument as written, not expanded), and one item per pointer
 // argument named by its variable (for a copy: destination, then source;
 // for omp_target_alloc: the variable assigned). A call that is not a
-// statement of its own (a condition) is recorded without a statement.
+// statement of its own (a condition) is recorded without a statement. In
+// the loop, the calls' other arguments do not change (args-invariant), and
+// the first copy is a statement of the loop's body (in-loop-body).
 // With TAG (no -g), the pass tags each call before it and after it.
 //
 // REQUIRES: plugin
@@ -33,18 +35,18 @@ int main(void) {
 // CHECK-NEXT: loop: none
 // CHECK-NEXT: item 0: none 'd' var 'd' mods - clause 'omp_target_alloc(BYTES(n), dev)' clause-range [[@LINE+3]]:7-[[@LINE+3]]:38 item-range [[@LINE+3]]:3-[[@LINE+3]]:4
 // CHECK-NEXT: source: '{{.*}}routines.c' hash 0x{{[0-9a-f]+}} directive-bytes {{[0-9]+}}+31
-// CHECK-NEXT: stmt: [[@LINE+1]]:3-[[@LINE+1]]:39 bytes {{[0-9]+}}+36 block {{[0-9]+}} #4 decls 4 jumps 0 own-lines
+// CHECK-NEXT: stmt: [[@LINE+1]]:3-[[@LINE+1]]:39 bytes {{[0-9]+}}+36 block {{[0-9]+}} #4 decls 4 jumps 0 own-lines text 'd = omp_target_alloc(BYTES(n), dev);'
   d = omp_target_alloc(BYTES(n), dev);
   for (int it = 0; it < 2; ++it) {
 // CHECK: region 0x{{[0-9a-f]+}} 'omp_target_memcpy' at {{.*}}routines.c:[[@LINE+6]]:5 in 'main'
-// CHECK-NEXT: call: 'omp_target_memcpy(d, h + 1, BYTES(n - 1), 0, 0, dev, host)' end [[@LINE+5]]:63 args 'd' 'h + 1' 'BYTES(n - 1)' '0' '0' 'dev' 'host'
+// CHECK-NEXT: call: 'omp_target_memcpy(d, h + 1, BYTES(n - 1), 0, 0, dev, host)' end [[@LINE+5]]:63 args-invariant in-loop-body args 'd' 'h + 1' 'BYTES(n - 1)' '0' '0' 'dev' 'host'
 // CHECK-NEXT: loop: for [[@LINE-3]]:3-{{.*}}
 // CHECK-NEXT: exit return at [[@LINE+10]]:7-[[@LINE+10]]:16 bytes {{[0-9]+}}+9 statement
 // CHECK: item 0: none 'd' var 'd' mods - clause 'omp_target_memcpy(d, h + 1, BYTES(n - 1), 0, 0, dev, host)'
 // CHECK-NEXT: item 1: none 'h + 1' var 'h' mods - clause 'omp_target_memcpy(d, h + 1, BYTES(n - 1), 0, 0, dev, host)'
     omp_target_memcpy(d, h + 1, BYTES(n - 1), 0, 0, dev, host);
 // CHECK: region 0x{{[0-9a-f]+}} 'omp_target_memcpy' at {{.*}}routines.c:[[@LINE+5]]:9 in 'main'
-// CHECK-NEXT: call: 'omp_target_memcpy(h, d, BYTES(n), 0, 0, host, dev)' end [[@LINE+4]]:59 args 'h' 'd' 'BYTES(n)' '0' '0' 'host' 'dev'
+// CHECK-NEXT: call: 'omp_target_memcpy(h, d, BYTES(n), 0, 0, host, dev)' end [[@LINE+4]]:59 args-invariant args 'h' 'd' 'BYTES(n)' '0' '0' 'host' 'dev'
 // CHECK: item 0: none 'h' var 'h'
 // CHECK: item 1: none 'd' var 'd'
 // CHECK: stmt: 0:0-0:0 bytes 0+0{{$}}
