@@ -178,8 +178,9 @@ static int natural_rewrite(ompdp_finding_kind_t fk, ompdp_rewrite_kind_t k) {
   switch (fk) {
   case OMPDP_FK_DUPLICATE_TRANSFER:
   case OMPDP_FK_ROUND_TRIP:
-  case OMPDP_FK_REPEATED_ALLOC:
     return k == OMPDP_RK_KEEP_RESIDENT;
+  case OMPDP_FK_REPEATED_ALLOC:
+    return k == OMPDP_RK_KEEP_RESIDENT || k == OMPDP_RK_HOIST_ALLOC;
   case OMPDP_FK_UNUSED_ALLOC:
     return k == OMPDP_RK_REMOVE_ITEM;
   case OMPDP_FK_UNUSED_TRANSFER:
