@@ -681,6 +681,22 @@ void Tagger::tagAll(ArrayRef<Tagged> Calls) {
     if (T.K == CallKind::Routine) {
       Flags |= OMPDP_CALL_ROUTINE;
       NumArgs = 0;
+      // An asynchronous copy runs in a task, after the tags: the runtime
+      // knows it by the addresses it copies (offsets added as libomptarget
+      // adds them).
+      uint32_t RK = routineKind(T.CB->getCalledFunction()->getName());
+      if (RK == CK_TARGET_MEMCPY_ASYNC || RK == CK_TARGET_MEMSET_ASYNC) {
+        IRBuilder<> B(T.CB);
+        Value *Dst = T.CB->getArgOperand(0), *Src = Null;
+        if (RK == CK_TARGET_MEMCPY_ASYNC) {
+          Dst = B.CreateGEP(I8, Dst, T.CB->getArgOperand(3));
+          Src = B.CreateGEP(I8, T.CB->getArgOperand(1), T.CB->getArgOperand(4));
+        }
+        S.Dynamic.push_back(Null);
+        S.Dynamic.push_back(Dst);
+        if (RK == CK_TARGET_MEMCPY_ASYNC)
+          S.Dynamic.push_back(Src);
+      }
     } else if (T.K == CallKind::Kernel) {
       Flags |= OMPDP_CALL_KERNEL;
       S.Dynamic.push_back(T.CB->getArgOperand(5));

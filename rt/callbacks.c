@@ -385,7 +385,9 @@ void ompdp_cb_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *ta
       op.construct = c->kind;
       if (!op.codeptr)
         op.codeptr = c->codeptr;
-    } else if ((op.region = ompdp_regions_routine(&routine_items))) {
+    } else if ((op.region = ompdp_regions_routine((uint64_t)(uintptr_t)src_addr,
+                                                  (uint64_t)(uintptr_t)dest_addr,
+                                                  &routine_items))) {
       in_routine = 1;
     }
     if (in_routine) {

@@ -11,6 +11,8 @@
 // ALLOC, a buffer of one size allocated and freed in every iteration:
 // repeated allocations at the omp_target_alloc call.
 // ZERO, a buffer of zeros copied in: omp_target_memset instead.
+// ASYNC, the copy in is omp_target_memcpy_async (with offsets), which runs
+// in a task after the call returns: still the call's round trips.
 // DISTINCT, every copy carries other bytes (the host changes h each
 // time): no finding at all.
 // Without the plugin (-g), the same program is still attributed by DWARF.
@@ -24,6 +26,8 @@
 // RUN: %ompdp run -- %t.alloc 2>&1 | FileCheck %s --check-prefix=ALLOC
 // RUN: %clang-ompdp -DZERO %s -o %t.zero
 // RUN: %ompdp run -- %t.zero 2>&1 | FileCheck %s --check-prefix=ZERO
+// RUN: %clang-ompdp -DASYNC %s -o %t.async
+// RUN: %ompdp run -- %t.async 2>&1 | FileCheck %s --check-prefix=ASYNC
 // RUN: %clang-ompdp -DDISTINCT %s -o %t.distinct
 // RUN: %ompdp run -- %t.distinct 2>&1 | FileCheck %s --check-prefix=DISTINCT
 // RUN: %clang-offload -g -DMEMCPY %s -o %t.dwarf
@@ -72,6 +76,20 @@ int main(void) {
     for (size_t i = 0; i < N; ++i)
       d[i] += 1;
     omp_target_memcpy(h, d, N * sizeof(double), 0, 0, host, dev);
+  }
+  omp_target_free(d, dev);
+#elif defined(ASYNC)
+  double *d = omp_target_alloc(N * sizeof(double), dev);
+  for (int it = 0; it < 3; ++it) {
+    // ASYNC: round_trip  {{.*}}routines.c:[[@LINE+3]]:5 in main  count=2
+    // ASYNC-NEXT: variable: h  call: omp_target_memcpy_async(d, h, (N - 1) * sizeof(double), sizeof(double), sizeof(double), dev, host, 0, NULL)
+    // ASYNC-NOT: <unknown file>
+    omp_target_memcpy_async(d, h, (N - 1) * sizeof(double), sizeof(double), sizeof(double), dev, host, 0, NULL);
+#pragma omp taskwait
+#pragma omp target is_device_ptr(d)
+    for (size_t i = 1; i < N; ++i)
+      d[i] += 1;
+    omp_target_memcpy(h, d, (N - 1) * sizeof(double), sizeof(double), sizeof(double), host, dev);
   }
   omp_target_free(d, dev);
 #elif defined(ALLOC)
