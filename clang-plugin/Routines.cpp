@@ -157,7 +157,7 @@ const Routine *routineOf(const CallExpr *CE, const ASTContext &Ctx) {
 }
 
 /// The variable a pointer argument is computed from: `h`, `(char *)h + off`,
-/// `&a[0]`, `s.p`, `this->buf`; null for anything else.
+/// `&a[0]`, `s.p`, `this->buf`, `v.data()`; null for anything else.
 const Expr *pointerVariable(const Expr *E) {
   for (int Depth = 0; E && Depth < 16; ++Depth) {
     E = E->IgnoreParenCasts();
@@ -170,6 +170,16 @@ const Expr *pointerVariable(const Expr *E) {
     if (auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf) {
       E = UO->getSubExpr();
       continue;
+    }
+    // A container's or smart pointer's storage: v.data(), p.get().
+    if (auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      const CXXMethodDecl *MD = MC->getMethodDecl();
+      if (MD && MD->getIdentifier() && MC->getNumArgs() == 0 &&
+          (MD->getName() == "data" || MD->getName() == "get")) {
+        E = MC->getImplicitObjectArgument();
+        continue;
+      }
+      return nullptr;
     }
     const Expr *V = stripToVariable(E);
     return isa<DeclRefExpr, MemberExpr, CXXThisExpr>(V) ? V : nullptr;
