@@ -100,11 +100,12 @@ char *ompdp_routine_text(const ompdp_finding_t *f, const char *d) {
     break;
   case OMPDP_FK_ZERO_TRANSFER:
     if (memset) {
+      argument(&it, 0, dst, sizeof(dst));
       snprintf(buf, sizeof(buf),
                "this libomptarget implements `%s` as a copy of a host buffer of the value to "
                "device%s %s: a kernel that fills the memory (`#pragma omp target "
-               "is_device_ptr(...)` with a loop writing zeros) avoids the copy",
-               r, plural, d);
+               "is_device_ptr(%s)` with a loop writing zeros) avoids the copy",
+               r, plural, d, dst[0] ? dst : "...");
       break;
     }
     if (copy) {

@@ -13,6 +13,8 @@
 // ZERO, a buffer of zeros copied in: omp_target_memset instead.
 // ASYNC, the copy in is omp_target_memcpy_async (with offsets), which runs
 // in a task after the call returns: still the call's round trips.
+// MEMSET, omp_target_memset of zeros, which libomptarget 19 makes a copy of
+// a host buffer of zeros: a fill kernel instead.
 // DISTINCT, every copy carries other bytes (the host changes h each
 // time): no finding at all.
 // Without the plugin (-g), the same program is still attributed by DWARF.
@@ -28,6 +30,8 @@
 // RUN: %ompdp run -- %t.zero 2>&1 | FileCheck %s --check-prefix=ZERO
 // RUN: %clang-ompdp -DASYNC %s -o %t.async
 // RUN: %ompdp run -- %t.async 2>&1 | FileCheck %s --check-prefix=ASYNC
+// RUN: %clang-ompdp -DMEMSET %s -o %t.memset
+// RUN: %ompdp run -- %t.memset 2>&1 | FileCheck %s --check-prefix=MEMSET
 // RUN: %clang-ompdp -DDISTINCT %s -o %t.distinct
 // RUN: %ompdp run -- %t.distinct 2>&1 | FileCheck %s --check-prefix=DISTINCT
 // RUN: %clang-offload -g -DMEMCPY %s -o %t.dwarf
@@ -91,6 +95,18 @@ int main(void) {
       d[i] += 1;
     omp_target_memcpy(h, d, (N - 1) * sizeof(double), sizeof(double), sizeof(double), host, dev);
   }
+  omp_target_free(d, dev);
+#elif defined(MEMSET)
+  double *d = omp_target_alloc(N * sizeof(double), dev);
+  // MEMSET: zero_transfer  {{.*}}routines.c:[[@LINE+4]]:3 in main  count=1 bytes=32.0 KiB
+  // MEMSET-NEXT: variable: d  call: omp_target_memset(d, 0, N * sizeof(double), dev)
+  // MEMSET: suggestion: this libomptarget implements `omp_target_memset` as a copy of a host buffer of the value to device 0: a kernel that fills the memory (`#pragma omp target is_device_ptr(d)` with a loop writing zeros) avoids the copy
+  // MEMSET-NOT: map(
+  omp_target_memset(d, 0, N * sizeof(double), dev);
+#pragma omp target is_device_ptr(d)
+  for (size_t i = 0; i < N; ++i)
+    d[i] += h[i];
+  omp_target_memcpy(h, d, N * sizeof(double), 0, 0, host, dev);
   omp_target_free(d, dev);
 #elif defined(ALLOC)
   for (int it = 0; it < 4; ++it) {
