@@ -76,13 +76,41 @@ struct Writes {
         if (auto *V = dyn_cast<VarDecl>(D))
           ++Stored[V];
     }
-    // A reference bound to a variable (a reference parameter, say) may
-    // write it: taken as its address.
+    // A reference bound to a variable (a reference parameter, a lambda's
+    // capture) may write it where this walk does not look: taken as its
+    // address.
     if (auto *CE = dyn_cast<CallExpr>(S))
       for (const Expr *A : CE->arguments())
         if (A->isLValue())
           if (const VarDecl *V = var(A))
             AddressTaken.insert(V);
+    if (auto *LE = dyn_cast<LambdaExpr>(S)) {
+      for (const LambdaCapture &C : LE->captures())
+        if (C.capturesVariable() && C.getCaptureKind() == LCK_ByRef)
+          if (auto *V = dyn_cast<VarDecl>(C.getCapturedVar()))
+            AddressTaken.insert(V);
+      walk(LE->getBody());
+    }
+    // A directive writes the variables it copies back from a device (map
+    // from or tofrom, target update from) and its reductions, lastprivate
+    // and linear variables; a section of what a pointer points to leaves
+    // the pointer as it is.
+    if (auto *D = dyn_cast<OMPExecutableDirective>(S))
+      for (const OMPClause *C : D->clauses()) {
+        auto *M = dyn_cast<OMPMapClause>(C);
+        bool WritesBack =
+            (M && (M->getMapType() == OMPC_MAP_from ||
+                   M->getMapType() == OMPC_MAP_tofrom ||
+                   M->getMapType() == OMPC_MAP_unknown)) ||
+            isa<OMPFromClause, OMPReductionClause, OMPLastprivateClause,
+                OMPLinearClause>(C);
+        if (!WritesBack)
+          continue;
+        for (const Stmt *Child : const_cast<OMPClause *>(C)->children())
+          if (auto *E = dyn_cast_or_null<Expr>(Child))
+            if (const VarDecl *V = var(E))
+              ++Stored[V];
+      }
     for (const Stmt *C : S->children())
       walk(C);
   }
@@ -96,8 +124,11 @@ struct Writes {
 bool invariant(const Expr *E, const Writes &LoopW, const Writes &FnW) {
   E = E->IgnoreParenCasts();
   if (isa<IntegerLiteral, CharacterLiteral, FloatingLiteral,
-          UnaryExprOrTypeTraitExpr, CXXNullPtrLiteralExpr, GNUNullExpr>(E))
+          CXXNullPtrLiteralExpr, GNUNullExpr>(E))
     return true;
+  // sizeof of a variable-length array is computed when it runs.
+  if (auto *TT = dyn_cast<UnaryExprOrTypeTraitExpr>(E))
+    return !TT->getTypeOfArgument()->isVariablyModifiedType();
   if (auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     if (isa<EnumConstantDecl>(DRE->getDecl()))
       return true;

@@ -24,7 +24,7 @@
 
 #define BYTES(n) ((n) * sizeof(double))
 
-// CHECK: ompdp region table: 8 region(s), section ompdp_regions
+// CHECK: ompdp region table: 13 region(s), section ompdp_regions
 int main(void) {
   int dev = omp_get_default_device(), host = omp_get_initial_device();
   size_t n = 64;
@@ -79,12 +79,33 @@ int main(void) {
 }
 
 // TAG-NOT: __ompdp_marker
-// TAG: call {{.*}}void @__ompdp_tag1(i32 0)
+// TAG: call {{.*}}void @__ompdp_tag1(i32 [[A:[0-9]+]])
 // TAG-NEXT: call {{.*}}@omp_target_alloc(
-// TAG-NEXT: call {{.*}}void @__ompdp_tag2(i32 0, ptr inttoptr (i64 1 to ptr))
-// TAG: call {{.*}}void @__ompdp_tag1(i32 1)
-// TAG: call {{.*}}@omp_target_memcpy(
-// TAG-NEXT: call {{.*}}void @__ompdp_tag2(i32 1, ptr inttoptr (i64 1 to ptr))
-// TAG: call {{.*}}@omp_target_free(
-// TAG-NEXT: call {{.*}}void @__ompdp_tag2(i32 7, ptr inttoptr (i64 1 to ptr))
+// TAG-NEXT: call {{.*}}void @__ompdp_tag2(i32 [[A]], ptr inttoptr (i64 1 to ptr))
+// TAG: call {{.*}}void @__ompdp_tag1(i32 [[C:[0-9]+]])
+// TAG-NEXT: call {{.*}}@omp_target_memcpy(
+// TAG-NEXT: call {{.*}}void @__ompdp_tag2(i32 [[C]], ptr inttoptr (i64 1 to ptr))
+// TAG: call {{.*}}@omp_target_disassociate_ptr(
+// TAG: call {{.*}}void @__ompdp_tag1(i32 [[F:[0-9]+]])
+// TAG-NEXT: call {{.*}}@omp_target_free(
+// TAG-NEXT: call {{.*}}void @__ompdp_tag2(i32 [[F]], ptr inttoptr (i64 1 to ptr))
 // EXEC: done 0
+
+// A target region copies m back in the loop: m's allocation may change
+// size; n's may not.
+void variant(int dev, int n) {
+  int m = n;
+  for (int it = 0; it < 3; ++it) {
+// CHECK: region 0x{{[0-9a-f]+}} 'omp_target_alloc' at {{.*}}routines.c:[[@LINE+3]]:17 in 'variant'
+// CHECK-NEXT: call: 'omp_target_alloc(m, dev)' end [[@LINE+2]]:41 in-loop-body args 'm' 'dev'
+// CHECK: text 'double *d = omp_target_alloc(m, dev);'
+    double *d = omp_target_alloc(m, dev);
+// CHECK: region 0x{{[0-9a-f]+}} 'omp_target_alloc' at {{.*}}routines.c:[[@LINE+2]]:17 in 'variant'
+// CHECK-NEXT: call: 'omp_target_alloc(n, dev)' end [[@LINE+1]]:41 args-invariant in-loop-body args 'n' 'dev'
+    double *e = omp_target_alloc(n, dev);
+#pragma omp target map(from: m)
+    m = 8;
+    omp_target_free(d, dev);
+    omp_target_free(e, dev);
+  }
+}
