@@ -429,6 +429,8 @@ uint32_t ompdp_regions_routine(uint64_t src, uint64_t dst, uint32_t *num_items) 
   *num_items = 0;
   if (!r)
     r = async_take(dst, src);
+  else if (r->Kind == OMPDP_CK_TARGET_MEMCPY_ASYNC || r->Kind == OMPDP_CK_TARGET_MEMSET_ASYNC)
+    (void)async_take(dst, src); /* its task ran inside the call: nothing to wait for */
   if (!r)
     return 0;
   uint32_t t = register_table((ompdp_rt_header_t *)header_of(r));
