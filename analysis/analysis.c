@@ -684,7 +684,11 @@ static char *suggestion(const ompdp_finding_t *f, uint32_t rule) {
     for (size_t k = 0; k < d->num_kinds; ++k)
       if (d->kinds[k].kind == f->kind) {
         char *devs = format_device_list(f);
-        char *t = d->text(f, rule, devs ? devs : "?");
+        /* A routine call's fix moves or replaces calls, whatever the
+         * detection would say of a map clause. */
+        char *t = f->call ? ompdp_routine_text(f, devs ? devs : "?") : NULL;
+        if (!t)
+          t = d->text(f, rule, devs ? devs : "?");
         free(devs);
         return t;
       }

@@ -338,6 +338,10 @@ int ompdp_detect_describe_item(const ompdp_finding_t *f, ompdp_region_info_t *it
  * is not such a buffer (or out of memory). */
 char *ompdp_detect_fresh_text(const ompdp_finding_t *f, const char *happened, const char *once,
                               const char *map);
+/* The words of a finding at a call of a device memory routine
+ * (routine_text.c): moving or replacing calls, never map clauses. NULL
+ * when f's site is no such call (or out of memory). */
+char *ompdp_routine_text(const ompdp_finding_t *f, const char *devices);
 /* The rule for one item as the region table describes it. */
 int ompdp_overbroad_rule(const ompdp_region_info_t *it);
 

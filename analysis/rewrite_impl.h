@@ -118,6 +118,11 @@ static inline int ompdp_rw_is_structured(ompdp_construct_kind_t k) {
   return k == OMPDP_CK_TARGET || k == OMPDP_CK_TARGET_DATA;
 }
 
+/* Repeated allocations at omp_target_alloc calls: the allocation before
+ * the loop and its omp_target_free after it, or advice saying why not
+ * (rewrite_routine.c). 0, or -1 when out of memory. */
+int ompdp_rw_hoist_allocs(const ompdp_rw_plan_t *c, ompdp_report_t *r);
+
 /* Attaches the saving and words to the finding's last rewrite and returns
  * 0, or drops that rewrite and returns -1 when its text could not be made
  * (text_rc != 0) or memory ran out. Takes desc and assume (may be NULL). */

@@ -27,8 +27,10 @@ ompdp_rewrite_rule_t ompdp_rw_rule(const ompdp_finding_t *f) {
 int ompdp_rw_load_region(const ompdp_rw_plan_t *c, uint32_t region, ompdp_rw_items_t *out) {
   ompdp_region_info_t head;
   memset(out, 0, sizeof(*out));
+  /* A routine call's items are its pointer arguments, not map items: no
+   * rewrite of clauses applies to them. */
   if (ompdp_plan_describe(c->facts, region, -1, &head) || head.num_items == 0 ||
-      head.num_items > 4096)
+      head.num_items > 4096 || ompdp_construct_is_routine(head.construct))
     return -1;
   out->items = calloc(head.num_items, sizeof(*out->items));
   if (!out->items)
@@ -902,6 +904,8 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
     if (si && !removal[si - 1] && r->findings[i].num_rewrites)
       removal[si - 1] = i + 1;
   }
+  if (!rc)
+    rc = ompdp_rw_hoist_allocs(&c, r);
   if (!rc)
     rc = ompdp_rw_keep_resident_all(&c, r, removal);
   if (!rc)

@@ -79,6 +79,17 @@ static int needs_list_clause(ompdp_construct_kind_t construct) {
   case OMPDP_CK_UNKNOWN:
   case OMPDP_CK_TARGET:
   case OMPDP_CK_COUNT:
+  /* Routine calls have no clauses (and are never rewritten as such). */
+  case OMPDP_CK_TARGET_ALLOC:
+  case OMPDP_CK_TARGET_FREE:
+  case OMPDP_CK_TARGET_MEMCPY:
+  case OMPDP_CK_TARGET_MEMCPY_RECT:
+  case OMPDP_CK_TARGET_MEMCPY_ASYNC:
+  case OMPDP_CK_TARGET_MEMCPY_RECT_ASYNC:
+  case OMPDP_CK_TARGET_MEMSET:
+  case OMPDP_CK_TARGET_MEMSET_ASYNC:
+  case OMPDP_CK_TARGET_ASSOCIATE_PTR:
+  case OMPDP_CK_TARGET_DISASSOCIATE_PTR:
     return 0;
   }
   return 0;

@@ -178,8 +178,9 @@ static int natural_rewrite(ompdp_finding_kind_t fk, ompdp_rewrite_kind_t k) {
   switch (fk) {
   case OMPDP_FK_DUPLICATE_TRANSFER:
   case OMPDP_FK_ROUND_TRIP:
-  case OMPDP_FK_REPEATED_ALLOC:
     return k == OMPDP_RK_KEEP_RESIDENT;
+  case OMPDP_FK_REPEATED_ALLOC:
+    return k == OMPDP_RK_KEEP_RESIDENT || k == OMPDP_RK_HOIST_ALLOC;
   case OMPDP_FK_UNUSED_ALLOC:
     return k == OMPDP_RK_REMOVE_ITEM;
   case OMPDP_FK_UNUSED_TRANSFER:
@@ -232,6 +233,9 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
              v);
     break;
   case OMPDP_V_ADVICE:
+    /* A routine call's words already say which calls to move. */
+    if (f->call)
+      return NULL;
     if (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && d2h) {
       snprintf(buf, sizeof(buf),
                "the copy back brought the host the bytes of %s it already had (the kernel "

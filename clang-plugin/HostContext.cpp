@@ -108,35 +108,42 @@ bool RegionCollector::Impl::ownLines(SourceLocation B, SourceLocation E) const {
 /// statement) and the compound statement it is directly in.
 void RegionCollector::Impl::fillStatement(Pending &P,
                                           OMPExecutableDirective *D) {
+  fillStatementIn(P, D, Parents.size() >= 2 ? Parents[Parents.size() - 2]
+                                            : nullptr);
+}
+
+/// S's range (a standalone directive ends with its line), whether it has
+/// its lines to itself, and, when Parent is a compound statement, its
+/// place there and what comes before it.
+void RegionCollector::Impl::fillStatementIn(Pending &P, const Stmt *S,
+                                            const Stmt *Parent) {
   Region &R = P.R;
-  // A standalone directive ends with its line (its end location).
-  SourceRange SR = stmtRange(D);
+  SourceRange SR = stmtRange(S);
   SourceLocation B = SR.getBegin(), After = SR.getEnd();
   R.StmtBegin = pos(B);
   R.StmtEnd = pos(After);
   R.StmtBytes = span(P.File, B, After);
   if (ownLines(B, After))
     R.Flags |= RF_OWN_LINES;
-  if (Parents.size() >= 2)
-    if (auto *CS = dyn_cast<CompoundStmt>(Parents[Parents.size() - 2])) {
-      Span Brace = span(P.File, CS->getLBracLoc(), CS->getLBracLoc());
-      if (CS->getLBracLoc().isValid() &&
-          SM.getFileID(SM.getExpansionLoc(CS->getLBracLoc())) == P.File) {
-        R.Block = Brace.Offset + 1;
-        uint32_t I = 0, Decls = 0, Jumps = 0;
-        for (const Stmt *S : CS->body()) {
-          if (S == D) {
-            R.BlockIndex = I;
-            R.BlockDecls = Decls;
-            R.BlockJumps = Jumps;
-            break;
-          }
-          ++I;
-          Decls += isa<DeclStmt>(S);
-          Jumps += leavesIteration(S, false, true);
+  if (auto *CS = dyn_cast_or_null<CompoundStmt>(Parent)) {
+    Span Brace = span(P.File, CS->getLBracLoc(), CS->getLBracLoc());
+    if (CS->getLBracLoc().isValid() &&
+        SM.getFileID(SM.getExpansionLoc(CS->getLBracLoc())) == P.File) {
+      R.Block = Brace.Offset + 1;
+      uint32_t I = 0, Decls = 0, Jumps = 0;
+      for (const Stmt *C : CS->body()) {
+        if (C == S) {
+          R.BlockIndex = I;
+          R.BlockDecls = Decls;
+          R.BlockJumps = Jumps;
+          break;
         }
+        ++I;
+        Decls += isa<DeclStmt>(C);
+        Jumps += leavesIteration(C, false, true);
       }
     }
+  }
 }
 
 /// The innermost loop's statement, for a rewrite that wraps it: its last

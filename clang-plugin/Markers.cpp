@@ -171,3 +171,34 @@ void RegionCollector::Impl::warnUnmarked(OMPExecutableDirective *D) {
       "attributed by debug info only");
   Diags.Report(D->getBeginLoc(), ID);
 }
+
+/// Replaces the call of a device memory routine, where it stands, by
+/// `(__ompdp_marker(Index), CE)`: the marker runs right before the call's
+/// arguments, and the expression keeps the call's type and value.
+bool RegionCollector::Impl::insertCallMarker(CallExpr *CE, uint32_t Index) {
+  if (Parents.size() < 2 || Parents.back() != CE)
+    return false;
+  Stmt *Parent = Parents[Parents.size() - 2];
+  SourceLocation L = CE->getBeginLoc();
+  FunctionDecl *FD = markerDecl();
+  Expr *Args[] = {IntegerLiteral::Create(Ctx, llvm::APInt(32, Index),
+                                         Ctx.UnsignedIntTy, L)};
+  auto *Ref =
+      DeclRefExpr::Create(Ctx, NestedNameSpecifierLoc(), SourceLocation(), FD,
+                          false, L, FD->getType(), VK_LValue);
+  Expr *Callee = ImplicitCastExpr::Create(
+      Ctx, Ctx.getPointerType(FD->getType()), CK_FunctionToPointerDecay, Ref,
+      nullptr, VK_PRValue, FPOptionsOverride());
+  Expr *M = CallExpr::Create(Ctx, Callee, Args, Ctx.VoidTy, VK_PRValue, L,
+                             FPOptionsOverride());
+  Expr *W = BinaryOperator::Create(Ctx, M, CE, BO_Comma, CE->getType(),
+                                   CE->getValueKind(), CE->getObjectKind(), L,
+                                   FPOptionsOverride());
+  Done.insert(W);
+  for (Stmt *&S : Parent->children())
+    if (S == CE) {
+      S = W;
+      return true;
+    }
+  return false;
+}

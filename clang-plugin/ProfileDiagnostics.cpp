@@ -348,10 +348,12 @@ void Emitter::checkItem(const ompdp_finding_t &F, const Region &R,
   std::string Site = std::string(F.loc.file ? F.loc.file : "?") + ":" +
                      std::to_string(F.loc.line) + ":" +
                      std::to_string(F.loc.column);
-  if (Differs(F.variable, It.Name) || Differs(F.clause, It.Clause)) {
+  // A routine call's item has the call where a map item has its clause.
+  const char *Clause = F.clause ? F.clause : F.call;
+  if (Differs(F.variable, It.Name) || Differs(Clause, It.Clause)) {
     markStale(File, "item " + std::to_string(F.item) + " of the construct at " +
                         Site + " was '" + (F.variable ? F.variable : "") +
-                        "' in " + (F.clause ? F.clause : "?") + ", it is '" +
+                        "' in " + (Clause ? Clause : "?") + ", it is '" +
                         It.Name + "' in " + It.Clause);
     return;
   }

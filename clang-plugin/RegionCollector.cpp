@@ -111,13 +111,10 @@ const Expr *ompdp::collector::stripToVariable(const Expr *E) {
   }
 }
 
-/// Where the directive's text is, and the key of the kernel's entry name:
-/// Clang names a kernel after the unique ID (device, inode) of the presumed
-/// file and the presumed line, or of the physical ones when the presumed
-/// file does not exist (a #line to a name that is not a file).
-void RegionCollector::Impl::fillSource(Pending &P, OMPExecutableDirective *D) {
+/// The file a construct (or call) beginning at B is written in (its
+/// expansion), and the hash of its contents.
+void RegionCollector::Impl::fillFile(Pending &P, SourceLocation B) {
   Region &R = P.R;
-  SourceLocation B = D->getBeginLoc();
   FileID F = SM.getFileID(SM.getExpansionLoc(B));
   P.File = F;
   if (OptionalFileEntryRef FE = SM.getFileEntryRefForID(F))
@@ -131,6 +128,37 @@ void RegionCollector::Impl::fillSource(Pending &P, OMPExecutableDirective *D) {
     HI->second = Invalid ? 0 : llvm::xxh3_64bits(Data);
   }
   R.FileHash = HI->second;
+}
+
+/// The function a construct (or call) is in, as the report names it, and
+/// the innermost loop around it.
+void RegionCollector::Impl::fillContext(Region &R) {
+  if (Fn && Fn->isTemplateInstantiation()) {
+    // "total<double>", "Box<float>::sum": the instance, as the report
+    // names it (each instance is a region of its own).
+    llvm::raw_string_ostream OS(R.Function);
+    Fn->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(), /*Qualified=*/true);
+    R.Flags |= RF_IN_TEMPLATE;
+  } else if (Fn) {
+    R.Function = Fn->getQualifiedNameAsString();
+  }
+  if (!Loops.empty()) {
+    const Stmt *L = Loops.back();
+    R.LoopKind = loopKind(L);
+    R.LoopBegin = pos(L->getBeginLoc());
+    R.LoopEnd = endPos(L->getEndLoc());
+  }
+}
+
+/// Where the directive's text is, and the key of the kernel's entry name:
+/// Clang names a kernel after the unique ID (device, inode) of the presumed
+/// file and the presumed line, or of the physical ones when the presumed
+/// file does not exist (a #line to a name that is not a file).
+void RegionCollector::Impl::fillSource(Pending &P, OMPExecutableDirective *D) {
+  Region &R = P.R;
+  SourceLocation B = D->getBeginLoc();
+  fillFile(P, B);
+  FileID F = P.File;
   // The directive ends at its end of line (the annotation's end token); one
   // from a macro ends with the macro's invocation.
   SourceLocation E = D->getEndLoc();
@@ -258,28 +286,13 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
   R.Begin = pos(B);
   R.End = pos(D->getEndLoc());
   R.Id = regionId(R.File, R.Begin.Line, R.Begin.Column, Kind);
-  if (Fn && Fn->isTemplateInstantiation()) {
-    // "total<double>", "Box<float>::sum": the instance, as the report
-    // names it (each instance is a region of its own).
-    llvm::raw_string_ostream OS(R.Function);
-    Fn->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(), /*Qualified=*/true);
-  } else if (Fn) {
-    R.Function = Fn->getQualifiedNameAsString();
-  }
+  fillContext(R);
   if (B.isMacroID())
     R.Flags |= RF_IN_MACRO;
-  if (Fn && Fn->isTemplateInstantiation())
-    R.Flags |= RF_IN_TEMPLATE;
   if (D->hasClausesOfKind<OMPNowaitClause>())
     R.Flags |= RF_NOWAIT;
   if (D->hasClausesOfKind<OMPDependClause>())
     R.Flags |= RF_DEPEND;
-  if (!Loops.empty()) {
-    const Stmt *L = Loops.back();
-    R.LoopKind = loopKind(L);
-    R.LoopBegin = pos(L->getBeginLoc());
-    R.LoopEnd = endPos(L->getEndLoc());
-  }
   fillSource(P, D);
   fillStatement(P, D);
   fillLoopExits(P);

@@ -7,6 +7,8 @@
 //   HostContext.cpp      the construct's statement, its block, and the host
 //                        code around it that uses its items
 //   Markers.cpp          the markers before each directive, for the pass
+//   Routines.cpp         calls of the device memory routines, recorded
+//                        like constructs and marked the same way
 // Not used outside clang-plugin/.
 //
 //===----------------------------------------------------------------------===//
@@ -149,6 +151,7 @@ public:
 #undef OMPDP_LOOP
 
   bool VisitOMPExecutableDirective(OMPExecutableDirective *D);
+  bool VisitCallExpr(CallExpr *CE);
 
 private:
   /// A region under construction and, per item, the address expression of
@@ -159,6 +162,7 @@ private:
     std::vector<StoragePath> Storage; // per item, for the access analysis
     std::vector<const Expr *> Exprs;  // per item, the list item (null: implicit capture)
     FileID File; // where the directive is written (its expansion)
+    const VarDecl *AllocVar = nullptr; // omp_target_alloc: the variable assigned
   };
 
   Pos pos(SourceLocation L) const {
@@ -256,6 +260,9 @@ private:
 
   void fillSource(Pending &P, OMPExecutableDirective *D);
   void fillStatement(Pending &P, OMPExecutableDirective *D);
+  void fillStatementIn(Pending &P, const Stmt *S, const Stmt *Parent);
+  void fillFile(Pending &P, SourceLocation B);
+  void fillContext(Region &R);
   void fillHostAccesses(Pending &P, OMPExecutableDirective *D);
   void fillLoopExits(Pending &P);
   SourceLocation stmtEnd(const Stmt *S) const;
@@ -274,6 +281,15 @@ private:
   bool insertMarkers(OMPExecutableDirective *D, uint32_t Index,
                      const std::vector<Expr *> &Addr, size_t NumItems);
   void warnUnmarked(OMPExecutableDirective *D);
+  bool insertCallMarker(CallExpr *CE, uint32_t Index);
+  std::string argumentText(const Expr *A) const;
+  void fillCallStatement(Pending &P);
+  Item routineItem(const Expr *Arg, const std::string &Call,
+                   SourceRange CallRange, FileID F) const;
+  bool assignedTo(Item &It, const VarDecl *&Var, const std::string &Call,
+                  SourceRange CallRange, FileID F) const;
+  std::string writtenText(CharSourceRange Range) const;
+  void fillLoopFacts(Pending &P, const CallExpr *CE, const int Pointers[2]);
 
   ASTContext &Ctx;
   SourceManager &SM;

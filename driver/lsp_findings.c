@@ -579,7 +579,8 @@ static void headline(buf_t *b, const ompdp_finding_t *f) {
     what = " moves more than its region uses, "; /* the item's access is the compiler's */
   bprintf(b, "%s: ", ompdp_finding_kind_name(f->kind));
   if (f->variable)
-    bprintf(b, "'%s' in %s", f->variable, f->clause ? f->clause : "its map");
+    bprintf(b, "'%s' in %s", f->variable,
+            f->clause ? f->clause : f->call ? f->call : "its map");
   else
     bputs(b, "a map item of this construct");
   bprintf(b, "%s%s", what, times(f->count, t, sizeof(t)));
@@ -1007,7 +1008,7 @@ static void hover_one(buf_t *b, int md, const lsp_anchor_t *a, const lsp_plan_t 
   bprintf(b, "%sompdp: %s%s", bold, ompdp_finding_kind_name(f->kind), bold);
   if (f->variable)
     bprintf(b, " of %s%s%s in %s%s%s", code, f->variable, code, code,
-            f->clause ? f->clause : "its map", code);
+            f->clause ? f->clause : f->call ? f->call : "its map", code);
   bputs(b, "\n\n");
   buf_t h = {0};
   headline(&h, f);

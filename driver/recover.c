@@ -53,6 +53,7 @@ typedef struct code {
 typedef struct site {
   ompdp_cl_site_t s;
   const char *file, *function, *variable, *clause;
+  const char *call; /* a routine call's; NULL in an older log */
 } site_t;
 
 typedef struct block_ref {
@@ -181,6 +182,7 @@ static int read_meta(crash_log_t *L, const block_ref_t *blk) {
       s.variable = string_at(&q, rend);
       s.clause = string_at(&q, rend);
       ok = s.clause != NULL;
+      s.call = ok && q < rend ? string_at(&q, rend) : NULL;
       if (ok && push((void **)&L->sites, &L->num_sites, &cap_sites, sizeof(s), &s))
         return -1;
       break;
@@ -441,6 +443,8 @@ static void attribute(const ompdp_op_t *o, ompdp_loc_t *loc, ompdp_finding_t *fs
       fs->variable = dup_nonempty(s->variable);
       fs->clause = dup_nonempty(s->clause);
     }
+    if (s->call)
+      fs->call = dup_nonempty(s->call);
     fs->region_id = s->s.region_id;
     fs->range.line = s->s.range_line;
     fs->range.column = s->s.range_column;

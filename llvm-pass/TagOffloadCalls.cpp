@@ -22,6 +22,10 @@
 //      the runtime wrote into the table header, or to the weak
 //      __ompdp_region_call when the runtime was preloaded before the table
 //      was registered, or do nothing.
+// A call of a device memory routine (omp_target_memcpy, ...) has a marker
+// of its own right before it, in the same expression; its descriptor says
+// OMPDP_CALL_ROUTINE, and a second helper call after it tells the runtime
+// that the routine returned.
 // Then it deletes the markers and their function. At -O0 every argument of
 // an inserted call costs compile time, hence the descriptors.
 //
@@ -56,12 +60,28 @@ using namespace ompdp;
 
 namespace {
 
-enum class CallKind { None, Kernel, Begin, End, Update };
+enum class CallKind { None, Kernel, Begin, End, Update, Routine };
+
+/// The construct kind of a device memory routine (CK_UNKNOWN: not one).
+uint32_t routineKind(StringRef Name) {
+  static const char *const Names[] = {
+#define OMPDP_CONSTRUCT_KIND(Enum, Spelling) Spelling,
+#include "ompdp/OmpdpFormat.inc"
+  };
+  if (!Name.starts_with("omp_target_"))
+    return CK_UNKNOWN;
+  for (uint32_t K = CK_TARGET_ALLOC; K < std::size(Names); ++K)
+    if (Name == Names[K])
+      return K;
+  return CK_UNKNOWN;
+}
 
 CallKind classify(const Function *F) {
   if (!F)
     return CallKind::None;
   StringRef Name = F->getName();
+  if (routineKind(Name) != CK_UNKNOWN)
+    return CallKind::Routine;
   if (Name == "__tgt_target_kernel" || Name == "__tgt_target_kernel_nowait")
     return CallKind::Kernel;
   if (Name == "__tgt_target_data_begin_mapper" ||
@@ -81,8 +101,10 @@ bool isTaskAlloc(const Function *F) {
                F->getName() == "__kmpc_omp_target_task_alloc");
 }
 
-bool compatible(CallKind C, uint32_t K) {
+bool compatible(CallKind C, uint32_t K, const CallBase *CB) {
   switch (C) {
+  case CallKind::Routine:
+    return K == routineKind(CB->getCalledFunction()->getName());
   case CallKind::Kernel:
     return K == CK_TARGET;
   case CallKind::Begin:
@@ -336,7 +358,7 @@ std::optional<Tagger::Match> Tagger::findRegion(CallBase *CB, CallKind K) {
   Instruction *Anchor = CB;
   const Marker *Mk = nearestMarker(Anchor);
   bool ThroughTask = false;
-  if (!Mk) {
+  if (!Mk && K != CallKind::Routine) {
     // A target task: the offload call runs in the task's outlined function.
     if (CallBase *Alloc = taskCreation(CB->getFunction())) {
       Anchor = Alloc;
@@ -346,7 +368,7 @@ std::optional<Tagger::Match> Tagger::findRegion(CallBase *CB, CallKind K) {
   }
   if (Mk) {
     RegionRecord Rec = R.region(Mk->Region);
-    bool Ok = compatible(K, Rec.Kind) &&
+    bool Ok = compatible(K, Rec.Kind, CB) &&
               (!ThroughTask || (Rec.Flags & (RF_NOWAIT | RF_DEPEND)));
     if (Ok) {
       Mt.Region = Mk->Region;
@@ -614,8 +636,8 @@ void Tagger::tagAll(ArrayRef<Tagged> Calls) {
   SmallVector<uint16_t, 64> Pool;
   SmallVector<int64_t, 64> ItemStart;
   for (const Tagged &T : Calls) {
-    bool Usable = !T.Items.empty();
-    if (T.K != CallKind::Kernel)
+    bool Usable = !T.Items.empty() && T.K != CallKind::Routine;
+    if (Usable && T.K != CallKind::Kernel)
       if (auto *NA = dyn_cast<ConstantInt>(T.CB->getArgOperand(2)))
         Usable &= NA->getZExtValue() == T.Items.size();
     ItemStart.push_back(Usable ? int64_t(Pool.size()) : -1);
@@ -639,6 +661,7 @@ void Tagger::tagAll(ArrayRef<Tagged> Calls) {
   struct Site {
     CallBase *CB;
     SmallVector<Value *, 3> Dynamic;
+    bool Routine = false;
   };
   SmallVector<Site, 64> Sites;
   for (size_t I = 0; I < Calls.size(); ++I) {
@@ -653,9 +676,28 @@ void Tagger::tagAll(ArrayRef<Tagged> Calls) {
                   ArrayRef<Constant *>{ConstantInt::get(I64, 0),
                                        ConstantInt::get(I64, ItemStart[I])});
     uint32_t Flags = 0, NumArgs = uint32_t(T.Items.size());
-    Site S{T.CB, {}};
+    Site S{T.CB, {}, T.K == CallKind::Routine};
     Constant *Types = Null, *Names = Null, *Sizes = Null, *Mappers = Null;
-    if (T.K == CallKind::Kernel) {
+    if (T.K == CallKind::Routine) {
+      Flags |= OMPDP_CALL_ROUTINE;
+      NumArgs = 0;
+      // An asynchronous copy runs in a task, after the tags: the runtime
+      // knows it by the addresses it copies (offsets added as libomptarget
+      // adds them).
+      uint32_t RK = routineKind(T.CB->getCalledFunction()->getName());
+      if (RK == CK_TARGET_MEMCPY_ASYNC || RK == CK_TARGET_MEMSET_ASYNC) {
+        IRBuilder<> B(T.CB);
+        Value *Dst = T.CB->getArgOperand(0), *Src = Null;
+        if (RK == CK_TARGET_MEMCPY_ASYNC) {
+          Dst = B.CreateGEP(I8, Dst, T.CB->getArgOperand(3));
+          Src = B.CreateGEP(I8, T.CB->getArgOperand(1), T.CB->getArgOperand(4));
+        }
+        S.Dynamic.push_back(Null);
+        S.Dynamic.push_back(Dst);
+        if (RK == CK_TARGET_MEMCPY_ASYNC)
+          S.Dynamic.push_back(Src);
+      }
+    } else if (T.K == CallKind::Kernel) {
       Flags |= OMPDP_CALL_KERNEL;
       S.Dynamic.push_back(T.CB->getArgOperand(5));
     } else {
@@ -696,6 +738,24 @@ void Tagger::tagAll(ArrayRef<Tagged> Calls) {
     TagCall->setCallingConv(TagCC);
     if (CB->getDebugLoc())
       TagCall->setDebugLoc(CB->getDebugLoc());
+    if (!Sites[I].Routine)
+      continue;
+    // A routine's operations come without a target construct: the call
+    // after it returns ends them, so that later operations of code without
+    // a table are not taken for the routine's. (An invoke has no single
+    // place after it; the runtime then lets the next call end it.)
+    if (!isa<CallInst>(CB) || !CB->getNextNode())
+      continue;
+    B.SetInsertPoint(CB->getNextNode());
+    Type *Ptr = PointerType::getUnqual(C);
+    Value *After[] = {
+        ConstantInt::get(I32, I),
+        ConstantExpr::getIntToPtr(ConstantInt::get(I64, OMPDP_CALL_RETURNED),
+                                  Ptr)};
+    CallInst *EndCall = B.CreateCall(tagHelper(2), After);
+    EndCall->setCallingConv(TagCC);
+    if (CB->getDebugLoc())
+      EndCall->setDebugLoc(CB->getDebugLoc());
   }
 }
 
@@ -735,7 +795,8 @@ bool Tagger::run() {
     for (User *U : Callee.users()) {
       auto *CB = dyn_cast<CallBase>(U);
       if (!CB || CB->getCalledFunction() != &Callee ||
-          CB->arg_size() < (K == CallKind::Kernel ? 6u : 9u))
+          (K != CallKind::Routine &&
+           CB->arg_size() < (K == CallKind::Kernel ? 6u : 9u)))
         continue;
       if (K == CallKind::End) {
         Ends.push_back({CB, K});

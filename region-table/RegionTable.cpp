@@ -115,6 +115,8 @@ std::string TableBuilder::serialize() const {
     Rec.LoopLength = R.LoopBytes.Length;
     Rec.Directive = Pool.get(R.Directive);
     Rec.OtherClauses = Pool.get(R.OtherClauses);
+    Rec.Arguments = Pool.get(R.Arguments);
+    Rec.StmtText = Pool.get(R.StmtText);
     Rec.StmtLine = R.StmtBegin.Line;
     Rec.StmtColumn = R.StmtBegin.Column;
     Rec.StmtEndLine = R.StmtEnd.Line;
@@ -341,6 +343,23 @@ void TableBuilder::dump(llvm::raw_ostream &OS) const {
     if (R.Flags & RF_DEPEND)
       OS << " depend";
     OS << "\n";
+    if (!R.Arguments.empty()) {
+      // A routine call: the call as written, then its arguments.
+      OS << "  call: '" << R.Directive << "' end " << R.End.Line << ":"
+         << R.End.Column;
+      if (R.Flags & RF_ARGS_INVARIANT)
+        OS << " args-invariant";
+      if (R.Flags & RF_IN_LOOP_BODY)
+        OS << " in-loop-body";
+      OS << " args";
+      llvm::StringRef Rest(R.Arguments);
+      while (!Rest.empty()) {
+        auto [Arg, Tail] = Rest.split('\n');
+        OS << " '" << Arg << "'";
+        Rest = Tail;
+      }
+      OS << "\n";
+    }
     if (R.LoopKind.empty()) {
       OS << "  loop: none\n";
     } else {
@@ -422,6 +441,8 @@ void TableBuilder::dump(llvm::raw_ostream &OS) const {
          << R.BlockDecls << " jumps " << R.BlockJumps;
     if (R.Flags & RF_OWN_LINES)
       OS << " own-lines";
+    if (!R.StmtText.empty())
+      OS << " text '" << R.StmtText << "'";
     OS << "\n";
     for (size_t I = 0; I < R.Items.size(); ++I) {
       for (const HostAccess &A : R.Items[I].HostAccesses) {

@@ -156,6 +156,11 @@ struct Region {
   /// The directive as written and its clauses that no item records
   /// (white space collapsed).
   std::string Directive, OtherClauses;
+  /// A routine call's arguments as written, one per line (a call is
+  /// recorded as a region: Directive is the call, the items its pointers).
+  std::string Arguments;
+  /// A routine call's statement as written (white space collapsed).
+  std::string StmtText;
   /// Key of the kernel entry name (.__omp_offloading_<dev>_<ino>_..._l<line>).
   uint64_t FileDevice = 0, FileInode = 0;
   uint32_t OffloadLine = 0;

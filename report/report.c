@@ -287,6 +287,7 @@ void ompdp_finding_free(ompdp_finding_t *f) {
   ompdp_loc_free(&f->related);
   free(f->variable);
   free(f->clause);
+  free(f->call);
   free(f->suggestion);
   ompdp_spread_free(f->spread);
   memset(f, 0, sizeof(*f));

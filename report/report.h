@@ -83,6 +83,9 @@ typedef struct ompdp_finding {
   ompdp_loc_t related;    /* the operation they repeat/undo, if any */
   char *variable;         /* NULL until the compiler plugin provides it */
   char *clause;           /* NULL until the compiler plugin provides it */
+  char *call;             /* a device memory routine's call as written (the
+                             plugin records it), instead of a clause; NULL
+                             for a construct */
   char *suggestion;       /* the fix, in words */
   /* Duplicate transfers only: repeats that re-send the same host buffer
    * versus other host buffers that happen to hold the same bytes. */

@@ -420,6 +420,7 @@ static json_t *finding_json(srcs_t *ss, const ompdp_finding_t *f, size_t idx, ui
       put(o, "time_ns", jint(f->time_ns)) || put(o, "time_saved_ns", jint(f->time_saved_ns)) ||
       put(o, "loc", loc_json(&f->loc)) || put(o, "related", loc_json(&f->related)) ||
       put(o, "variable", jstr(f->variable)) || put(o, "clause", jstr(f->clause)) ||
+      put(o, "call", jstr(f->call)) ||
       put(o, "suggestion", jstr(f->suggestion)) || put(o, "shown", jint(shown)) ||
       put(o, "verdict", jstr(ompdp_verdict_json(f->verdict))) ||
       put(o, "saves", json_boolean(ompdp_verdict_saves(f->verdict))))

@@ -232,6 +232,11 @@ static void put_finding(FILE *out, const ompdp_finding_t *f, int projected, int 
   ompdp_json_put_string(out, f->variable);
   fputs(",\n      \"clause\": ", out);
   ompdp_json_put_string(out, f->clause);
+  /* A routine call instead of a clause: optional, left out otherwise. */
+  if (f->call) {
+    fputs(",\n      \"call\": ", out);
+    ompdp_json_put_string(out, f->call);
+  }
   fputs(",\n      \"suggestion\": ", out);
   ompdp_json_put_string(out, f->suggestion);
   /* Undecided (the runtime's own report, before the planner): left out,

@@ -372,13 +372,14 @@ enum {
   F_HANDLE,
   F_OPS,
   F_VERDICT,
+  F_CALL,
   F_NUM
 };
 static const char *const FindingNames[F_NUM] = {
     "kind",      "count",  "bytes",      "time_ns", "time_saved_ns", "devices",
     "variable",  "clause", "suggestion", "related", "same_buffer",   "other_buffer",
     "region_id", "item",   "range",      "rewrites", "region_handle",
-    "ops",       "verdict"};
+    "ops",       "verdict", "call"};
 
 /* A finding's "verdict". A name this version does not know (a newer
  * writer's) is left undecided: the reader then gives it the verdict an
@@ -434,6 +435,9 @@ static int read_finding(ompdp_json_doc_t *r, const json_t *v, ompdp_finding_t *f
       break;
     case F_CLAUSE:
       e = ompdp_json_get_str(r, "clause", m, 1, &f->clause);
+      break;
+    case F_CALL:
+      e = ompdp_json_get_str(r, "call", m, 1, &f->call);
       break;
     case F_SUGGESTION:
       e = ompdp_json_get_str(r, "suggestion", m, 1, &f->suggestion);

@@ -323,6 +323,7 @@ static char *finding_key(const ompdp_finding_t *f) {
     ompdp_sb_printf(&b, "%" PRIu32 ":%" PRIu32 "|", f->loc.line, f->loc.column);
     key_str(&b, f->variable);
     key_str(&b, f->clause);
+    key_str(&b, f->call);
     key_str(&b, f->related.file);
     key_str(&b, f->related.function);
     ompdp_sb_printf(&b, "%" PRIu32 ":%" PRIu32, f->related.line, f->related.column);
@@ -572,6 +573,7 @@ static int fold_finding(ompdp_merger_t *m, ompdp_finding_t *f, int rank) {
     SWAP(d->related, f->related);
     SWAP(d->variable, f->variable);
     SWAP(d->clause, f->clause);
+    SWAP(d->call, f->call);
     SWAP(d->suggestion, f->suggestion);
     d->range = f->range;
     x->rep_rank = rank;

@@ -91,8 +91,8 @@ static void put_result_message(FILE *out, const ompdp_finding_t *f,
   size_t n = (size_t)snprintf(head, sizeof(head), "%s", ompdp_finding_kind_title(f->kind));
   if (f->variable && n < sizeof(head))
     n += (size_t)snprintf(head + n, sizeof(head) - n, " of `%s`", f->variable);
-  if (f->clause && n < sizeof(head))
-    n += (size_t)snprintf(head + n, sizeof(head) - n, " (%s)", f->clause);
+  if ((f->clause || f->call) && n < sizeof(head))
+    n += (size_t)snprintf(head + n, sizeof(head) - n, " (%s)", f->clause ? f->clause : f->call);
   if (n < sizeof(head) && !ompdp_verdict_saves(f->verdict))
     n += (size_t)snprintf(head + n, sizeof(head) - n, ": %" PRIu64 " repeated, %s, no saving (%s).",
                           f->count, ompdp_format_bytes(b1, f->bytes),
@@ -237,6 +237,10 @@ static void put_result(FILE *out, const ompdp_finding_t *f, const ompdp_projecti
   if (f->clause) {
     fputs(", \"clause\": ", out);
     ompdp_json_put_string(out, f->clause);
+  }
+  if (f->call) {
+    fputs(", \"call\": ", out);
+    ompdp_json_put_string(out, f->call);
   }
   if (f->verdict != OMPDP_V_NONE) {
     fputs(", \"verdict\": ", out);

@@ -207,17 +207,20 @@ static void put_finding(FILE *out, const ompdp_finding_t *v, size_t i, int proje
   fputc('\n', out);
   ompdp_text_put_spread(out, f); /* a merged report's: over the ranks */
 
-  if (f->variable || f->clause) {
+  if (f->variable || f->clause || f->call) {
     fputs("    ", out);
     if (f->variable) {
       fputs("variable: ", out);
       put_str(out, f->variable);
     }
-    if (f->variable && f->clause)
+    if (f->variable && (f->clause || f->call))
       fputs("  ", out);
     if (f->clause) {
       fputs("clause: ", out);
       put_str(out, f->clause);
+    } else if (f->call) {
+      fputs("call: ", out);
+      put_str(out, f->call);
     }
     fputc('\n', out);
   }

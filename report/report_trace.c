@@ -109,6 +109,10 @@ static void put_finding_args(FILE *out, const ompdp_finding_t *f, uint64_t shown
   ompdp_json_put_string(out, f->variable);
   fputs(", \"clause\": ", out);
   ompdp_json_put_string(out, f->clause);
+  if (f->call) {
+    fputs(", \"call\": ", out);
+    ompdp_json_put_string(out, f->call);
+  }
   fprintf(out, ", \"count\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"time_ns\": %" PRIu64
                ", \"time_saved_ns\": %" PRIu64 ", \"operations_on_timeline\": %" PRIu64,
           f->count, f->bytes, f->time_ns, f->time_saved_ns, shown);

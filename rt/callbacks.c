@@ -378,13 +378,30 @@ void ompdp_cb_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *ta
     op.codeptr = codeptr_ra;
     op.item = -1;
     const construct_t *c = target_data ? target_data->ptr : NULL;
+    uint32_t routine_items = 0;
+    int in_routine = 0;
     if (c) {
       op.region = c->region;
       op.construct = c->kind;
       if (!op.codeptr)
         op.codeptr = c->codeptr;
+    } else if ((op.region = ompdp_regions_routine((uint64_t)(uintptr_t)src_addr,
+                                                  (uint64_t)(uintptr_t)dest_addr,
+                                                  &routine_items))) {
+      in_routine = 1;
     }
-    if (type == OMPDP_EV_DELETE) {
+    if (in_routine) {
+      /* A routine call's items are its pointers: a copy's host side is its
+       * source (item 1) when that is the host, else its destination (item
+       * 0); an allocation or free has its one pointer. */
+      int two = routine_items > 1 && type == OMPDP_EV_TRANSFER && src_device_num == host &&
+                dest_device_num != host;
+      op.item = routine_items ? (int16_t)two : -1;
+      if (type == OMPDP_EV_DELETE) {
+        live_alloc_t a;
+        (void)live_forget(op.src_addr, src_device_num, &a);
+      }
+    } else if (type == OMPDP_EV_DELETE) {
       /* A delete names only the device address: the allocation it frees
        * gives the host range, hence the map item (and the region, when the
        * delete's own construct has none). */

@@ -42,7 +42,7 @@ static ompdp_journal_attribute_fn attribute_under;
  * its address (operations never move) to an index in `sites`. */
 typedef struct site {
   ompdp_loc_t loc;
-  char *variable, *clause;
+  char *variable, *clause, *call;
   uint64_t region_id;
   ompdp_range_t range;
 } site_t;
@@ -83,6 +83,7 @@ void ompdp_journal_attribute(const struct ompdp_op *op, ompdp_loc_t *loc,
     if (site) {
       site->variable = ompdp_strdup(s->variable);
       site->clause = ompdp_strdup(s->clause);
+      site->call = ompdp_strdup(s->call);
       site->region_id = s->region_id;
       site->range = s->range;
     }
@@ -109,6 +110,7 @@ void ompdp_journal_attribute(const struct ompdp_op *op, ompdp_loc_t *loc,
   if (site) {
     s->variable = ompdp_strdup(site->variable);
     s->clause = ompdp_strdup(site->clause);
+    s->call = ompdp_strdup(site->call);
     s->region_id = site->region_id;
     s->range = site->range;
   }

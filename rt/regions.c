@@ -82,6 +82,9 @@ typedef struct ompdp_call {
 } ompdp_call_t;
 
 static _Thread_local ompdp_call_t pending __attribute__((tls_model("initial-exec")));
+/* The device memory routine this thread is in (its tag ran, the tag after
+ * it not yet): its data operations come without a target construct. */
+static _Thread_local const ompdp_rt_region_t *routine __attribute__((tls_model("initial-exec")));
 static _Thread_local ompdp_call_t active __attribute__((tls_model("initial-exec")));
 static _Thread_local uint32_t active_handle __attribute__((tls_model("initial-exec")));
 
@@ -335,8 +338,58 @@ typedef struct ompdp_kernel_args {
   uint32_t num_teams[3], thread_limit[3];
 } ompdp_kernel_args_t;
 
+/* The _async copies whose operation has not come yet: it runs in a task,
+ * after the call returned, maybe on another thread. A small ring under a
+ * lock: these calls are few, and each moves a buffer. */
+#define OMPDP_ASYNC_SLOTS 64u
+static struct {
+  uint64_t dst, src; /* src 0: any (omp_target_memset_async) */
+  const ompdp_rt_region_t *rec;
+} async_calls[OMPDP_ASYNC_SLOTS];
+static unsigned async_next;
+static atomic_uint async_live;
+static pthread_mutex_t async_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void async_remember(const ompdp_rt_region_t *rec, void *dst, void *src) {
+  pthread_mutex_lock(&async_lock);
+  unsigned i = async_next++ % OMPDP_ASYNC_SLOTS;
+  if (!async_calls[i].rec)
+    atomic_fetch_add(&async_live, 1);
+  async_calls[i].dst = (uint64_t)(uintptr_t)dst;
+  async_calls[i].src = (uint64_t)(uintptr_t)src;
+  async_calls[i].rec = rec;
+  pthread_mutex_unlock(&async_lock);
+}
+
+/* The call whose copy this is, taken out of the ring; NULL if none. */
+static const ompdp_rt_region_t *async_take(uint64_t dst, uint64_t src) {
+  if (!atomic_load_explicit(&async_live, memory_order_relaxed))
+    return NULL;
+  const ompdp_rt_region_t *rec = NULL;
+  pthread_mutex_lock(&async_lock);
+  for (unsigned k = 0; k < OMPDP_ASYNC_SLOTS && !rec; ++k) {
+    /* Oldest first: the copies of one buffer come in the calls' order. */
+    unsigned i = (async_next + k) % OMPDP_ASYNC_SLOTS;
+    if (async_calls[i].rec && async_calls[i].dst == dst &&
+        (!async_calls[i].src || async_calls[i].src == src)) {
+      rec = async_calls[i].rec;
+      async_calls[i].rec = NULL;
+      atomic_fetch_sub(&async_live, 1);
+    }
+  }
+  pthread_mutex_unlock(&async_lock);
+  return rec;
+}
+
 void __ompdp_region_call(const void *descriptor, void *a, void *b, void *c) {
   const ompdp_rt_call_t *d = descriptor;
+  if (d->Flags & OMPDP_CALL_ROUTINE) {
+    const ompdp_rt_region_t *rec = (const ompdp_rt_region_t *)(uintptr_t)d->Record;
+    routine = (uintptr_t)a == OMPDP_CALL_RETURNED ? NULL : rec;
+    if (routine && b)
+      async_remember(rec, b, c);
+    return;
+  }
   pending.rec = (const ompdp_rt_region_t *)(uintptr_t)d->Record;
   pending.items = (const int16_t *)(uintptr_t)d->Items;
   if (d->Flags & OMPDP_CALL_KERNEL) {
@@ -371,7 +424,26 @@ static const ompdp_rt_header_t *header_of(const ompdp_rt_region_t *r) {
                                          sizeof(ompdp_rt_region_t));
 }
 
+uint32_t ompdp_regions_routine(uint64_t src, uint64_t dst, uint32_t *num_items) {
+  const ompdp_rt_region_t *r = routine;
+  *num_items = 0;
+  if (!r)
+    r = async_take(dst, src);
+  else if (r->Kind == OMPDP_CK_TARGET_MEMCPY_ASYNC || r->Kind == OMPDP_CK_TARGET_MEMSET_ASYNC)
+    (void)async_take(dst, src); /* its task ran inside the call: nothing to wait for */
+  if (!r)
+    return 0;
+  uint32_t t = register_table((ompdp_rt_header_t *)header_of(r));
+  if (!t)
+    return 0;
+  *num_items = r->NumItems;
+  return (t << OMPDP_RH_SHIFT) | r->Index;
+}
+
 uint32_t ompdp_regions_begin(const void *codeptr_ra) {
+  /* A routine called through an invoke has no tag after it; no construct
+   * begins inside a routine. */
+  routine = NULL;
   active = pending;
   memset(&pending, 0, sizeof(pending));
   active_handle = 0;
@@ -559,6 +631,10 @@ int ompdp_regions_describe(uint32_t region, int item,
   out->loop_length = r->LoopLength;
   out->directive = str_at(h, r->Directive);
   out->other_clauses = str_at(h, r->OtherClauses);
+  out->arguments = str_at(h, r->Arguments);
+  out->stmt_text = str_at(h, r->StmtText);
+  out->args_invariant = (r->Flags & OMPDP_RF_ARGS_INVARIANT) != 0;
+  out->in_loop_body = (r->Flags & OMPDP_RF_IN_LOOP_BODY) != 0;
   out->stmt_line = r->StmtLine;
   out->stmt_column = r->StmtColumn;
   out->stmt_end_line = r->StmtEndLine;

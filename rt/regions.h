@@ -39,6 +39,14 @@ int ompdp_regions_init(void);
  * plugin does not make every construct look for newly loaded objects. */
 uint32_t ompdp_regions_begin(const void *codeptr_ra);
 
+/* For a data operation without a target construct, from src to dst: the
+ * region of the device memory routine this thread is calling
+ * (omp_target_memcpy, ...), or of the _async copy of these addresses whose
+ * operation has not come yet (it runs in a task), 0 if none; and its
+ * number of items (docs/region-table.md: for a copy, item 0 is the
+ * destination and item 1 the source; otherwise item 0 is the pointer). */
+uint32_t ompdp_regions_routine(uint64_t src, uint64_t dst, uint32_t *num_items);
+
 /* The item of the active call whose host range holds [host_addr,
  * host_addr + bytes), as an index into the region's items, or -1. An
  * operation that no map argument holds comes from a user-defined mapper

@@ -332,9 +332,11 @@ static void on_new_op(const ompdp_op_t *op) {
       s.range_end_column = info.clause_end_column;
     }
     int item = op->item >= 0;
-    const char *strs[4] = {info.file, info.function, item ? info.variable : "",
-                           item ? info.clause : ""};
-    append_locked(OMPDP_CL_SITE, &s, sizeof(s), strs, 4);
+    int routine = ompdp_construct_is_routine(info.construct);
+    const char *strs[5] = {info.file, info.function, item ? info.variable : "",
+                           item && !routine ? info.clause : "",
+                           item && routine ? info.directive : ""};
+    append_locked(OMPDP_CL_SITE, &s, sizeof(s), strs, 5);
   }
   if (new_code == 1) {
     /* No lock held here: dladdr1 takes the dynamic linker's. */

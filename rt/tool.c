@@ -170,7 +170,13 @@ static void attribute_op(const ompdp_op_t *o, ompdp_loc_t *loc, ompdp_finding_t 
     loc->column = info.column;
     if (o->item < 0 || !site)
       return;
-    if (info.variable && info.variable[0]) {
+    if (ompdp_construct_is_routine(info.construct)) {
+      /* A routine call: named by the call, and by the variable behind its
+       * host pointer when it has one. */
+      if (info.variable && info.variable[0])
+        site->variable = ompdp_strdup(info.variable);
+      site->call = ompdp_strdup(info.directive);
+    } else if (info.variable && info.variable[0]) {
       site->variable = ompdp_strdup(info.variable);
       site->clause = ompdp_strdup(info.clause);
     }

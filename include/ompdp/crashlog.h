@@ -118,7 +118,9 @@ enum ompdp_cl_meta_type {
    * file name. */
   OMPDP_CL_CODE = 1,
   /* A (region, item) of a compiler region table, as the runtime describes
-   * it: ompdp_cl_site_t, then file, function, variable, clause. */
+   * it: ompdp_cl_site_t, then file, function, variable, clause and, for a
+   * device memory routine's call, the call (a fifth string that a reader
+   * which does not know it never reaches). */
   OMPDP_CL_SITE = 2,
   /* The command line: a uint32_t count, then the arguments. */
   OMPDP_CL_ARGV = 3,

@@ -127,6 +127,12 @@ static inline const char *ompdp_loop_kind_name(ompdp_loop_kind_t k) {
   return (unsigned)k < OMPDP_LK_COUNT ? names[k] : names[0];
 }
 
+/* Whether a region is a call of a device memory routine (omp_target_alloc,
+ * omp_target_memcpy, ...) rather than a directive. */
+static inline int ompdp_construct_is_routine(ompdp_construct_kind_t k) {
+  return k >= OMPDP_CK_TARGET_ALLOC && k < OMPDP_CK_COUNT;
+}
+
 /* The value a spelling names; count (OMPDP_*_COUNT) when none does. */
 static inline ompdp_map_type_t ompdp_map_type_parse(const char *s) {
   for (unsigned t = 0; t < OMPDP_MT_COUNT; ++t)

@@ -303,6 +303,7 @@
     var body = el('div', { cls: 'fb' },
       el('div', { cls: 'muted', text: f.title + ': ' + f.explanation }),
       f.clause ? el('div', {}, 'clause: ', el('code', { text: f.clause })) : null,
+      f.call ? el('div', {}, 'call: ', el('code', { text: f.call })) : null,
       f.related ? el('div', { text: (f.kind === 'round_trip' ? 'outgoing copy at ' : 'first at ') +
                                fmtLoc(f.related) }) : null,
       el('div', { cls: 'verdict' }, el('b', { text: 'Verdict: ' }), f.verdict || ''),
