@@ -385,6 +385,8 @@ void TableBuilder::dump(llvm::raw_ostream &OS) const {
         OS << " fresh-host";
       if (It.AccessFlags & IA_BASE_STORED)
         OS << " base-stored";
+      if (It.AccessFlags & IA_AUTOMATIC)
+        OS << " automatic";
       if (It.ClauseBytes.Length) {
         OS << " clause-bytes ";
         printSpan(OS, It.ClauseBytes);
