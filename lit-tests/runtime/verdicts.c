@@ -32,8 +32,9 @@
 // gets the first's address: a repeated allocation by the detection's count,
 // but of different variables, so a coincidence.
 // SAMEVAR, the close cases that stay advice: one of those functions called
-// twice (its construct allocated twice), and one static array that two
-// functions map once each (the same variable).
+// twice (its construct allocated twice: the words say the array is each
+// call's own), and one static array that two functions map once each (the
+// same variable).
 // NEWIN, the same with one new element of the input sent before each call:
 // the copies back repeat, but the device got new data, so the verdict is
 // advice.
@@ -218,10 +219,12 @@
 // SAMEVAR-NEXT: variable: d
 // SAMEVAR-NEXT: first allocated at {{.*}} in add_int
 // SAMEVAR-NEXT: verdict: advice
+// SAMEVAR-NEXT: suggestion: `d` is a new host buffer each time (a variable of the function's own at each call; the stack may put one where the last one was), so mapping it allocates it on device {{[0-9]+}} again too: allocate it once, before the calls
 // SAMEVAR: repeated_alloc {{.*}} in add_g2 count=1
 // SAMEVAR-NEXT: variable: g
 // SAMEVAR-NEXT: first allocated at {{.*}} in add_g1
 // SAMEVAR-NEXT: verdict: advice
+// SAMEVAR-NEXT: suggestion: the same host buffer is allocated and freed on device {{[0-9]+}} each time it is mapped
 // SAMEVAR-NOT: coincidence
 
 #include <stdio.h>
