@@ -64,11 +64,13 @@ struct ompdp_rw_facts {
   size_t num_bufs, cap_bufs;
   /* The last size asked of ompdp_zero_hash, and its hash. */
   uint64_t zero_bytes, zero_hash;
-  /* When a device last received bytes it did not have: a tick of
-   * in_clock, per device. A copy back that returns the bytes of the
-   * buffer's previous one, with no such transfer in between, is the device
-   * giving back what it computed from the same inputs (d2h_no_new_in). */
-  uint64_t in_clock, in_last[MAX_INPUT_DEVICES + 1];
+  /* When a device last received bytes it did not have, and last ran a
+   * kernel: ticks of in_clock, per device. A copy back that returns the
+   * bytes of the buffer's previous one, with no such transfer in between,
+   * is the device giving back what it computed again from the same inputs
+   * (d2h_recomputed), or, when no kernel ran either, what it merely still
+   * held (d2h_idle). */
+  uint64_t in_clock, in_last[MAX_INPUT_DEVICES + 1], kernel_last[MAX_INPUT_DEVICES + 1];
 };
 
 
@@ -141,8 +143,8 @@ static uint64_t dur(const ompdp_event_t *e) {
   return e->t_end > e->t_begin ? e->t_end - e->t_begin : 0;
 }
 
-static uint64_t *input_slot(ompdp_rw_facts_t *f, int dev) {
-  return &f->in_last[dev >= 0 && dev < MAX_INPUT_DEVICES ? dev : MAX_INPUT_DEVICES];
+static int dev_slot(int dev) {
+  return dev >= 0 && dev < MAX_INPUT_DEVICES ? dev : MAX_INPUT_DEVICES;
 }
 
 /* Whether transfer e (complete) brings its device bytes it may not have:
@@ -284,7 +286,9 @@ int ompdp_rw_facts_feed(ompdp_rw_facts_t *f, const ompdp_event_t *e) {
     return f->failed < 0 ? -1 : 0;
   if (e->type == OMPDP_EV_TRANSFER && (e->flags & OMPDP_EVF_COMPLETE) && e->dst_dev != f->host &&
       new_input(f, e))
-    *input_slot(f, e->dst_dev) = ++f->in_clock;
+    f->in_last[dev_slot(e->dst_dev)] = ++f->in_clock;
+  if (e->type == OMPDP_EV_KERNEL && (e->flags & OMPDP_EVF_COMPLETE))
+    f->kernel_last[dev_slot(e->dst_dev)] = ++f->in_clock;
   if (!(e->flags & OMPDP_EVF_COMPLETE) ||
       (e->type != OMPDP_EV_ALLOC && e->type != OMPDP_EV_TRANSFER && e->type != OMPDP_EV_DELETE))
     return 0;
@@ -417,9 +421,15 @@ int ompdp_rw_facts_feed(ompdp_rw_facts_t *f, const ompdp_event_t *e) {
         s->d2h_unhashed += !(b->known && hashed);
         /* The shared slot counts too: it holds devices the event did not
          * number, which may be this one. */
-        uint64_t in = *input_slot(f, e->src_dev), other = f->in_last[MAX_INPUT_DEVICES];
-        s->d2h_no_new_in += b->back_known && hashed && e->hash == b->back_hash &&
-                            in <= b->back_clock && other <= b->back_clock;
+        int d = dev_slot(e->src_dev);
+        uint64_t in = f->in_last[d] > f->in_last[MAX_INPUT_DEVICES] ? f->in_last[d]
+                                                                      : f->in_last[MAX_INPUT_DEVICES];
+        if (b->back_known && hashed && e->hash == b->back_hash && in <= b->back_clock) {
+          if (f->kernel_last[d] > b->back_clock)
+            s->d2h_recomputed++;
+          else if (f->kernel_last[MAX_INPUT_DEVICES] <= b->back_clock)
+            s->d2h_idle++;
+        }
         s->d2h++;
         s->dur_d2h += dur(e);
         s->bytes_d2h += e->bytes;

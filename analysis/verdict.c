@@ -21,8 +21,9 @@
 |*   repeated_computation
 |*               a construct whose inputs were the same every time gave the
 |*               same output back, or a copy back returned the bytes of the
-|*               last one when nothing new had reached the device in
-|*               between: a timing loop, or recomputation.
+|*               last one when a kernel had run but no transfer had brought
+|*               the device new data in between: a timing loop, or
+|*               recomputation.
 |*
 |* Only fix and advice count toward the time the fixes would save; the
 |* others' time is the summary's excluded_time_ns. The run's facts are the
@@ -141,7 +142,8 @@ static void gather(const ompdp_plan_t *p, const uint32_t *order, const ompdp_fin
   v->site_resends = s->h2d >= 2 && !s->host_changed;
   v->back_new = s->d2h && !s->d2h_same && s->d2h > s->d2h_unhashed;
   v->inputs_same = construct_inputs_same(p, f->rt_region);
-  v->back_rerun = s->d2h_no_new_in && s->d2h_no_new_in >= f->count;
+  v->back_rerun = s->d2h_recomputed && s->d2h_recomputed >= f->count;
+  v->back_idle = s->d2h_idle && s->d2h_idle >= f->count;
   v->own_variables = f->kind == OMPDP_FK_REPEATED_ALLOC && own_variables(p, s);
   ompdp_region_info_t it;
   if (ompdp_plan_describe(p, f->rt_region, f->item, &it))
@@ -185,11 +187,12 @@ static ompdp_verdict_t duplicate(const ompdp_finding_t *f, const ompdp_verdict_f
      * learns the device's result, equal to the last one or not. */
     if (in->back_new || host_needs_copy_back(in))
       return OMPDP_V_NECESSARY;
-    /* Nothing new reached the device between two copies back of the same
-     * bytes (data resident in a `target data`, a timing loop around the
-     * kernel and its `target update from`), or the construct's own copies
-     * in were the same each time: the device computed, or just held, what
-     * it had given back already. */
+    /* A kernel ran, but no transfer brought the device new data between two
+     * copies back of the same bytes (data resident in a `target data`, a
+     * timing loop around the kernel and its `target update from`), or the
+     * construct's own copies in were the same each time: the device
+     * computed again what it had given back already. (With no kernel in
+     * between, the copy back only repeats data movement: advice.) */
     if (in->with_facts && (in->inputs_same || in->back_rerun))
       return OMPDP_V_REPEATED_COMPUTATION;
     return OMPDP_V_ADVICE;
@@ -294,9 +297,9 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
   case OMPDP_V_REPEATED_COMPUTATION:
     if (!in->inputs_same)
       snprintf(buf, sizeof(buf),
-               "a repeated computation: nothing new reached the device between the copies back, "
-               "and the same bytes of %s came back each time; a timing loop, or recomputation "
-               "the programmer may remove",
+               "a repeated computation: no transfer brought the device new data between the "
+               "copies back, and the same bytes of %s came back each time; a timing loop, or "
+               "recomputation the programmer may remove",
                v);
     else
       snprintf(buf, sizeof(buf),
@@ -306,6 +309,15 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
                v);
     break;
   case OMPDP_V_ADVICE:
+    if (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && d2h && in->back_idle) {
+      snprintf(buf, sizeof(buf),
+               "the copy back brought the host the bytes of %s it already had, and neither a "
+               "kernel nor a transfer of new data ran on the device since it last copied them "
+               "back: drop it, or copy it back only where the host needs it, e.g. `target "
+               "update from(%s)` after the loop",
+               v, f->variable ? f->variable : "...");
+      break;
+    }
     if (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && d2h) {
       snprintf(buf, sizeof(buf),
                "the copy back brought the host the bytes of %s it already had (the kernel "

@@ -39,8 +39,10 @@ typedef struct ompdp_verdict_facts {
                         being another function's own: different variables that got
                         the same host address */
   int back_rerun;    /* its site's copies back that returned the bytes of the buffer's
-                        previous copy back, no transfer having brought the device bytes
-                        it did not have since, are at least as many as the finding counts */
+                        previous copy back, a kernel having run on the device since and
+                        no transfer having brought it bytes it did not have, are at
+                        least as many as the finding counts (d2h_recomputed) */
+  int back_idle;     /* ... with neither a kernel nor such a transfer since (d2h_idle) */
 } ompdp_verdict_facts_t;
 
 /* The verdict of finding f (its kind, rewrites, and for a duplicate

@@ -153,8 +153,8 @@ static void test_repeated_computation(void) {
   v.back_rerun = 1;
   CHECK(ompdp_verdict_decide(&h, &v) == OMPDP_V_ADVICE);
   /* matern: a `target update from` after a kernel on resident data, no
-   * copy in of its own; nothing new reached the device between the copies
-   * back. */
+   * copy in of its own; no transfer brought the device new data between
+   * the copies back. */
   v = Facts;
   v.d2h = 1;
   v.back_rerun = 1;
@@ -356,8 +356,8 @@ static void test_assign_alloc(void) {
 }
 
 /* matern: a `target update from` (region 1) of resident data, copied back
- * 54 times, 35 of them the bytes of the copy back before with nothing new
- * sent to the device in between. */
+ * 54 times, 35 of them the bytes of the copy back before, after a kernel,
+ * with nothing new sent to the device in between. */
 static void test_assign_rerun(void) {
   ompdp_plan_region_t region;
   memset(&region, 0, sizeof(region));
@@ -368,9 +368,13 @@ static void test_assign_rerun(void) {
   ompdp_region_info_t item = region.head;
   item.map_type = OMPDP_MT_UPDATE_FROM;
   region.items = &item;
-  for (int enough = 0; enough < 2; ++enough) {
+  /* enough 0: one copy back too few; 1: all of them; 2: none after a
+   * kernel, all with nothing run on the device in between. */
+  for (int enough = 0; enough < 3; ++enough) {
     ompdp_plan_site_t site = {.region = 1, .item = 0, .buf = 1, .d2h = 54, .dev_changed = 1,
-                              .d2h_same = 35, .d2h_no_new_in = enough ? 35 : 34};
+                              .d2h_same = 35,
+                              .d2h_recomputed = enough == 1 ? 35 : enough ? 0 : 34,
+                              .d2h_idle = enough == 2 ? 35 : 0};
     ompdp_plan_t plan = {.present = 1, .sites = &site, .num_sites = 1, .regions = &region,
                          .num_regions = 1};
     ompdp_report_t r;
@@ -386,13 +390,22 @@ static void test_assign_rerun(void) {
     f->ops.known = 1;
     f->ops.c[OMPDP_OC_D2H].count = 35;
     CHECK(ompdp_assign_verdicts(&r, &plan) == 0);
-    if (enough) {
+    if (enough == 2) {
+      /* Only data movement repeated: advice, in words that say so. */
+      CHECK(r.findings[0].verdict == OMPDP_V_ADVICE);
+      CHECK(r.findings[0].suggestion &&
+            !strcmp(r.findings[0].suggestion,
+                    "the copy back brought the host the bytes of result it already had, and "
+                    "neither a kernel nor a transfer of new data ran on the device since it "
+                    "last copied them back: drop it, or copy it back only where the host needs "
+                    "it, e.g. `target update from(result)` after the loop"));
+    } else if (enough) {
       CHECK(r.findings[0].verdict == OMPDP_V_REPEATED_COMPUTATION);
       CHECK(r.findings[0].suggestion &&
             !strcmp(r.findings[0].suggestion,
-                    "a repeated computation: nothing new reached the device between the copies "
-                    "back, and the same bytes of result came back each time; a timing loop, or "
-                    "recomputation the programmer may remove"));
+                    "a repeated computation: no transfer brought the device new data between "
+                    "the copies back, and the same bytes of result came back each time; a "
+                    "timing loop, or recomputation the programmer may remove"));
       CHECK_EQ_U64(r.excluded_time_ns, 100);
     } else {
       /* One of its copies back followed new bytes on the device. */

@@ -27,6 +27,8 @@
 // new reaches the device between two copies back of the same bytes: a
 // repeated computation (the first copy back for a new factor brings other
 // bytes and is no duplicate).
+// IDLE, memcpy's timing loop of `target update from` with no kernel in it:
+// the copies back repeat data movement, not a computation: advice.
 // OWNVAR, atomicIntrinsics' testcase<int> and testcase<unsigned int>: two
 // functions each map an array of their own stack frame once, and the second
 // gets the first's address: a repeated allocation by the detection's count,
@@ -69,6 +71,8 @@
 // RUN: %ompdp report --format=sarif %t.resident.json | FileCheck %s --check-prefix=RESIDENT-SARIF
 // RUN: %clang-ompdp -g -DNEWIN %s -o %t.newin
 // RUN: %ompdp run -- %t.newin 2>&1 | FileCheck %s --check-prefix=NEWIN
+// RUN: %clang-ompdp -g -DIDLE %s -o %t.idle
+// RUN: %ompdp run -- %t.idle 2>&1 | FileCheck %s --check-prefix=IDLE
 // RUN: %clang-ompdp -g -DOWNVAR %s -o %t.ownvar
 // RUN: %ompdp run -- %t.ownvar 2>&1 | FileCheck %s --check-prefix=OWNVAR
 // RUN: %ompdp run --format=json -o %t.ownvar.json -- %t.ownvar
@@ -178,7 +182,7 @@
 // RESIDENT-NEXT: 4 from the same host buffer, 0 from other buffers with the same bytes
 // RESIDENT-NEXT: first copied back at {{.*}}verdicts.c:[[#]]:1 in scale
 // RESIDENT-NEXT: verdict: repeated_computation (not counted as a saving)
-// RESIDENT-NEXT: suggestion: a repeated computation: nothing new reached the device between the copies back, and the same bytes of r came back each time; a timing loop, or recomputation the programmer may remove
+// RESIDENT-NEXT: suggestion: a repeated computation: no transfer brought the device new data between the copies back, and the same bytes of r came back each time; a timing loop, or recomputation the programmer may remove
 // RESIDENT-NOT: verdict: advice
 // RESIDENT-JSON: "kind": "duplicate_transfer",
 // RESIDENT-JSON: "verdict": "repeated_computation",
@@ -192,6 +196,14 @@
 // NEWIN: verdict: advice
 // NEWIN-NEXT: suggestion: the copy back brought the host the bytes of r it already had
 // NEWIN-NOT: repeated_computation
+
+// IDLE: duplicate_transfer {{.*}} in main count=2
+// IDLE-NEXT: variable: a clause: from(a)
+// IDLE-NEXT: 2 from the same host buffer, 0 from other buffers with the same bytes
+// IDLE-NEXT: first copied back at
+// IDLE-NEXT: verdict: advice
+// IDLE-NEXT: suggestion: the copy back brought the host the bytes of a it already had, and neither a kernel nor a transfer of new data ran on the device since it last copied them back: drop it, or copy it back only where the host needs it, e.g. `target update from(a)` after the loop
+// IDLE-NOT: repeated_computation
 
 // OWNVAR: repeated_alloc {{.*}}verdicts.c:[[#]]:1 in sub_int count=1
 // OWNVAR-NEXT: variable: d clause: map(tofrom: d[0:7])
@@ -413,6 +425,25 @@ int main(void) {
   add_g2(1);
   printf("g %d\n", g[6]);
 #endif
+  return 0;
+}
+#endif
+
+#ifdef IDLE
+int main(void) {
+  static float a[N];
+  for (int i = 0; i < N; ++i)
+    a[i] = i;
+#pragma omp target data map(to: a)
+  {
+#pragma omp target teams distribute parallel for
+    for (int i = 0; i < N; ++i)
+      a[i] *= 2;
+    for (int rep = 0; rep < 3; ++rep) {
+#pragma omp target update from(a)
+    }
+  }
+  printf("a=%g\n", a[N - 1]);
   return 0;
 }
 #endif
