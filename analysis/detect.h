@@ -332,7 +332,9 @@ int ompdp_detect_describe_item(const ompdp_finding_t *f, ompdp_region_info_t *it
 /* The words of a finding whose item the compiler says is a new host buffer
  * at each repetition, whatever address malloc gave it: the loop around the
  * construct points it at a new one (OMPDP_IA_BASE_STORED), or, outside
- * loops, its function allocates it at each call (OMPDP_IA_FRESH_HOST).
+ * loops, its function allocates it at each call (OMPDP_IA_FRESH_HOST) or
+ * has it on its stack (OMPDP_IA_AUTOMATIC, when the construct repeated
+ * itself: two constructs of one call may map the same variable).
  * happened: what the run saw, with the devices; once: the verb of the fix
  * ("allocate", "fill"); map: the enter data's clause. NULL when the item
  * is not such a buffer (or out of memory). */

@@ -39,15 +39,30 @@ int ompdp_detect_describe_item(const ompdp_finding_t *f, ompdp_region_info_t *it
          describe_default(f->rt_region, f->item, it) == 0;
 }
 
+static int same_place(const ompdp_loc_t *a, const ompdp_loc_t *b) {
+  return a->file && b->file && a->function && b->function && a->line == b->line &&
+         a->column == b->column && !strcmp(a->file, b->file) && !strcmp(a->function, b->function);
+}
+
 static int fresh_host(const ompdp_finding_t *f, ompdp_region_info_t *it, const char **why) {
   if (!ompdp_detect_describe_item(f, it) || !it->variable || !it->variable[0])
     return 0;
   if (it->access_flags & OMPDP_IA_BASE_STORED) {
-    *why = "the loop around the construct sets it";
+    *why = "the loop around the construct sets it; malloc may put one where the last one was";
     return 1;
   }
   if ((it->access_flags & OMPDP_IA_FRESH_HOST) && it->loop_kind == OMPDP_LK_NONE) {
-    *why = "each call of the function allocates it";
+    *why = "each call of the function allocates it; malloc may put one where the last one was";
+    return 1;
+  }
+  /* An automatic variable outside loops, repeated by its own construct: only
+   * another call can have repeated it. (Two constructs of one function may
+   * map the same variable in one call: their repeats keep the words of the
+   * same buffer.) */
+  if ((it->access_flags & OMPDP_IA_AUTOMATIC) && it->loop_kind == OMPDP_LK_NONE &&
+      same_place(&f->loc, &f->related)) {
+    *why = "a variable of the function's own at each call; the stack may put one where the "
+           "last one was";
     return 1;
   }
   return 0;
@@ -61,8 +76,8 @@ char *ompdp_detect_fresh_text(const ompdp_finding_t *f, const char *happened, co
     return NULL;
   char buf[768];
   snprintf(buf, sizeof(buf),
-           "`%s` is a new host buffer each time (%s; malloc may put one where the last one "
-           "was)%s: %s it once, before the calls or the loop that repeat this, and keep it on "
+           "`%s` is a new host buffer each time (%s)%s: %s it once, before the calls or the "
+           "loop that repeat this, and keep it on "
            "the device with `#pragma omp target enter data%s` before them and `target exit "
            "data` after",
            it.variable, why, happened, once, map);

@@ -46,7 +46,13 @@ typedef struct rw_buf {
   int lt_exit_item;
   uint64_t lt_transfers, lt_bytes, lt_dur;
   uint32_t pending; /* site + 1 of a copy in not yet overwritten or freed */
+  /* Its last copy back: the bytes, and the inputs clock then. */
+  int back_known;
+  uint64_t back_hash, back_clock;
 } ompdp_rw_buf_t;
+
+/* Devices whose inputs are followed one by one; the others share a slot. */
+#define MAX_INPUT_DEVICES 64
 
 struct ompdp_rw_facts {
   int host;
@@ -58,6 +64,13 @@ struct ompdp_rw_facts {
   size_t num_bufs, cap_bufs;
   /* The last size asked of ompdp_zero_hash, and its hash. */
   uint64_t zero_bytes, zero_hash;
+  /* When a device last received bytes it did not have, and last ran a
+   * kernel: ticks of in_clock, per device. A copy back that returns the
+   * bytes of the buffer's previous one, with no such transfer in between,
+   * is the device giving back what it computed again from the same inputs
+   * (d2h_recomputed), or, when no kernel ran either, what it merely still
+   * held (d2h_idle). */
+  uint64_t in_clock, in_last[MAX_INPUT_DEVICES + 1], kernel_last[MAX_INPUT_DEVICES + 1];
 };
 
 
@@ -128,6 +141,23 @@ static int is_d2h(int host, const ompdp_event_t *e) {
 }
 static uint64_t dur(const ompdp_event_t *e) {
   return e->t_end > e->t_begin ? e->t_end - e->t_begin : 0;
+}
+
+static int dev_slot(int dev) {
+  return dev >= 0 && dev < MAX_INPUT_DEVICES ? dev : MAX_INPUT_DEVICES;
+}
+
+/* Whether transfer e (complete) brings its device bytes it may not have:
+ * anything but a copy in of the bytes its buffer last held (sent or
+ * received). Decided before the transfer is followed, and for every
+ * transfer to a device, those of no construct and device-to-device copies
+ * too. */
+static int new_input(ompdp_rw_facts_t *f, const ompdp_event_t *e) {
+  if (!is_h2d(f->host, e) || !(e->flags & OMPDP_EVF_HASHED))
+    return 1;
+  uint32_t *v = imap_slot(&f->buf_map, e->src_addr, (uint64_t)(int64_t)e->dst_dev, 0, 0);
+  const ompdp_rw_buf_t *b = v && *v ? &f->bufs[*v - 1] : NULL;
+  return !b || !b->known || b->last_hash != e->hash;
 }
 
 static uint32_t site_of(ompdp_rw_facts_t *f, uint32_t region, int item) {
@@ -254,6 +284,11 @@ static void end_lifetime(ompdp_rw_facts_t *f, ompdp_rw_buf_t *b, const ompdp_eve
 int ompdp_rw_facts_feed(ompdp_rw_facts_t *f, const ompdp_event_t *e) {
   if (f->failed)
     return f->failed < 0 ? -1 : 0;
+  if (e->type == OMPDP_EV_TRANSFER && (e->flags & OMPDP_EVF_COMPLETE) && e->dst_dev != f->host &&
+      new_input(f, e))
+    f->in_last[dev_slot(e->dst_dev)] = ++f->in_clock;
+  if (e->type == OMPDP_EV_KERNEL && (e->flags & OMPDP_EVF_COMPLETE))
+    f->kernel_last[dev_slot(e->dst_dev)] = ++f->in_clock;
   if (!(e->flags & OMPDP_EVF_COMPLETE) ||
       (e->type != OMPDP_EV_ALLOC && e->type != OMPDP_EV_TRANSFER && e->type != OMPDP_EV_DELETE))
     return 0;
@@ -384,10 +419,24 @@ int ompdp_rw_facts_feed(ompdp_rw_facts_t *f, const ompdp_event_t *e) {
           s->dev_changed = 1;
         s->d2h_same += same;
         s->d2h_unhashed += !(b->known && hashed);
+        /* The shared slot counts too: it holds devices the event did not
+         * number, which may be this one. */
+        int d = dev_slot(e->src_dev);
+        uint64_t in = f->in_last[d] > f->in_last[MAX_INPUT_DEVICES] ? f->in_last[d]
+                                                                      : f->in_last[MAX_INPUT_DEVICES];
+        if (b->back_known && hashed && e->hash == b->back_hash && in <= b->back_clock) {
+          if (f->kernel_last[d] > b->back_clock)
+            s->d2h_recomputed++;
+          else if (f->kernel_last[MAX_INPUT_DEVICES] <= b->back_clock)
+            s->d2h_idle++;
+        }
         s->d2h++;
         s->dur_d2h += dur(e);
         s->bytes_d2h += e->bytes;
       }
+      b->back_known = hashed;
+      b->back_hash = e->hash;
+      b->back_clock = f->in_clock;
     }
     b->known = hashed;
     b->last_hash = e->hash;

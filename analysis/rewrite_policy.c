@@ -180,8 +180,14 @@ static int plan_unused_transfer(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
   if (update ? it->map_type != OMPDP_MT_UPDATE_TO : !ompdp_rw_has_to(it->map_type))
     return -1;
   /* Every copy in of the site unused, and none copied back to the host
-   * before being overwritten (without it, the host would get older bytes). */
-  if (s->h2d != f->count || s->copied_back || s->multi_buf)
+   * before being overwritten (without it, the host would get older bytes).
+   * A site that worked on several buffers (a loop that maps a new malloc'ed
+   * buffer each iteration) may be rewritten too: each execution's copy in
+   * was unused on its own, and the rewrite changes only that copy. Where
+   * the buffer was present the copy did not happen under either map type;
+   * where it was not, the allocation stays and only the unused bytes are
+   * not sent. copied_back is followed per buffer, so it covers them all. */
+  if (s->h2d != f->count || s->copied_back)
     return -1;
   ompdp_rewrite_t *rw =
       ompdp_finding_add_rewrite(f, update ? OMPDP_RK_REMOVE_ITEM : OMPDP_RK_CHANGE_MAP_TYPE);

@@ -15,10 +15,15 @@
 |*               bytes than it held then, or the host reads what it brings,
 |*               every iteration;
 |*   coincidence different host buffers that merely held equal bytes, too
-|*               small to be worth initialising on the device;
+|*               small to be worth initialising on the device, or a repeated
+|*               allocation of different variables that got the same host
+|*               address (each call's own array, another instantiation's);
 |*   repeated_computation
 |*               a construct whose inputs were the same every time gave the
-|*               same output back: a timing loop, or recomputation.
+|*               same output back, or a copy back returned the bytes of the
+|*               last one when a kernel had run but no transfer had brought
+|*               the device new data in between: a timing loop, or
+|*               recomputation.
 |*
 |* Only fix and advice count toward the time the fixes would save; the
 |* others' time is the summary's excluded_time_ns. The run's facts are the
@@ -31,6 +36,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int access_writes(uint32_t a) {
   return a == OMPDP_ACCESS_WRITE || a == OMPDP_ACCESS_READ_WRITE;
@@ -79,6 +85,47 @@ static int construct_inputs_same(const ompdp_plan_t *p, uint32_t region) {
   return repeated;
 }
 
+/* Whether site s's item is storage that its function has anew at each
+ * call (an automatic variable, OMPDP_IA_AUTOMATIC, or behind a pointer set
+ * only from malloc, OMPDP_IA_FRESH_HOST); its function's name in *fn. */
+static int own_storage(const ompdp_plan_t *p, const ompdp_plan_site_t *s, const char **fn) {
+  ompdp_region_info_t it;
+  if (s->item < 0 || ompdp_plan_describe(p, s->region, s->item, &it) ||
+      !(it.access_flags & (OMPDP_IA_FRESH_HOST | OMPDP_IA_AUTOMATIC)) || !it.function ||
+      !it.function[0])
+    return 0;
+  *fn = it.function;
+  return 1;
+}
+
+/* A repeated allocation of different variables: site s allocated only once
+ * (it never repeated its own allocation), of its function's own storage,
+ * and every other site that allocated the buffer (the host address on that
+ * device) did so for the own storage of another function (another
+ * instantiation of a template, another function). Distinct objects, one
+ * living where another had been: no allocation repeats. Sites of one
+ * function are never told apart: two constructs of one call may map the
+ * same variable. */
+static int own_variables(const ompdp_plan_t *p, const ompdp_plan_site_t *s) {
+  const char *fn, *ofn;
+  if (s->allocs != 1 || !s->buf || s->buf > p->num_bufs || !own_storage(p, s, &fn))
+    return 0;
+  const ompdp_plan_buf_t *b = &p->bufs[s->buf - 1];
+  if (b->num_sites < 0)
+    return 0; /* too many sites to know them all */
+  for (int k = 0; k < b->num_sites; ++k) {
+    uint32_t oi = b->sites[k];
+    if (!oi || oi > p->num_sites)
+      return 0;
+    const ompdp_plan_site_t *o = &p->sites[oi - 1];
+    if (o == s || !o->allocs)
+      continue;
+    if (!own_storage(p, o, &ofn) || !strcmp(fn, ofn))
+      return 0;
+  }
+  return 1;
+}
+
 /* order: the plan's sites by (region, item) (ompdp_plan_site_order). */
 static void gather(const ompdp_plan_t *p, const uint32_t *order, const ompdp_finding_t *f,
                    ompdp_verdict_facts_t *v) {
@@ -95,6 +142,9 @@ static void gather(const ompdp_plan_t *p, const uint32_t *order, const ompdp_fin
   v->site_resends = s->h2d >= 2 && !s->host_changed;
   v->back_new = s->d2h && !s->d2h_same && s->d2h > s->d2h_unhashed;
   v->inputs_same = construct_inputs_same(p, f->rt_region);
+  v->back_rerun = s->d2h_recomputed && s->d2h_recomputed >= f->count;
+  v->back_idle = s->d2h_idle && s->d2h_idle >= f->count;
+  v->own_variables = f->kind == OMPDP_FK_REPEATED_ALLOC && own_variables(p, s);
   ompdp_region_info_t it;
   if (ompdp_plan_describe(p, f->rt_region, f->item, &it))
     return;
@@ -137,7 +187,15 @@ static ompdp_verdict_t duplicate(const ompdp_finding_t *f, const ompdp_verdict_f
      * learns the device's result, equal to the last one or not. */
     if (in->back_new || host_needs_copy_back(in))
       return OMPDP_V_NECESSARY;
-    return in->inputs_same && in->with_facts ? OMPDP_V_REPEATED_COMPUTATION : OMPDP_V_ADVICE;
+    /* A kernel ran, but no transfer brought the device new data between two
+     * copies back of the same bytes (data resident in a `target data`, a
+     * timing loop around the kernel and its `target update from`), or the
+     * construct's own copies in were the same each time: the device
+     * computed again what it had given back already. (With no kernel in
+     * between, the copy back only repeats data movement: advice.) */
+    if (in->with_facts && (in->inputs_same || in->back_rerun))
+      return OMPDP_V_REPEATED_COMPUTATION;
+    return OMPDP_V_ADVICE;
   }
   /* The same host bytes sent again after the device changed its copy: the
    * send resets it. The run saw a copy back differ, or the compiler saw a
@@ -160,6 +218,8 @@ ompdp_verdict_t ompdp_verdict_decide(const ompdp_finding_t *f, const ompdp_verdi
      * back is how the host knows it did not change. */
     return host_needs_copy_back(in) ? OMPDP_V_NECESSARY : OMPDP_V_ADVICE;
   case OMPDP_FK_REPEATED_ALLOC:
+    /* Different variables at one address: nothing was allocated twice. */
+    return in->own_variables ? OMPDP_V_COINCIDENCE : OMPDP_V_ADVICE;
   case OMPDP_FK_UNUSED_ALLOC:
   case OMPDP_FK_UNUSED_TRANSFER:
   case OMPDP_FK_ZERO_TRANSFER:
@@ -222,20 +282,46 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
                v);
     break;
   case OMPDP_V_COINCIDENCE:
-    snprintf(buf, sizeof(buf),
-             "no saving: different variables that happen to hold equal bytes; nothing to "
-             "change");
+    if (f->kind == OMPDP_FK_REPEATED_ALLOC)
+      snprintf(buf, sizeof(buf),
+               "no saving: different variables that got the same host address: %s%s%s is "
+               "storage of its own at each call of its function, allocated once there, and the "
+               "earlier allocation was another function's own variable%s%s; nothing to change",
+               v, f->loc.function ? " in " : "", f->loc.function ? f->loc.function : "",
+               f->related.function ? " in " : "",
+               f->related.function ? f->related.function : "");
+    else
+      snprintf(buf, sizeof(buf),
+               "no saving: different variables that happen to hold equal bytes; nothing to "
+               "change");
     break;
   case OMPDP_V_REPEATED_COMPUTATION:
-    snprintf(buf, sizeof(buf),
-             "a repeated computation: the construct got the same inputs and gave back the same "
-             "%s every time; a timing loop, or real recomputation the programmer may remove",
-             v);
+    if (!in->inputs_same)
+      snprintf(buf, sizeof(buf),
+               "a repeated computation: no transfer brought the device new data between the "
+               "copies back, and the same bytes of %s came back each time; a timing loop, or "
+               "recomputation the programmer may remove",
+               v);
+    else
+      snprintf(buf, sizeof(buf),
+               "a repeated computation: the construct got the same inputs and gave back the "
+               "same %s every time; a timing loop, or real recomputation the programmer may "
+               "remove",
+               v);
     break;
   case OMPDP_V_ADVICE:
     /* A routine call's words already say which calls to move. */
     if (f->call)
       return NULL;
+    if (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && d2h && in->back_idle) {
+      snprintf(buf, sizeof(buf),
+               "the copy back brought the host the bytes of %s it already had, and neither a "
+               "kernel nor a transfer of new data ran on the device since it last copied them "
+               "back: drop it, or copy it back only where the host needs it, e.g. `target "
+               "update from(%s)` after the loop",
+               v, f->variable ? f->variable : "...");
+      break;
+    }
     if (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && d2h) {
       snprintf(buf, sizeof(buf),
                "the copy back brought the host the bytes of %s it already had (the kernel "

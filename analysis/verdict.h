@@ -33,6 +33,16 @@ typedef struct ompdp_verdict_facts {
   int site_resends;  /* ... copies it in again and again, never other bytes */
   int back_new;      /* ... copies it back, every time other bytes than it held then */
   int inputs_same;   /* the construct copied in again, and never other bytes than before */
+  int own_variables; /* a repeated allocation whose construct allocated once, of storage
+                        its function has anew at each call (OMPDP_IA_AUTOMATIC or
+                        OMPDP_IA_FRESH_HOST), every other allocation of the buffer
+                        being another function's own: different variables that got
+                        the same host address */
+  int back_rerun;    /* its site's copies back that returned the bytes of the buffer's
+                        previous copy back, a kernel having run on the device since and
+                        no transfer having brought it bytes it did not have, are at
+                        least as many as the finding counts (d2h_recomputed) */
+  int back_idle;     /* ... with neither a kernel nor such a transfer since (d2h_idle) */
 } ompdp_verdict_facts_t;
 
 /* The verdict of finding f (its kind, rewrites, and for a duplicate

@@ -113,3 +113,11 @@ bool ompdp::freshHostBuffer(const FunctionDecl *Fn, const VarDecl *Var) {
   S.TraverseStmt(Fn->getBody());
   return S.Allocations && !S.Other;
 }
+
+bool ompdp::ownAutomaticStorage(const FunctionDecl *Fn, const VarDecl *Var) {
+  if (!Fn || !Var || isa<ParmVarDecl>(Var) || !Var->hasLocalStorage() ||
+      Var->getType()->isReferenceType())
+    return false;
+  const DeclContext *DC = Var->getCanonicalDecl()->getDeclContext();
+  return DC == Fn || Fn->Encloses(DC);
+}

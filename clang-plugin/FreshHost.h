@@ -4,7 +4,8 @@
 // buffer at each call, which malloc may put where the last one was: the
 // runtime then sees "the same host address" allocated and copied again,
 // and would call it the same buffer. This is the compiler's fact that it
-// is not (OmpdpFormat.inc: OMPDP_ITEM_ACCESS_FLAG, FRESH_HOST).
+// is not (OmpdpFormat.inc: OMPDP_ITEM_ACCESS_FLAG, FRESH_HOST), and the
+// same for a function's own automatic variables (AUTOMATIC).
 //
 //===----------------------------------------------------------------------===//
 #ifndef OMPDP_CLANG_PLUGIN_FRESHHOST_H
@@ -23,6 +24,12 @@ namespace ompdp {
 /// its address never taken: each call of Fn then points it at a buffer of
 /// its own.
 bool freshHostBuffer(const clang::FunctionDecl *Fn, const clang::VarDecl *Var);
+
+/// Whether Var is an automatic variable of Fn (declared in it, not a
+/// parameter, not static, not a reference): each call of Fn has an object
+/// of its own, which the stack may put where the last call's was
+/// (OmpdpFormat.inc: OMPDP_ITEM_ACCESS_FLAG, AUTOMATIC).
+bool ownAutomaticStorage(const clang::FunctionDecl *Fn, const clang::VarDecl *Var);
 
 } // namespace ompdp
 

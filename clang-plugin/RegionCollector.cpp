@@ -352,14 +352,19 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
         R.Items[I].AccessFlags |= IA_WRITES_ALL;
     }
   }
-  // Items behind a pointer that each call of the function allocates.
+  // Items behind a pointer that each call of the function allocates, and
+  // items in the function's own automatic variables (no pointer followed).
   for (size_t I = 0; I < R.Items.size() && I < P.Storage.size(); ++I) {
     const StoragePath &SP = P.Storage[I];
-    if (!SP.Valid || SP.Root == StoragePath::thisRoot() || SP.Steps.empty() ||
-        SP.Steps[0] != StoragePath::deref())
+    if (!SP.Valid || SP.Root == StoragePath::thisRoot())
       continue;
     auto *Var = dyn_cast<VarDecl>(static_cast<const Decl *>(SP.Root));
-    if (!freshHostBuffer(Fn, Var))
+    if (llvm::find(SP.Steps, StoragePath::deref()) == SP.Steps.end()) {
+      if (ownAutomaticStorage(Fn, Var))
+        R.Items[I].AccessFlags |= IA_AUTOMATIC;
+      continue;
+    }
+    if (SP.Steps[0] != StoragePath::deref() || !freshHostBuffer(Fn, Var))
       continue;
     R.Items[I].AccessFlags |= IA_FRESH_HOST;
     uint32_t T = R.Items[I].MapType;

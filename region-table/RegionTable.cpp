@@ -404,6 +404,8 @@ void TableBuilder::dump(llvm::raw_ostream &OS) const {
         OS << " fresh-host";
       if (It.AccessFlags & IA_BASE_STORED)
         OS << " base-stored";
+      if (It.AccessFlags & IA_AUTOMATIC)
+        OS << " automatic";
       if (It.AccessFlags & IA_HOST_UNREAD)
         OS << " host-unread";
       if (It.ClauseBytes.Length) {

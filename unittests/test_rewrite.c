@@ -683,6 +683,60 @@ static void test_policy_unused(void) {
   ompdp_report_free(&r);
 }
 
+/* The run's facts behind a repeated computation (d2h_recomputed) and a
+ * copy back of data that nothing touched (d2h_idle), through the plan to
+ * the verdict: region 1 copies x back three times with the same bytes
+ * after one copy in, each after a kernel (a kernel on resident data in a
+ * timing loop). mid: what reaches the device between the second and the
+ * third copy back (0: nothing; 1: new bytes of another buffer; 2: x's own
+ * bytes again, which the device already has; 3: no kernels at all). The
+ * verdict, and its words in *words (owned) when words is not NULL. */
+static ompdp_verdict_t rerun_verdict(int mid, char **words) {
+  evseq_t s = {.t = 1000};
+  ev_alloc(&s, 2, 0, 0x2000, 0xA000);
+  ev_copy(&s, 2, 0, 1, 0x2000, 0xA000, 5);
+  for (int k = 0; k < 3; ++k) {
+    if (k == 2 && mid == 1) {
+      ev_alloc(&s, 4, 0, 0x3000, 0xB000);
+      ev_copy(&s, 4, 0, 1, 0x3000, 0xB000, 77);
+    } else if (k == 2 && mid == 2) {
+      ev_copy(&s, 4, 0, 1, 0x2000, 0xA000, 9);
+    }
+    if (mid != 3)
+      add(&s, OMPDP_EV_KERNEL, 1, -1)->dst_dev = DEV;
+    ev_copy(&s, 1, 0, 0, 0x2000, 0xA000, 9);
+  }
+  ompdp_report_t r;
+  ompdp_report_init(&r);
+  ompdp_finding_t *f = finding(&r, OMPDP_FK_DUPLICATE_TRANSFER, 1, 2);
+  f->same_buffer = 2;
+  f->variable = ompdp_strdup("x");
+  f->ops.known = 1;
+  f->ops.c[OMPDP_OC_D2H].count = 2;
+  no_host_access = 1;
+  CHECK(ompdp_rewrite_report_events(&r, s.ev, s.n, HOST, describe) == 0);
+  no_host_access = 0;
+  ompdp_verdict_t v = r.findings[0].verdict;
+  if (words) {
+    *words = r.findings[0].suggestion;
+    r.findings[0].suggestion = NULL;
+  }
+  ompdp_report_free(&r);
+  return v;
+}
+
+static void test_verdict_rerun(void) {
+  CHECK(rerun_verdict(0, NULL) == OMPDP_V_REPEATED_COMPUTATION);
+  CHECK(rerun_verdict(1, NULL) == OMPDP_V_ADVICE);
+  CHECK(rerun_verdict(2, NULL) == OMPDP_V_REPEATED_COMPUTATION);
+  /* memcpy's `target update from` again and again, no kernel: the copies
+   * back only repeat data movement, advice that says so. */
+  char *w = NULL;
+  CHECK(rerun_verdict(3, &w) == OMPDP_V_ADVICE);
+  CHECK(w && strstr(w, "neither a kernel nor a transfer of new data ran on the device since"));
+  free(w);
+}
+
 static void test_text_matches(void) {
   CHECK(ompdp_text_matches("map(to : a)", 11, "map(to: a)"));
   CHECK(ompdp_text_matches("map(to:\\\n  a)", 13, "map(to: a)"));
@@ -741,5 +795,6 @@ int main(void) {
   test_policy_one_loop();
   test_policy_access();
   test_policy_unused();
+  test_verdict_rerun();
   return CHECK_DONE();
 }

@@ -149,6 +149,40 @@ static void test_repeated_computation(void) {
   v = Facts;
   v.inputs_same = 1;
   CHECK(ompdp_verdict_decide(&h, &v) == OMPDP_V_ADVICE);
+  v = Facts;
+  v.back_rerun = 1;
+  CHECK(ompdp_verdict_decide(&h, &v) == OMPDP_V_ADVICE);
+  /* matern: a `target update from` after a kernel on resident data, no
+   * copy in of its own; no transfer brought the device new data between
+   * the copies back. */
+  v = Facts;
+  v.d2h = 1;
+  v.back_rerun = 1;
+  CHECK(ompdp_verdict_decide(&b, &v) == OMPDP_V_REPEATED_COMPUTATION);
+  /* ... but the host reads what comes back every iteration: necessary. */
+  v.host_reads = 1;
+  CHECK(ompdp_verdict_decide(&b, &v) == OMPDP_V_NECESSARY);
+  /* ... and without the plan's facts, advice. */
+  v = (ompdp_verdict_facts_t){.d2h = 1, .back_rerun = 1};
+  CHECK(ompdp_verdict_decide(&b, &v) == OMPDP_V_ADVICE);
+}
+
+static void test_repeated_alloc(void) {
+  ompdp_finding_t a = {.kind = OMPDP_FK_REPEATED_ALLOC, .count = 1};
+  /* atomicIntrinsics: two instantiations' stack arrays at one address. */
+  ompdp_verdict_facts_t v = Facts;
+  v.own_variables = 1;
+  CHECK(ompdp_verdict_decide(&a, &v) == OMPDP_V_COINCIDENCE);
+  CHECK(!ompdp_verdict_saves(OMPDP_V_COINCIDENCE));
+  /* One variable allocated again: advice. */
+  v.own_variables = 0;
+  CHECK(ompdp_verdict_decide(&a, &v) == OMPDP_V_ADVICE);
+  /* A rewrite wins. */
+  ompdp_rewrite_t rw = {.kind = OMPDP_RK_KEEP_RESIDENT};
+  a.rewrites = &rw;
+  a.num_rewrites = 1;
+  v.own_variables = 1;
+  CHECK(ompdp_verdict_decide(&a, &v) == OMPDP_V_FIX);
 }
 
 /*===- a report and its plan ---------------------------------------------===*/
@@ -241,12 +275,156 @@ static void test_assign(void) {
   ompdp_report_free(&r);
 }
 
+/* A plan of two constructs (regions 1 and 2, one item each) that allocated
+ * one buffer: fn1 and fn2 their functions, flags their items' access
+ * flags, allocs1 how often region 1 allocated. Returns the verdict of the
+ * repeated allocation at region 1, and its words in *words (owned). */
+static ompdp_verdict_t alloc_verdict(const char *fn1, const char *fn2, uint32_t flags1,
+                                     uint32_t flags2, uint64_t allocs1, char **words) {
+  ompdp_plan_region_t regions[2];
+  ompdp_region_info_t items[2];
+  memset(regions, 0, sizeof(regions));
+  memset(items, 0, sizeof(items));
+  const char *fns[2] = {fn1, fn2};
+  uint32_t flags[2] = {flags1, flags2};
+  for (int i = 0; i < 2; ++i) {
+    regions[i].handle = (uint32_t)i + 1;
+    regions[i].head.construct = OMPDP_CK_TARGET_DATA;
+    regions[i].head.num_items = 1;
+    regions[i].head.file = "main.cpp";
+    regions[i].head.function = fns[i];
+    items[i] = regions[i].head;
+    items[i].access_flags = flags[i];
+    regions[i].items = &items[i];
+  }
+  ompdp_plan_site_t sites[2];
+  memset(sites, 0, sizeof(sites));
+  sites[0] = (ompdp_plan_site_t){.region = 1, .item = 0, .buf = 1, .allocs = allocs1,
+                                 .deletes = allocs1};
+  sites[1] = (ompdp_plan_site_t){.region = 2, .item = 0, .buf = 1, .allocs = 1, .deletes = 1};
+  ompdp_plan_buf_t buf = {.device = 0, .num_sites = 2, .sites = {1, 2}};
+  ompdp_plan_t plan = {.present = 1, .sites = sites, .num_sites = 2, .bufs = &buf,
+                       .num_bufs = 1, .regions = regions, .num_regions = 2};
+  ompdp_report_t r;
+  ompdp_report_init(&r);
+  ompdp_finding_t *f = ompdp_report_add_finding(&r, OMPDP_FK_REPEATED_ALLOC);
+  f->count = 1;
+  f->rt_region = 1;
+  f->item = 0;
+  f->variable = ompdp_strdup("gpuData");
+  f->loc.function = ompdp_strdup(fn1);
+  f->related.function = ompdp_strdup(fn2);
+  f->suggestion = ompdp_strdup("allocate it once outside the loop");
+  CHECK(ompdp_assign_verdicts(&r, &plan) == 0);
+  ompdp_verdict_t v = r.findings[0].verdict;
+  *words = r.findings[0].suggestion;
+  r.findings[0].suggestion = NULL;
+  ompdp_report_free(&r);
+  return v;
+}
+
+static void test_assign_alloc(void) {
+  const uint32_t a = OMPDP_IA_AUTOMATIC, h = OMPDP_IA_FRESH_HOST;
+  char *w = NULL;
+  /* testcase<unsigned int>'s stack array where testcase<int>'s was. */
+  CHECK(alloc_verdict("testcase<unsigned int>", "testcase<int>", a, a, 1, &w) ==
+        OMPDP_V_COINCIDENCE);
+  CHECK(w && !strcmp(w, "no saving: different variables that got the same host address: "
+                        "gpuData in testcase<unsigned int> is storage of its own at each call "
+                        "of its function, allocated once there, and the earlier allocation "
+                        "was another function's own variable in testcase<int>; nothing to "
+                        "change"));
+  free(w);
+  /* conversion: a malloc'ed buffer of each instantiation, mapped once. */
+  CHECK(alloc_verdict("convert<int, float>", "convert<float, float>", h, h, 1, &w) ==
+        OMPDP_V_COINCIDENCE);
+  free(w);
+  /* extrema: the construct allocated its own buffer again at another call:
+   * advice (the buffer may be allocated once, before the calls). */
+  CHECK(alloc_verdict("test_1D<float>", "test_2D<float>", h, h, 2, &w) == OMPDP_V_ADVICE);
+  CHECK(w && !strcmp(w, "allocate it once outside the loop"));
+  free(w);
+  /* Two constructs of one function may map one variable in one call. */
+  CHECK(alloc_verdict("f", "f", a, a, 1, &w) == OMPDP_V_ADVICE);
+  free(w);
+  /* The other function's item is not its own storage (a global, or a
+   * pointer to the caller's array): maybe the same variable. */
+  CHECK(alloc_verdict("g", "f", a, 0, 1, &w) == OMPDP_V_ADVICE);
+  free(w);
+  CHECK(alloc_verdict("g", "f", 0, a, 1, &w) == OMPDP_V_ADVICE);
+  free(w);
+}
+
+/* matern: a `target update from` (region 1) of resident data, copied back
+ * 54 times, 35 of them the bytes of the copy back before, after a kernel,
+ * with nothing new sent to the device in between. */
+static void test_assign_rerun(void) {
+  ompdp_plan_region_t region;
+  memset(&region, 0, sizeof(region));
+  region.handle = 1;
+  region.head.construct = OMPDP_CK_TARGET_UPDATE;
+  region.head.num_items = 1;
+  region.head.file = region.head.function = "";
+  ompdp_region_info_t item = region.head;
+  item.map_type = OMPDP_MT_UPDATE_FROM;
+  region.items = &item;
+  /* enough 0: one copy back too few; 1: all of them; 2: none after a
+   * kernel, all with nothing run on the device in between. */
+  for (int enough = 0; enough < 3; ++enough) {
+    ompdp_plan_site_t site = {.region = 1, .item = 0, .buf = 1, .d2h = 54, .dev_changed = 1,
+                              .d2h_same = 35,
+                              .d2h_recomputed = enough == 1 ? 35 : enough ? 0 : 34,
+                              .d2h_idle = enough == 2 ? 35 : 0};
+    ompdp_plan_t plan = {.present = 1, .sites = &site, .num_sites = 1, .regions = &region,
+                         .num_regions = 1};
+    ompdp_report_t r;
+    ompdp_report_init(&r);
+    ompdp_finding_t *f = ompdp_report_add_finding(&r, OMPDP_FK_DUPLICATE_TRANSFER);
+    f->count = f->same_buffer = 35;
+    f->bytes = 35 << 12;
+    f->time_saved_ns = 100;
+    r.time_saved_ns = 100;
+    f->rt_region = 1;
+    f->item = 0;
+    f->variable = ompdp_strdup("result");
+    f->ops.known = 1;
+    f->ops.c[OMPDP_OC_D2H].count = 35;
+    CHECK(ompdp_assign_verdicts(&r, &plan) == 0);
+    if (enough == 2) {
+      /* Only data movement repeated: advice, in words that say so. */
+      CHECK(r.findings[0].verdict == OMPDP_V_ADVICE);
+      CHECK(r.findings[0].suggestion &&
+            !strcmp(r.findings[0].suggestion,
+                    "the copy back brought the host the bytes of result it already had, and "
+                    "neither a kernel nor a transfer of new data ran on the device since it "
+                    "last copied them back: drop it, or copy it back only where the host needs "
+                    "it, e.g. `target update from(result)` after the loop"));
+    } else if (enough) {
+      CHECK(r.findings[0].verdict == OMPDP_V_REPEATED_COMPUTATION);
+      CHECK(r.findings[0].suggestion &&
+            !strcmp(r.findings[0].suggestion,
+                    "a repeated computation: no transfer brought the device new data between "
+                    "the copies back, and the same bytes of result came back each time; a "
+                    "timing loop, or recomputation the programmer may remove"));
+      CHECK_EQ_U64(r.excluded_time_ns, 100);
+    } else {
+      /* One of its copies back followed new bytes on the device. */
+      CHECK(r.findings[0].verdict == OMPDP_V_ADVICE);
+      CHECK_EQ_U64(r.excluded_time_ns, 0);
+    }
+    ompdp_report_free(&r);
+  }
+}
+
 int main(void) {
   test_fix();
   test_advice();
   test_necessary();
   test_coincidence();
   test_repeated_computation();
+  test_repeated_alloc();
   test_assign();
+  test_assign_alloc();
+  test_assign_rerun();
   return CHECK_DONE();
 }

@@ -21,6 +21,25 @@
 // construct is in no loop of its function), so they are advice.
 // FIX, the same timing loop with the construct in it: the planner keeps both
 // arrays resident, and every finding there is a fix.
+// RESIDENT, matern's timing loop: the data stays in a `target data`, a
+// function's kernel computes from it and `target update from` brings the
+// result back; called three times for each of two scale factors. Nothing
+// new reaches the device between two copies back of the same bytes: a
+// repeated computation (the first copy back for a new factor brings other
+// bytes and is no duplicate).
+// IDLE, memcpy's timing loop of `target update from` with no kernel in it:
+// the copies back repeat data movement, not a computation: advice.
+// OWNVAR, atomicIntrinsics' testcase<int> and testcase<unsigned int>: two
+// functions each map an array of their own stack frame once, and the second
+// gets the first's address: a repeated allocation by the detection's count,
+// but of different variables, so a coincidence.
+// SAMEVAR, the close cases that stay advice: one of those functions called
+// twice (its construct allocated twice: the words say the array is each
+// call's own), and one static array that two functions map once each (the
+// same variable).
+// NEWIN, the same with one new element of the input sent before each call:
+// the copies back repeat, but the device got new data, so the verdict is
+// advice.
 //
 // REQUIRES: plugin
 // RUN: %clang-ompdp -g -DJACOBI %s -o %t.jacobi
@@ -44,6 +63,25 @@
 // RUN: %ompdp run --format=json -o %t.timing.json -- %t.timing
 // RUN: %python %S/Inputs/verdict_saving.py %t.timing.json | FileCheck %s --check-prefix=TIMING-SUM
 // RUN: %ompdp report --format=sarif %t.timing.json | FileCheck %s --check-prefix=TIMING-SARIF
+// RUN: %clang-ompdp -g -DRESIDENT %s -o %t.resident
+// RUN: %ompdp run -- %t.resident 2>&1 | FileCheck %s --check-prefix=RESIDENT
+// RUN: %ompdp run --format=json -o %t.resident.json -- %t.resident
+// RUN: FileCheck %s --check-prefix=RESIDENT-JSON < %t.resident.json
+// RUN: %python %S/Inputs/verdict_saving.py %t.resident.json | FileCheck %s --check-prefix=RESIDENT-SUM
+// RUN: %ompdp report --format=sarif %t.resident.json | FileCheck %s --check-prefix=RESIDENT-SARIF
+// RUN: %clang-ompdp -g -DNEWIN %s -o %t.newin
+// RUN: %ompdp run -- %t.newin 2>&1 | FileCheck %s --check-prefix=NEWIN
+// RUN: %clang-ompdp -g -DIDLE %s -o %t.idle
+// RUN: %ompdp run -- %t.idle 2>&1 | FileCheck %s --check-prefix=IDLE
+// RUN: %clang-ompdp -g -DOWNVAR %s -o %t.ownvar
+// RUN: %ompdp run -- %t.ownvar 2>&1 | FileCheck %s --check-prefix=OWNVAR
+// RUN: %ompdp run --format=json -o %t.ownvar.json -- %t.ownvar
+// RUN: FileCheck %s --check-prefix=OWNVAR-JSON < %t.ownvar.json
+// RUN: %python %S/Inputs/verdict_saving.py %t.ownvar.json | FileCheck %s --check-prefix=OWNVAR-SUM
+// RUN: %ompdp report --format=sarif %t.ownvar.json | FileCheck %s --check-prefix=OWNVAR-SARIF
+// RUN: %clang-ompdp -g -DSAMEVAR %s -o %t.samevar
+// RUN: %clang-ompdp -fplugin-arg-ompdp-dump -DSAMEVAR %s -o %t.samevar-dump | FileCheck %s --check-prefix=AUTO
+// RUN: %ompdp run -- %t.samevar 2>&1 | FileCheck %s --check-prefix=SAMEVAR
 // RUN: %clang-ompdp -g -DFIX %s -o %t.fix
 // RUN: %ompdp run -- %t.fix 2>&1 | FileCheck %s --check-prefix=FIX
 // RUN: %ompdp run --format=json -o %t.fix.json -- %t.fix
@@ -138,6 +176,68 @@
 // FIX-NOT: verdict: {{advice|necessary|coincidence|repeated}}
 // FIX-SUM: fix 4
 // FIX-SUM-NEXT: ok
+
+// RESIDENT: duplicate_transfer {{.*}} in scale count=4
+// RESIDENT-NEXT: variable: r clause: from(r[0:N])
+// RESIDENT-NEXT: 4 from the same host buffer, 0 from other buffers with the same bytes
+// RESIDENT-NEXT: first copied back at {{.*}}verdicts.c:[[#]]:1 in scale
+// RESIDENT-NEXT: verdict: repeated_computation (not counted as a saving)
+// RESIDENT-NEXT: suggestion: a repeated computation: no transfer brought the device new data between the copies back, and the same bytes of r came back each time; a timing loop, or recomputation the programmer may remove
+// RESIDENT-NOT: verdict: advice
+// RESIDENT-JSON: "kind": "duplicate_transfer",
+// RESIDENT-JSON: "verdict": "repeated_computation",
+// RESIDENT-SUM: repeated_computation 1
+// RESIDENT-SUM-NEXT: ok
+// RESIDENT-SARIF: "level": "note",
+// RESIDENT-SARIF: no saving (repeated_computation).
+
+// NEWIN: duplicate_transfer {{.*}} in scale count=4
+// NEWIN-NEXT: variable: r clause: from(r[0:N])
+// NEWIN: verdict: advice
+// NEWIN-NEXT: suggestion: the copy back brought the host the bytes of r it already had
+// NEWIN-NOT: repeated_computation
+
+// IDLE: duplicate_transfer {{.*}} in main count=2
+// IDLE-NEXT: variable: a clause: from(a)
+// IDLE-NEXT: 2 from the same host buffer, 0 from other buffers with the same bytes
+// IDLE-NEXT: first copied back at
+// IDLE-NEXT: verdict: advice
+// IDLE-NEXT: suggestion: the copy back brought the host the bytes of a it already had, and neither a kernel nor a transfer of new data ran on the device since it last copied them back: drop it, or copy it back only where the host needs it, e.g. `target update from(a)` after the loop
+// IDLE-NOT: repeated_computation
+
+// OWNVAR: repeated_alloc {{.*}}verdicts.c:[[#]]:1 in sub_int count=1
+// OWNVAR-NEXT: variable: d clause: map(tofrom: d[0:7])
+// OWNVAR-NEXT: first allocated at {{.*}}verdicts.c:[[#]]:1 in add_int
+// OWNVAR-NEXT: verdict: coincidence (not counted as a saving)
+// OWNVAR-NEXT: suggestion: no saving: different variables that got the same host address: d in sub_int is storage of its own at each call of its function, allocated once there, and the earlier allocation was another function's own variable in add_int; nothing to change
+// OWNVAR-JSON: "kind": "repeated_alloc",
+// OWNVAR-JSON: "verdict": "coincidence",
+// OWNVAR-SUM: coincidence 1
+// OWNVAR-SUM-NEXT: necessary 1
+// OWNVAR-SUM-NEXT: ok
+// OWNVAR-SARIF: "ruleId": "repeated_alloc",
+// OWNVAR-SARIF: "level": "note",
+// OWNVAR-SARIF: no saving (coincidence).
+
+// The compiler's fact: d is each call's own; g and the parameter n are not.
+// AUTO:      'target data' at {{.*}} in 'add_int'
+// AUTO:      item 0: tofrom 'd[0:7]' var 'd' {{.*}} access unknown automatic
+// AUTO:      'target data' at {{.*}} in 'add_g1'
+// AUTO:      item 0: tofrom 'g[0:7]' var 'g' {{.*}} access unknown clause-bytes
+// AUTO:      'target' at {{.*}} in 'add_g1'
+// AUTO:      item 0: firstprivate 'n' var 'n' {{.*}} access read fill
+
+// SAMEVAR: repeated_alloc {{.*}} in add_int count=1
+// SAMEVAR-NEXT: variable: d
+// SAMEVAR-NEXT: first allocated at {{.*}} in add_int
+// SAMEVAR-NEXT: verdict: advice
+// SAMEVAR-NEXT: suggestion: `d` is a new host buffer each time (a variable of the function's own at each call; the stack may put one where the last one was), so mapping it allocates it on device {{[0-9]+}} again too: allocate it once, before the calls
+// SAMEVAR: repeated_alloc {{.*}} in add_g2 count=1
+// SAMEVAR-NEXT: variable: g
+// SAMEVAR-NEXT: first allocated at {{.*}} in add_g1
+// SAMEVAR-NEXT: verdict: advice
+// SAMEVAR-NEXT: suggestion: the same host buffer is allocated and freed on device {{[0-9]+}} each time it is mapped
+// SAMEVAR-NOT: coincidence
 
 #include <stdio.h>
 
@@ -237,6 +337,113 @@ int main(void) {
       b[i] = 2 * a[i];
   }
   printf("b=%g\n", b[N - 1]);
+  return 0;
+}
+#endif
+
+#if defined(RESIDENT) || defined(NEWIN)
+static void scale(const float *a, float *r, float l) {
+#pragma omp target teams distribute parallel for
+  for (int i = 0; i < N - 1; ++i)
+    r[i] = l * a[i];
+#pragma omp target update from(r[0:N])
+}
+
+int main(void) {
+  static float a[N], r[N];
+  for (int i = 0; i < N; ++i)
+    a[i] = i;
+  float sum = 0;
+#pragma omp target data map(to: a) map(alloc: r)
+  for (int k = 1; k <= 2; ++k)
+    for (int rep = 0; rep < 3; ++rep) {
+#ifdef NEWIN
+      /* A new last element each time, which the kernel never reads. */
+      a[N - 1] = (float)(k * 10 + rep);
+#pragma omp target update to(a[0:N])
+#endif
+      scale(a, r, (float)k);
+      sum += r[N - 2];
+    }
+  printf("sum=%g\n", sum);
+  return 0;
+}
+#endif
+
+#if defined(OWNVAR) || defined(SAMEVAR)
+/* Each works on an array of its own on the device and prints it. */
+static void add_int(int n) {
+  int d[7] = {0};
+#pragma omp target data map(tofrom: d[0:7])
+  {
+#pragma omp target teams distribute parallel for
+    for (int i = 0; i < 7; ++i)
+      d[i] += n * i;
+  }
+  printf("int %d\n", d[6]);
+}
+
+/* The same frame as add_int's: its array where add_int's was. */
+static void sub_int(int n) {
+  int d[7] = {0};
+#pragma omp target data map(tofrom: d[0:7])
+  {
+#pragma omp target teams distribute parallel for
+    for (int i = 0; i < 7; ++i)
+      d[i] -= n * i;
+  }
+  printf("int %d\n", d[6]);
+}
+
+/* One array that two functions map, once each. */
+static int g[7];
+static void add_g1(int n) {
+#pragma omp target data map(tofrom: g[0:7])
+  {
+#pragma omp target teams distribute parallel for
+    for (int i = 0; i < 7; ++i)
+      g[i] += n * i;
+  }
+}
+static void add_g2(int n) {
+#pragma omp target data map(tofrom: g[0:7])
+  {
+#pragma omp target teams distribute parallel for
+    for (int i = 0; i < 7; ++i)
+      g[i] -= n;
+  }
+}
+
+int main(void) {
+#ifdef OWNVAR
+  add_int(1);
+  sub_int(2);
+#else
+  add_int(1);
+  add_int(2);
+  add_g1(1);
+  add_g2(1);
+  printf("g %d\n", g[6]);
+#endif
+  return 0;
+}
+#endif
+
+#ifdef IDLE
+int main(void) {
+  static float a[N];
+  for (int i = 0; i < N; ++i)
+    a[i] = i;
+#pragma omp target data map(to: a)
+  {
+#pragma omp target teams distribute parallel for
+    for (int i = 0; i < N; ++i)
+      a[i] *= 2;
+    for (int rep = 0; rep < 3; ++rep) {
+#pragma omp target update from(a)
+    }
+  }
+  printf("a=%g\n", a[N - 1]);
   return 0;
 }
 #endif
