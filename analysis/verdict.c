@@ -34,6 +34,7 @@
 \*===----------------------------------------------------------------------===*/
 #include "verdict.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +140,7 @@ static void gather(const ompdp_plan_t *p, const uint32_t *order, const ompdp_fin
   v->with_facts = 1;
   buffer_facts(p, s, v);
   v->site_copies = s->h2d || s->d2h;
+  v->site_h2d = s->h2d;
   v->site_resends = s->h2d >= 2 && !s->host_changed;
   v->back_new = s->d2h && !s->d2h_same && s->d2h > s->d2h_unhashed;
   v->inputs_same = construct_inputs_same(p, f->rt_region);
@@ -313,6 +315,18 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
     /* A routine call's words already say which calls to move. */
     if (f->call)
       return NULL;
+    if (f->kind == OMPDP_FK_UNUSED_TRANSFER && in->site_h2d > f->count) {
+      /* Some copies at this site were read: "remove the transfer" would
+       * break the executions that need it (a loop whose first pass reads
+       * what the later, empty passes do not). */
+      snprintf(buf, sizeof(buf),
+               "%" PRIu64 " of the %" PRIu64 " copies in of %s here were overwritten or outlived "
+               "every kernel before one read them, but the others were read: the copy is "
+               "needed in some executions, so it stays; skip it only on the paths where no "
+               "kernel reads it (ompdp does not rewrite this)",
+               f->count, in->site_h2d, v);
+      break;
+    }
     if (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && d2h && in->back_idle) {
       snprintf(buf, sizeof(buf),
                "the copy back brought the host the bytes of %s it already had, and neither a "

@@ -43,6 +43,7 @@ typedef struct ompdp_verdict_facts {
                         no transfer having brought it bytes it did not have, are at
                         least as many as the finding counts (d2h_recomputed) */
   int back_idle;     /* ... with neither a kernel nor such a transfer since (d2h_idle) */
+  uint64_t site_h2d; /* the copies in at the finding's site, used or not */
 } ompdp_verdict_facts_t;
 
 /* The verdict of finding f (its kind, rewrites, and for a duplicate

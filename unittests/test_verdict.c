@@ -416,6 +416,48 @@ static void test_assign_rerun(void) {
   }
 }
 
+/* eigenvalue: a `target update to` (region 1) that ran 5 times; its copies
+ * were never read in 4 of them (no kernel ran after), but in the first
+ * one they were. The words must not say "remove the transfer"; when every
+ * copy at the site was unused they are the detection's. */
+static void test_assign_unused_some(void) {
+  ompdp_plan_region_t region;
+  memset(&region, 0, sizeof(region));
+  region.handle = 1;
+  region.head.construct = OMPDP_CK_TARGET_UPDATE;
+  region.head.num_items = 1;
+  region.head.file = region.head.function = "";
+  ompdp_region_info_t item = region.head;
+  item.map_type = OMPDP_MT_UPDATE_TO;
+  region.items = &item;
+  for (int all = 0; all < 2; ++all) {
+    ompdp_plan_site_t site = {.region = 1, .item = 0, .buf = 1, .h2d = all ? 4 : 5};
+    ompdp_plan_t plan = {.present = 1, .sites = &site, .num_sites = 1, .regions = &region,
+                         .num_regions = 1};
+    ompdp_report_t r;
+    ompdp_report_init(&r);
+    ompdp_finding_t *f = ompdp_report_add_finding(&r, OMPDP_FK_UNUSED_TRANSFER);
+    f->count = 4;
+    f->rt_region = 1;
+    f->item = 0;
+    f->variable = ompdp_strdup("buf0");
+    f->suggestion = ompdp_strdup("remove the transfer");
+    CHECK(ompdp_assign_verdicts(&r, &plan) == 0);
+    CHECK(r.findings[0].verdict == OMPDP_V_ADVICE);
+    if (all)
+      CHECK(r.findings[0].suggestion &&
+            !strcmp(r.findings[0].suggestion, "remove the transfer"));
+    else
+      CHECK(r.findings[0].suggestion &&
+            !strcmp(r.findings[0].suggestion,
+                    "4 of the 5 copies in of buf0 here were overwritten or outlived every "
+                    "kernel before one read them, but the others were read: the copy is "
+                    "needed in some executions, so it stays; skip it only on the paths where "
+                    "no kernel reads it (ompdp does not rewrite this)"));
+    ompdp_report_free(&r);
+  }
+}
+
 int main(void) {
   test_fix();
   test_advice();
@@ -426,5 +468,6 @@ int main(void) {
   test_assign();
   test_assign_alloc();
   test_assign_rerun();
+  test_assign_unused_some();
   return CHECK_DONE();
 }
