@@ -444,6 +444,13 @@ static int cmp_finding(const void *pa, const void *pb) {
   const ompdp_finding_t *a = pa, *b = pb;
   if (a->kind != b->kind)
     return a->kind < b->kind ? -1 : 1;
+  /* A finding whose verdict saves nothing (necessary, coincidence, repeated
+   * computation) comes after every one that saves: its time is not a
+   * saving, and ranking it by that time put it before or after the real
+   * savings of its kind as the run's timing went. */
+  int sa = ompdp_verdict_saves(a->verdict), sb = ompdp_verdict_saves(b->verdict);
+  if (sa != sb)
+    return sa ? -1 : 1;
   int c = cmp_u64(b->time_saved_ns, a->time_saved_ns); /* descending */
   if (!c)
     c = cmp_str(a->loc.file, b->loc.file);

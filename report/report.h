@@ -279,7 +279,8 @@ void ompdp_compile_commands_free(ompdp_report_t *r);
 /* `,\n  "compile_commands": [...]` when the report has any. */
 void ompdp_json_put_compile_commands(FILE *out, const ompdp_report_t *r);
 
-/* Sorts findings by kind, then time saved (descending), then location. */
+/* Sorts findings by kind, then those whose verdict saves before those whose
+ * verdict saves nothing, then time saved (descending), then location. */
 void ompdp_report_sort(ompdp_report_t *r);
 /* Recomputes predicted_speedup from wall_time_ns and time_saved_ns. */
 void ompdp_report_update_speedup(ompdp_report_t *r);

@@ -377,6 +377,30 @@ static void test_model(void) {
   ompdp_report_free(&r);
   CHECK(r.num_findings == 0 && r.findings == NULL);
 
+  /* Within a kind, a finding whose verdict saves nothing comes after those
+   * that save, however long its operations took (lit-tests/lsp/session.test:
+   * a coincidence of one transfer that ran slower than four repeated ones
+   * went first under load). */
+  ompdp_report_init(&r);
+  static const struct { ompdp_verdict_t v; uint64_t ns; } vs[] = {
+      {OMPDP_V_COINCIDENCE, 900}, {OMPDP_V_FIX, 100}, {OMPDP_V_NECESSARY, 50},
+      {OMPDP_V_ADVICE, 300}, {OMPDP_V_REPEATED_COMPUTATION, 2000}};
+  for (size_t i = 0; i < sizeof(vs) / sizeof(*vs); ++i) {
+    ompdp_finding_t *f = ompdp_report_add_finding(&r, OMPDP_FK_DUPLICATE_TRANSFER);
+    CHECK(f != NULL);
+    if (f) {
+      f->verdict = vs[i].v;
+      f->time_saved_ns = vs[i].ns;
+    }
+  }
+  ompdp_report_sort(&r);
+  CHECK(r.num_findings == 5 && r.findings[0].verdict == OMPDP_V_ADVICE &&
+        r.findings[1].verdict == OMPDP_V_FIX &&
+        r.findings[2].verdict == OMPDP_V_REPEATED_COMPUTATION &&
+        r.findings[3].verdict == OMPDP_V_COINCIDENCE &&
+        r.findings[4].verdict == OMPDP_V_NECESSARY);
+  ompdp_report_free(&r);
+
   for (int k = 0; k < OMPDP_FK_COUNT; ++k)
     CHECK(ompdp_finding_kind_from_json(ompdp_finding_kind_json(k)) == (ompdp_finding_kind_t)k);
   CHECK(ompdp_finding_kind_from_json("nope") == OMPDP_FK_COUNT);
