@@ -51,14 +51,16 @@ static int fresh_host(const ompdp_finding_t *f, ompdp_region_info_t *it, const c
     *why = "the loop around the construct sets it; malloc may put one where the last one was";
     return 1;
   }
-  if ((it->access_flags & OMPDP_IA_FRESH_HOST) && it->loop_kind == OMPDP_LK_NONE) {
+  /* A pointer the function sets only from allocations, or an automatic
+   * variable, outside loops, repeated by its own construct: only another
+   * call can have repeated it. (Two constructs of one function map the same
+   * buffer in one call, maxFlops' `target update`s between kernels: their
+   * repeats keep the words of the same buffer.) */
+  if ((it->access_flags & OMPDP_IA_FRESH_HOST) && it->loop_kind == OMPDP_LK_NONE &&
+      same_place(&f->loc, &f->related)) {
     *why = "each call of the function allocates it; malloc may put one where the last one was";
     return 1;
   }
-  /* An automatic variable outside loops, repeated by its own construct: only
-   * another call can have repeated it. (Two constructs of one function may
-   * map the same variable in one call: their repeats keep the words of the
-   * same buffer.) */
   if ((it->access_flags & OMPDP_IA_AUTOMATIC) && it->loop_kind == OMPDP_LK_NONE &&
       same_place(&f->loc, &f->related)) {
     *why = "a variable of the function's own at each call; the stack may put one where the "
