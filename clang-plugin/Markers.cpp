@@ -104,6 +104,19 @@ FunctionDecl *RegionCollector::Impl::markerDecl() {
   return FD;
 }
 
+/// The call `__ompdp_marker(Args...)` at L.
+Expr *RegionCollector::Impl::markerCall(FunctionDecl *FD, ArrayRef<Expr *> Args,
+                                        SourceLocation L) {
+  auto *Ref =
+      DeclRefExpr::Create(Ctx, NestedNameSpecifierLoc(), SourceLocation(), FD,
+                          false, L, FD->getType(), VK_LValue);
+  Expr *Callee = ImplicitCastExpr::Create(
+      Ctx, Ctx.getPointerType(FD->getType()), CK_FunctionToPointerDecay, Ref,
+      nullptr, VK_PRValue, FPOptionsOverride());
+  return CallExpr::Create(Ctx, Callee, Args, Ctx.VoidTy, VK_PRValue, L,
+                          FPOptionsOverride());
+}
+
 /// Replaces D, where it stands, by { markers; D }.
 bool RegionCollector::Impl::insertMarkers(OMPExecutableDirective *D,
                                           uint32_t Index,
@@ -128,14 +141,7 @@ bool RegionCollector::Impl::insertMarkers(OMPExecutableDirective *D,
                                  IntegerLiteral::Create(Ctx, llvm::APInt(32, 0),
                                                         Ctx.IntTy, L),
                                  nullptr, VK_PRValue, FPOptionsOverride()));
-  auto *Ref =
-      DeclRefExpr::Create(Ctx, NestedNameSpecifierLoc(), SourceLocation(), FD,
-                          false, L, FD->getType(), VK_LValue);
-  Expr *Callee = ImplicitCastExpr::Create(
-      Ctx, Ctx.getPointerType(FD->getType()), CK_FunctionToPointerDecay, Ref,
-      nullptr, VK_PRValue, FPOptionsOverride());
-  Expr *M = CallExpr::Create(Ctx, Callee, Args, Ctx.VoidTy, VK_PRValue, L,
-                             FPOptionsOverride());
+  Expr *M = markerCall(FD, Args, L);
   Stmt *Body[] = {M, D};
   auto *W = CompoundStmt::Create(Ctx, Body, FPOptionsOverride(), L, L);
   Done.insert(W);
@@ -183,14 +189,7 @@ bool RegionCollector::Impl::insertCallMarker(CallExpr *CE, uint32_t Index) {
   FunctionDecl *FD = markerDecl();
   Expr *Args[] = {IntegerLiteral::Create(Ctx, llvm::APInt(32, Index),
                                          Ctx.UnsignedIntTy, L)};
-  auto *Ref =
-      DeclRefExpr::Create(Ctx, NestedNameSpecifierLoc(), SourceLocation(), FD,
-                          false, L, FD->getType(), VK_LValue);
-  Expr *Callee = ImplicitCastExpr::Create(
-      Ctx, Ctx.getPointerType(FD->getType()), CK_FunctionToPointerDecay, Ref,
-      nullptr, VK_PRValue, FPOptionsOverride());
-  Expr *M = CallExpr::Create(Ctx, Callee, Args, Ctx.VoidTy, VK_PRValue, L,
-                             FPOptionsOverride());
+  Expr *M = markerCall(FD, Args, L);
   Expr *W = BinaryOperator::Create(Ctx, M, CE, BO_Comma, CE->getType(),
                                    CE->getValueKind(), CE->getObjectKind(), L,
                                    FPOptionsOverride());

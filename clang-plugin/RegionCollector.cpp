@@ -73,9 +73,11 @@ const char *loopKind(const Stmt *S) {
   }
 }
 
+} // namespace
+
 /// Text with every run of white space (and line continuation) made one
 /// blank, none at either end, as text() records clauses.
-std::string collapseSpace(StringRef T) {
+std::string ompdp::collector::collapseSpace(StringRef T) {
   std::string Out;
   bool Space = false;
   for (char C : T) {
@@ -91,8 +93,6 @@ std::string collapseSpace(StringRef T) {
   }
   return Out;
 }
-
-} // namespace
 
 const Expr *ompdp::collector::stripToVariable(const Expr *E) {
   for (;;) {

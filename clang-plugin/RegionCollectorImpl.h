@@ -48,11 +48,17 @@ namespace collector {
 /// this->x[0:n] -> this->x, *p -> p).
 const clang::Expr *stripToVariable(const clang::Expr *E);
 
+/// Text with every run of white space (and line continuation) made one
+/// blank, none at either end: how clauses, statements and arguments are
+/// recorded as written.
+std::string collapseSpace(llvm::StringRef T);
+
 } // namespace collector
 } // namespace ompdp
 
 using namespace clang;
 using namespace ompdp;
+using ompdp::collector::collapseSpace;
 using ompdp::collector::stripToVariable;
 
 class RegionCollector::Impl : public RecursiveASTVisitor<Impl> {
@@ -211,22 +217,8 @@ private:
     bool Invalid = false;
     StringRef T = Lexer::getSourceText(CharSourceRange::getTokenRange(B, E), SM,
                                        Ctx.getLangOpts(), &Invalid);
-    if (Invalid)
-      return "";
     // One line for people: collapse whitespace runs.
-    std::string Out;
-    bool Space = false;
-    for (char C : T) {
-      if (C == '\\' || C == '\n' || C == '\r' || C == '\t' || C == ' ') {
-        Space = true;
-        continue;
-      }
-      if (Space && !Out.empty())
-        Out.push_back(' ');
-      Space = false;
-      Out.push_back(C);
-    }
-    return Out;
+    return Invalid ? "" : collapseSpace(T);
   }
   std::string printed(const Expr *E) const {
     std::string S;
@@ -278,6 +270,7 @@ private:
   Expr *itemAddress(const Expr *E, bool Implicit, SourceLocation L);
   Expr *varRef(VarDecl *VD, SourceLocation L);
   FunctionDecl *markerDecl();
+  Expr *markerCall(FunctionDecl *FD, ArrayRef<Expr *> Args, SourceLocation L);
   bool insertMarkers(OMPExecutableDirective *D, uint32_t Index,
                      const std::vector<Expr *> &Addr, size_t NumItems);
   void warnUnmarked(OMPExecutableDirective *D);

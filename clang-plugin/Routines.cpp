@@ -236,21 +236,7 @@ std::string RegionCollector::Impl::writtenText(CharSourceRange Range) const {
   StringRef T = R.isValid() ? Lexer::getSourceText(R, SM, Ctx.getLangOpts(),
                                                    &Invalid)
                             : StringRef();
-  if (Invalid || T.empty())
-    return "";
-  std::string Out;
-  bool Space = false;
-  for (char C : T) {
-    if (C == '\\' || C == '\n' || C == '\r' || C == '\t' || C == ' ') {
-      Space = true;
-      continue;
-    }
-    if (Space && !Out.empty())
-      Out.push_back(' ');
-    Space = false;
-    Out.push_back(C);
-  }
-  return Out;
+  return Invalid ? "" : collapseSpace(T);
 }
 
 /// The item of pointer argument Arg: the variable behind it, the argument
