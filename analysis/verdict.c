@@ -150,6 +150,8 @@ static void gather(const ompdp_plan_t *p, const uint32_t *order, const ompdp_fin
   ompdp_region_info_t it;
   if (ompdp_plan_describe(p, f->rt_region, f->item, &it))
     return;
+  v->local_reduction = (it.access_flags & OMPDP_IA_REDUCTION) &&
+                       (it.access_flags & OMPDP_IA_AUTOMATIC) && it.loop_kind == OMPDP_LK_NONE;
   for (uint32_t k = 0; k < it.num_host_accesses; ++k) {
     if (access_reads(it.host_accesses[k].Access))
       v->host_reads = 1;
@@ -221,7 +223,12 @@ ompdp_verdict_t ompdp_verdict_decide(const ompdp_finding_t *f, const ompdp_verdi
     return host_needs_copy_back(in) ? OMPDP_V_NECESSARY : OMPDP_V_ADVICE;
   case OMPDP_FK_REPEATED_ALLOC:
     /* Different variables at one address: nothing was allocated twice. */
-    return in->own_variables ? OMPDP_V_COINCIDENCE : OMPDP_V_ADVICE;
+    if (in->own_variables)
+      return OMPDP_V_COINCIDENCE;
+    /* A kernel's reduction variable, local to a function that each call
+     * runs the kernel once (metropolis' energy): each launch needs its own
+     * on the device, and no loop of the function could hold it there. */
+    return in->local_reduction ? OMPDP_V_NECESSARY : OMPDP_V_ADVICE;
   case OMPDP_FK_UNUSED_ALLOC:
   case OMPDP_FK_UNUSED_TRANSFER:
   case OMPDP_FK_ZERO_TRANSFER:
@@ -265,7 +272,13 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
   const char *v = f->variable ? f->variable : "the data";
   switch (f->verdict) {
   case OMPDP_V_NECESSARY:
-    if (d2h && in->back_new)
+    if (f->kind == OMPDP_FK_REPEATED_ALLOC && in->local_reduction)
+      snprintf(buf, sizeof(buf),
+               "no saving: %s is the kernel's reduction variable and a local of its function, "
+               "so each call has its own, and each launch needs it on the device and its "
+               "result back; the device memory a reduction uses is the runtime's to reuse",
+               v);
+    else if (d2h && in->back_new)
       snprintf(buf, sizeof(buf),
                "no saving: each copy back brought the host other bytes of %s than it held "
                "then (they only equal bytes it received earlier), so each is needed",

@@ -44,6 +44,8 @@ typedef struct ompdp_verdict_facts {
                         least as many as the finding counts (d2h_recomputed) */
   int back_idle;     /* ... with neither a kernel nor such a transfer since (d2h_idle) */
   uint64_t site_h2d; /* the copies in at the finding's site, used or not */
+  int local_reduction; /* the item is its kernel's reduction variable and an automatic
+                          variable of a function with no loop around the construct */
 } ompdp_verdict_facts_t;
 
 /* The verdict of finding f (its kind, rewrites, and for a duplicate

@@ -419,7 +419,13 @@ void RegionCollector::Impl::addUncoveredCaptures(Pending &P,
     return;
   // Variables some clause already made an item of (a reduction variable,
   // say, is not one: codegen maps it as a capture).
-  llvm::SmallPtrSet<const Decl *, 8> Covered;
+  llvm::SmallPtrSet<const Decl *, 8> Covered, Reduced;
+  for (const OMPClause *C : D->clauses())
+    if (isa<OMPReductionClause>(C))
+      for (const Stmt *Child : const_cast<OMPClause *>(C)->children())
+        if (auto *E = dyn_cast_or_null<Expr>(Child))
+          if (const ValueDecl *VD = baseDecl(E))
+            Reduced.insert(VD->getCanonicalDecl());
   for (const OMPClause *C : D->clauses())
     if (isa<OMPMapClause, OMPToClause, OMPFromClause, OMPFirstprivateClause,
             OMPIsDevicePtrClause, OMPHasDeviceAddrClause>(C))
@@ -446,6 +452,8 @@ void RegionCollector::Impl::addUncoveredCaptures(Pending &P,
         continue;
       It.Name = It.Expr = It.MatchName = VD->getNameAsString();
       It.Decl = pos(VD->getLocation());
+      if (Reduced.count(VD->getCanonicalDecl()))
+        It.AccessFlags |= IA_REDUCTION;
       bool ByCopy = Cap.capturesVariableByCopy();
       It.MapType = ByCopy ? MT_FIRSTPRIVATE : MT_TOFROM;
       It.Clause =

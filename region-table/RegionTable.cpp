@@ -408,6 +408,8 @@ void TableBuilder::dump(llvm::raw_ostream &OS) const {
         OS << " automatic";
       if (It.AccessFlags & IA_HOST_UNREAD)
         OS << " host-unread";
+      if (It.AccessFlags & IA_REDUCTION)
+        OS << " reduction";
       if (It.ClauseBytes.Length) {
         OS << " clause-bytes ";
         printSpan(OS, It.ClauseBytes);
