@@ -458,6 +458,47 @@ static void test_assign_unused_some(void) {
   }
 }
 
+/* metropolis: the repeated allocation of `energy`, a kernel's reduction
+ * variable and a local of a function with no loop around the construct, is
+ * necessary; the same variable without the reduction flag (or in a loop of
+ * its function) keeps the advice. */
+static void test_assign_local_reduction(void) {
+  for (int c = 0; c < 3; ++c) {
+    ompdp_plan_region_t region;
+    memset(&region, 0, sizeof(region));
+    region.handle = 1;
+    region.head.construct = OMPDP_CK_TARGET;
+    region.head.num_items = 1;
+    region.head.file = region.head.function = "";
+    region.head.loop_kind = c == 2 ? OMPDP_LK_FOR : OMPDP_LK_NONE;
+    ompdp_region_info_t item = region.head;
+    item.map_type = OMPDP_MT_TOFROM;
+    item.access_flags = OMPDP_IA_AUTOMATIC | (c == 1 ? 0 : OMPDP_IA_REDUCTION);
+    region.items = &item;
+    ompdp_plan_site_t site = {.region = 1, .item = 0, .buf = 1, .allocs = 3, .deletes = 3,
+                              .h2d = 3, .d2h = 3};
+    ompdp_plan_t plan = {.present = 1, .sites = &site, .num_sites = 1, .regions = &region,
+                         .num_regions = 1};
+    ompdp_report_t r;
+    ompdp_report_init(&r);
+    ompdp_finding_t *f = ompdp_report_add_finding(&r, OMPDP_FK_REPEATED_ALLOC);
+    f->count = 2;
+    f->rt_region = 1;
+    f->item = 0;
+    f->variable = ompdp_strdup("energy");
+    f->suggestion = ompdp_strdup("allocate it once outside the loop");
+    CHECK(ompdp_assign_verdicts(&r, &plan) == 0);
+    if (c == 0) {
+      CHECK(r.findings[0].verdict == OMPDP_V_NECESSARY);
+      CHECK(r.findings[0].suggestion &&
+            strstr(r.findings[0].suggestion, "energy is the kernel's reduction variable"));
+    } else {
+      CHECK(r.findings[0].verdict == OMPDP_V_ADVICE);
+    }
+    ompdp_report_free(&r);
+  }
+}
+
 int main(void) {
   test_fix();
   test_advice();
@@ -469,5 +510,6 @@ int main(void) {
   test_assign_alloc();
   test_assign_rerun();
   test_assign_unused_some();
+  test_assign_local_reduction();
   return CHECK_DONE();
 }
