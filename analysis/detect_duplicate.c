@@ -164,10 +164,14 @@ static char *dup_text(const ompdp_finding_t *f, uint32_t rule, const char *d) {
              "data`) around the constructs that use it, and drop the per-construct copy",
              plural, d, v);
   else if (f->same_buffer == 0)
+    /* The bytes are the same, not the buffer: a pattern the device can
+     * compute, or one input generated again (a fixed seed at each call). */
     snprintf(buf, sizeof(buf),
-             "other host buffers with identical bytes were already sent to device%s %s (e.g. "
-             "zero-initialised arrays): map %s with `map(alloc: %s)` and initialise it "
-             "on the device instead of copying",
+             "other host buffers with identical bytes were already sent to device%s %s: if "
+             "they are a pattern the device can compute (zeros, a constant, an index), map %s "
+             "with `map(alloc: %s)` and initialise it on the device; if the program builds "
+             "the same input again (the same seed at each call), build it once and keep one "
+             "copy on the device for all its uses",
              plural, d, f->variable ? f->variable : "these", v);
   else
     snprintf(buf, sizeof(buf),
