@@ -13,6 +13,8 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 
 using namespace clang;
+using ompdp::isMarkerCall;
+using ompdp::refersTo;
 
 namespace {
 
@@ -31,11 +33,6 @@ bool isAllocation(const Expr *E) {
   StringRef N = FD->getName();
   return N == "malloc" || N == "calloc" || N == "realloc" || N == "aligned_alloc" ||
          N == "valloc" || N == "memalign";
-}
-
-bool refersTo(const Expr *E, const VarDecl *V) {
-  auto *R = E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()) : nullptr;
-  return R && R->getDecl()->getCanonicalDecl() == V;
 }
 
 class Stores : public RecursiveASTVisitor<Stores> {
@@ -64,10 +61,7 @@ public:
   // (Markers.cpp) take the address of their items' variables for the pass;
   // they are gone before code generation.
   bool TraverseCallExpr(CallExpr *C, DataRecursionQueue *Q = nullptr) {
-    const FunctionDecl *FD = C->getDirectCallee();
-    if (FD && FD->getIdentifier() && FD->getName() == "__ompdp_marker")
-      return true;
-    return RecursiveASTVisitor::TraverseCallExpr(C, Q);
+    return isMarkerCall(C) || RecursiveASTVisitor::TraverseCallExpr(C, Q);
   }
   // Bound to a reference (`int *&r = p`, std::swap(p, q)): it may be
   // stored to there. An argument taken by value is converted to an rvalue
@@ -95,14 +89,21 @@ public:
 
 } // namespace
 
+bool ompdp::refersTo(const Expr *E, const VarDecl *V) {
+  auto *R = E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()) : nullptr;
+  return R && R->getDecl()->getCanonicalDecl() == V;
+}
+
+bool ompdp::isMarkerCall(const CallExpr *C) {
+  const FunctionDecl *FD = C ? C->getDirectCallee() : nullptr;
+  return FD && FD->getIdentifier() && FD->getName() == "__ompdp_marker";
+}
+
 bool ompdp::freshHostBuffer(const FunctionDecl *Fn, const VarDecl *Var) {
-  if (!Fn || !Fn->getBody() || !Var || isa<ParmVarDecl>(Var) || !Var->hasLocalStorage() ||
-      !Var->getType()->isPointerType() || Var->getType()->isReferenceType())
+  if (!Fn || !Fn->getBody() || !Var || !Var->getType()->isPointerType() ||
+      !ownAutomaticStorage(Fn, Var))
     return false;
   const VarDecl *V = Var->getCanonicalDecl();
-  const DeclContext *DC = V->getDeclContext();
-  if (DC != Fn && !Fn->Encloses(DC))
-    return false;
   Stores S(V);
   if (V->getInit()) {
     if (isAllocation(V->getInit()))

@@ -12,6 +12,8 @@
 #define OMPDP_CLANG_PLUGIN_FRESHHOST_H
 
 namespace clang {
+class CallExpr;
+class Expr;
 class FunctionDecl;
 class VarDecl;
 } // namespace clang
@@ -30,6 +32,14 @@ bool freshHostBuffer(const clang::FunctionDecl *Fn, const clang::VarDecl *Var);
 /// of its own, which the stack may put where the last call's was
 /// (OmpdpFormat.inc: OMPDP_ITEM_ACCESS_FLAG, AUTOMATIC).
 bool ownAutomaticStorage(const clang::FunctionDecl *Fn, const clang::VarDecl *Var);
+
+/// Whether E, parentheses and implicit casts aside, names V (canonical).
+bool refersTo(const clang::Expr *E, const clang::VarDecl *V);
+
+/// Whether C calls the plugin's marker (Markers.cpp), which takes the
+/// address of its items' variables for the pass and is gone before code
+/// generation: walks over a function's uses of a variable skip it.
+bool isMarkerCall(const clang::CallExpr *C);
 
 } // namespace ompdp
 

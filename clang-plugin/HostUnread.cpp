@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "HostUnread.h"
 
+#include "FreshHost.h"
+
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
@@ -48,7 +50,7 @@ public:
       return false;
     // The plugin's own markers (Markers.cpp) take items' addresses for the
     // pass; they are gone before code generation.
-    if (auto *C = dyn_cast<CallExpr>(S); C && calls(C, "__ompdp_marker"))
+    if (auto *C = dyn_cast<CallExpr>(S); C && ompdp::isMarkerCall(C))
       return true;
     Parents.push_back(S);
     bool R;
@@ -100,10 +102,7 @@ private:
     return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(CopyEnd), L);
   }
 
-  bool isVar(const Expr *E) const {
-    auto *R = E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()) : nullptr;
-    return R && R->getDecl()->getCanonicalDecl() == V;
-  }
+  bool isVar(const Expr *E) const { return ompdp::refersTo(E, V); }
 
   /// A clause's list item: V's elements (x[lo:len], x[i], *x) are the
   /// buffer, sent by the clause or not; the bounds are host code.
