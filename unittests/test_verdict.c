@@ -355,19 +355,26 @@ static void test_assign_alloc(void) {
   free(w);
 }
 
+/* Region 1 of a plan: one item, of map type mt, at a construct of kind ck. */
+static void one_region(ompdp_plan_region_t *region, ompdp_region_info_t *item,
+                       ompdp_construct_kind_t ck, ompdp_map_type_t mt) {
+  memset(region, 0, sizeof(*region));
+  region->handle = 1;
+  region->head.construct = ck;
+  region->head.num_items = 1;
+  region->head.file = region->head.function = "";
+  *item = region->head;
+  item->map_type = mt;
+  region->items = item;
+}
+
 /* matern: a `target update from` (region 1) of resident data, copied back
  * 54 times, 35 of them the bytes of the copy back before, after a kernel,
  * with nothing new sent to the device in between. */
 static void test_assign_rerun(void) {
   ompdp_plan_region_t region;
-  memset(&region, 0, sizeof(region));
-  region.handle = 1;
-  region.head.construct = OMPDP_CK_TARGET_UPDATE;
-  region.head.num_items = 1;
-  region.head.file = region.head.function = "";
-  ompdp_region_info_t item = region.head;
-  item.map_type = OMPDP_MT_UPDATE_FROM;
-  region.items = &item;
+  ompdp_region_info_t item;
+  one_region(&region, &item, OMPDP_CK_TARGET_UPDATE, OMPDP_MT_UPDATE_FROM);
   /* enough 0: one copy back too few; 1: all of them; 2: none after a
    * kernel, all with nothing run on the device in between. */
   for (int enough = 0; enough < 3; ++enough) {
@@ -422,14 +429,8 @@ static void test_assign_rerun(void) {
  * copy at the site was unused they are the detection's. */
 static void test_assign_unused_some(void) {
   ompdp_plan_region_t region;
-  memset(&region, 0, sizeof(region));
-  region.handle = 1;
-  region.head.construct = OMPDP_CK_TARGET_UPDATE;
-  region.head.num_items = 1;
-  region.head.file = region.head.function = "";
-  ompdp_region_info_t item = region.head;
-  item.map_type = OMPDP_MT_UPDATE_TO;
-  region.items = &item;
+  ompdp_region_info_t item;
+  one_region(&region, &item, OMPDP_CK_TARGET_UPDATE, OMPDP_MT_UPDATE_TO);
   for (int all = 0; all < 2; ++all) {
     ompdp_plan_site_t site = {.region = 1, .item = 0, .buf = 1, .h2d = all ? 4 : 5};
     ompdp_plan_t plan = {.present = 1, .sites = &site, .num_sites = 1, .regions = &region,
@@ -465,16 +466,10 @@ static void test_assign_unused_some(void) {
 static void test_assign_local_reduction(void) {
   for (int c = 0; c < 3; ++c) {
     ompdp_plan_region_t region;
-    memset(&region, 0, sizeof(region));
-    region.handle = 1;
-    region.head.construct = OMPDP_CK_TARGET;
-    region.head.num_items = 1;
-    region.head.file = region.head.function = "";
-    region.head.loop_kind = c == 2 ? OMPDP_LK_FOR : OMPDP_LK_NONE;
-    ompdp_region_info_t item = region.head;
-    item.map_type = OMPDP_MT_TOFROM;
+    ompdp_region_info_t item;
+    one_region(&region, &item, OMPDP_CK_TARGET, OMPDP_MT_TOFROM);
+    region.head.loop_kind = item.loop_kind = c == 2 ? OMPDP_LK_FOR : OMPDP_LK_NONE;
     item.access_flags = OMPDP_IA_AUTOMATIC | (c == 1 ? 0 : OMPDP_IA_REDUCTION);
-    region.items = &item;
     ompdp_plan_site_t site = {.region = 1, .item = 0, .buf = 1, .allocs = 3, .deletes = 3,
                               .h2d = 3, .d2h = 3};
     ompdp_plan_t plan = {.present = 1, .sites = &site, .num_sites = 1, .regions = &region,
