@@ -64,9 +64,15 @@ static void buffer_facts(const ompdp_plan_t *p, const ompdp_plan_site_t *s,
     if (o->d2h >= 2)
       v->back_repeated = 1;
     ompdp_region_info_t it;
-    if (o->item >= 0 && !ompdp_plan_describe(p, o->region, o->item, &it) &&
-        it.construct == OMPDP_CK_TARGET && access_writes(it.access))
+    if (o->item < 0 || ompdp_plan_describe(p, o->region, o->item, &it))
+      continue;
+    if (it.construct == OMPDP_CK_TARGET && access_writes(it.access))
       v->kernel_writes = 1;
+    /* A `target update to` of the buffer with device code that writes it
+     * between two of its executions (the kernels are often in functions
+     * the loop calls, whose present mappings the run does not see). */
+    if (it.access_flags & OMPDP_IA_DEVICE_WRITTEN)
+      v->kernel_writes = v->update_resets = 1;
   }
 }
 
@@ -287,6 +293,13 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
       snprintf(buf, sizeof(buf),
                "no saving: the host reads %s after each copy back, and only the copy tells it "
                "that the value did not change",
+               v);
+    else if (in->update_resets && !in->dev_changed)
+      snprintf(buf, sizeof(buf),
+               "no saving: device code that runs between the updates writes %s (the compiler "
+               "sees a kernel write it, here or in a function the code calls), so each "
+               "`target update to` resets the device's copy and is needed; moving it or "
+               "dropping it would break the program",
                v);
     else
       snprintf(buf, sizeof(buf),

@@ -26,6 +26,8 @@ typedef struct ompdp_verdict_facts {
   int dev_changed;   /* a copy back of its buffer differed from what was sent */
   int back_hashed;   /* some copy back of the buffer was compared at all */
   int kernel_writes; /* the compiler saw a kernel write the buffer's item */
+  int update_resets; /* ... device code between two executions of a
+                        `target update to` of it (OMPDP_IA_DEVICE_WRITTEN) */
   int host_reads;    /* host code in the loop around the construct reads the item */
   int host_writes;   /* ... writes it (resets it) */
   int back_repeated; /* some construct copies the buffer back more than once */

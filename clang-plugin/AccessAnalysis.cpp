@@ -22,6 +22,11 @@
 #include "clang/AST/OpenMPClause.h"
 #include "clang/AST/StmtOpenMP.h"
 #include "clang/Basic/OpenMPKinds.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <map>
+#include <tuple>
 
 using namespace clang;
 using namespace ompdp;
@@ -123,6 +128,16 @@ SmallVector<const void *, 4> prepend(const void *Step, Suffix S) {
   return Out;
 }
 
+/// What a call does to the storage its arguments reach, from the callee's
+/// body (CallSummary): per parameter, the access of what a pointer
+/// parameter points to or a reference parameter refers to; the uses of
+/// global storage; whether the body makes a call nobody can see into.
+struct CallSummary {
+  bool Opaque = false;
+  std::vector<Kind> Params;
+  std::vector<Use> Globals;
+};
+
 class Walker {
 public:
   std::vector<Use> Uses;
@@ -130,7 +145,18 @@ public:
   bool OpaqueCall = false;
   /// Host code: device bodies are skipped, and so are Skip and markers.
   bool Host = false;
+  /// Device code only: host code is followed (into the functions it calls)
+  /// but only the uses inside target regions count.
+  bool DeviceOnly = false;
+  /// Definite writes only (DeviceOnly's facts are evidence, not a bound):
+  /// an escape or an opaque call does not count as a write.
+  bool Definite = false;
   const Stmt *Skip = nullptr;
+  /// Callees being summarised, outermost first (no recursion, a bounded
+  /// depth); set when the bound cut an analysis short (its summary is then
+  /// not kept for others).
+  std::vector<const FunctionDecl *> Stack;
+  bool HitLimit = false;
 
   void stmt(const Stmt *S);
   void clauses(const OMPExecutableDirective *D);
@@ -151,11 +177,27 @@ private:
       rvalue(E, None, {});
   }
   void record(const void *Root, Suffix S, Kind K) {
-    if (K == None)
+    if (K == None || (DeviceOnly && !InDevice && !Bind))
       return;
+    if (auto A = Alias.find(Root); A != Alias.end()) {
+      if (S.empty() && K != Read && K != Peek)
+        Alias.erase(A); // the pointer is set again: another buffer now
+      else if (!S.empty() && S[0] == StoragePath::deref())
+        Uses.push_back({A->second, SmallVector<const void *, 4>(S.begin(), S.end()), K});
+    }
     Uses.push_back({Root, SmallVector<const void *, 4>(S.begin(), S.end()), K});
   }
   void call(const CallExpr *C);
+  bool summarized(const CallExpr *C, const FunctionDecl *FD);
+  /// Definite: local pointers declared as another pointer plus an offset
+  /// (`float *d = data + m * n`), to what that pointer points to: a write
+  /// through them is a write to its buffer (until they are set again).
+  llvm::DenseMap<const void *, const void *> Alias;
+  static const void *pointerBase(const Expr *E);
+  /// Inside a target region (DeviceOnly); binding a callee's summary to
+  /// the arguments (their uses are the callee's, so they count).
+  unsigned InDevice = 0;
+  bool Bind = false;
   void children(const Stmt *S) {
     for (const Stmt *Child : S->children())
       if (auto *E = dyn_cast_or_null<Expr>(Child))
@@ -167,10 +209,24 @@ private:
 
 void Walker::call(const CallExpr *C) {
   const FunctionDecl *FD = C->getDirectCallee();
-  if (Host && FD && FD->getIdentifier() && FD->getName() == OMPDP_MARKER_FN)
+  if (FD && FD->getIdentifier() && FD->getName() == OMPDP_MARKER_FN)
     return; // the plugin's own marker: not the program's code
+  if (FD && summarized(C, FD))
+    return;
+  // A library function of a system header reaches the program's storage
+  // only through its arguments, which escape below (it keeps no pointer of
+  // the program's from an earlier call: the C and C++ libraries' few that
+  // do, such as setvbuf's buffer, are not used on offloaded data).
+  bool Callback = false; // a function or an object to call back
+  for (const Expr *A : C->arguments()) {
+    QualType T = A->getType();
+    Callback |= T->isFunctionPointerType() || T->isFunctionReferenceType() ||
+                T->isRecordType() || T->isMemberPointerType();
+  }
   bool Pure = FD && (FD->getBuiltinID() || FD->hasAttr<ConstAttr>() ||
-                     FD->hasAttr<PureAttr>());
+                     FD->hasAttr<PureAttr>() ||
+                     (!Callback && FD->getASTContext().getSourceManager().isInSystemHeader(
+                                       FD->getLocation())));
   if (!Pure)
     OpaqueCall = true;
   if (auto *MC = dyn_cast<CXXMemberCallExpr>(C))
@@ -367,7 +423,9 @@ void Walker::clauses(const OMPExecutableDirective *D) {
       continue;
     for (const Stmt *Child : const_cast<OMPClause *>(C)->children())
       if (auto *E = dyn_cast_or_null<Expr>(Child))
-        lvalue(E, K, {});
+        // A pointer copied into the region only to be followed there: the
+        // body's uses through it are recorded as they are.
+        lvalue(E, K == Read && E->getType()->isAnyPointerType() ? Peek : K, {});
   }
 }
 
@@ -380,6 +438,20 @@ void Walker::stmt(const Stmt *S) {
     return stmt(CS->getCapturedStmt());
   if (Host && S == Skip)
     return;
+  if (auto *D = dyn_cast<OMPExecutableDirective>(S); D && DeviceOnly && !InDevice) {
+    llvm::omp::Directive K = D->getDirectiveKind();
+    if (K == llvm::omp::OMPD_target_enter_data || K == llvm::omp::OMPD_target_exit_data ||
+        K == llvm::omp::OMPD_target_update)
+      return; // the host moves data; no device code runs
+    if (isOpenMPTargetExecutionDirective(K)) {
+      ++InDevice;
+      clauses(D);
+      if (D->hasAssociatedStmt())
+        stmt(D->getAssociatedStmt());
+      --InDevice;
+      return;
+    }
+  }
   if (auto *D = dyn_cast<OMPExecutableDirective>(S); D && Host) {
     llvm::omp::Directive K = D->getDirectiveKind();
     if (isOpenMPTargetExecutionDirective(K))
@@ -403,8 +475,12 @@ void Walker::stmt(const Stmt *S) {
   }
   if (auto *DS = dyn_cast<DeclStmt>(S)) {
     for (const Decl *Dcl : DS->decls())
-      if (auto *VD = dyn_cast<VarDecl>(Dcl); VD && VD->getInit())
+      if (auto *VD = dyn_cast<VarDecl>(Dcl); VD && VD->getInit()) {
         escape(VD->getInit());
+        if (Definite && VD->getType()->isAnyPointerType())
+          if (const void *Base = pointerBase(VD->getInit()))
+            Alias[rootOf(VD)] = Base;
+      }
     return;
   }
   children(S);
@@ -414,7 +490,8 @@ bool prefix(ArrayRef<const void *> A, ArrayRef<const void *> B) {
   return A.size() <= B.size() && std::equal(A.begin(), A.end(), B.begin());
 }
 
-/// The OMPDP_ACCESS of each item, from what W saw.
+/// The OMPDP_ACCESS of each item, from what W saw (W.Definite: only
+/// writes seen, no escapes or opaque calls, count as writes).
 std::vector<uint32_t> classify(const Walker &W, ArrayRef<StoragePath> Items) {
   std::vector<uint32_t> Out(Items.size(), AC_UNKNOWN);
   for (size_t I = 0; I < Items.size(); ++I) {
@@ -426,7 +503,7 @@ std::vector<uint32_t> classify(const Walker &W, ArrayRef<StoragePath> Items) {
     bool R = false, Wr = false;
     auto Apply = [&](Kind K) {
       R |= K == Read || K == Peek || K == ReadWrite || K == Escape;
-      Wr |= K == Write || K == ReadWrite || K == Escape;
+      Wr |= K == Write || K == ReadWrite || (K == Escape && !W.Definite);
     };
     for (const Use &U : W.Uses) {
       if (U.Root != P.Root)
@@ -448,7 +525,7 @@ std::vector<uint32_t> classify(const Walker &W, ArrayRef<StoragePath> Items) {
     }
     // A call the analysis cannot see into may reach globals and anything
     // behind a pointer.
-    if (W.OpaqueCall) {
+    if (W.OpaqueCall && !W.Definite) {
       auto *Var = P.Root == StoragePath::thisRoot()
                       ? nullptr
                       : dyn_cast<VarDecl>(static_cast<const Decl *>(P.Root));
@@ -462,6 +539,145 @@ std::vector<uint32_t> classify(const Walker &W, ArrayRef<StoragePath> Items) {
     Out[I] = R && Wr ? AC_READ_WRITE : R ? AC_READ : Wr ? AC_WRITE : AC_NONE;
   }
   return Out;
+}
+
+/// The pointer variable E is an offset from (`p`, `p + i`, `i + p`, `p - i`,
+/// `&p[i]`), as a root, or null.
+const void *Walker::pointerBase(const Expr *E) {
+  for (;;) {
+    E = E->IgnoreParenCasts();
+    if (auto *BO = dyn_cast<BinaryOperator>(E);
+        BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub)) {
+      const Expr *L = BO->getLHS();
+      if (!L->getType()->isAnyPointerType())
+        L = BO->getRHS();
+      E = L;
+      continue;
+    }
+    if (auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf)
+      if (auto *AE = dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens())) {
+        E = AE->getBase();
+        continue;
+      }
+    break;
+  }
+  auto *DRE = dyn_cast<DeclRefExpr>(E);
+  if (!DRE || !isa<VarDecl>(DRE->getDecl()) || !DRE->getType()->isAnyPointerType())
+    return nullptr;
+  return rootOf(DRE->getDecl());
+}
+
+/// The summaries of callees, per function and kind of walk (kept for the
+/// translation unit: declarations do not move while the plugin runs).
+using SummaryKey = std::tuple<const ASTContext *, const FunctionDecl *, unsigned>;
+std::map<SummaryKey, CallSummary> &summaries() {
+  static std::map<SummaryKey, CallSummary> M;
+  return M;
+}
+
+constexpr size_t MaxCallDepth = 4;
+
+Kind kindOf(uint32_t Access) {
+  switch (Access) {
+  case AC_NONE:
+    return None;
+  case AC_READ:
+    return Read;
+  case AC_WRITE:
+    return Write;
+  default:
+    return ReadWrite;
+  }
+}
+
+/// A direct call of a function whose body the translation unit has (not a
+/// method: its object is not followed), bound to its arguments from the
+/// callee's summary; false when there is none (the caller then assumes the
+/// worst).
+bool Walker::summarized(const CallExpr *C, const FunctionDecl *FD) {
+  if (isa<CXXMemberCallExpr>(C))
+    return false;
+  if (auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && !MD->isStatic())
+    return false;
+  const FunctionDecl *Def = nullptr;
+  if (!FD->hasBody(Def) || !Def || !Def->getBody() || FD->isVariadic())
+    return false;
+  const SourceManager &SM = Def->getASTContext().getSourceManager();
+  if (SM.isInSystemHeader(Def->getLocation()))
+    return false; // the library's own code: its declaration is enough
+  Def = Def->getCanonicalDecl();
+  if (llvm::is_contained(Stack, Def) || Stack.size() >= MaxCallDepth) {
+    HitLimit = true;
+    return false;
+  }
+  bool SubDevice = DeviceOnly && !InDevice;
+  unsigned Mode = (Host ? 1u : 0u) | (SubDevice ? 2u : 0u) | (Definite ? 4u : 0u);
+  SummaryKey Key{&Def->getASTContext(), Def, Mode};
+  auto Found = summaries().find(Key);
+  CallSummary Sum;
+  if (Found != summaries().end()) {
+    Sum = Found->second;
+  } else {
+    const FunctionDecl *Body = nullptr;
+    FD->hasBody(Body);
+    Walker Sub;
+    Sub.Host = Host;
+    Sub.DeviceOnly = SubDevice;
+    Sub.Definite = Definite;
+    Sub.Stack = Stack;
+    Sub.Stack.push_back(Def);
+    Sub.stmt(Body->getBody());
+    Sum.Opaque = Sub.OpaqueCall;
+    std::vector<StoragePath> Paths;
+    for (const ParmVarDecl *P : Body->parameters()) {
+      StoragePath SP = StoragePath::ofVariable(P);
+      QualType T = P->getType();
+      if (T->isAnyPointerType())
+        SP.Steps.push_back(StoragePath::deref());
+      else if (!T->isReferenceType())
+        SP.Valid = false; // a copy: nothing of the caller's
+      Paths.push_back(SP);
+    }
+    std::vector<uint32_t> Access = classify(Sub, Paths);
+    for (size_t I = 0; I < Paths.size(); ++I)
+      Sum.Params.push_back(Paths[I].Valid ? kindOf(Access[I]) : None);
+    for (const Use &U : Sub.Uses) {
+      if (U.Root == StoragePath::thisRoot())
+        continue;
+      auto *V = dyn_cast<VarDecl>(static_cast<const Decl *>(U.Root));
+      if (V && V->hasGlobalStorage())
+        Sum.Globals.push_back(U);
+    }
+    HitLimit |= Sub.HitLimit;
+    if (!Sub.HitLimit)
+      summaries().emplace(Key, Sum);
+  }
+  if (Sum.Opaque)
+    OpaqueCall = true;
+  Uses.insert(Uses.end(), Sum.Globals.begin(), Sum.Globals.end());
+  for (unsigned I = 0; I < C->getNumArgs(); ++I) {
+    const Expr *A = C->getArg(I);
+    if (I >= FD->getNumParams() || I >= Sum.Params.size()) {
+      escape(A);
+      continue;
+    }
+    QualType T = FD->getParamDecl(I)->getType();
+    Kind K = Sum.Params[I] == None ? Peek : Sum.Params[I];
+    if (T->isReferenceType() && A->isGLValue()) {
+      bool Was = Bind;
+      Bind = true;
+      lvalue(A, K, {});
+      Bind = Was;
+    } else if (T->isAnyPointerType()) {
+      bool Was = Bind;
+      Bind = true;
+      rvalue(A, K, {});
+      Bind = Was;
+    } else {
+      escape(A);
+    }
+  }
+  return true;
 }
 
 } // namespace
@@ -483,5 +699,16 @@ std::vector<uint32_t> ompdp::analyzeHostAccesses(const Stmt *S,
   W.Host = true;
   W.Skip = Skip;
   W.stmt(S);
+  return classify(W, Items);
+}
+
+std::vector<uint32_t> ompdp::analyzeDeviceAccesses(ArrayRef<const Stmt *> Stmts,
+                                                   ArrayRef<StoragePath> Items,
+                                                   bool Definite) {
+  Walker W;
+  W.DeviceOnly = true;
+  W.Definite = Definite;
+  for (const Stmt *S : Stmts)
+    W.stmt(S);
   return classify(W, Items);
 }

@@ -45,7 +45,9 @@ struct StoragePath {
   static StoragePath ofThisObject();
 };
 
-/// The OMPDP_ACCESS value of each item for the body of target directive D.
+/// The OMPDP_ACCESS value of each item for the body of target directive D
+/// (calls followed into the bodies the translation unit has, to a bounded
+/// depth; a call nobody can see into reaches anything behind a pointer).
 std::vector<uint32_t> analyzeAccesses(const clang::OMPExecutableDirective *D,
                                       llvm::ArrayRef<StoragePath> Items);
 
@@ -57,6 +59,16 @@ std::vector<uint32_t> analyzeAccesses(const clang::OMPExecutableDirective *D,
 std::vector<uint32_t> analyzeHostAccesses(const clang::Stmt *S,
                                           const clang::Stmt *Skip,
                                           llvm::ArrayRef<StoragePath> Items);
+
+/// The OMPDP_ACCESS value of each item for the device code of Stmts: the
+/// target regions in them and in the functions they call whose bodies the
+/// translation unit has (host code is followed, not counted). Definite:
+/// only writes seen count as writes (evidence that device code writes an
+/// item); otherwise escapes and calls nobody can see into count too (a
+/// bound: what it may write).
+std::vector<uint32_t> analyzeDeviceAccesses(llvm::ArrayRef<const clang::Stmt *> Stmts,
+                                            llvm::ArrayRef<StoragePath> Items,
+                                            bool Definite);
 
 } // namespace ompdp
 

@@ -341,6 +341,25 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
       addListItems(P, C, Vars(HDA), MT_HAS_DEVICE_ADDR, 0, "has_device_addr(");
     }
   }
+  if (Kind == CK_TARGET_DATA && D->hasAssociatedStmt()) {
+    // What the device code in the body (and in the functions it calls) may
+    // do with the items: a `to` item it writes is not the host's copy at
+    // the end of the region.
+    std::vector<uint32_t> Access = analyzeDeviceAccesses(
+        {D->getAssociatedStmt()}, P.Storage, /*Definite=*/false);
+    for (size_t I = 0; I < R.Items.size() && I < Access.size(); ++I)
+      R.Items[I].Access = Access[I];
+  }
+  if (Kind == CK_TARGET_UPDATE) {
+    // Device code that can run between two executions of the update and
+    // writes an item: each `to` resets what a kernel changed.
+    std::vector<const Stmt *> Between = runsBetween(D);
+    std::vector<uint32_t> Access = analyzeDeviceAccesses(Between, P.Storage, /*Definite=*/true);
+    for (size_t I = 0; I < R.Items.size() && I < Access.size(); ++I)
+      if (R.Items[I].MapType == MT_UPDATE_TO &&
+          (Access[I] == AC_WRITE || Access[I] == AC_READ_WRITE))
+        R.Items[I].AccessFlags |= IA_DEVICE_WRITTEN;
+  }
   if (Kind == CK_TARGET) {
     addUncoveredCaptures(P, D);
     std::vector<uint32_t> Access = analyzeAccesses(D, P.Storage);
@@ -388,6 +407,35 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
   if (Markers && !insertMarkers(D, Index, P.Addr, NumItems))
     warnUnmarked(D);
   return true;
+}
+
+/// The code that can run between two executions of D in one call of its
+/// function: the innermost loop around it (all of it), and the statements
+/// before D in each block from D out to that loop (or to the function).
+std::vector<const Stmt *>
+RegionCollector::Impl::runsBetween(const OMPExecutableDirective *D) const {
+  std::vector<const Stmt *> Out;
+  const Stmt *Loop = Loops.empty() ? nullptr : Loops.back();
+  if (Loop)
+    Out.push_back(Loop);
+  const Stmt *Child = D;
+  for (size_t I = Parents.size(); I-- > 0;) {
+    const Stmt *P = Parents[I];
+    if (P == D)
+      continue;
+    if (P == Loop)
+      break;
+    // By position, not identity: the markers may have rebuilt the block.
+    SourceLocation At = SM.getExpansionLoc(Child->getBeginLoc());
+    if (auto *CS = dyn_cast<CompoundStmt>(P))
+      for (const Stmt *S : CS->body()) {
+        if (S == Child || !SM.isBeforeInTranslationUnit(SM.getExpansionLoc(S->getEndLoc()), At))
+          break;
+        Out.push_back(S);
+      }
+    Child = P;
+  }
+  return Out;
 }
 
 /// Variables a target region captures without naming them in any clause

@@ -256,6 +256,7 @@ private:
   void fillFile(Pending &P, SourceLocation B);
   void fillContext(Region &R);
   void fillHostAccesses(Pending &P, OMPExecutableDirective *D);
+  std::vector<const Stmt *> runsBetween(const OMPExecutableDirective *D) const;
   void fillLoopExits(Pending &P);
   SourceLocation stmtEnd(const Stmt *S) const;
   bool hostOrderIsSource(const OMPExecutableDirective *D) const;

@@ -398,18 +398,10 @@ void TableBuilder::dump(llvm::raw_ostream &OS) const {
         OS << " item-range " << It.ItemBegin.Line << ":" << It.ItemBegin.Column
            << "-" << It.ItemEnd.Line << ":" << It.ItemEnd.Column;
       OS << " access " << accessName(It.Access);
-      if (It.AccessFlags & IA_WRITES_ALL)
-        OS << " writes-all";
-      if (It.AccessFlags & IA_FRESH_HOST)
-        OS << " fresh-host";
-      if (It.AccessFlags & IA_BASE_STORED)
-        OS << " base-stored";
-      if (It.AccessFlags & IA_AUTOMATIC)
-        OS << " automatic";
-      if (It.AccessFlags & IA_HOST_UNREAD)
-        OS << " host-unread";
-      if (It.AccessFlags & IA_REDUCTION)
-        OS << " reduction";
+#define OMPDP_ITEM_ACCESS_FLAG(Enum, Bit, Spelling)                             \
+  if (It.AccessFlags & (1u << (Bit)))                                          \
+    OS << " " Spelling;
+#include "ompdp/OmpdpFormat.inc"
       if (It.ClauseBytes.Length) {
         OS << " clause-bytes ";
         printSpan(OS, It.ClauseBytes);

@@ -134,8 +134,11 @@ int main(void) {
 // FIXED-NOT: {{^}}#pragma omp target update
 
 // `v` is kept resident across its loop (keep_resident), which the copies
-// in of its `tofrom` make possible: one more rewrite.
-// PROOF: rewrites: 4 for {{[0-9]+}} finding(s)
+// in of its `tofrom` make possible: one more rewrite. And `a`, sent by the
+// first kernel and again by the last `target data`, stays on the device
+// across them (constructs in a row): the host code between them does not
+// use it (`last(t)` is followed into its body, which reads only `t`).
+// PROOF: rewrites: 5 for {{[0-9]+}} finding(s)
 // PROOF-NEXT: transfers: {{[0-9]+}} -> {{[0-9]+}} (removed [[T:[0-9]+]], predicted [[T]])
 // PROOF-NEXT: allocs: {{[0-9]+}} -> {{[0-9]+}} (removed [[A:[0-9]+]], predicted [[A]])
 // PROOF-DAG: gone: overbroad_map of r: yes

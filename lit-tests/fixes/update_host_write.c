@@ -2,7 +2,8 @@
 //
 // The host changes `a` in every iteration, so the copies in of `a` differ
 // and `map(always, from: a)` alone would lose the host's writes; the device
-// never changes `a`, so every copy back is wasted (round trips). The
+// never changes `a` in this run (the region may write it, so `map(to: a)`
+// is no rewrite), so every copy back is wasted (round trips). The
 // plugin's host-access facts say where the host writes `a` in the loop (the
 // statement on the line before the construct, every iteration), so the
 // rewrite keeps `a` resident (`map(to: a)` around the loop) and inserts
@@ -46,7 +47,11 @@ int main(void) {
     a[it] = 3 * it + 1; // the host changes a: the device must see it
 #pragma omp target teams distribute parallel for map(tofrom: a) map(tofrom: b)
     for (int j = 0; j < N; ++j)
+    {
       b[j] = 2 * b[j] % 1000 + weight(a, j);
+      if (b[j] < 0) // never here: the compiler sees a write, the run none
+        a[j] = 0;
+    }
     seen += b[it];
   }
   printf("a[2]=%d b[1]=%d b[N-1]=%d seen=%ld\n", a[2], b[1], b[N - 1], seen);

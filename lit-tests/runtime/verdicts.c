@@ -124,7 +124,7 @@
 // COUNTER-NEXT: time of findings that are no saving {{.*}}, not counted above
 // COUNTER-DAG: clause: to(count[0:1])
 // COUNTER-DAG: clause: from(count[0:1])
-// COUNTER-DAG: suggestion: no saving: the device changes its copy of count between the sends
+// COUNTER-DAG: suggestion: no saving: device code that runs between the updates writes count (the compiler sees a kernel write it, here or in a function the code calls), so each `target update to` resets the device's copy and is needed
 // COUNTER-DAG: suggestion: no saving: the host reads count after each copy back, and only the copy tells it that the value did not change
 // COUNTER: round_trip {{.*}} count=4
 // COUNTER: verdict: necessary (not counted as a saving)
@@ -221,9 +221,9 @@
 
 // The compiler's fact: d is each call's own; g and the parameter n are not.
 // AUTO:      'target data' at {{.*}} in 'add_int'
-// AUTO:      item 0: tofrom 'd[0:7]' var 'd' {{.*}} access unknown automatic
+// AUTO:      item 0: tofrom 'd[0:7]' var 'd' {{.*}} access read-write automatic
 // AUTO:      'target data' at {{.*}} in 'add_g1'
-// AUTO:      item 0: tofrom 'g[0:7]' var 'g' {{.*}} access unknown clause-bytes
+// AUTO:      item 0: tofrom 'g[0:7]' var 'g' {{.*}} access read-write clause-bytes
 // AUTO:      'target' at {{.*}} in 'add_g1'
 // AUTO:      item 0: firstprivate 'n' var 'n' {{.*}} access read fill
 
