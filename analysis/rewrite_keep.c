@@ -433,19 +433,51 @@ out:
  * of one variable in sibling constructs of one block, each allocating,
  * copying and freeing the same buffer, become one `target data` around
  * them (`{` before the first, `}` after the last), when nothing between
- * them can see the difference: no host code in between uses the item (the
- * compiler's host-access facts), no declaration, label or jump lies in
- * between (the braces would change their meaning), and the run shows that
- * every copy in after the first carried what the device already had. */
+ * them can see the difference: host code in between does not use the item
+ * (the compiler's host-access facts), or, for an item only sent (`to`),
+ * only reads it, which the host's own copy still answers; no declaration,
+ * label or jump lies in between (the braces would change their meaning);
+ * the device does not write a `to` item (the compiler's access facts,
+ * followed into the functions the constructs call); and the run shows that
+ * every copy in after the first carried what the device already had.
+ * Several variables kept across the same constructs share one `target
+ * data`, with a map clause each. */
 #define MAX_ROW 16
+#define MAX_ROW_ITEMS 8
 
 static const char *item_name(const ompdp_region_info_t *it) {
   return it->implicit ? it->variable : it->expr;
 }
 
-/* 0 and the rewrite in rw, or -1: the sites sis[0..n) of one buffer (with
- * the reason in advice when only a jump between them stands in the way). */
-static int build_row(const ompdp_rw_plan_t *c, const uint32_t *sis, size_t n, ompdp_rewrite_t *rw,
+/* One variable's row, checked (check_row), before its text is written. */
+typedef struct row {
+  ompdp_rw_items_t first_ri; /* owned: the first construct's records */
+  const ompdp_region_info_t *first;
+  uint32_t open_line, close_line, column, lines[MAX_ROW];
+  size_t n;
+  int to, from, host_reads, dev;
+  char *expr, *variable;
+  uint64_t m, size, before, bytes_before, dur_before, ops;
+  ompdp_oc_t rm;
+} row_t;
+
+static void row_free(row_t *w) {
+  free(w->first_ri.items);
+  free(w->expr);
+  free(w->variable);
+  memset(w, 0, sizeof(*w));
+}
+
+static const char *row_type(const row_t *w) {
+  return ompdp_map_type_name(w->to && w->from ? OMPDP_MT_TOFROM
+                             : w->to          ? OMPDP_MT_TO
+                             : w->from        ? OMPDP_MT_FROM
+                                              : OMPDP_MT_ALLOC);
+}
+
+/* 0 and the row in *w, or -1: the sites sis[0..n) of one buffer (with the
+ * reason in advice when only a jump between them stands in the way). */
+static int check_row(const ompdp_rw_plan_t *c, const uint32_t *sis, size_t n, row_t *w,
                      ompdp_strbuf_t *advice) {
   const ompdp_plan_t *facts = c->facts;
   ompdp_rw_items_t ri[MAX_ROW];
@@ -453,7 +485,7 @@ static int build_row(const ompdp_rw_plan_t *c, const uint32_t *sis, size_t n, om
   uint32_t order[MAX_ROW];
   size_t loaded = 0;
   int rc = -1;
-  const char *why = NULL;
+  memset(w, 0, sizeof(*w));
   if (n < 2 || n > MAX_ROW)
     return -1;
   for (; loaded < n; ++loaded) {
@@ -476,8 +508,6 @@ static int build_row(const ompdp_rw_plan_t *c, const uint32_t *sis, size_t n, om
     }
   const ompdp_region_info_t *first = its[order[0]], *last = its[order[n - 1]];
   const ompdp_rw_site_t *s0 = &facts->sites[sis[order[0]]];
-  int to = 0, from = 0;
-  uint64_t before = 0, bytes_before = 0, dur_before = 0, ops = 0;
   for (size_t i = 0; i < n; ++i) {
     const ompdp_rw_site_t *s = &facts->sites[sis[order[i]]];
     const ompdp_region_info_t *it = its[order[i]];
@@ -496,23 +526,35 @@ static int build_row(const ompdp_rw_plan_t *c, const uint32_t *sis, size_t n, om
       goto out; /* the same construct twice, or nested */
     /* A `to` item the device writes: the next construct would start from
      * the host's copy today, from the device's writes then. */
-    if (ompdp_rw_has_to(mt) && !ompdp_rw_has_from(mt) &&
+    int only_to = ompdp_rw_has_to(mt) && !ompdp_rw_has_from(mt);
+    if (only_to &&
         (it->access == OMPDP_ACCESS_WRITE || it->access == OMPDP_ACCESS_READ_WRITE))
       goto out;
-    /* Host code in the block that uses the item must lie outside the row. */
+    /* Host code in the block that uses the item lies outside the row, or,
+     * for an item only sent, only reads it there. */
     for (uint32_t k = 0; k < it->num_host_accesses; ++k) {
       const ompdp_host_access_t *a = &it->host_accesses[k];
-      if (!a->Length || (a->Offset < last->stmt_offset + last->stmt_length &&
+      if (a->Length && !(a->Offset < last->stmt_offset + last->stmt_length &&
                          a->Offset + a->Length > first->stmt_offset))
+        continue;
+      if (!a->Length || !only_to || a->Access != OMPDP_ACCESS_READ)
         goto out;
+      w->host_reads = 1;
     }
-    to |= ompdp_rw_has_to(mt);
-    from |= ompdp_rw_has_from(mt) && (s->dev_changed || !ompdp_rw_has_to(mt));
-    before += s->h2d + s->d2h;
-    bytes_before += s->bytes_h2d + s->bytes_d2h;
-    dur_before += s->dur_h2d + s->dur_d2h + s->dur_alloc + s->dur_delete;
-    ops += s->h2d + s->d2h + s->allocs + s->deletes;
+    w->to |= ompdp_rw_has_to(mt);
+    w->from |= ompdp_rw_has_from(mt) && (s->dev_changed || !ompdp_rw_has_to(mt));
+    w->before += s->h2d + s->d2h;
+    w->bytes_before += s->bytes_h2d + s->bytes_d2h;
+    w->dur_before += s->dur_h2d + s->dur_d2h + s->dur_alloc + s->dur_delete;
+    w->ops += s->h2d + s->d2h + s->allocs + s->deletes;
+    ompdp_oc_add(w->rm, OMPDP_OC_H2D, s->h2d, s->bytes_h2d, s->dur_h2d);
+    ompdp_oc_add(w->rm, OMPDP_OC_D2H, s->d2h, s->bytes_d2h, s->dur_d2h);
+    ompdp_rw_oc_site_allocs(w->rm, s, s->allocs, 1);
+    w->lines[i] = it->line;
   }
+  /* Host reads in between need the host's copy as it was: no copy back. */
+  if (w->host_reads && w->from)
+    goto out;
   if (first->block_jumps != last->block_jumps) {
     ompdp_sb_printf(advice,
                     "a jump (`return`, `goto`, `break`, `continue`, `throw`) or a label lies "
@@ -525,95 +567,135 @@ static int build_row(const ompdp_rw_plan_t *c, const uint32_t *sis, size_t n, om
   if (first->block_decls != last->block_decls || !last->stmt_own_lines ||
       !last->stmt_end_line || first->stmt_column > 512)
     goto out;
-  uint64_t m = s0->allocs; /* executions of the row */
-  uint64_t after = m * (uint64_t)(to + from);
-  if (after > before)
+  w->m = s0->allocs; /* executions of the row */
+  if (w->m * (uint64_t)(w->to + w->from) > w->before)
     goto out;
-  const char *type = ompdp_map_type_name(to && from ? OMPDP_MT_TOFROM
-                                         : to       ? OMPDP_MT_TO
-                                         : from     ? OMPDP_MT_FROM
-                                                    : OMPDP_MT_ALLOC);
   const char *expr = item_name(first);
   if (!expr[0] || (first->implicit && !ompdp_rw_is_identifier(expr)))
     goto out;
+  w->expr = ompdp_strdup(expr);
+  w->variable = ompdp_strdup(first->variable);
+  if (!w->expr || !w->variable)
+    goto out;
+  w->size = s0->alloc_bytes;
+  w->dev = facts->bufs[s0->buf - 1].device;
+  w->n = n;
+  w->open_line = first->stmt_line;
+  w->close_line = last->stmt_end_line;
+  w->column = first->stmt_column;
+  /* Keep the first construct's records: its file names the edits. */
+  w->first_ri = ri[order[0]];
+  ri[order[0]].items = NULL;
+  w->first = &w->first_ri.items[s0->item];
+  rc = 0;
+out:
+  for (size_t i = 0; i < loaded; ++i)
+    free(ri[i].items);
+  if (rc)
+    row_free(w);
+  return rc;
+}
 
+/* The rewrite of rows w[0..k) that go around the same constructs: one
+ * `target data` with a map clause per variable. */
+static int emit_rows(const ompdp_rw_plan_t *c, const row_t *w, size_t k, ompdp_rewrite_t *rw) {
+  const row_t *w0 = &w[0];
+  const char *why = NULL;
   char indent[513];
-  memset(indent, ' ', first->stmt_column - 1);
-  indent[first->stmt_column - 1] = '\0';
-  ompdp_strbuf_t open = {0}, close = {0};
-  ompdp_sb_printf(&open, "%s#pragma omp target data map(%s: %s)\n%s{\n", indent, type, expr,
-                  indent);
+  memset(indent, ' ', w0->column - 1);
+  indent[w0->column - 1] = '\0';
+  ompdp_strbuf_t open = {0}, close = {0}, names = {0}, clauses = {0};
+  for (size_t j = 0; j < k; ++j) {
+    ompdp_sb_printf(&clauses, " map(%s: %s)", row_type(&w[j]), w[j].expr);
+    ompdp_sb_printf(&names, "%s`%s`", !j ? "" : j + 1 == k ? " and " : ", ", w[j].expr);
+  }
+  ompdp_sb_printf(&open, "%s#pragma omp target data%s\n%s{\n", indent,
+                  clauses.d ? clauses.d : "", indent);
   ompdp_sb_printf(&close, "%s}\n", indent);
   char *o = ompdp_sb_take(&open), *cl = ompdp_sb_take(&close);
   rw->kind = OMPDP_RK_KEEP_RESIDENT;
-  int erc = !o || !cl ||
-            ompdp_rw_add_edit(rw, first, first->stmt_line, 1, first->stmt_line, 1, "", o, &why) ||
-            ompdp_rw_add_edit(rw, first, last->stmt_end_line + 1, 1, last->stmt_end_line + 1, 1, "",
+  int erc = !o || !cl || clauses.oom || names.oom ||
+            ompdp_rw_add_edit(rw, w0->first, w0->open_line, 1, w0->open_line, 1, "", o, &why) ||
+            ompdp_rw_add_edit(rw, w0->first, w0->close_line + 1, 1, w0->close_line + 1, 1, "",
                               cl, &why) ||
             ompdp_rw_normalize_edits(rw);
   free(o);
   free(cl);
-  if (erc)
-    goto out;
-
-  uint64_t size = s0->alloc_bytes;
-  uint64_t avg = ops ? dur_before / ops : 0;
-  uint64_t bytes_after = after * size;
-  uint64_t dur_after = avg * (after + 2 * m);
-  rw->transfers_removed = before - after;
-  rw->allocs_removed = (n - 1) * m;
-  {
+  if (erc) {
+    free(clauses.d);
+    free(names.d);
+    return -1;
+  }
+  uint64_t dur_before = 0, dur_after = 0, bytes_before = 0, bytes_after = 0;
+  int any_from = 0, reads = 0;
+  ompdp_oc_t rm_all = {{0}}, add_all = {{0}};
+  for (size_t j = 0; j < k; ++j) {
+    const row_t *x = &w[j];
+    uint64_t after = x->m * (uint64_t)(x->to + x->from);
+    uint64_t avg = x->ops ? x->dur_before / x->ops : 0;
+    dur_before += x->dur_before;
+    dur_after += avg * (after + 2 * x->m);
+    bytes_before += x->bytes_before;
+    bytes_after += after * x->size;
+    rw->transfers_removed += x->before - after;
+    rw->allocs_removed += (x->n - 1) * x->m;
     /* Every operation of the row goes; one allocation, its copies in and
      * back (m times) and its delete come instead. */
-    ompdp_oc_t rm = {{0}}, add = {{0}};
-    for (size_t i = 0; i < n; ++i) {
-      const ompdp_rw_site_t *s = &facts->sites[sis[order[i]]];
-      ompdp_oc_add(rm, OMPDP_OC_H2D, s->h2d, s->bytes_h2d, s->dur_h2d);
-      ompdp_oc_add(rm, OMPDP_OC_D2H, s->d2h, s->bytes_d2h, s->dur_d2h);
-      ompdp_rw_oc_site_allocs(rm, s, s->allocs, 1);
-    }
-    ompdp_oc_add(add, OMPDP_OC_H2D, m * (uint64_t)to, m * (uint64_t)to * size,
-                 m * (uint64_t)to * avg);
-    ompdp_oc_add(add, OMPDP_OC_D2H, m * (uint64_t)from, m * (uint64_t)from * size,
-                 m * (uint64_t)from * avg);
-    ompdp_oc_add(add, OMPDP_OC_ALLOC, m, m * size, m * avg);
-    ompdp_oc_add(add, OMPDP_OC_DELETE, m, m * size, m * avg);
-    ompdp_oc_to_ops((const uint64_t(*)[3])rm, c->mult, &rw->ops);
-    ompdp_oc_to_ops((const uint64_t(*)[3])add, c->mult, &rw->ops_added);
+    ompdp_oc_t add = {{0}};
+    ompdp_oc_add(add, OMPDP_OC_H2D, x->m * (uint64_t)x->to, x->m * (uint64_t)x->to * x->size,
+                 x->m * (uint64_t)x->to * avg);
+    ompdp_oc_add(add, OMPDP_OC_D2H, x->m * (uint64_t)x->from,
+                 x->m * (uint64_t)x->from * x->size, x->m * (uint64_t)x->from * avg);
+    ompdp_oc_add(add, OMPDP_OC_ALLOC, x->m, x->m * x->size, x->m * avg);
+    ompdp_oc_add(add, OMPDP_OC_DELETE, x->m, x->m * x->size, x->m * avg);
+    ompdp_oc_merge(rm_all, (const uint64_t(*)[3])x->rm);
+    ompdp_oc_merge(add_all, (const uint64_t(*)[3])add);
+    any_from |= x->from;
+    reads |= x->host_reads;
   }
+  ompdp_oc_to_ops((const uint64_t(*)[3])rm_all, c->mult, &rw->ops);
+  ompdp_oc_to_ops((const uint64_t(*)[3])add_all, c->mult, &rw->ops_added);
   rw->bytes_removed = bytes_before > bytes_after ? bytes_before - bytes_after : 0;
   rw->time_saved_ns = ompdp_rw_to_ns(c, dur_before > dur_after ? dur_before - dur_after : 0);
   ompdp_strbuf_t d = {0}, a = {0};
-  ompdp_sb_printf(&d, "keep `%s` on device %d across the %zu constructs in a row at %s:%" PRIu32,
-                  expr, facts->bufs[s0->buf - 1].device, n, ompdp_rw_basename(first->file),
-                  first->line);
-  for (size_t i = 1; i < n; ++i)
-    ompdp_sb_printf(&d, "%s%" PRIu32, i + 1 == n ? " and " : ", ", its[order[i]]->line);
+  ompdp_sb_printf(&d, "keep %s on device %d across the %zu constructs in a row at %s:%" PRIu32,
+                  names.d ? names.d : "", w0->dev, w0->n, ompdp_rw_basename(w0->first->file),
+                  w0->lines[0]);
+  for (size_t i = 1; i < w0->n; ++i)
+    ompdp_sb_printf(&d, "%s%" PRIu32, i + 1 == w0->n ? " and " : ", ", w0->lines[i]);
   ompdp_sb_printf(&d,
-                  ": `#pragma omp target data map(%s: %s)` and `{` before line %" PRIu32
-                  ", `}` after line %" PRIu32 "; no host code between them uses `%s`",
-                  type, expr, first->stmt_line, last->stmt_end_line, expr);
-  if (from)
+                  ": `#pragma omp target data%s` and `{` before line %" PRIu32
+                  ", `}` after line %" PRIu32 "; %s",
+                  clauses.d ? clauses.d : "", w0->open_line, w0->close_line,
+                  reads ? "host code between them only reads what is kept (its own copy is "
+                          "unchanged)"
+                        : "no host code between them uses ");
+  if (!reads)
+    ompdp_sb_printf(&d, "%s", names.d ? names.d : "");
+  if (any_from)
     ompdp_sb_printf(&d, ", and it comes back once, after the last");
-  ompdp_sb_printf(&a, "no host code between them reaches `%s` through another pointer",
-                  first->variable);
+  for (size_t j = 0; j < k; ++j)
+    ompdp_sb_printf(&a, "%sno host code between them reaches `%s` through another pointer",
+                    j ? "; " : "", w[j].variable);
+  free(clauses.d);
+  free(names.d);
   rw->description = ompdp_sb_take(&d);
   rw->assumption = ompdp_sb_take(&a);
-  rc = rw->description && rw->assumption ? 0 : -1;
-out:
-  for (size_t i = 0; i < loaded; ++i)
-    free(ri[i].items);
-  return rc;
+  return rw->description && rw->assumption ? 0 : -1;
 }
 
 /* The rewrites for constructs in a row, copied to every finding of theirs
- * (findings a loop's rewrite already fixes are left alone). */
+ * (findings a loop's rewrite already fixes are left alone): the rows of
+ * all buffers first, then one rewrite per set of rows around the same
+ * constructs. */
 int ompdp_rw_row_resident_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, const size_t *removed) {
   const ompdp_plan_t *facts = c->facts;
-  char *done = calloc(facts->num_sites ? facts->num_sites : 1, 1);
-  if (!done)
-    return -1;
-  int rc = 0;
+  size_t ns = facts->num_sites ? facts->num_sites : 1;
+  char *done = calloc(ns, 1);
+  uint32_t *row_of = calloc(ns, sizeof(*row_of)); /* site -> row index + 1 */
+  row_t *rows = NULL;
+  size_t nrows = 0, cap = 0;
+  int rc = !done || !row_of ? -1 : 0;
   for (size_t i = 0; i < r->num_findings && !rc; ++i) {
     ompdp_finding_t *f = &r->findings[i];
     uint32_t si = keep_site(c, f);
@@ -636,10 +718,9 @@ int ompdp_rw_row_resident_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, const
       else
         sis[n++] = x;
     }
-    ompdp_rewrite_t rw = {0};
     ompdp_strbuf_t advice = {0};
-    if (!ok || build_row(c, sis, n, &rw, &advice)) {
-      ompdp_rewrite_free(&rw);
+    row_t w;
+    if (!ok || check_row(c, sis, n, &w, &advice)) {
       for (size_t j = 0; j < r->num_findings && !rc && advice.len; ++j) {
         uint32_t sj = keep_site(c, &r->findings[j]);
         for (size_t k = 0; sj && k < n; ++k)
@@ -653,20 +734,71 @@ int ompdp_rw_row_resident_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, const
       continue;
     }
     free(advice.d);
+    if (nrows == cap) {
+      size_t nc = cap ? 2 * cap : 8;
+      row_t *g = realloc(rows, nc * sizeof(*rows));
+      if (!g) {
+        row_free(&w);
+        rc = -1;
+        break;
+      }
+      rows = g;
+      cap = nc;
+    }
+    rows[nrows++] = w;
+    for (size_t k = 0; k < n; ++k)
+      row_of[sis[k]] = (uint32_t)nrows;
+  }
+  /* Rows around the same constructs (same file, same first and last
+   * statement) go into one `target data`, in the order found. */
+  char *used = calloc(nrows ? nrows : 1, 1);
+  if (!used)
+    rc = -1;
+  for (size_t g = 0; g < nrows && !rc; ++g) {
+    if (used[g])
+      continue;
+    row_t set[MAX_ROW_ITEMS];
+    size_t members[MAX_ROW_ITEMS], k = 0;
+    for (size_t h = g; h < nrows && k < MAX_ROW_ITEMS; ++h)
+      if (!used[h] && rows[h].open_line == rows[g].open_line &&
+          rows[h].close_line == rows[g].close_line && rows[h].column == rows[g].column &&
+          !strcmp(rows[h].first->file, rows[g].first->file)) {
+        /* In the order of the first construct's items (its source). */
+        size_t q = k++;
+        for (; q > 0 && set[q - 1].first - set[q - 1].first_ri.items >
+                            rows[h].first - rows[h].first_ri.items;
+             --q) {
+          set[q] = set[q - 1];
+          members[q] = members[q - 1];
+        }
+        set[q] = rows[h];
+        members[q] = h;
+        used[h] = 1;
+      }
+    ompdp_rewrite_t rw = {0};
+    if (emit_rows(c, set, k, &rw)) {
+      ompdp_rewrite_free(&rw);
+      continue;
+    }
     for (size_t j = 0; j < r->num_findings && !rc; ++j) {
-      ompdp_finding_t *g = &r->findings[j];
-      uint32_t sj = keep_site(c, g);
+      ompdp_finding_t *f = &r->findings[j];
+      uint32_t sj = keep_site(c, f);
       int member = 0;
-      for (size_t k = 0; sj && k < n; ++k)
-        member |= sis[k] == sj - 1;
-      if (!member || g->num_rewrites)
+      for (size_t q = 0; sj && q < k; ++q)
+        member |= row_of[sj - 1] == members[q] + 1;
+      if (!member || f->num_rewrites)
         continue;
-      ompdp_rewrite_t *dst = ompdp_finding_add_rewrite(g, OMPDP_RK_KEEP_RESIDENT);
+      ompdp_rewrite_t *dst = ompdp_finding_add_rewrite(f, OMPDP_RK_KEEP_RESIDENT);
       if (!dst || ompdp_rewrite_copy(dst, &rw))
         rc = -1;
     }
     ompdp_rewrite_free(&rw);
   }
+  for (size_t g = 0; g < nrows; ++g)
+    row_free(&rows[g]);
+  free(rows);
+  free(used);
+  free(row_of);
   free(done);
   return rc;
 }

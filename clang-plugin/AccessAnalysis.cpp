@@ -207,6 +207,21 @@ private:
   }
 };
 
+/// An object the callee could call back: a lambda or a class with an
+/// `operator()` (std::function, a functor), by value or by reference.
+static bool isCallable(QualType T) {
+  const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD)
+    return false;
+  if (RD->isLambda())
+    return true;
+  if (!RD->hasDefinition())
+    return true; // cannot tell
+  DeclarationName Call =
+      RD->getASTContext().DeclarationNames.getCXXOperatorName(OO_Call);
+  return !RD->lookup(Call).empty();
+}
+
 void Walker::call(const CallExpr *C) {
   const FunctionDecl *FD = C->getDirectCallee();
   if (FD && FD->getIdentifier() && FD->getName() == OMPDP_MARKER_FN)
@@ -221,7 +236,7 @@ void Walker::call(const CallExpr *C) {
   for (const Expr *A : C->arguments()) {
     QualType T = A->getType();
     Callback |= T->isFunctionPointerType() || T->isFunctionReferenceType() ||
-                T->isRecordType() || T->isMemberPointerType();
+                T->isMemberPointerType() || isCallable(T);
   }
   bool Pure = FD && (FD->getBuiltinID() || FD->hasAttr<ConstAttr>() ||
                      FD->hasAttr<PureAttr>() ||
