@@ -255,6 +255,14 @@ void Walker::call(const CallExpr *C) {
 
 void Walker::rvalue(const Expr *E, Kind K, Suffix S) {
   E = E->IgnoreParens();
+  // A pointer's value used to reach what it points to, with no load in the
+  // tree: a template's own body (dependent code has no implicit casts),
+  // which a call summary reads when the instantiation has none yet.
+  if (E->isGLValue() && K != None && E->isInstantiationDependent() &&
+      E->getType()->isAnyPointerType()) {
+    lvalue(E, Peek, {});
+    return lvalue(E, K, prepend(StoragePath::deref(), S));
+  }
   if (E->isGLValue())
     return lvalue(E, K == None ? None : K, S);
   bool Ptr = E->getType()->isAnyPointerType();
@@ -614,13 +622,23 @@ bool Walker::summarized(const CallExpr *C, const FunctionDecl *FD) {
     return false;
   if (auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && !MD->isStatic())
     return false;
-  const FunctionDecl *Def = nullptr;
-  if (!FD->hasBody(Def) || !Def || !Def->getBody() || FD->isVariadic())
+  if (FD->isVariadic())
     return false;
-  const SourceManager &SM = Def->getASTContext().getSourceManager();
-  if (SM.isInSystemHeader(Def->getLocation()))
+  // A template's instantiation whose body is not made yet (the plugin sees
+  // a function as soon as it is instantiated, its callees' instantiations
+  // come later): the template's own body says the same of the parameters.
+  const FunctionDecl *Body = nullptr;
+  if (!FD->hasBody(Body) || !Body || !Body->getBody()) {
+    const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
+    Body = nullptr;
+    if (!Pattern || !Pattern->hasBody(Body) || !Body || !Body->getBody() ||
+        Body->getNumParams() != FD->getNumParams())
+      return false;
+  }
+  const SourceManager &SM = Body->getASTContext().getSourceManager();
+  if (SM.isInSystemHeader(Body->getLocation()))
     return false; // the library's own code: its declaration is enough
-  Def = Def->getCanonicalDecl();
+  const FunctionDecl *Def = Body->getCanonicalDecl();
   if (llvm::is_contained(Stack, Def) || Stack.size() >= MaxCallDepth) {
     HitLimit = true;
     return false;
@@ -633,8 +651,6 @@ bool Walker::summarized(const CallExpr *C, const FunctionDecl *FD) {
   if (Found != summaries().end()) {
     Sum = Found->second;
   } else {
-    const FunctionDecl *Body = nullptr;
-    FD->hasBody(Body);
     Walker Sub;
     Sub.Host = Host;
     Sub.DeviceOnly = SubDevice;

@@ -409,9 +409,11 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
   return true;
 }
 
-/// The code that can run between two executions of D in one call of its
-/// function: the innermost loop around it (all of it), and the statements
-/// before D in each block from D out to that loop (or to the function).
+/// The code that can run between two executions of D: the innermost loop
+/// around it in its function (all of it), and the statements before D in
+/// each block from D out to that loop; in no loop, every statement of the
+/// function's blocks around D, before it (since an earlier execution in
+/// the same call) and after it (until the next call runs it again).
 std::vector<const Stmt *>
 RegionCollector::Impl::runsBetween(const OMPExecutableDirective *D) const {
   std::vector<const Stmt *> Out;
@@ -426,12 +428,14 @@ RegionCollector::Impl::runsBetween(const OMPExecutableDirective *D) const {
     if (P == Loop)
       break;
     // By position, not identity: the markers may have rebuilt the block.
-    SourceLocation At = SM.getExpansionLoc(Child->getBeginLoc());
+    SourceLocation B = SM.getExpansionLoc(Child->getBeginLoc());
+    SourceLocation E = SM.getExpansionLoc(Child->getEndLoc());
     if (auto *CS = dyn_cast<CompoundStmt>(P))
       for (const Stmt *S : CS->body()) {
-        if (S == Child || !SM.isBeforeInTranslationUnit(SM.getExpansionLoc(S->getEndLoc()), At))
-          break;
-        Out.push_back(S);
+        bool Before = SM.isBeforeInTranslationUnit(SM.getExpansionLoc(S->getEndLoc()), B);
+        bool After = !Loop && SM.isBeforeInTranslationUnit(E, SM.getExpansionLoc(S->getBeginLoc()));
+        if (S != Child && (Before || After))
+          Out.push_back(S);
       }
     Child = P;
   }

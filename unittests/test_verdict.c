@@ -494,6 +494,50 @@ static void test_assign_local_reduction(void) {
   }
 }
 
+/* fwt, maxFlops: a `target update to` (region 1) sends the same bytes
+ * twice; a kernel in a function the loop calls writes the data on the
+ * device in between, which the run cannot see (the data never comes back)
+ * and the compiler can (device-written): necessary, in words that say so.
+ * Without the flag: advice. */
+static void test_assign_update_resets(void) {
+  for (int flag = 0; flag < 2; ++flag) {
+    ompdp_plan_region_t region;
+    ompdp_region_info_t item;
+    one_region(&region, &item, OMPDP_CK_TARGET_UPDATE, OMPDP_MT_UPDATE_TO);
+    item.access_flags = flag ? OMPDP_IA_DEVICE_WRITTEN : 0;
+    ompdp_plan_site_t site = {.region = 1, .item = 0, .buf = 1, .h2d = 3};
+    ompdp_plan_t plan = {.present = 1, .sites = &site, .num_sites = 1, .regions = &region,
+                         .num_regions = 1};
+    ompdp_report_t r;
+    ompdp_report_init(&r);
+    ompdp_finding_t *f = ompdp_report_add_finding(&r, OMPDP_FK_DUPLICATE_TRANSFER);
+    f->count = f->same_buffer = 2;
+    f->bytes = 2 << 20;
+    f->time_saved_ns = 100;
+    r.time_saved_ns = 100;
+    f->rt_region = 1;
+    f->item = 0;
+    f->variable = ompdp_strdup("d_Kernel");
+    f->ops.known = 1;
+    f->ops.c[OMPDP_OC_H2D].count = 2;
+    CHECK(ompdp_assign_verdicts(&r, &plan) == 0);
+    if (flag) {
+      CHECK(r.findings[0].verdict == OMPDP_V_NECESSARY);
+      CHECK(r.findings[0].suggestion &&
+            !strcmp(r.findings[0].suggestion,
+                    "no saving: device code that runs between the updates writes d_Kernel (the "
+                    "compiler sees a kernel write it, here or in a function the code calls), so "
+                    "each `target update to` resets the device's copy and is needed; moving it "
+                    "or dropping it would break the program"));
+      CHECK_EQ_U64(r.excluded_time_ns, 100);
+    } else {
+      CHECK(r.findings[0].verdict == OMPDP_V_ADVICE);
+      CHECK_EQ_U64(r.excluded_time_ns, 0);
+    }
+    ompdp_report_free(&r);
+  }
+}
+
 int main(void) {
   test_fix();
   test_advice();
@@ -506,5 +550,6 @@ int main(void) {
   test_assign_rerun();
   test_assign_unused_some();
   test_assign_local_reduction();
+  test_assign_update_resets();
   return CHECK_DONE();
 }

@@ -7,8 +7,10 @@
 // - a `target update to` item is `device-written` when device code that can
 //   run between two of its executions writes it (in a function its loop
 //   calls, through a local pointer set from the parameter, or before it in
-//   its block); not when the kernels only read it, when only the host
-//   writes it, or when the writing kernel runs only after the last update.
+//   its block, or, in no loop, anywhere in the function, which may be
+//   called again); not when the kernels only read it, when only the host
+//   writes it, or when the writing kernel runs only after the loop of
+//   updates.
 // REQUIRES: plugin
 // RUN: %clang %ompdp-plugin-flags -fplugin-arg-ompdp-dump %offload-flags -c %s -o %t.o | FileCheck %s
 
@@ -85,13 +87,29 @@ void loops(float *h, float *k, float *m, float *p, float *o, int n, int iters) {
 #pragma omp target update to(p[0:n])
     sum(p, &out, n);
   }
-// The kernel that writes runs only after the update: nothing to reset.
+// In no loop: a kernel after the update runs before the next call's.
 #pragma omp target data map(to: o[0:n])
   {
+// CHECK: 'target update' at {{.*}}call-summaries.c:[[@LINE+2]]:1
+// CHECK: item 0: update to 'o[0:n]' {{.*}} device-written
+#pragma omp target update to(o[0:n])
+    scale(o, n);
+  }
+}
+
+// The kernel that writes runs only after the loop of updates: nothing to
+// reset.
+void after_loop(float *o, int n, int iters) {
+  float out;
+#pragma omp target data map(alloc: o[0:n])
+  {
+    for (int it = 0; it < iters; ++it) {
 // CHECK: 'target update' at {{.*}}call-summaries.c:[[@LINE+3]]:1
 // CHECK: item 0: update to 'o[0:n]'
 // CHECK-NOT: device-written
 #pragma omp target update to(o[0:n])
+      sum(o, &out, n);
+    }
     scale(o, n);
   }
 }
