@@ -110,6 +110,12 @@ StoragePath StoragePath::ofItem(const Expr *E) {
 
 namespace {
 
+/// Whether E's value is a pointer (false for the untyped nodes of
+/// dependent code).
+bool isPointer(const Expr *E) {
+  return E && !E->getType().isNull() && E->getType()->isAnyPointerType();
+}
+
 /// What an expression's context does with it. Peek: reads a pointer only
 /// to follow it.
 enum Kind { None, Peek, Read, Write, ReadWrite, Escape };
@@ -207,19 +213,32 @@ private:
   }
 };
 
-/// An object the callee could call back: a lambda or a class with an
-/// `operator()` (std::function, a functor), by value or by reference.
-static bool isCallable(QualType T) {
-  const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-  if (!RD)
+/// Whether a library function may be given a value of type T without
+/// reaching the program's data through it: a number, an enumerator, a
+/// string (pointer to const char), or an object of a class the library
+/// itself declares (in a system header) that it cannot call back (no
+/// lambda, no `operator()`: std::function, a functor), by value or by
+/// reference.
+static bool libraryArgument(QualType T) {
+  if (T.isNull())
     return false;
-  if (RD->isLambda())
+  T = T.getNonReferenceType().getCanonicalType();
+  if (T->isIntegralOrEnumerationType() || T->isRealFloatingType() || T->isNullPtrType())
     return true;
-  if (!RD->hasDefinition())
-    return true; // cannot tell
+  if (const auto *PT = T->getAs<PointerType>()) {
+    QualType P = PT->getPointeeType();
+    return P.isConstQualified() && P->isCharType();
+  }
+  if (const auto *AT = dyn_cast<ArrayType>(T.getTypePtr()))
+    return AT->getElementType().isConstQualified() && AT->getElementType()->isCharType();
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  if (!RD || RD->isLambda() || !RD->hasDefinition())
+    return false;
+  if (!RD->getASTContext().getSourceManager().isInSystemHeader(RD->getLocation()))
+    return false;
   DeclarationName Call =
       RD->getASTContext().DeclarationNames.getCXXOperatorName(OO_Call);
-  return !RD->lookup(Call).empty();
+  return RD->lookup(Call).empty();
 }
 
 void Walker::call(const CallExpr *C) {
@@ -228,20 +247,21 @@ void Walker::call(const CallExpr *C) {
     return; // the plugin's own marker: not the program's code
   if (FD && summarized(C, FD))
     return;
-  // A library function of a system header reaches the program's storage
-  // only through its arguments, which escape below (it keeps no pointer of
-  // the program's from an earlier call: the C and C++ libraries' few that
-  // do, such as setvbuf's buffer, are not used on offloaded data).
-  bool Callback = false; // a function or an object to call back
-  for (const Expr *A : C->arguments()) {
-    QualType T = A->getType();
-    Callback |= T->isFunctionPointerType() || T->isFunctionReferenceType() ||
-                T->isMemberPointerType() || isCallable(T);
-  }
+  // A library function of a system header that is given no pointer to the
+  // program's data (only numbers, strings, and the library's own objects,
+  // such as std::chrono's time points) cannot reach that data: it would
+  // need a pointer kept from an earlier call, and the libraries that keep
+  // one (MPI's nonblocking calls, asynchronous I/O) take a pointer at the
+  // call that uses it again (`MPI_Wait(&req)`), which keeps the call
+  // opaque. What it is given escapes below as for any call.
+  bool Library = FD && FD->getASTContext().getSourceManager().isInSystemHeader(
+                           FD->getLocation());
+  for (const Expr *A : C->arguments())
+    Library = Library && libraryArgument(A->getType());
+  if (auto *MC = dyn_cast<CXXMemberCallExpr>(C))
+    Library = Library && libraryArgument(MC->getImplicitObjectArgument()->getType());
   bool Pure = FD && (FD->getBuiltinID() || FD->hasAttr<ConstAttr>() ||
-                     FD->hasAttr<PureAttr>() ||
-                     (!Callback && FD->getASTContext().getSourceManager().isInSystemHeader(
-                                       FD->getLocation())));
+                     FD->hasAttr<PureAttr>() || Library);
   if (!Pure)
     OpaqueCall = true;
   if (auto *MC = dyn_cast<CXXMemberCallExpr>(C))
@@ -254,7 +274,11 @@ void Walker::call(const CallExpr *C) {
 }
 
 void Walker::rvalue(const Expr *E, Kind K, Suffix S) {
+  if (!E)
+    return;
   E = E->IgnoreParens();
+  if (E->getType().isNull())
+    return children(E); // dependent code (a template's body): ParenListExpr
   // A pointer's value used to reach what it points to, with no load in the
   // tree: a template's own body (dependent code has no implicit casts),
   // which a call summary reads when the instantiation has none yet.
@@ -325,7 +349,7 @@ void Walker::rvalue(const Expr *E, Kind K, Suffix S) {
     if (Ptr && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub)) {
       // Pointer arithmetic stays within what the pointer points to.
       const Expr *L = BO->getLHS(), *R = BO->getRHS();
-      if (R->getType()->isAnyPointerType())
+      if (isPointer(R))
         std::swap(L, R);
       rvalue(L, K, S);
       return rvalue(R, None, {});
@@ -366,7 +390,11 @@ void Walker::rvalue(const Expr *E, Kind K, Suffix S) {
 }
 
 void Walker::lvalue(const Expr *E, Kind K, Suffix S) {
+  if (!E)
+    return;
   E = E->IgnoreParens();
+  if (E->getType().isNull())
+    return children(E);
   if (!E->isGLValue())
     return rvalue(E, K, S);
   if (auto *DRE = dyn_cast<DeclRefExpr>(E)) {
@@ -393,7 +421,7 @@ void Walker::lvalue(const Expr *E, Kind K, Suffix S) {
       if (X)
         rvalue(X, None, {});
     const Expr *B = AS->getBase();
-    if (B->IgnoreParenImpCasts()->getType()->isAnyPointerType())
+    if (isPointer(B->IgnoreParenImpCasts()))
       return rvalue(B, K, S);
     return lvalue(B->IgnoreParenImpCasts(), K, S);
   }
@@ -572,7 +600,7 @@ const void *Walker::pointerBase(const Expr *E) {
     if (auto *BO = dyn_cast<BinaryOperator>(E);
         BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub)) {
       const Expr *L = BO->getLHS();
-      if (!L->getType()->isAnyPointerType())
+      if (!isPointer(L))
         L = BO->getRHS();
       E = L;
       continue;
@@ -585,7 +613,7 @@ const void *Walker::pointerBase(const Expr *E) {
     break;
   }
   auto *DRE = dyn_cast<DeclRefExpr>(E);
-  if (!DRE || !isa<VarDecl>(DRE->getDecl()) || !DRE->getType()->isAnyPointerType())
+  if (!DRE || !isa<VarDecl>(DRE->getDecl()) || !isPointer(DRE))
     return nullptr;
   return rootOf(DRE->getDecl());
 }
@@ -628,10 +656,12 @@ bool Walker::summarized(const CallExpr *C, const FunctionDecl *FD) {
   // a function as soon as it is instantiated, its callees' instantiations
   // come later): the template's own body says the same of the parameters.
   const FunctionDecl *Body = nullptr;
+  // Only for evidence (Definite): a bound must not rest on code whose
+  // meaning depends on the template's arguments.
   if (!FD->hasBody(Body) || !Body || !Body->getBody()) {
     const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
     Body = nullptr;
-    if (!Pattern || !Pattern->hasBody(Body) || !Body || !Body->getBody() ||
+    if (!Definite || !Pattern || !Pattern->hasBody(Body) || !Body || !Body->getBody() ||
         Body->getNumParams() != FD->getNumParams())
       return false;
   }

@@ -43,4 +43,48 @@ template <typename T> void test(int n) {
   free(r);
 }
 
-int main() { test<float>(16); }
+// sosfil's shape, where following a callee into its template's body once
+// crashed the plugin (nodes of dependent code without a type): a
+// `target data` of a template calls another template's kernel, with a
+// team-local array sized by a template argument and a parallel region.
+template <typename T, int M> void filter(const T *__restrict__ c, T *__restrict__ x, int n) {
+#pragma omp target teams num_teams(n) thread_limit(4)
+  {
+    T smem[M];
+#pragma omp parallel
+    {
+      T *s = smem;
+      T *t = &s[M / 2];
+      int tx = 0;
+      T v(c[tx]); // direct-initialised: a ParenListExpr, no type, in the template
+      s[tx] = v;
+      t[tx] = s[tx] * 2;
+#pragma unroll
+      for (int i = 0; i < M / 2; i++)
+        x[i] += t[i];
+    }
+  }
+}
+
+template <typename T> void filtering(const T *c, T *x, int n) {
+  const int m = 8;
+// CHECK: 'target data' at {{.*}}call-summaries-template.cpp:[[@LINE+3]]:1 in 'filtering<double>'
+// CHECK: item 0: to 'c[0:n]'
+// CHECK: item 1: to 'x[0:n]'
+#pragma omp target data map(to: c[0:n]) map(to: x[0:n])
+  {
+    for (int k = 0; k < 3; k++) {
+// CHECK: 'target update' at {{.*}}call-summaries-template.cpp:[[@LINE+2]]:1 in 'filtering<double>'
+// CHECK: item 0: update to 'x[0:n]' {{.*}} device-written
+#pragma omp target update to(x[0:n])
+      filter<T, m>(c, x, n);
+    }
+#pragma omp target update from(x[0:n])
+  }
+}
+
+int main() {
+  test<float>(16);
+  double c[16] = {0}, x[16] = {0};
+  filtering<double>(c, x, 16);
+}
