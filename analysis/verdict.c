@@ -156,6 +156,7 @@ static void gather(const ompdp_plan_t *p, const uint32_t *order, const ompdp_fin
   ompdp_region_info_t it;
   if (ompdp_plan_describe(p, f->rt_region, f->item, &it))
     return;
+  v->no_loop = it.loop_kind == OMPDP_LK_NONE;
   v->local_reduction = (it.access_flags & OMPDP_IA_REDUCTION) &&
                        (it.access_flags & OMPDP_IA_AUTOMATIC) && it.loop_kind == OMPDP_LK_NONE;
   for (uint32_t k = 0; k < it.num_host_accesses; ++k) {
@@ -373,11 +374,19 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
     }
     if (f->kind == OMPDP_FK_REPEATED_ALLOC && f->suggestion && in->site_copies) {
       /* Allocated once outside, the construct's own map would find the data
-       * present and copy nothing: its copies need the `always` modifier. */
+       * present and copy nothing: its copies need the `always` modifier.
+       * A construct in no loop (constructs in a row, a function called
+       * again) has no loop to go outside of. */
+      static const char loop[] = " outside the loop";
+      size_t n = strlen(f->suggestion), k = sizeof(loop) - 1;
+      int tail = in->no_loop && n >= k && !strcmp(f->suggestion + n - k, loop);
       snprintf(buf, sizeof(buf),
-               "%s; the construct's map of %s must then say `always` where its copies are "
+               "%.*s%s; the construct's map of %s must then say `always` where its copies are "
                "still needed, because a present item is not copied",
-               f->suggestion, v);
+               (int)(tail ? n - k : n), f->suggestion,
+               tail ? " around the constructs that map it, or before the calls that repeat them"
+                    : "",
+               v);
       break;
     }
     return NULL;

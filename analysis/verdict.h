@@ -26,6 +26,7 @@ typedef struct ompdp_verdict_facts {
   int dev_changed;   /* a copy back of its buffer differed from what was sent */
   int back_hashed;   /* some copy back of the buffer was compared at all */
   int kernel_writes; /* the compiler saw a kernel write the buffer's item */
+  int no_loop;       /* the site's construct is in no loop of its function */
   int update_resets; /* ... device code between two executions of a
                         `target update to` of it (OMPDP_IA_DEVICE_WRITTEN) */
   int host_reads;    /* host code in the loop around the construct reads the item */

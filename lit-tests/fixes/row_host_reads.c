@@ -132,6 +132,10 @@ int main(void) {
 // NEG-DAG: duplicate_transfer {{.*}}count=1 bytes=16.0 KiB{{.*}}
 // NEG-DAG: variable: w  clause: map(to: w[0:N])
 // NEG-DAG: variable: z  clause: map(to: z[0:N])
+// In no loop, the advice for the repeated allocation names no loop either.
+// NEG: repeated_alloc {{.*}}
+// NEG: variable: w  clause: map(to: w[0:N])
+// NEG: suggestion: the same host buffer is allocated and freed on device 0 each time it is mapped: allocate it once with `#pragma omp target data` (or `target enter data`) around the constructs that map it, or before the calls that repeat them; the construct's map of w must then say `always`
 // NEG-NOT: keep `w[0:N]`
 // NEG-NOT: keep `z[0:N]`
 // NEG-NOT: keep `r[0:N]`
