@@ -112,6 +112,11 @@ static int plan_unused_alloc(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
     return -1;
   /* Every allocation of the site unused, freed, and nothing but its own
    * copy in and a faithful copy back in its lifetime. */
+  if (s->allocs == f->count && s->lt_bad)
+    return ompdp_rw_advise(f, "other constructs move data to or from this memory while it is "
+                              "allocated (`target update`s), and need it there")
+               ? -2
+               : -1;
   if (s->allocs != f->count || s->lt_count != s->allocs || s->lt_bad || s->lt_exit_mixed ||
       s->multi_buf || !s->lt_exit_region || (!enter && s->lt_exit_region != s->region))
     return -1;
@@ -187,6 +192,11 @@ static int plan_unused_transfer(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
    * the buffer was present the copy did not happen under either map type;
    * where it was not, the allocation stays and only the unused bytes are
    * not sent. copied_back is followed per buffer, so it covers them all. */
+  if (s->h2d == f->count && s->copied_back)
+    return ompdp_rw_advise(f, "what it sends is copied back to the host later, and without it "
+                              "the host would get the device's older bytes")
+               ? -2
+               : -1;
   if (s->h2d != f->count || s->copied_back)
     return -1;
   ompdp_rewrite_t *rw =

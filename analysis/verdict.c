@@ -34,6 +34,8 @@
 \*===----------------------------------------------------------------------===*/
 #include "verdict.h"
 
+#include "rewrite_safety.h" /* ompdp_rw_advise */
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,6 +159,28 @@ static void gather(const ompdp_plan_t *p, const uint32_t *order, const ompdp_fin
   if (ompdp_plan_describe(p, f->rt_region, f->item, &it))
     return;
   v->no_loop = it.loop_kind == OMPDP_LK_NONE;
+  v->multi_buf = s->multi_buf != 0;
+  v->interleaved = s->interleaved != 0;
+  v->sizes_differ = s->sizes_differ != 0;
+  v->base_stored = (it.access_flags & OMPDP_IA_BASE_STORED) != 0;
+  v->nowait = it.nowait != 0;
+  v->to_written = (it.map_type == OMPDP_MT_TO || it.map_type == OMPDP_MT_UPDATE_TO) &&
+                  access_writes(it.access);
+  /* The construct repeats at calls of its function (its own copies and
+   * allocations repeat with no loop around it), or shares the buffer with
+   * a construct of another function. */
+  v->other_function = v->no_loop && (s->allocs >= 2 || s->h2d >= 2 || s->d2h >= 2);
+  if (v->no_loop && s->buf && s->buf <= p->num_bufs && p->bufs[s->buf - 1].num_sites > 0) {
+    const ompdp_plan_buf_t *b = &p->bufs[s->buf - 1];
+    for (int k = 0; k < b->num_sites && !v->other_function; ++k) {
+      uint32_t oi = b->sites[k];
+      ompdp_region_info_t ot;
+      if (oi && oi <= p->num_sites && p->sites[oi - 1].item >= 0 &&
+          !ompdp_plan_describe(p, p->sites[oi - 1].region, p->sites[oi - 1].item, &ot) &&
+          (strcmp(ot.function, it.function) || strcmp(ot.file, it.file)))
+        v->other_function = 1;
+    }
+  }
   v->local_reduction = (it.access_flags & OMPDP_IA_REDUCTION) &&
                        (it.access_flags & OMPDP_IA_AUTOMATIC) && it.loop_kind == OMPDP_LK_NONE;
   for (uint32_t k = 0; k < it.num_host_accesses; ++k) {
@@ -359,7 +383,8 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
                "the copy back brought the host the bytes of %s it already had, and neither a "
                "kernel nor a transfer of new data ran on the device since it last copied them "
                "back: drop it, or copy it back only where the host needs it, e.g. `target "
-               "update from(%s)` after the loop",
+               "update from(%s)` after the loop; ompdp does not remove a copy back on what one "
+               "run shows",
                v, f->variable ? f->variable : "...");
       break;
     }
@@ -421,6 +446,48 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
 
 /*===- the report ----------------------------------------------------------===*/
 
+/* Why ompdp made no rewrite that keeps the item on the device, for advice
+ * whose words do not say it already; NULL when no fact explains it. */
+static const char *no_keep_reason(const ompdp_finding_t *f, const ompdp_verdict_facts_t *in) {
+  if (f->kind != OMPDP_FK_DUPLICATE_TRANSFER && f->kind != OMPDP_FK_ROUND_TRIP &&
+      f->kind != OMPDP_FK_REPEATED_ALLOC)
+    return NULL;
+  if (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && (in->d2h || !f->same_buffer))
+    return NULL; /* their words say what and why */
+  if (!in->with_facts)
+    return NULL;
+  if (in->multi_buf)
+    return "the construct mapped more than one host buffer here (the pointer is set anew), so "
+           "no one buffer can stay on the device";
+  if (in->base_stored)
+    return "the code around the construct points the item at another buffer, so a `target "
+           "data` before it would map the wrong one";
+  if (in->no_loop && !in->other_function && (in->host_reads || in->host_writes))
+    return "host code between the constructs that map it uses it, and one `target data` "
+           "around them would change what that code sees (ompdp keeps data across "
+           "constructs in a row only where the code between them does not use it, or only "
+           "reads what is sent)";
+  if (in->other_function)
+    return "the repeats come from calls of the construct's function, or from constructs in "
+           "other functions, so the `target data` would go in a caller, which ompdp does not "
+           "rewrite yet";
+  if (in->to_written)
+    return "the region writes this `to` item, so each execution must start from the host's "
+           "copy";
+  if (in->interleaved)
+    return "other constructs work on the same buffer between its executions";
+  if (in->sizes_differ)
+    return "the mapped section changes size between executions";
+  if (in->nowait)
+    return "the construct is `nowait`";
+  return NULL;
+}
+
+static int has_reason(const char *s) {
+  return s && (strstr(s, "No rewrite:") || strstr(s, "ompdp does not") ||
+               strstr(s, "ompdp did not"));
+}
+
 int ompdp_assign_verdicts(ompdp_report_t *r, const ompdp_plan_t *plan) {
   if (!plan || !plan->present) {
     ompdp_report_default_verdicts(r);
@@ -447,6 +514,10 @@ int ompdp_assign_verdicts(ompdp_report_t *r, const ompdp_plan_t *plan) {
     } else if (!ompdp_verdict_saves(f->verdict)) {
       rc = -1; /* out of memory: the detection's words stay */
     }
+    /* Advice says why ompdp did not rewrite it. */
+    const char *why = f->verdict == OMPDP_V_ADVICE ? no_keep_reason(f, &v) : NULL;
+    if (why && !has_reason(f->suggestion) && ompdp_rw_advise(f, why))
+      rc = -1;
   }
   free(order);
   /* The run's union less what the excluded findings saved: exact when they

@@ -27,6 +27,11 @@ typedef struct ompdp_verdict_facts {
   int back_hashed;   /* some copy back of the buffer was compared at all */
   int kernel_writes; /* the compiler saw a kernel write the buffer's item */
   int no_loop;       /* the site's construct is in no loop of its function */
+  /* Why keeping the item resident was not rewritten (advice words), the
+   * first that holds: */
+  int other_function; /* another function's construct, or another call,
+                         used the buffer too (the caller would need it) */
+  int multi_buf, interleaved, sizes_differ, base_stored, to_written, nowait;
   int update_resets; /* ... device code between two executions of a
                         `target update to` of it (OMPDP_IA_DEVICE_WRITTEN) */
   int host_reads;    /* host code in the loop around the construct reads the item */
