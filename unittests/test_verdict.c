@@ -377,6 +377,24 @@ static void one_region(ompdp_plan_region_t *region, ompdp_region_info_t *item,
   region->items = item;
 }
 
+/* A report of one duplicate transfer of region 1's item, of var, count
+ * times (all of the same buffer), the copies of class cls; it saves 100 ns
+ * of the run's 100. */
+static void one_duplicate(ompdp_report_t *r, uint64_t count, uint64_t bytes, const char *var,
+                          int cls) {
+  ompdp_report_init(r);
+  ompdp_finding_t *f = ompdp_report_add_finding(r, OMPDP_FK_DUPLICATE_TRANSFER);
+  f->count = f->same_buffer = count;
+  f->bytes = bytes;
+  f->time_saved_ns = 100;
+  r->time_saved_ns = 100;
+  f->rt_region = 1;
+  f->item = 0;
+  f->variable = ompdp_strdup(var);
+  f->ops.known = 1;
+  f->ops.c[cls].count = count;
+}
+
 /* matern: a `target update from` (region 1) of resident data, copied back
  * 54 times, 35 of them the bytes of the copy back before, after a kernel,
  * with nothing new sent to the device in between. */
@@ -394,17 +412,7 @@ static void test_assign_rerun(void) {
     ompdp_plan_t plan = {.present = 1, .sites = &site, .num_sites = 1, .regions = &region,
                          .num_regions = 1};
     ompdp_report_t r;
-    ompdp_report_init(&r);
-    ompdp_finding_t *f = ompdp_report_add_finding(&r, OMPDP_FK_DUPLICATE_TRANSFER);
-    f->count = f->same_buffer = 35;
-    f->bytes = 35 << 12;
-    f->time_saved_ns = 100;
-    r.time_saved_ns = 100;
-    f->rt_region = 1;
-    f->item = 0;
-    f->variable = ompdp_strdup("result");
-    f->ops.known = 1;
-    f->ops.c[OMPDP_OC_D2H].count = 35;
+    one_duplicate(&r, 35, 35 << 12, "result", OMPDP_OC_D2H);
     CHECK(ompdp_assign_verdicts(&r, &plan) == 0);
     if (enough == 2) {
       /* Only data movement repeated: advice, in words that say so. */
@@ -519,17 +527,7 @@ static void test_assign_update_resets(void) {
     ompdp_plan_t plan = {.present = 1, .sites = &site, .num_sites = 1, .regions = &region,
                          .num_regions = 1};
     ompdp_report_t r;
-    ompdp_report_init(&r);
-    ompdp_finding_t *f = ompdp_report_add_finding(&r, OMPDP_FK_DUPLICATE_TRANSFER);
-    f->count = f->same_buffer = 2;
-    f->bytes = 2 << 20;
-    f->time_saved_ns = 100;
-    r.time_saved_ns = 100;
-    f->rt_region = 1;
-    f->item = 0;
-    f->variable = ompdp_strdup("d_Kernel");
-    f->ops.known = 1;
-    f->ops.c[OMPDP_OC_H2D].count = 2;
+    one_duplicate(&r, 2, 2 << 20, "d_Kernel", OMPDP_OC_H2D);
     CHECK(ompdp_assign_verdicts(&r, &plan) == 0);
     if (flag) {
       CHECK(r.findings[0].verdict == OMPDP_V_NECESSARY);
