@@ -164,6 +164,7 @@ static void gather(const ompdp_plan_t *p, const uint32_t *order, const ompdp_fin
   v->sizes_differ = s->sizes_differ != 0;
   v->base_stored = (it.access_flags & OMPDP_IA_BASE_STORED) != 0;
   v->nowait = it.nowait != 0;
+  v->update_to = it.map_type == OMPDP_MT_UPDATE_TO;
   v->to_written = (it.map_type == OMPDP_MT_TO || it.map_type == OMPDP_MT_UPDATE_TO) &&
                   access_writes(it.access);
   /* The construct repeats at calls of its function (its own copies and
@@ -452,10 +453,17 @@ static const char *no_keep_reason(const ompdp_finding_t *f, const ompdp_verdict_
   if (f->kind != OMPDP_FK_DUPLICATE_TRANSFER && f->kind != OMPDP_FK_ROUND_TRIP &&
       f->kind != OMPDP_FK_REPEATED_ALLOC)
     return NULL;
-  if (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && (in->d2h || !f->same_buffer))
+  if (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && in->d2h)
     return NULL; /* their words say what and why */
+  if (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && !f->same_buffer)
+    return "ompdp cannot tell a pattern the device could compute from an input the program "
+           "builds again, and either change is the programmer's";
   if (!in->with_facts)
     return NULL;
+  if (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && in->update_to)
+    return "moving the update needs proof that no kernel changes the data between two of "
+           "them; the compiler saw none write it, but does not prove that it saw every kernel "
+           "that runs there (functions of other files, calls through pointers)";
   if (in->multi_buf)
     return "the construct mapped more than one host buffer here (the pointer is set anew), so "
            "no one buffer can stay on the device";

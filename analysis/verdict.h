@@ -32,6 +32,7 @@ typedef struct ompdp_verdict_facts {
   int other_function; /* another function's construct, or another call,
                          used the buffer too (the caller would need it) */
   int multi_buf, interleaved, sizes_differ, base_stored, to_written, nowait;
+  int update_to; /* the site is a `target update to` item */
   int update_resets; /* ... device code between two executions of a
                         `target update to` of it (OMPDP_IA_DEVICE_WRITTEN) */
   int host_reads;    /* host code in the loop around the construct reads the item */

@@ -43,5 +43,5 @@ int main(void) {
 // CHECK: duplicate_transfer {{.*}}duplicate_other_buffer.c:[[#L:]]:1 in run count=1 bytes=32.0 KiB
 // CHECK-NEXT: variable: in clause: map(to: in[0:N])
 // CHECK-NEXT: 0 from the same host buffer, 1 from other buffers with the same bytes
-// CHECK: suggestion: other host buffers with identical bytes were already sent to device 0: if they are a pattern the device can compute (zeros, a constant, an index), map in with `map(alloc: in)` and initialise it on the device; if the program builds the same input again (the same seed at each call), build it once and keep one copy on the device for all its uses
+// CHECK: suggestion: other host buffers with identical bytes were already sent to device 0: if they are a pattern the device can compute (zeros, a constant, an index), map in with `map(alloc: in)` and initialise it on the device; if the program builds the same input again (the same seed at each call), build it once and keep one copy on the device for all its uses. No rewrite: ompdp cannot tell a pattern the device could compute from an input the program builds again, and either change is the programmer's.
 // CHECK-NOT: the same host buffer is sent again
