@@ -77,5 +77,6 @@ int main(void) {
 // READ-NEXT: variable: h clause: to(h[0:N])
 // READ: verdict: advice
 // READ-NEXT: suggestion: `target update to(h[0:N])` sends device 0 the bytes it was sent last time: if no kernel changes `h` on the device in between, move the update before the loop or the calls that repeat it (or drop it); if one does (a counter, an accumulator), the update resets it and is needed
+// READ-SAME: . No rewrite: moving the update needs proof that no kernel changes the data between two of them; the compiler saw none write it, but does not prove that it saw every kernel that runs there (functions of other files, calls through pointers).
 // CHECK-NOT: new host buffer each time
 // READ-NOT: new host buffer each time
