@@ -377,6 +377,12 @@ static void one_region(ompdp_plan_region_t *region, ompdp_region_info_t *item,
   region->items = item;
 }
 
+/* A plan of one site and one region (one_region's). */
+static ompdp_plan_t one_site_plan(ompdp_plan_site_t *site, ompdp_plan_region_t *region) {
+  return (ompdp_plan_t){.present = 1, .sites = site, .num_sites = 1, .regions = region,
+                        .num_regions = 1};
+}
+
 /* A report of one duplicate transfer of region 1's item, of var, count
  * times (all of the same buffer), the copies of class cls; it saves 100 ns
  * of the run's 100. */
@@ -409,8 +415,7 @@ static void test_assign_rerun(void) {
                               .d2h_same = 35,
                               .d2h_recomputed = enough == 1 ? 35 : enough ? 0 : 34,
                               .d2h_idle = enough == 2 ? 35 : 0};
-    ompdp_plan_t plan = {.present = 1, .sites = &site, .num_sites = 1, .regions = &region,
-                         .num_regions = 1};
+    ompdp_plan_t plan = one_site_plan(&site, &region);
     ompdp_report_t r;
     one_duplicate(&r, 35, 35 << 12, "result", OMPDP_OC_D2H);
     CHECK(ompdp_assign_verdicts(&r, &plan) == 0);
@@ -451,8 +456,7 @@ static void test_assign_unused_some(void) {
   one_region(&region, &item, OMPDP_CK_TARGET_UPDATE, OMPDP_MT_UPDATE_TO);
   for (int all = 0; all < 2; ++all) {
     ompdp_plan_site_t site = {.region = 1, .item = 0, .buf = 1, .h2d = all ? 4 : 5};
-    ompdp_plan_t plan = {.present = 1, .sites = &site, .num_sites = 1, .regions = &region,
-                         .num_regions = 1};
+    ompdp_plan_t plan = one_site_plan(&site, &region);
     ompdp_report_t r;
     ompdp_report_init(&r);
     ompdp_finding_t *f = ompdp_report_add_finding(&r, OMPDP_FK_UNUSED_TRANSFER);
@@ -490,8 +494,7 @@ static void test_assign_local_reduction(void) {
     item.access_flags = OMPDP_IA_AUTOMATIC | (c == 1 ? 0 : OMPDP_IA_REDUCTION);
     ompdp_plan_site_t site = {.region = 1, .item = 0, .buf = 1, .allocs = 3, .deletes = 3,
                               .h2d = 3, .d2h = 3};
-    ompdp_plan_t plan = {.present = 1, .sites = &site, .num_sites = 1, .regions = &region,
-                         .num_regions = 1};
+    ompdp_plan_t plan = one_site_plan(&site, &region);
     ompdp_report_t r;
     ompdp_report_init(&r);
     ompdp_finding_t *f = ompdp_report_add_finding(&r, OMPDP_FK_REPEATED_ALLOC);
@@ -524,8 +527,7 @@ static void test_assign_update_resets(void) {
     one_region(&region, &item, OMPDP_CK_TARGET_UPDATE, OMPDP_MT_UPDATE_TO);
     item.access_flags = flag ? OMPDP_IA_DEVICE_WRITTEN : 0;
     ompdp_plan_site_t site = {.region = 1, .item = 0, .buf = 1, .h2d = 3};
-    ompdp_plan_t plan = {.present = 1, .sites = &site, .num_sites = 1, .regions = &region,
-                         .num_regions = 1};
+    ompdp_plan_t plan = one_site_plan(&site, &region);
     ompdp_report_t r;
     one_duplicate(&r, 2, 2 << 20, "d_Kernel", OMPDP_OC_H2D);
     CHECK(ompdp_assign_verdicts(&r, &plan) == 0);
