@@ -48,6 +48,13 @@ int drv_parse_format(const char *value, drv_format_t *out);
  * otherwise. */
 int drv_check_output(const char *path);
 
+/* The report in format fmt on out. Returns 0, or -1 with errno set. */
+int drv_render_report(const ompdp_report_t *r, drv_format_t fmt, FILE *out);
+/* A whole file into a new buffer (free it). Returns 0, or -1 with errno set. */
+int drv_read_whole(const char *path, char **data, size_t *len);
+/* A report already rendered (the file src) written where drv_write_report
+ * writes one. Returns 0, or -1 after an error message. */
+int drv_copy_report(const char *src, const char *path, FILE *dflt);
 /* Renders r as fmt into path ("-" for standard output), or into dflt when
  * path is NULL. Returns 0, or -1 after an error message. */
 int drv_write_report(const ompdp_report_t *r, drv_format_t fmt,

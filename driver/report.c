@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef OMPDP_VERSION_STRING
@@ -75,32 +76,56 @@ int drv_check_output(const char *path) {
   return -1;
 }
 
-int drv_write_report(const ompdp_report_t *r, drv_format_t fmt,
-                     const char *path, FILE *dflt) {
+int drv_render_report(const ompdp_report_t *r, drv_format_t fmt, FILE *out) {
+  return fmt == DRV_FORMAT_JSON    ? ompdp_report_write_json(r, out)
+         : fmt == DRV_FORMAT_SARIF ? ompdp_report_write_sarif(r, out, OMPDP_VERSION_STRING)
+         : fmt == DRV_FORMAT_HTML  ? ompdp_report_write_html(r, out)
+         : fmt == DRV_FORMAT_TRACE ? ompdp_report_write_trace(r, out)
+                                   : ompdp_report_write_text(r, out);
+}
+
+/* Where a report goes: path (a file, created with the user's umask and never
+ * through a symlink; "-": standard output) or dflt. NULL after an error
+ * message; *name says which, for the next one.
+ *
+ * An existing file is overwritten in place and cut to the new length when
+ * closed (close_destination), not truncated first: on ext4, truncating a
+ * file to zero makes the kernel write back its replacement at once (the
+ * auto_da_alloc safeguard) and, mounted with discard, wait for its old
+ * blocks to be discarded, which cost up to a millisecond per report, as
+ * much as the rest of `ompdp run`'s work on a short program. */
+static FILE *open_destination(const char *path, FILE *dflt, const char **name) {
   FILE *out = dflt;
-  const char *name = dflt == stdout ? "standard output" : "standard error";
+  *name = dflt == stdout ? "standard output" : "standard error";
   if (path && strcmp(path, "-") != 0) {
-    /* Created with the user's umask, never through a symlink. */
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
+    int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
     out = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!out && fd >= 0)
       close(fd);
-    name = path;
-    if (!out) {
+    *name = path;
+    if (!out)
       drv_error("cannot write '%s': %s", path, strerror(errno));
-      return -1;
-    }
   } else if (path) {
     out = stdout;
-    name = "standard output";
+    *name = "standard output";
   }
-  errno = 0;
-  int rc = fmt == DRV_FORMAT_JSON    ? ompdp_report_write_json(r, out)
-           : fmt == DRV_FORMAT_SARIF ? ompdp_report_write_sarif(r, out, OMPDP_VERSION_STRING)
-           : fmt == DRV_FORMAT_HTML  ? ompdp_report_write_html(r, out)
-           : fmt == DRV_FORMAT_TRACE ? ompdp_report_write_trace(r, out)
-                                     : ompdp_report_write_text(r, out);
-  int err = errno;
+  return out;
+}
+
+/* Closes out unless it is a standard stream; rc and the error of the write
+ * become those of the close when the write went well. */
+static int close_destination(FILE *out, const char *name, int rc, int err) {
+  struct stat st;
+  if (out != stdout && out != stderr && fstat(fileno(out), &st) == 0 && S_ISREG(st.st_mode)) {
+    /* What the old file had beyond the report is cut off (after a failed
+     * write too, so that no old report shows through). */
+    int flushed = fflush(out) == 0;
+    off_t end = ftello(out);
+    if ((!flushed || end < 0 || ftruncate(fileno(out), end) != 0) && !rc) {
+      rc = -1;
+      err = errno;
+    }
+  }
   if (out != stdout && out != stderr && fclose(out) != 0 && rc == 0) {
     rc = -1;
     err = errno;
@@ -110,6 +135,69 @@ int drv_write_report(const ompdp_report_t *r, drv_format_t fmt,
     return -1;
   }
   return 0;
+}
+
+int drv_read_whole(const char *path, char **data, size_t *len) {
+  *data = NULL;
+  *len = 0;
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return -1;
+  size_t cap = 0;
+  int rc = 0;
+  for (;;) {
+    if (*len == cap) {
+      char *p = realloc(*data, cap = cap ? 2 * cap : 1 << 16);
+      if (!p) {
+        rc = -1;
+        break;
+      }
+      *data = p;
+    }
+    size_t got = fread(*data + *len, 1, cap - *len, f);
+    *len += got;
+    if (got == 0) {
+      rc = ferror(f) ? -1 : 0;
+      break;
+    }
+  }
+  fclose(f);
+  if (rc) {
+    free(*data);
+    *data = NULL;
+    *len = 0;
+  }
+  return rc;
+}
+
+int drv_copy_report(const char *src, const char *path, FILE *dflt) {
+  char *data;
+  size_t len;
+  if (drv_read_whole(src, &data, &len)) {
+    drv_error("cannot read the report '%s': %s", src, strerror(errno));
+    return -1;
+  }
+  const char *name;
+  FILE *out = open_destination(path, dflt, &name);
+  if (!out) {
+    free(data);
+    return -1;
+  }
+  errno = 0;
+  int rc = fwrite(data, 1, len, out) == len ? 0 : -1;
+  free(data);
+  return close_destination(out, name, rc, errno);
+}
+
+int drv_write_report(const ompdp_report_t *r, drv_format_t fmt,
+                     const char *path, FILE *dflt) {
+  const char *name;
+  FILE *out = open_destination(path, dflt, &name);
+  if (!out)
+    return -1;
+  errno = 0;
+  int rc = drv_render_report(r, fmt, out);
+  return close_destination(out, name, rc, errno);
 }
 
 void drv_plan_rewrites(ompdp_report_t *r) {

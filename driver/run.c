@@ -55,7 +55,9 @@ static const struct {
 static int is_driver_option(const char *name, size_t n) {
   return (n == 6 && !strncmp(name, "output", 6)) ||
          (n == 6 && !strncmp(name, "format", 6)) ||
-         (n == 9 && !strncmp(name, "crash_log", 9));
+         (n == 9 && !strncmp(name, "crash_log", 9)) ||
+         (n == 5 && !strncmp(name, "final", 5)) ||
+         (n == 12 && !strncmp(name, "final_format", 12));
 }
 
 static void run_usage(FILE *out) {
@@ -338,6 +340,7 @@ typedef struct run_args {
   size_t num_options;
   char **program; /* NULL-terminated, points into argv */
   drv_projection_t proj; /* --device and its companions */
+  int finished; /* the runtime writes the finished report (option final) */
 } run_args_t;
 
 /* Returns 0, or the exit status to leave with (0 included for --help: then
@@ -399,7 +402,7 @@ static int tool_disabled(void) {
 /* Sets the environment that makes the OpenMP runtime load ours. An
  * OMP_TOOL the user set is left alone. */
 static int set_environment(const char *runtime, const char *report_path,
-                           const char *crash_log, const run_args_t *a) {
+                           const char *crash_log, const char *final, const run_args_t *a) {
   ompdp_strbuf_t libs = {0}, opts = {0};
   ompdp_sb_puts(&libs, runtime);
   const char *prev = getenv("OMP_TOOL_LIBRARIES");
@@ -414,6 +417,13 @@ static int set_environment(const char *runtime, const char *report_path,
   add_option(&opts, "output", 6, report_path);
   add_option(&opts, "format", 6, "json");
   add_option(&opts, "crash_log", 9, crash_log);
+  if (final) {
+    static const char *const names[] = {[DRV_FORMAT_TEXT] = "text",
+                                        [DRV_FORMAT_JSON] = "json",
+                                        [DRV_FORMAT_SARIF] = "sarif"};
+    add_option(&opts, "final", 5, final);
+    add_option(&opts, "final_format", 12, names[a->format]);
+  }
   int rc = 0;
   if (libs.oom || opts.oom) {
     drv_error("out of memory");
@@ -659,6 +669,38 @@ static int recover_one(const found_report_t *f, const char *why, int is_main, in
   return 0;
 }
 
+/* Plans a report's rewrites, sorts its findings and projects it (--device).
+ * A report rebuilt from the event log carries no plan (it says so in its
+ * warnings) and is left as it is. */
+static void complete_other(ompdp_report_t *r, const run_args_t *a) {
+  drv_plan_rewrites(r);
+  ompdp_report_sort(r);
+  drv_projection_apply(&a->proj, r);
+}
+
+/* The program's own report, completed as complete_other does and with what
+ * only the driver knows: how the program ended. The runtime's finished
+ * report (option final) must come out the same. */
+static void complete_report(ompdp_report_t *r, const run_args_t *a, int status) {
+  r->has_exit_status = WIFEXITED(status) || WIFSIGNALED(status);
+  r->exit_status = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+  /* A runtime that could not read its command line leaves argv empty. */
+  if (r->argc == 0) {
+    size_t n = 0;
+    while (a->program[n])
+      ++n;
+    int ok = (r->argv = calloc(n ? n : 1, sizeof(*r->argv))) != NULL;
+    for (size_t i = 0; ok && i < n; ++i) {
+      r->argv[i] = ompdp_strdup(a->program[i]);
+      ok = r->argv[i] != NULL;
+      r->argc += ok;
+    }
+    if (!ok)
+      drv_error("out of memory");
+  }
+  complete_other(r, a);
+}
+
 /* Reads one report, completes it with what only the driver knows (how the
  * program ended, when it is the program's own) and renders it to path
  * (NULL: stderr). */
@@ -681,32 +723,10 @@ static void render_one(const found_report_t *f, int is_main, const run_args_t *a
     drv_error("the report of process %ld is unreadable: %s", f->pid, err);
     return;
   }
-  /* A report rebuilt from the event log carries no plan (it says so in
-   * its warnings) and is left as it is. */
-  drv_plan_rewrites(&r);
-  int ok = 1;
-  if (is_main) {
-    r.has_exit_status = WIFEXITED(status) || WIFSIGNALED(status);
-    r.exit_status = WIFSIGNALED(status) ? 128 + WTERMSIG(status)
-                                        : WEXITSTATUS(status);
-    /* A runtime that could not read its command line leaves argv empty. */
-    if (r.argc == 0) {
-      size_t n = 0;
-      while (a->program[n])
-        ++n;
-      r.argv = calloc(n ? n : 1, sizeof(*r.argv));
-      ok = r.argv != NULL;
-      for (size_t i = 0; ok && i < n; ++i) {
-        r.argv[i] = ompdp_strdup(a->program[i]);
-        ok = r.argv[i] != NULL;
-        r.argc += ok;
-      }
-    }
-  }
-  if (!ok)
-    drv_error("out of memory");
-  ompdp_report_sort(&r);
-  drv_projection_apply(&a->proj, &r);
+  if (is_main)
+    complete_report(&r, a, status);
+  else
+    complete_other(&r, a);
   /* A file that cannot take it (a full disk) loses nothing: the error
    * says so, and the report goes to stderr after all. */
   if (drv_write_report(&r, a->format, path, stderr) && path && strcmp(path, "-")) {
@@ -719,14 +739,66 @@ static void render_one(const found_report_t *f, int is_main, const run_args_t *a
 /* Renders every report the runtime wrote: the program's own (or the only
  * one) where -o says, further ones (other processes) after it on stderr, or
  * to <-o FILE>.<pid>. */
+/* The finished report the runtime wrote (option final) for the exit status
+ * the program ended with, when it is the only report: printed as it is,
+ * since reading the report back and completing it here would give the same
+ * bytes (OMPDP_CHECK_FINAL=1 checks that it does). 1 when it was used. */
+static int print_finished(const char *dir, pid_t pid, const found_report_t *found, size_t n,
+                          const run_args_t *a, int status) {
+  if (!a->finished || n != 1 || found[0].pid != (long)pid || found[0].journal ||
+      found[0].events || !WIFEXITED(status))
+    return 0;
+  size_t len = strlen(dir) + 64;
+  char *path = malloc(len);
+  if (!path)
+    return 0;
+  snprintf(path, len, "%s/final.%ld.%d", dir, (long)pid, WEXITSTATUS(status));
+  int used = 0;
+  const char *check = getenv("OMPDP_CHECK_FINAL");
+  if (check && *check && strcmp(check, "0")) {
+    /* Completed here as well, into memory, and compared byte for byte. */
+    char *mine = NULL, *theirs = NULL;
+    size_t mine_len = 0, theirs_len = 0;
+    ompdp_report_t r;
+    char err[512];
+    FILE *m = open_memstream(&mine, &mine_len);
+    int ok = m && !ompdp_report_read_file_with_timeline(found[0].path, NULL, &r, err, sizeof(err));
+    if (ok) {
+      complete_report(&r, a, status);
+      drv_render_report(&r, a->format, m);
+      ompdp_report_free(&r);
+    }
+    if (m)
+      fclose(m);
+    int have = drv_read_whole(path, &theirs, &theirs_len) == 0;
+    fprintf(stderr, "ompdp: check: the runtime's finished report %s\n",
+            !have                                ? "is missing"
+            : !ok                                ? "cannot be compared"
+            : mine_len == theirs_len && !memcmp(mine, theirs, mine_len) ? "is identical"
+                                                                        : "DIFFERS");
+    free(mine);
+    free(theirs);
+  } else if (access(path, R_OK) == 0) {
+    const char *out = a->output;
+    if (drv_copy_report(path, out, stderr) && out && strcmp(out, "-")) {
+      drv_error("the report follows on standard error");
+      drv_copy_report(path, NULL, stderr);
+    }
+    used = 1;
+  }
+  free(path);
+  return used;
+}
+
 static void render(const char *dir, const char *shm_dir, pid_t pid, const run_args_t *a,
                    int status, uint64_t ended_at_ns, int disabled) {
   found_report_t *found;
   size_t n = find_reports(dir, shm_dir, pid, &found);
   if (n == 0)
     explain_no_report(a, status, disabled);
+  int printed = print_finished(dir, pid, found, n, a, status);
   int to_file = a->output && strcmp(a->output, "-") != 0;
-  for (size_t i = 0; i < n; ++i) {
+  for (size_t i = 0; i < n && !printed; ++i) {
     int is_main = found[i].pid == (long)pid || n == 1;
     char *path = NULL;
     if (i == 0) {
@@ -751,6 +823,21 @@ static void render(const char *dir, const char *shm_dir, pid_t pid, const run_ar
     free(found[i].events);
   }
   free(found);
+}
+
+/* dir + name, with any '%' of dir doubled: a path pattern for the runtime,
+ * which expands %p in name. NULL when out of memory. */
+static char *runtime_path(const char *dir, const char *name) {
+  char *path = malloc(2 * strlen(dir) + strlen(name) + 1), *q = path;
+  if (!path)
+    return NULL;
+  for (const char *p = dir; *p; ++p) {
+    *q++ = *p;
+    if (*p == '%')
+      *q++ = '%';
+  }
+  strcpy(q, name);
+  return path;
 }
 
 int drv_run_main(int argc, char **argv) {
@@ -790,43 +877,25 @@ int drv_run_main(int argc, char **argv) {
   char *dir = runtime ? make_temp_dir() : NULL;
   /* The runtime's event log, where it costs no disk writes. */
   char *shm_dir = dir ? make_shm_dir() : NULL;
-  char *crash_log = NULL;
-  /* <dir>/report.%p.json, with any '%' of dir doubled for the runtime. */
-  char *report_path = NULL;
-  if (dir) {
-    size_t n = 2 * strlen(dir) + sizeof("/report.%p.json");
-    report_path = malloc(n);
-    if (report_path) {
-      char *q = report_path;
-      for (const char *p = dir; *p; ++p) {
-        *q++ = *p;
-        if (*p == '%')
-          *q++ = '%';
-      }
-      strcpy(q, "/report.%p.json");
-    } else {
-      drv_error("out of memory");
-    }
-    /* <shm_dir>/events.%p, likewise. */
-    const char *cd = shm_dir ? shm_dir : dir;
-    crash_log = malloc(2 * strlen(cd) + sizeof("/events.%p"));
-    if (crash_log) {
-      char *q = crash_log;
-      for (const char *p = cd; *p; ++p) {
-        *q++ = *p;
-        if (*p == '%')
-          *q++ = '%';
-      }
-      strcpy(q, "/events.%p");
-    }
-  }
-  if (!report_path || !crash_log || set_environment(runtime, report_path, crash_log, &a)) {
+  /* <dir>/report.%p.json, <shm_dir>/events.%p and <dir>/final.%p. */
+  char *report_path = dir ? runtime_path(dir, "/report.%p.json") : NULL;
+  char *crash_log = dir ? runtime_path(shm_dir ? shm_dir : dir, "/events.%p") : NULL;
+  /* The runtime writes the finished report when the driver would only
+   * complete it: a format it can write, and no projection. */
+  a.finished = (a.format == DRV_FORMAT_TEXT || a.format == DRV_FORMAT_JSON ||
+                a.format == DRV_FORMAT_SARIF) && !a.proj.device;
+  char *final = dir && a.finished ? runtime_path(dir, "/final.%p") : NULL;
+  if (dir && (!report_path || !crash_log || (a.finished && !final)))
+    drv_error("out of memory");
+  if (!report_path || !crash_log || (a.finished && !final) ||
+      set_environment(runtime, report_path, crash_log, final, &a)) {
     if (dir)
       remove_temp_dir(dir);
     if (shm_dir)
       remove_temp_dir(shm_dir);
     free(shm_dir);
     free(crash_log);
+    free(final);
     free(report_path);
     free(dir);
     free(runtime);
@@ -884,6 +953,7 @@ int drv_run_main(int argc, char **argv) {
     remove_temp_dir(shm_dir);
   free(shm_dir);
   free(crash_log);
+  free(final);
   free(report_path);
   free(dir);
   free(out_pattern);

@@ -41,7 +41,8 @@ config.environment["PATH"] = os.pathsep.join(
 # Tests must not inherit a tool or options from the caller's shell.
 for var in ("OMP_TOOL_LIBRARIES", "OMPDP_OPTIONS", "OMP_TOOL"):
     config.environment.pop(var, None)
-for var in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS", "HOME", "TMPDIR"):
+for var in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS", "HOME", "TMPDIR",
+            "OMPDP_CHECK_FINAL"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 

@@ -176,5 +176,13 @@ int ompdp_options_parse(const char *text) {
     ompdp_opts.format = "text";
     rc = -1;
   }
+  if (strcmp(ompdp_opts.final_format, "text") && strcmp(ompdp_opts.final_format, "json") &&
+      strcmp(ompdp_opts.final_format, "sarif")) {
+    fprintf(stderr, "ompdp: option 'final_format' wants text, json or sarif, not '%s'; no "
+                    "finished report is written\n",
+            show(ompdp_opts.final_format, SIZE_MAX).s);
+    ompdp_opts.final = "";
+    rc = -1;
+  }
   return rc;
 }

@@ -306,6 +306,33 @@ int ompdp_output_expand(const char *pattern, char *out, size_t size) {
   return expand_path(pattern, 0, out, size);
 }
 
+/*--- the finished report ----------------------------------------------------===*/
+
+static int emit_final(const void *ctx, FILE *out) {
+  const ompdp_report_t *r = ctx;
+  const char *f = ompdp_opts.final_format;
+  return !strcmp(f, "json")    ? ompdp_report_write_json(r, out)
+         : !strcmp(f, "sarif") ? ompdp_report_write_sarif(r, out, OMPDP_VERSION_STRING)
+                               : ompdp_report_write_text(r, out);
+}
+
+int ompdp_output_final(const ompdp_report_t *r, int exit_status, uint64_t failed) {
+  char path[PATH_MAX];
+  if (expand_path(ompdp_opts.final, 0, path, sizeof(path) - 8)) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  snprintf(path + strlen(path), 8, ".%d", exit_status & 0xff);
+  if (replace_file(path, emit_final, r))
+    return -1;
+  if (ompdp_alloc_failures() != failed) {
+    unlink(path);
+    errno = ENOMEM;
+    return -1;
+  }
+  return 0;
+}
+
 /*--- the journal ------------------------------------------------------------===*/
 
 /* <report path>.journal; -1 when the report goes to stderr (no journal) or

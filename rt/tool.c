@@ -26,6 +26,7 @@
 #include "shm.h"
 #include "tool.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -53,6 +54,21 @@ static size_t num_warnings;
 /* The rewrites' facts were given up for lack of memory (no rewrites rather
  * than wrong ones): the report must say so. */
 static int facts_lost;
+
+/* The status the program exits with, which on_exit() hands to us: the
+ * finished report (option final) carries it. The OpenMP runtime finalises
+ * the tool from an exit handler registered before ours, so ours runs first
+ * (handlers run in the reverse order); if it has not run when the report is
+ * written (a runtime that finalises earlier, _exit, a fatal signal), there
+ * is no finished report and `ompdp run` completes the report itself. */
+static _Atomic int exit_status_known;
+static int exit_status;
+
+static void note_exit_status(int status, void *arg) {
+  (void)arg;
+  exit_status = status & 0xff;
+  atomic_store(&exit_status_known, 1);
+}
 
 /* Registers one callback; returns 1 if the runtime will deliver it. */
 static int register_cb(ompt_set_callback_t set, ompt_callbacks_t which, ompt_callback_t cb,
@@ -113,6 +129,8 @@ static int ompdp_initialize(ompt_function_lookup_t lookup, int initial_device_nu
   ompdp_detect_set_describe(ompdp_regions_describe); /* overbroad maps */
   ompdp_signals_install();
   pthread_atfork(NULL, NULL, on_fork_child);
+  if (ompdp_opts.final[0])
+    on_exit(note_exit_status, NULL);
   /* The journal needs the stream engine: in full mode one runs beside the
    * kept log for the journal alone (journal_ms=0 to do without). */
   int journal = ompdp_opts.journal_ms > 0 && ompdp_journal_init(start_pid, attribute_op) == 0;
@@ -342,6 +360,24 @@ static int oom_warning(char *buf, size_t size, int analysis_stopped, int rewrite
   return 1;
 }
 
+/* The report as `ompdp run` prints it (driver/run.c): its rewrites planned,
+ * the exit status set, the findings sorted, in the format asked for. It
+ * saves the driver reading the report back, which is most of the time that
+ * ompdp adds to a short run. Nothing is lost if it cannot be written: the
+ * driver completes the report written before it. */
+static void write_final(ompdp_report_t *r) {
+  /* Any allocation that fails from here on (some only lose a word of the
+   * report) leaves the report to the driver, which says what was lost. */
+  uint64_t failed = ompdp_alloc_failures();
+  if (ompdp_rewrite_report(r) || ompdp_alloc_failures() != failed)
+    return;
+  r->has_exit_status = 1;
+  r->exit_status = exit_status;
+  ompdp_report_sort(r);
+  if (ompdp_output_final(r, exit_status, failed) && ompdp_opts.verbose)
+    fprintf(stderr, "ompdp: cannot write the finished report: %s\n", strerror(errno));
+}
+
 void ompdp_write_report_once(int signo) {
   if (atomic_exchange(&report_written, 1))
     return;
@@ -488,6 +524,9 @@ void ompdp_write_report_once(int signo) {
     /* The report supersedes the journal (and the crash log, which ompdp
      * run removes after printing the report: freeing it takes time). */
     ompdp_journal_remove();
+    if (!signo && !rc && !forked_at && r.argc && r.warnings != view && ompdp_opts.final[0] &&
+        atomic_load(&exit_status_known))
+      write_final(&r);
   }
   if (r.warnings == view) {
     r.warnings = own;

@@ -18,6 +18,10 @@ void ompdp_signals_install(void);
 /* Writes the report where the options say; start_pid is the pid that
  * initialised the tool (a forked child writes to <output>.<pid>). */
 int ompdp_output_report(const ompdp_report_t *r, pid_t start_pid);
+/* Writes the finished report (option final) to <final>.<exit status>, in
+ * final_format, and removes it again if an allocation of the runtime failed
+ * since there were `failed` failures. Returns 0, or -1 with errno set. */
+int ompdp_output_final(const ompdp_report_t *r, int exit_status, uint64_t failed);
 /* Sets aside, while memory is still there (before the options can make an
  * allocation fail), what writing one report needs besides its file. */
 void ompdp_output_reserve(void);
