@@ -114,10 +114,34 @@ typedef struct construct {
 #define SLOTS 8
 static _Thread_local construct_t *tls_slots __attribute__((tls_model("initial-exec")));
 
+/* Every thread's slots (never freed), so that a large transfer can tell
+ * whether constructs are in flight on other threads (hash.c). */
+#define MAX_THREADS_SEEN 1024
+static construct_t *_Atomic all_slots[MAX_THREADS_SEEN];
+static _Atomic unsigned num_threads_seen;
+
+int ompdp_constructs_elsewhere(void) {
+  unsigned n = atomic_load_explicit(&num_threads_seen, memory_order_acquire);
+  if (n > MAX_THREADS_SEEN)
+    return 1; /* not all of them known: say yes */
+  for (unsigned i = 0; i < n; ++i) {
+    construct_t *s = atomic_load_explicit(&all_slots[i], memory_order_acquire);
+    for (int j = 0; s && s != tls_slots && j < SLOTS; ++j)
+      if (atomic_load_explicit(&s[j].in_use, memory_order_relaxed))
+        return 1;
+  }
+  return 0;
+}
+
 static construct_t *take_slot(void) {
   construct_t *s = tls_slots;
-  if (__builtin_expect(!s, 0))
+  if (__builtin_expect(!s, 0)) {
     s = tls_slots = calloc(SLOTS, sizeof(*s));
+    unsigned i = s ? atomic_fetch_add_explicit(&num_threads_seen, 1, memory_order_relaxed)
+                   : MAX_THREADS_SEEN;
+    if (i < MAX_THREADS_SEEN)
+      atomic_store_explicit(&all_slots[i], s, memory_order_release);
+  }
   /* Constructs nest at most a few deep on one thread; an end may come on
    * another thread, which frees the slot by clearing in_use. */
   for (int i = 0; s && i < SLOTS; ++i)
@@ -444,6 +468,7 @@ void ompdp_cb_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *ta
         ompdp_log_note_dropped();
       if (h == HASH_PENDING)
         (void)ompdp_hash_finish();
+      ompdp_hash_done(0); /* not timed */
       return;
     }
     r->x = h;
@@ -468,6 +493,7 @@ void ompdp_cb_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *ta
       r->x = hash_of(dest_addr, bytes);
       w |= OMPDP_REC_HASHED;
     }
+    ompdp_hash_done(bytes);
   } else {
     r->x = now;
   }

@@ -6,12 +6,11 @@
 |* for buffers long enough to use vectors (XXH3 hashes up to 240 bytes with
 |* scalar code, called directly here: no indirect call for small buffers).
 |*
-|* With the hash_helper option, large buffers are hashed while they are
-|* copied (off by default: on the 2-core benchmark machine it did not pay,
-|* docs/runtime.md). Hashing a buffer costs
-|* about as much as copying it once it no longer fits in the cache, and on
-|* host offload a transfer is exactly such a copy, so hashing after the copy
-|* would double the transfer. Instead the data-op begin callback hands the
+|* Large buffers are hashed while they are copied (hash_helper: always,
+|* never, or by default when the transfer runs alone, see below). Hashing
+|* a buffer costs about as much as copying it once it no longer fits in the
+|* cache, and on host offload a transfer is exactly such a copy, so hashing
+|* after the copy would double the transfer. Instead the data-op begin callback hands the
 |* buffer to a helper thread (ompdp_hash_start), the OpenMP runtime copies
 |* it meanwhile, and the end callback, after reading the clock, waits for
 |* the result (ompdp_hash_finish). The value is the same XXH3 of the same
@@ -32,6 +31,8 @@
 
 #include <linux/futex.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <sys/syscall.h>
@@ -157,8 +158,70 @@ __attribute__((constructor)) static void register_fork_handler(void) {
   pthread_atfork(NULL, NULL, after_fork_child);
 }
 
+/*===- choosing: hash_helper=2 (auto) ------------------------------------------===*/
+
+/* hash_helper=2 (auto, the default): a large transfer goes to the helper
+ * when the process may run on two CPUs or more and the transfer runs alone:
+ * no other large transfer in flight and no construct on another thread,
+ * whose copies and kernels the helper would take CPU from (on
+ * threads_nowait, four threads on two cores, the helper cost 1.54x plain
+ * against 1.44x inline); the others are hashed inline. On the 2-core
+ * machine of benchmarks/results-host.md that is 1.04-1.14x plain against
+ * 1.27-1.48x inline for the programs whose transfers run one at a time;
+ * on an earlier 2-core AMD machine the helper bought nothing there
+ * (docs/runtime.md, Hashing). Choosing the way by timing the run's own
+ * transfers was tried, per transfer and in alternating epochs, and
+ * dropped: both chose inline on programs that ran 1.1x plain with the
+ * helper and 1.4x inline, since a transfer's cost depends on the way of
+ * those long before it (a helper that slept, a CPU the hypervisor
+ * descheduled). */
+static _Atomic int in_flight;
+static int cpus = -1;
+static _Atomic unsigned long long alone_count, shared_count;
+
+/* Whether this thread has a transfer between its begin and end callbacks
+ * that counts in in_flight. */
+static _Thread_local int ticket __attribute__((tls_model("initial-exec")));
+
+/* Whether this transfer of n bytes should go to the helper. */
+static int want_helper(size_t n) {
+  (void)n;
+  int mode = ompdp_opts.hash_helper;
+  if (mode != 2)
+    return mode == 1;
+  if (cpus < 0) {
+    cpu_set_t set;
+    int c = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
+    __atomic_store_n(&cpus, c, __ATOMIC_RELAXED);
+  }
+  if (__atomic_load_n(&cpus, __ATOMIC_RELAXED) < 2)
+    return 0; /* no second core to hash on */
+  ticket = 1;
+  int alone = atomic_fetch_add_explicit(&in_flight, 1, memory_order_relaxed) == 0 &&
+              !ompdp_constructs_elsewhere();
+  atomic_fetch_add_explicit(alone ? &alone_count : &shared_count, 1, memory_order_relaxed);
+  return alone;
+}
+
+void ompdp_hash_say_choice(FILE *out) {
+  unsigned long long a = atomic_load(&alone_count), b = atomic_load(&shared_count);
+  if (ompdp_opts.hash_helper == 2 && (a || b))
+    fprintf(out,
+            "ompdp: hash_helper=2: %llu large transfers ran alone (hashed on the helper while "
+            "it was free), %llu beside others (hashed inline)\n",
+            a, b);
+}
+
+void ompdp_hash_done(size_t n) {
+  (void)n;
+  if (!ticket)
+    return;
+  ticket = 0;
+  atomic_fetch_sub_explicit(&in_flight, 1, memory_order_relaxed);
+}
+
 int ompdp_hash_start(const void *p, size_t n) {
-  if (n < OMPDP_HASH_ASYNC_MIN || !ompdp_opts.hash_helper || start_helper() != 1)
+  if (n < OMPDP_HASH_ASYNC_MIN || !want_helper(n) || start_helper() != 1)
     return 0;
   uint32_t idle = IDLE;
   if (!atomic_compare_exchange_strong_explicit(&job.state, &idle, CLAIMED, memory_order_acquire,
