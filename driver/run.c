@@ -29,6 +29,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -39,6 +40,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+extern char **environ;
 
 /* The runtime's option names, from its one table, so that a misspelt
  * --option is refused here before the program runs. */
@@ -242,9 +245,14 @@ static void install_signals(saved_signals_t *s) {
   for (size_t i = 0; i < NUM_HANDLED; ++i)
     sigaddset(&block, Handled[i]);
   /* Blocked until the child's pid is known, so no signal is lost between
-   * here and fork. */
+   * here and its start. */
   sigprocmask(SIG_BLOCK, &block, &s->old_mask);
   for (size_t i = 0; i < NUM_HANDLED; ++i) {
+    sigaction(Handled[i], NULL, &s->old[i]);
+    /* A signal ompdp was started with ignored (nohup) stays ignored: the
+     * program inherits that, and there is nothing to pass on. */
+    if (s->old[i].sa_handler == SIG_IGN)
+      continue;
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
     sigemptyset(&sa.sa_mask);
@@ -252,7 +260,7 @@ static void install_signals(saved_signals_t *s) {
     sa.sa_handler = (Handled[i] == SIGINT || Handled[i] == SIGQUIT)
                         ? SIG_IGN
                         : forward_signal;
-    sigaction(Handled[i], &sa, &s->old[i]);
+    sigaction(Handled[i], &sa, NULL);
   }
 }
 
@@ -263,51 +271,39 @@ static void restore_signals(const saved_signals_t *s) {
 }
 
 /* Starts argv[0] and returns its pid, or -1 after an error message with
- * *exec_status set to 127 (not found) or 126 (not executable). A failed
- * exec is reported through a close-on-exec pipe: EOF means it succeeded. */
+ * *exec_status set to 127 (not found) or 126 (not executable). The program
+ * starts with the dispositions and mask ompdp was given: the signals ompdp
+ * ignores or catches for itself are set back to their default (those it
+ * was given ignored were left alone, see install_signals), and the mask is
+ * the one it had. posix_spawn rather than fork: it shares the memory until
+ * the exec instead of copying ompdp's page tables, and reports a failed
+ * exec itself. */
 static pid_t start_program(char **argv, saved_signals_t *sigs, int *exec_status) {
-  int fds[2];
   *exec_status = 0;
-  if (pipe2(fds, O_CLOEXEC) != 0) {
-    drv_error("cannot create a pipe: %s", strerror(errno));
-    *exec_status = 126;
-    return -1;
-  }
+  posix_spawnattr_t attr;
+  sigset_t dflt;
+  sigemptyset(&dflt);
+  for (size_t i = 0; i < NUM_HANDLED; ++i)
+    if (sigs->old[i].sa_handler != SIG_IGN)
+      sigaddset(&dflt, Handled[i]);
+  int err = posix_spawnattr_init(&attr);
+  if (!err)
+    err = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+  if (!err)
+    err = posix_spawnattr_setsigdefault(&attr, &dflt);
+  if (!err)
+    err = posix_spawnattr_setsigmask(&attr, &sigs->old_mask);
+  pid_t pid = -1;
   fflush(NULL);
-  pid_t pid = fork();
-  if (pid < 0) {
-    drv_error("cannot start '%s': %s", argv[0], strerror(errno));
-    close(fds[0]);
-    close(fds[1]);
-    *exec_status = 126;
-    return -1;
-  }
-  if (pid == 0) {
-    /* The program starts with the dispositions and mask ompdp was given. */
-    restore_signals(sigs);
-    close(fds[0]);
-    execvp(argv[0], argv);
-    int err = errno;
-    ssize_t w = write(fds[1], &err, sizeof(err));
-    (void)w;
-    _exit(127);
-  }
-  child_pid = pid;
-  close(fds[1]);
-  int err = 0;
-  ssize_t got;
-  do
-    got = read(fds[0], &err, sizeof(err));
-  while (got < 0 && errno == EINTR);
-  close(fds[0]);
-  if (got == (ssize_t)sizeof(err)) {
-    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-      ;
-    child_pid = 0;
+  if (!err)
+    err = posix_spawnp(&pid, argv[0], NULL, &attr, argv, environ);
+  posix_spawnattr_destroy(&attr);
+  if (err) {
     drv_error("cannot run '%s': %s", argv[0], strerror(err));
     *exec_status = (err == ENOENT || err == ENOTDIR) ? 127 : 126;
     return -1;
   }
+  child_pid = pid;
   return pid;
 }
 
@@ -874,12 +870,16 @@ int drv_run_main(int argc, char **argv) {
   }
 
   char *runtime = find_runtime();
-  char *dir = runtime ? make_temp_dir() : NULL;
-  /* The runtime's event log, where it costs no disk writes. */
-  char *shm_dir = dir ? make_shm_dir() : NULL;
-  /* <dir>/report.%p.json, <shm_dir>/events.%p and <dir>/final.%p. */
+  /* One private directory for the runtime's event log, reports and
+   * journals: in /dev/shm, where they cost no disk writes (and creating
+   * and removing it costs less than on a disk's file system), else in the
+   * temporary directory. */
+  char *dir = runtime ? make_shm_dir() : NULL;
+  if (runtime && !dir)
+    dir = make_temp_dir();
+  /* <dir>/report.%p.json, <dir>/events.%p and <dir>/final.%p. */
   char *report_path = dir ? runtime_path(dir, "/report.%p.json") : NULL;
-  char *crash_log = dir ? runtime_path(shm_dir ? shm_dir : dir, "/events.%p") : NULL;
+  char *crash_log = dir ? runtime_path(dir, "/events.%p") : NULL;
   /* The runtime writes the finished report when the driver would only
    * complete it: a format it can write, and no projection. */
   a.finished = (a.format == DRV_FORMAT_TEXT || a.format == DRV_FORMAT_JSON ||
@@ -891,9 +891,6 @@ int drv_run_main(int argc, char **argv) {
       set_environment(runtime, report_path, crash_log, final, &a)) {
     if (dir)
       remove_temp_dir(dir);
-    if (shm_dir)
-      remove_temp_dir(shm_dir);
-    free(shm_dir);
     free(crash_log);
     free(final);
     free(report_path);
@@ -943,15 +940,12 @@ int drv_run_main(int argc, char **argv) {
     ign.sa_handler = SIG_IGN;
     sigemptyset(&ign.sa_mask);
     sigaction(SIGPIPE, &ign, &old_pipe);
-    render(dir, shm_dir ? shm_dir : dir, pid, &a, status, ended_at_ns, disabled);
+    render(dir, dir, pid, &a, status, ended_at_ns, disabled);
     sigaction(SIGPIPE, &old_pipe, NULL);
   }
   restore_signals(&sigs);
 
   remove_temp_dir(dir);
-  if (shm_dir)
-    remove_temp_dir(shm_dir);
-  free(shm_dir);
   free(crash_log);
   free(final);
   free(report_path);
