@@ -7,12 +7,12 @@
 |* bytes (a 64-bit hash: a false match is as unlikely as a duplicate
 |* transfer taken for another's bytes).
 |*
-|* That hash is computed once per distinct size and cached. It is taken
-|* with the streaming XXH3 API over one static block of zeros, so a 256 MiB
-|* transfer costs hashing time but no memory; and the state of the largest
-|* size hashed so far is kept, so that a larger size only hashes the zeros
-|* it adds (sizes that grow, 8 B to 256 MiB, cost the largest once, not
-|* their sum). Small copies (a zero scalar,
+|* That hash (include/ompdp/content_hash.h) is computed once per distinct
+|* size and cached. Below OMPDP_HASH_CHUNKED_MIN it is taken with the
+|* streaming XXH3 API over one static block of zeros, keeping the state of
+|* the largest size hashed so far, so that a larger size only hashes the
+|* zeros it adds; from there on the buffer's chunks all hash alike but the
+|* last, so a 256 MiB transfer costs two chunk hashes. Small copies (a zero scalar,
 |* a flag) are left out: below the `zero_min_bytes` option they are not
 |* worth a device-side fill. Device-to-host zeros are the device's results,
 |* not this pattern.
@@ -22,6 +22,8 @@
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
+
+#include "ompdp/content_hash.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -71,7 +73,8 @@ static void feed_zeros(XXH3_state_t *st, uint64_t n) {
   }
 }
 
-uint64_t ompdp_zero_hash(uint64_t n) {
+/* XXH3-64 of n zero bytes. */
+static uint64_t xxh3_zeros(uint64_t n) {
   if (n <= sizeof(zero_block))
     return XXH3_64bits(zero_block, (size_t)n);
   /* The one-shot and streaming APIs give the same value for the same bytes. */
@@ -82,11 +85,42 @@ uint64_t ompdp_zero_hash(uint64_t n) {
   return XXH3_64bits_digest(&st);
 }
 
+/* The content hash of n >= OMPDP_HASH_CHUNKED_MIN zero bytes
+ * (include/ompdp/content_hash.h): every chunk but the last has the hash of
+ * a whole chunk of zeros, computed once, so even 256 MiB costs two chunk
+ * hashes and one pass over the chunks' hashes, not 256 MiB of hashing. */
+static uint64_t chunked_zeros(uint64_t n) {
+  static _Atomic uint64_t whole; /* 0: not known yet (XXH3 of 64 KiB of zeros is not 0) */
+  uint64_t w = atomic_load_explicit(&whole, memory_order_relaxed);
+  if (!w) {
+    w = xxh3_zeros(OMPDP_HASH_CHUNK);
+    atomic_store_explicit(&whole, w, memory_order_relaxed);
+  }
+  size_t m = ompdp_hash_chunks((size_t)n);
+  XXH3_state_t st;
+  XXH3_INITSTATE(&st);
+  XXH3_64bits_reset_withSeed(&st, (XXH64_hash_t)n);
+  uint64_t h[64];
+  for (size_t i = 0; i < 64; ++i)
+    h[i] = w;
+  for (size_t i = 0; i + 1 < m; i += 64) {
+    size_t k = m - 1 - i < 64 ? m - 1 - i : 64;
+    XXH3_64bits_update(&st, h, k * sizeof(uint64_t));
+  }
+  uint64_t last = xxh3_zeros(ompdp_hash_chunk_len((size_t)n, m - 1));
+  XXH3_64bits_update(&st, &last, sizeof(last));
+  return XXH3_64bits_digest(&st);
+}
+
+uint64_t ompdp_zero_hash(uint64_t n) {
+  return n < OMPDP_HASH_CHUNKED_MIN ? xxh3_zeros(n) : chunked_zeros(n);
+}
+
 /* The zero hash of n bytes, from the kept state when n is past it (the
  * digest leaves the state as it is, so it can go on growing). */
 static uint64_t zero_hash_run(ompdp_zero_t *z, uint64_t n) {
-  if (n <= sizeof(zero_block))
-    return XXH3_64bits(zero_block, (size_t)n);
+  if (n <= sizeof(zero_block) || n >= OMPDP_HASH_CHUNKED_MIN)
+    return ompdp_zero_hash(n);
   if (n < z->run_bytes)
     return ompdp_zero_hash(n);
   if (!z->run_bytes) {

@@ -1,13 +1,12 @@
 /*===- zero_avx2.c - XXH3 streamed over zero bytes, for AVX2 --------*- C -*-===*\
 |*
 |* detect_zero.c decides that a copy was all zeros by comparing its hash
-|* with the XXH3 of as many zero bytes, which it streams over a block of
-|* zeros: as many bytes as the largest host-to-device copy (256 MiB in
-|* benchmarks/programs/transfer_torture.c), on the analysis thread and, for
-|* a program whose largest copy comes last, after main. Built with -mavx2
+|* with the hash of as many zero bytes, which below the chunked sizes
+|* (include/ompdp/content_hash.h: 256 KiB) it streams over a block of
+|* zeros, and from there on makes of two chunk hashes. Built with -mavx2
 |* and chosen at run time by detect_zero.c only where the CPU has AVX2; the
-|* portable build runs XXH3's SSE2 loop. 256 MiB of zeros: 13-24 ms here
-|* against 26-37 ms (benchmarks/results-host.md, issue 17). The state is
+|* portable build runs XXH3's SSE2 loop (when it streamed every size, 256
+|* MiB of zeros took 13-24 ms with it against 26-37 ms: issue 17). The state is
 |* XXH3's own, laid out alike in every vector variant, and the value is the
 |* same: only the speed differs.
 |*

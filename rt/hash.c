@@ -12,13 +12,16 @@
 |* cache, and on host offload a transfer is exactly such a copy, so hashing
 |* after the copy would double the transfer. Instead the data-op begin callback hands the
 |* buffer to a helper thread (ompdp_hash_start), the OpenMP runtime copies
-|* it meanwhile, and the end callback, after reading the clock, waits for
-|* the result (ompdp_hash_finish). The value is the same XXH3 of the same
-|* bytes, computed elsewhere. One helper, one job at a time: a begin that
-|* finds the helper busy hashes inline, as before, and an end that finds its
-|* job not yet started (the helper got no CPU: a busy machine) takes it back
-|* and hashes inline, so a transfer never waits for the helper to be
-|* scheduled. The helper spins briefly after a job (a loop's next transfer
+|* it meanwhile, and the end callback, after reading the clock, finishes
+|* the job with it (ompdp_hash_finish). Such buffers are hashed in chunks
+|* (include/ompdp/content_hash.h), which the helper and the end callback
+|* take one at a time from the same counter: the value does not depend on
+|* who hashed which, and a helper slowed down (a core shared with an
+|* OpenMP worker that spins between kernels) costs the transfer at most
+|* the chunk it is on, not the rest of the buffer. One helper, one job at
+|* a time: a begin that finds the helper busy hashes inline, and an end
+|* that finds its job not yet started takes all of it back, so a transfer
+|* never waits for the helper to be scheduled. The helper spins briefly after a job (a loop's next transfer
 |* is usually near) and then sleeps on a futex; it takes no lock and calls
 |* nothing of OpenMP.
 |*
@@ -28,6 +31,8 @@
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
+
+#include "ompdp/content_hash.h"
 
 #include <linux/futex.h>
 #include <pthread.h>
@@ -56,10 +61,30 @@ void ompdp_hash_init(void) {
 #endif
 }
 
+/* Chunks [from, to) of p[0..n) into h[from..to). */
+static void hash_chunks(const unsigned char *p, size_t n, uint64_t *h, size_t from, size_t to) {
+  for (size_t i = from; i < to; ++i)
+    h[i] = hash_fn(p + i * OMPDP_HASH_CHUNK, ompdp_hash_chunk_len(n, i));
+}
+
 uint64_t ompdp_hash(const void *p, size_t n) {
   if (n <= 240)
     return XXH3_64bits(p, n); /* scalar in every variant */
-  return hash_fn(p, n);
+  if (n < OMPDP_HASH_CHUNKED_MIN)
+    return hash_fn(p, n);
+  /* include/ompdp/content_hash.h, a few chunks at a time: the streamed
+   * XXH3 of the chunks' hashes is the one-shot XXH3 of their array. */
+  XXH3_state_t st;
+  XXH3_INITSTATE(&st);
+  XXH3_64bits_reset_withSeed(&st, (XXH64_hash_t)n);
+  uint64_t h[64];
+  for (size_t i = 0, m = ompdp_hash_chunks(n); i < m; i += 64) {
+    size_t k = m - i < 64 ? m - i : 64;
+    hash_chunks((const unsigned char *)p + i * OMPDP_HASH_CHUNK, n - i * OMPDP_HASH_CHUNK, h, 0,
+                k);
+    XXH3_64bits_update(&st, h, k * sizeof(uint64_t));
+  }
+  return XXH3_64bits_digest(&st);
 }
 
 const char *ompdp_hash_impl_name(void) { return hash_name; }
@@ -68,12 +93,26 @@ const char *ompdp_hash_impl_name(void) { return hash_name; }
 
 enum { IDLE, CLAIMED, POSTED, RUNNING, DONE };
 
+/* The job: p[0..n)'s chunks, claimed one at a time (next) by the helper
+ * and, once its copy is over, by the transfer's own thread, into h. */
 static struct {
   _Atomic uint32_t state; /* also the futex word */
-  const void *p;
-  size_t n;
-  uint64_t result;
+  const unsigned char *p;
+  size_t n, chunks;
+  _Atomic size_t next;
+  uint64_t *h;
+  size_t cap; /* of h */
 } job;
+
+/* Hashes chunks of the job until none is left. */
+static void work_on_job(void) {
+  for (;;) {
+    size_t i = atomic_fetch_add_explicit(&job.next, 1, memory_order_relaxed);
+    if (i >= job.chunks)
+      return;
+    job.h[i] = hash_fn(job.p + i * OMPDP_HASH_CHUNK, ompdp_hash_chunk_len(job.n, i));
+  }
+}
 
 static atomic_int helper_state; /* 0 not started, 1 running, -1 could not start */
 static pthread_mutex_t helper_start_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -116,7 +155,7 @@ static void *helper(void *arg) {
     if (!atomic_compare_exchange_strong_explicit(&job.state, &posted, RUNNING,
                                                  memory_order_acquire, memory_order_relaxed))
       continue; /* taken back by its owner */
-    job.result = hash_fn(job.p, job.n);
+    work_on_job();
     atomic_store_explicit(&job.state, DONE, memory_order_release);
     futex_wake(&job.state);
   }
@@ -228,8 +267,20 @@ int ompdp_hash_start(const void *p, size_t n) {
                                                memory_order_relaxed))
     return 0; /* busy with another thread's buffer */
   /* Published by the release store of POSTED, which the helper acquires. */
+  size_t chunks = ompdp_hash_chunks(n);
+  if (chunks > job.cap) {
+    uint64_t *h = realloc(job.h, chunks * sizeof(*h));
+    if (!h) {
+      atomic_store_explicit(&job.state, IDLE, memory_order_release);
+      return 0; /* hashed inline */
+    }
+    job.h = h;
+    job.cap = chunks;
+  }
   job.p = p;
   job.n = n;
+  job.chunks = chunks;
+  atomic_store_explicit(&job.next, 0, memory_order_relaxed);
   atomic_store_explicit(&job.state, POSTED, memory_order_release);
   futex_wake(&job.state);
   return 1;
@@ -239,20 +290,21 @@ uint64_t ompdp_hash_finish(void) {
   uint32_t posted = POSTED;
   if (atomic_compare_exchange_strong_explicit(&job.state, &posted, CLAIMED,
                                               memory_order_acquire, memory_order_relaxed)) {
-    uint64_t h = hash_fn(job.p, job.n); /* the helper never started it */
-    atomic_store_explicit(&job.state, IDLE, memory_order_release);
-    return h;
-  }
-  for (int spins = 0; atomic_load_explicit(&job.state, memory_order_acquire) != DONE; ++spins) {
-    if (spins < 4096) {
-      cpu_relax();
-      continue;
+    work_on_job(); /* the helper never started it */
+  } else {
+    /* The chunks the helper has not reached, then its last one. */
+    work_on_job();
+    for (int spins = 0; atomic_load_explicit(&job.state, memory_order_acquire) != DONE; ++spins) {
+      if (spins < 4096) {
+        cpu_relax();
+        continue;
+      }
+      uint32_t s = atomic_load_explicit(&job.state, memory_order_acquire);
+      if (s != DONE)
+        futex_wait(&job.state, s);
     }
-    uint32_t s = atomic_load_explicit(&job.state, memory_order_acquire);
-    if (s != DONE)
-      futex_wait(&job.state, s);
   }
-  uint64_t h = job.result;
+  uint64_t h = ompdp_hash_combine(job.h, job.n);
   atomic_store_explicit(&job.state, IDLE, memory_order_release);
   return h;
 }

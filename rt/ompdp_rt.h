@@ -12,6 +12,7 @@
 
 #include "engine.h"
 #include "report.h"
+#include "ompdp/content_hash.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -138,9 +139,11 @@ void ompdp_hash_init(void);
 uint64_t ompdp_hash(const void *p, size_t n);
 /* Hashing on the helper thread while the caller does something else (the
  * copy): returns 1 if the helper took p[0..n), then ompdp_hash_finish (on
- * any thread, exactly once) waits for and returns XXH3(p, n); 0 if the
- * caller must hash itself (small buffer, helper busy or unavailable). */
-#define OMPDP_HASH_ASYNC_MIN ((size_t)256 << 10)
+ * the same thread, exactly once) hashes the chunks the helper has not
+ * reached, waits for its last one and returns ompdp_hash(p, n); 0 if the
+ * caller must hash itself (small buffer, helper busy or unavailable). Only
+ * buffers hashed in chunks (include/ompdp/content_hash.h) go to it. */
+#define OMPDP_HASH_ASYNC_MIN OMPDP_HASH_CHUNKED_MIN
 int ompdp_hash_start(const void *p, size_t n);
 uint64_t ompdp_hash_finish(void);
 /* The end of a transfer of n bytes that called ompdp_hash_start, once its
