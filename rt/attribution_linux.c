@@ -25,19 +25,99 @@
 #include <link.h>
 #include <unistd.h>
 
+#ifdef OMPDP_LAZY_LIBDW
+/* The runtime loads libdw (with libelf, zlib, liblzma and libbz2 under it)
+ * only when a report needs a DWARF lookup: a program built with the plugin
+ * never does (its region table names every operation), and loading them at
+ * start-up cost 0.6 ms of every run. The driver, which links libdw
+ * statically, calls it directly. */
+#define OMPDP_DW_FUNCTIONS(X)                                                                    \
+  X(dwarf_attr_integrate) X(dwarf_child) X(dwarf_decl_file) X(dwarf_decl_line) X(dwarf_diename)  \
+  X(dwarf_formstring) X(dwarf_getscopes) X(dwarf_getsrc_die) X(dwarf_getsrclines)               \
+  X(dwarf_hasattr) X(dwarf_haspc) X(dwarf_lineaddr) X(dwarf_linecol) X(dwarf_lineendsequence)   \
+  X(dwarf_lineno) X(dwarf_linesrc) X(dwarf_nextcu) X(dwarf_offdie) X(dwarf_onesrcline)          \
+  X(dwarf_siblingof) X(dwarf_tag) X(dwfl_addrmodule) X(dwfl_begin) X(dwfl_end)                  \
+  X(dwfl_linux_proc_find_elf) X(dwfl_linux_proc_report) X(dwfl_module_addrdie)                  \
+  X(dwfl_module_addrname) X(dwfl_module_getdwarf) X(dwfl_report_begin_add) X(dwfl_report_elf)  \
+  X(dwfl_report_end) X(dwfl_standard_find_debuginfo)
+
+static struct {
+#define OMPDP_DW_POINTER(f) __typeof__(f) *f;
+  OMPDP_DW_FUNCTIONS(OMPDP_DW_POINTER)
+#undef OMPDP_DW_POINTER
+} libdw_fn;
+
+/* 1 once every function is there; 0 (for good) when libdw is not. */
+static int load_libdw(void) {
+  static int state; /* 0: not tried, 1: loaded, -1: not there */
+  if (state)
+    return state > 0;
+  state = -1;
+  void *h = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!h)
+    return 0;
+#define OMPDP_DW_LOOKUP(f)                                                                       \
+  if (!(libdw_fn.f = (__typeof__(f) *)dlsym(h, #f)))                                                   \
+    return 0;
+  OMPDP_DW_FUNCTIONS(OMPDP_DW_LOOKUP)
+#undef OMPDP_DW_LOOKUP
+  state = 1;
+  return 1;
+}
+
+#define OMPDP_DW_RENAME(f) libdw_fn.f
+#define dwarf_attr_integrate OMPDP_DW_RENAME(dwarf_attr_integrate)
+#define dwarf_child OMPDP_DW_RENAME(dwarf_child)
+#define dwarf_decl_file OMPDP_DW_RENAME(dwarf_decl_file)
+#define dwarf_decl_line OMPDP_DW_RENAME(dwarf_decl_line)
+#define dwarf_diename OMPDP_DW_RENAME(dwarf_diename)
+#define dwarf_formstring OMPDP_DW_RENAME(dwarf_formstring)
+#define dwarf_getscopes OMPDP_DW_RENAME(dwarf_getscopes)
+#define dwarf_getsrc_die OMPDP_DW_RENAME(dwarf_getsrc_die)
+#define dwarf_getsrclines OMPDP_DW_RENAME(dwarf_getsrclines)
+#define dwarf_hasattr OMPDP_DW_RENAME(dwarf_hasattr)
+#define dwarf_haspc OMPDP_DW_RENAME(dwarf_haspc)
+#define dwarf_lineaddr OMPDP_DW_RENAME(dwarf_lineaddr)
+#define dwarf_linecol OMPDP_DW_RENAME(dwarf_linecol)
+#define dwarf_lineendsequence OMPDP_DW_RENAME(dwarf_lineendsequence)
+#define dwarf_lineno OMPDP_DW_RENAME(dwarf_lineno)
+#define dwarf_linesrc OMPDP_DW_RENAME(dwarf_linesrc)
+#define dwarf_nextcu OMPDP_DW_RENAME(dwarf_nextcu)
+#define dwarf_offdie OMPDP_DW_RENAME(dwarf_offdie)
+#define dwarf_onesrcline OMPDP_DW_RENAME(dwarf_onesrcline)
+#define dwarf_siblingof OMPDP_DW_RENAME(dwarf_siblingof)
+#define dwarf_tag OMPDP_DW_RENAME(dwarf_tag)
+#define dwfl_addrmodule OMPDP_DW_RENAME(dwfl_addrmodule)
+#define dwfl_begin OMPDP_DW_RENAME(dwfl_begin)
+#define dwfl_end OMPDP_DW_RENAME(dwfl_end)
+#define dwfl_linux_proc_find_elf OMPDP_DW_RENAME(dwfl_linux_proc_find_elf)
+#define dwfl_linux_proc_report OMPDP_DW_RENAME(dwfl_linux_proc_report)
+#define dwfl_module_addrdie OMPDP_DW_RENAME(dwfl_module_addrdie)
+#define dwfl_module_addrname OMPDP_DW_RENAME(dwfl_module_addrname)
+#define dwfl_module_getdwarf OMPDP_DW_RENAME(dwfl_module_getdwarf)
+#define dwfl_report_begin_add OMPDP_DW_RENAME(dwfl_report_begin_add)
+#define dwfl_report_elf OMPDP_DW_RENAME(dwfl_report_elf)
+#define dwfl_report_end OMPDP_DW_RENAME(dwfl_report_end)
+#define dwfl_standard_find_debuginfo OMPDP_DW_RENAME(dwfl_standard_find_debuginfo)
+#else
+static int load_libdw(void) { return 1; }
+#endif
+
 static Dwfl *dwfl;
 static int dwfl_failed;
-
-static const Dwfl_Callbacks callbacks = {
-    .find_elf = dwfl_linux_proc_find_elf,
-    .find_debuginfo = dwfl_standard_find_debuginfo,
-};
+static Dwfl_Callbacks callbacks;
 
 static int proc_reported; /* every mapped object reported (the fallback) */
 
 static Dwfl *get_dwfl(void) {
   if (dwfl || dwfl_failed)
     return dwfl;
+  if (!load_libdw()) {
+    dwfl_failed = 1;
+    return NULL;
+  }
+  callbacks.find_elf = dwfl_linux_proc_find_elf;
+  callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
   dwfl = dwfl_begin(&callbacks);
   if (!dwfl)
     dwfl_failed = 1;
