@@ -12,9 +12,9 @@
 |* streaming XXH3 API over one static block of zeros, keeping the state of
 |* the largest size hashed so far, so that a larger size only hashes the
 |* zeros it adds; from there on the buffer's chunks all hash alike but the
-|* last, so a 256 MiB transfer costs two chunk hashes. Small copies (a zero scalar,
-|* a flag) are left out: below the `zero_min_bytes` option they are not
-|* worth a device-side fill. Device-to-host zeros are the device's results,
+|* last, so a 256 MiB transfer costs two chunk hashes. Small copies (a
+|* zero scalar, a flag) are left out: below the `zero_min_bytes` option
+|* they are not worth a device-side fill. Device-to-host zeros are the device's results,
 |* not this pattern.
 |*
 \*===----------------------------------------------------------------------===*/
@@ -85,31 +85,24 @@ static uint64_t xxh3_zeros(uint64_t n) {
   return XXH3_64bits_digest(&st);
 }
 
+/* Chunk i of n zero bytes: every chunk but the last is a whole chunk of
+ * zeros, whose hash (ctx) is computed once per size asked. */
+typedef struct zero_chunks {
+  size_t n, last;
+  uint64_t whole;
+} zero_chunks_t;
+
+static uint64_t zero_chunk(const void *ctx, size_t i) {
+  const zero_chunks_t *z = ctx;
+  return i == z->last ? xxh3_zeros(ompdp_hash_chunk_len(z->n, i)) : z->whole;
+}
+
 /* The content hash of n >= OMPDP_HASH_CHUNKED_MIN zero bytes
- * (include/ompdp/content_hash.h): every chunk but the last has the hash of
- * a whole chunk of zeros, computed once, so even 256 MiB costs two chunk
- * hashes and one pass over the chunks' hashes, not 256 MiB of hashing. */
+ * (include/ompdp/content_hash.h): two chunk hashes and one pass over the
+ * chunks' hashes, not 256 MiB of hashing for 256 MiB. */
 static uint64_t chunked_zeros(uint64_t n) {
-  static _Atomic uint64_t whole; /* 0: not known yet (XXH3 of 64 KiB of zeros is not 0) */
-  uint64_t w = atomic_load_explicit(&whole, memory_order_relaxed);
-  if (!w) {
-    w = xxh3_zeros(OMPDP_HASH_CHUNK);
-    atomic_store_explicit(&whole, w, memory_order_relaxed);
-  }
-  size_t m = ompdp_hash_chunks((size_t)n);
-  XXH3_state_t st;
-  XXH3_INITSTATE(&st);
-  XXH3_64bits_reset_withSeed(&st, (XXH64_hash_t)n);
-  uint64_t h[64];
-  for (size_t i = 0; i < 64; ++i)
-    h[i] = w;
-  for (size_t i = 0; i + 1 < m; i += 64) {
-    size_t k = m - 1 - i < 64 ? m - 1 - i : 64;
-    XXH3_64bits_update(&st, h, k * sizeof(uint64_t));
-  }
-  uint64_t last = xxh3_zeros(ompdp_hash_chunk_len((size_t)n, m - 1));
-  XXH3_64bits_update(&st, &last, sizeof(last));
-  return XXH3_64bits_digest(&st);
+  zero_chunks_t z = {(size_t)n, ompdp_hash_chunks((size_t)n) - 1, xxh3_zeros(OMPDP_HASH_CHUNK)};
+  return ompdp_hash_chunked((size_t)n, zero_chunk, &z);
 }
 
 uint64_t ompdp_zero_hash(uint64_t n) {
@@ -119,9 +112,7 @@ uint64_t ompdp_zero_hash(uint64_t n) {
 /* The zero hash of n bytes, from the kept state when n is past it (the
  * digest leaves the state as it is, so it can go on growing). */
 static uint64_t zero_hash_run(ompdp_zero_t *z, uint64_t n) {
-  if (n <= sizeof(zero_block) || n >= OMPDP_HASH_CHUNKED_MIN)
-    return ompdp_zero_hash(n);
-  if (n < z->run_bytes)
+  if (n <= sizeof(zero_block) || n >= OMPDP_HASH_CHUNKED_MIN || n < z->run_bytes)
     return ompdp_zero_hash(n);
   if (!z->run_bytes) {
     XXH3_INITSTATE(&z->run);

@@ -41,6 +41,8 @@ int drv_flag_value(int argc, char **argv, int *i, const char *name,
 
 /* Parses the value of --format; prints an error and returns -1 if bad. */
 int drv_parse_format(const char *value, drv_format_t *out);
+/* The name --format takes for fmt. */
+const char *drv_format_name(drv_format_t fmt);
 
 /* Checks, before any work is done, that path can be written: opens it for
  * writing (creating it if need be) and removes it again if it was created
@@ -50,8 +52,6 @@ int drv_check_output(const char *path);
 
 /* The report in format fmt on out. Returns 0, or -1 with errno set. */
 int drv_render_report(const ompdp_report_t *r, drv_format_t fmt, FILE *out);
-/* A whole file into a new buffer (free it). Returns 0, or -1 with errno set. */
-int drv_read_whole(const char *path, char **data, size_t *len);
 /* A report already rendered (the file src) written where drv_write_report
  * writes one. Returns 0, or -1 after an error message. */
 int drv_copy_report(const char *src, const char *path, FILE *dflt);

@@ -26,23 +26,21 @@
 #define OMPDP_VERSION_STRING "unknown"
 #endif
 
+static const char *const FormatNames[] = {[DRV_FORMAT_TEXT] = "text", [DRV_FORMAT_JSON] = "json",
+                                           [DRV_FORMAT_SARIF] = "sarif", [DRV_FORMAT_HTML] = "html",
+                                           [DRV_FORMAT_TRACE] = "trace"};
+
 int drv_parse_format(const char *value, drv_format_t *out) {
-  if (!strcmp(value, "text"))
-    *out = DRV_FORMAT_TEXT;
-  else if (!strcmp(value, "json"))
-    *out = DRV_FORMAT_JSON;
-  else if (!strcmp(value, "sarif"))
-    *out = DRV_FORMAT_SARIF;
-  else if (!strcmp(value, "html"))
-    *out = DRV_FORMAT_HTML;
-  else if (!strcmp(value, "trace"))
-    *out = DRV_FORMAT_TRACE;
-  else {
-    drv_error("unknown --format '%s' (use text, json, sarif, html or trace)", value);
-    return -1;
-  }
-  return 0;
+  for (size_t i = 0; i < sizeof(FormatNames) / sizeof(FormatNames[0]); ++i)
+    if (!strcmp(value, FormatNames[i])) {
+      *out = (drv_format_t)i;
+      return 0;
+    }
+  drv_error("unknown --format '%s' (use text, json, sarif, html or trace)", value);
+  return -1;
 }
+
+const char *drv_format_name(drv_format_t fmt) { return FormatNames[fmt]; }
 
 int drv_check_output(const char *path) {
   if (!strcmp(path, "-"))
@@ -137,44 +135,12 @@ static int close_destination(FILE *out, const char *name, int rc, int err) {
   return 0;
 }
 
-int drv_read_whole(const char *path, char **data, size_t *len) {
-  *data = NULL;
-  *len = 0;
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return -1;
-  size_t cap = 0;
-  int rc = 0;
-  for (;;) {
-    if (*len == cap) {
-      char *p = realloc(*data, cap = cap ? 2 * cap : 1 << 16);
-      if (!p) {
-        rc = -1;
-        break;
-      }
-      *data = p;
-    }
-    size_t got = fread(*data + *len, 1, cap - *len, f);
-    *len += got;
-    if (got == 0) {
-      rc = ferror(f) ? -1 : 0;
-      break;
-    }
-  }
-  fclose(f);
-  if (rc) {
-    free(*data);
-    *data = NULL;
-    *len = 0;
-  }
-  return rc;
-}
-
 int drv_copy_report(const char *src, const char *path, FILE *dflt) {
-  char *data;
+  char *data, err[512];
   size_t len;
-  if (drv_read_whole(src, &data, &len)) {
-    drv_error("cannot read the report '%s': %s", src, strerror(errno));
+  if (ompdp_read_file_capped(src, OMPDP_REPORT_MAX_BYTES, "report", &data, &len, err,
+                             sizeof(err))) {
+    drv_error("%s", err);
     return -1;
   }
   const char *name;

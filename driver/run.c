@@ -177,8 +177,8 @@ static char *make_temp_dir(void) {
   return dir;
 }
 
-/* Where the runtime keeps its event log for us (rt/shm_linux.c): a private
- * directory in /dev/shm, whose pages live in memory and are never written
+/* Where the runtime keeps its event log (rt/shm_linux.c), reports and
+ * journals for us: a private directory in /dev/shm, whose pages live in memory and are never written
  * back to a disk; NULL (then the temporary directory) where there is none,
  * or where it is small (a container's 64 MiB), which the program may need
  * for its own shared memory. */
@@ -414,11 +414,8 @@ static int set_environment(const char *runtime, const char *report_path,
   add_option(&opts, "format", 6, "json");
   add_option(&opts, "crash_log", 9, crash_log);
   if (final) {
-    static const char *const names[] = {[DRV_FORMAT_TEXT] = "text",
-                                        [DRV_FORMAT_JSON] = "json",
-                                        [DRV_FORMAT_SARIF] = "sarif"};
     add_option(&opts, "final", 5, final);
-    add_option(&opts, "final_format", 12, names[a->format]);
+    add_option(&opts, "final_format", 12, drv_format_name(a->format));
   }
   int rc = 0;
   if (libs.oom || opts.oom) {
@@ -514,8 +511,7 @@ static found_report_t *add_found(found_report_t **out, size_t *n, size_t *cap) {
   return f;
 }
 
-static size_t find_reports(const char *dir, const char *shm_dir, pid_t main_pid,
-                           found_report_t **out) {
+static size_t find_reports(const char *dir, pid_t main_pid, found_report_t **out) {
   *out = NULL;
   DIR *d = opendir(dir);
   if (!d)
@@ -537,7 +533,6 @@ static size_t find_reports(const char *dir, const char *shm_dir, pid_t main_pid,
     f->path = path;
     f->journal = journal;
   }
-  closedir(d);
   /* A journal whose report was written is stale (the process was killed
    * between writing one and removing the other). */
   size_t kept = 0;
@@ -551,10 +546,11 @@ static size_t find_reports(const char *dir, const char *shm_dir, pid_t main_pid,
       (*out)[kept++] = (*out)[i];
   }
   n = kept;
-  /* Event logs: of a process with no report (the runtime removes its log
-   * once the report is written, but may be killed in between). */
-  d = shm_dir ? opendir(shm_dir) : NULL;
-  while (d && (e = readdir(d))) {
+  /* Event logs, in the same directory: of a process with no report (the
+   * runtime removes its log once the report is written, but may be killed
+   * in between). Known only once every report is. */
+  rewinddir(d);
+  while ((e = readdir(d))) {
     long pid = events_pid(e->d_name);
     if (pid < 0)
       continue;
@@ -563,7 +559,7 @@ static size_t find_reports(const char *dir, const char *shm_dir, pid_t main_pid,
       ++i;
     if (i < n && !(*out)[i].journal)
       continue;
-    char *path = join(shm_dir, e->d_name);
+    char *path = join(dir, e->d_name);
     found_report_t *f = !path ? NULL : i < n ? &(*out)[i] : add_found(out, &n, &cap);
     if (!f) {
       free(path);
@@ -572,8 +568,7 @@ static size_t find_reports(const char *dir, const char *shm_dir, pid_t main_pid,
     f->pid = pid;
     f->events = path;
   }
-  if (d)
-    closedir(d);
+  closedir(d);
   main_pid_for_sort = (long)main_pid;
   if (n > 1)
     qsort(*out, n, sizeof(**out), cmp_found);
@@ -732,9 +727,6 @@ static void render_one(const found_report_t *f, int is_main, const run_args_t *a
   ompdp_report_free(&r);
 }
 
-/* Renders every report the runtime wrote: the program's own (or the only
- * one) where -o says, further ones (other processes) after it on stderr, or
- * to <-o FILE>.<pid>. */
 /* The finished report the runtime wrote (option final) for the exit status
  * the program ended with, when it is the only report: printed as it is,
  * since reading the report back and completing it here would give the same
@@ -766,7 +758,8 @@ static int print_finished(const char *dir, pid_t pid, const found_report_t *foun
     }
     if (m)
       fclose(m);
-    int have = drv_read_whole(path, &theirs, &theirs_len) == 0;
+    int have = !ompdp_read_file_capped(path, OMPDP_REPORT_MAX_BYTES, "report", &theirs,
+                                       &theirs_len, err, sizeof(err));
     fprintf(stderr, "ompdp: check: the runtime's finished report %s\n",
             !have                                ? "is missing"
             : !ok                                ? "cannot be compared"
@@ -786,10 +779,13 @@ static int print_finished(const char *dir, pid_t pid, const found_report_t *foun
   return used;
 }
 
-static void render(const char *dir, const char *shm_dir, pid_t pid, const run_args_t *a,
-                   int status, uint64_t ended_at_ns, int disabled) {
+/* Renders every report the runtime wrote: the program's own (or the only
+ * one) where -o says, further ones (other processes) after it on stderr, or
+ * to <-o FILE>.<pid>. */
+static void render(const char *dir, pid_t pid, const run_args_t *a, int status,
+                   uint64_t ended_at_ns, int disabled) {
   found_report_t *found;
-  size_t n = find_reports(dir, shm_dir, pid, &found);
+  size_t n = find_reports(dir, pid, &found);
   if (n == 0)
     explain_no_report(a, status, disabled);
   int printed = print_finished(dir, pid, found, n, a, status);
@@ -940,7 +936,7 @@ int drv_run_main(int argc, char **argv) {
     ign.sa_handler = SIG_IGN;
     sigemptyset(&ign.sa_mask);
     sigaction(SIGPIPE, &ign, &old_pipe);
-    render(dir, dir, pid, &a, status, ended_at_ns, disabled);
+    render(dir, pid, &a, status, ended_at_ns, disabled);
     sigaction(SIGPIPE, &old_pipe, NULL);
   }
   restore_signals(&sigs);

@@ -354,6 +354,10 @@ int ompdp_report_read_json(const char *text, size_t len, ompdp_report_t *r,
 int ompdp_report_read_json_file(const char *path, ompdp_report_t *r,
                                 char *err, size_t errlen);
 
+/* Reports are a few MiB at most; the cap on reading one only keeps a wrong
+ * file from exhausting memory. */
+#define OMPDP_REPORT_MAX_BYTES ((size_t)256 << 20)
+
 /* Reads a whole file (a pipe too) of at most max bytes into a malloc'd
  * buffer; what names it in errors ("report", "journal"). Returns 0, or -1
  * after writing a one-line reason that names the path into err. */

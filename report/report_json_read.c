@@ -30,10 +30,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Reports are a few MiB at most; the cap only keeps a wrong file from
- * exhausting memory. */
-#define MAX_REPORT_BYTES ((size_t)256 << 20)
-
 /* Finds key in names[]; returns its index or -1. */
 static int lookup(const char *const *names, int count, const char *key) {
   for (int i = 0; i < count; ++i)
@@ -833,8 +829,8 @@ int ompdp_report_read_json(const char *text, size_t len, ompdp_report_t *rep, ch
   ompdp_report_init(rep);
   if (!text)
     return ompdp_json_fail(&r, "no report text");
-  if (len > MAX_REPORT_BYTES)
-    return ompdp_json_fail(&r, "the report is larger than %zu MiB", MAX_REPORT_BYTES >> 20);
+  if (len > OMPDP_REPORT_MAX_BYTES)
+    return ompdp_json_fail(&r, "the report is larger than %zu MiB", OMPDP_REPORT_MAX_BYTES >> 20);
   /* A UTF-8 byte order mark is not JSON, but editors add it. */
   size_t start = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0, p = start;
   while (p < len && strchr(" \t\n\r", text[p]) && text[p])
@@ -867,7 +863,7 @@ int ompdp_report_read_json_file(const char *path, ompdp_report_t *r, char *err, 
   ompdp_report_init(r);
   char *buf;
   size_t len;
-  if (ompdp_read_file_capped(path, MAX_REPORT_BYTES, "report", &buf, &len, err, errlen))
+  if (ompdp_read_file_capped(path, OMPDP_REPORT_MAX_BYTES, "report", &buf, &len, err, errlen))
     return -1;
   char reason[512];
   int rc = ompdp_report_read_json(buf, len, r, reason, sizeof(reason));

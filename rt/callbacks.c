@@ -468,7 +468,7 @@ void ompdp_cb_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *ta
         ompdp_log_note_dropped();
       if (h == HASH_PENDING)
         (void)ompdp_hash_finish();
-      ompdp_hash_done(0); /* not timed */
+      ompdp_hash_done();
       return;
     }
     r->x = h;
@@ -493,7 +493,7 @@ void ompdp_cb_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *ta
       r->x = hash_of(dest_addr, bytes);
       w |= OMPDP_REC_HASHED;
     }
-    ompdp_hash_done(bytes);
+    ompdp_hash_done();
   } else {
     r->x = now;
   }

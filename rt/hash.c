@@ -8,22 +8,23 @@
 |*
 |* Large buffers are hashed while they are copied (hash_helper: always,
 |* never, or by default when the transfer runs alone, see below). Hashing
-|* a buffer costs about as much as copying it once it no longer fits in the
-|* cache, and on host offload a transfer is exactly such a copy, so hashing
-|* after the copy would double the transfer. Instead the data-op begin callback hands the
-|* buffer to a helper thread (ompdp_hash_start), the OpenMP runtime copies
-|* it meanwhile, and the end callback, after reading the clock, finishes
-|* the job with it (ompdp_hash_finish). Such buffers are hashed in chunks
-|* (include/ompdp/content_hash.h), which the helper and the end callback
-|* take one at a time from the same counter: the value does not depend on
-|* who hashed which, and a helper slowed down (a core shared with an
-|* OpenMP worker that spins between kernels) costs the transfer at most
-|* the chunk it is on, not the rest of the buffer. One helper, one job at
-|* a time: a begin that finds the helper busy hashes inline, and an end
-|* that finds its job not yet started takes all of it back, so a transfer
-|* never waits for the helper to be scheduled. The helper spins briefly after a job (a loop's next transfer
-|* is usually near) and then sleeps on a futex; it takes no lock and calls
-|* nothing of OpenMP.
+|* a buffer costs about as much as copying it once it no longer fits in
+|* the cache, and on host offload a transfer is exactly such a copy, so
+|* hashing after the copy would double the transfer. Instead the data-op
+|* begin callback hands the buffer to a helper thread (ompdp_hash_start),
+|* the OpenMP runtime copies it meanwhile, and the end callback, after
+|* reading the clock, finishes the job with it (ompdp_hash_finish). Such
+|* buffers are hashed in chunks (include/ompdp/content_hash.h), which the
+|* helper and the end callback take one at a time from the same counter:
+|* the value does not depend on who hashed which, and a helper slowed down
+|* (a core shared with an OpenMP worker that spins between kernels) costs
+|* the transfer at most the chunk it is on, not the rest of the buffer.
+|* One helper, one job at a time: a begin that finds the helper busy
+|* hashes inline, and an end that finds its job not yet started takes all
+|* of it back, so a transfer never waits for the helper to be scheduled.
+|* The helper spins briefly after a job (a loop's next transfer is usually
+|* near) and then sleeps on a futex; it takes no lock and calls nothing of
+|* OpenMP.
 |*
 \*===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE
@@ -61,10 +62,19 @@ void ompdp_hash_init(void) {
 #endif
 }
 
-/* Chunks [from, to) of p[0..n) into h[from..to). */
-static void hash_chunks(const unsigned char *p, size_t n, uint64_t *h, size_t from, size_t to) {
-  for (size_t i = from; i < to; ++i)
-    h[i] = hash_fn(p + i * OMPDP_HASH_CHUNK, ompdp_hash_chunk_len(n, i));
+/* Chunk i of p[0..n) (include/ompdp/content_hash.h). */
+static uint64_t chunk_hash(const unsigned char *p, size_t n, size_t i) {
+  return hash_fn(p + i * OMPDP_HASH_CHUNK, ompdp_hash_chunk_len(n, i));
+}
+
+typedef struct buffer {
+  const unsigned char *p;
+  size_t n;
+} buffer_t;
+
+static uint64_t buffer_chunk(const void *ctx, size_t i) {
+  const buffer_t *b = ctx;
+  return chunk_hash(b->p, b->n, i);
 }
 
 uint64_t ompdp_hash(const void *p, size_t n) {
@@ -72,19 +82,8 @@ uint64_t ompdp_hash(const void *p, size_t n) {
     return XXH3_64bits(p, n); /* scalar in every variant */
   if (n < OMPDP_HASH_CHUNKED_MIN)
     return hash_fn(p, n);
-  /* include/ompdp/content_hash.h, a few chunks at a time: the streamed
-   * XXH3 of the chunks' hashes is the one-shot XXH3 of their array. */
-  XXH3_state_t st;
-  XXH3_INITSTATE(&st);
-  XXH3_64bits_reset_withSeed(&st, (XXH64_hash_t)n);
-  uint64_t h[64];
-  for (size_t i = 0, m = ompdp_hash_chunks(n); i < m; i += 64) {
-    size_t k = m - i < 64 ? m - i : 64;
-    hash_chunks((const unsigned char *)p + i * OMPDP_HASH_CHUNK, n - i * OMPDP_HASH_CHUNK, h, 0,
-                k);
-    XXH3_64bits_update(&st, h, k * sizeof(uint64_t));
-  }
-  return XXH3_64bits_digest(&st);
+  buffer_t b = {p, n};
+  return ompdp_hash_chunked(n, buffer_chunk, &b);
 }
 
 const char *ompdp_hash_impl_name(void) { return hash_name; }
@@ -110,7 +109,7 @@ static void work_on_job(void) {
     size_t i = atomic_fetch_add_explicit(&job.next, 1, memory_order_relaxed);
     if (i >= job.chunks)
       return;
-    job.h[i] = hash_fn(job.p + i * OMPDP_HASH_CHUNK, ompdp_hash_chunk_len(job.n, i));
+    job.h[i] = chunk_hash(job.p, job.n, i);
   }
 }
 
@@ -201,9 +200,9 @@ __attribute__((constructor)) static void register_fork_handler(void) {
 
 /* hash_helper=2 (auto, the default): a transfer of AUTO_MIN bytes or more
  * goes to the helper when the process may run on two CPUs or more and the
- * transfer runs alone:
- * no other large transfer in flight and no construct on another thread,
- * whose copies and kernels the helper would take CPU from (on
+ * transfer runs alone: no other large transfer in flight and no construct
+ * on another thread, whose copies and kernels the helper would take CPU
+ * from (on
  * threads_nowait, four threads on two cores, the helper cost 1.54x plain
  * against 1.44x inline); the others are hashed inline. On the 2-core
  * machine of benchmarks/results-host.md that is 1.04-1.14x plain against
@@ -260,8 +259,7 @@ void ompdp_hash_say_choice(FILE *out) {
             a, b);
 }
 
-void ompdp_hash_done(size_t n) {
-  (void)n;
+void ompdp_hash_done(void) {
   if (!ticket)
     return;
   ticket = 0;

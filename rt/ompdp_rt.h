@@ -146,11 +146,11 @@ uint64_t ompdp_hash(const void *p, size_t n);
 #define OMPDP_HASH_ASYNC_MIN OMPDP_HASH_CHUNKED_MIN
 int ompdp_hash_start(const void *p, size_t n);
 uint64_t ompdp_hash_finish(void);
-/* The end of a transfer of n bytes that called ompdp_hash_start, once its
- * bytes are hashed (or it was dropped): with hash_helper=2, it no longer
- * counts as in flight. */
-void ompdp_hash_done(size_t n);
-/* verbose: what hash_helper=2 chose and why, on out. */
+/* The end of a transfer that called ompdp_hash_start, once its bytes are
+ * hashed (or it was dropped): with hash_helper=2, it no longer counts as
+ * in flight. */
+void ompdp_hash_done(void);
+/* verbose: how many large transfers hash_helper=2 sent where, on out. */
 void ompdp_hash_say_choice(FILE *out);
 /* 1 if another thread is inside a target construct (callbacks.c). */
 int ompdp_constructs_elsewhere(void);

@@ -113,10 +113,15 @@ static void unguard_sigpipe(const pipe_guard_t *g) {
  * of a journal. Returns 0, or -1 with errno set. */
 typedef int (*emit_fn)(const void *ctx, FILE *out);
 
+/* r in format fmt (json, sarif; anything else: text). */
+static int write_as(const ompdp_report_t *r, const char *fmt, FILE *out) {
+  return fmt && !strcmp(fmt, "json")    ? ompdp_report_write_json(r, out)
+         : fmt && !strcmp(fmt, "sarif") ? ompdp_report_write_sarif(r, out, OMPDP_VERSION_STRING)
+                                        : ompdp_report_write_text(r, out);
+}
+
 static int emit_report(const void *ctx, FILE *out) {
-  const ompdp_report_t *r = ctx;
-  int json = ompdp_opts.format && !strcmp(ompdp_opts.format, "json");
-  return json ? ompdp_report_write_json(r, out) : ompdp_report_write_text(r, out);
+  return write_as(ctx, ompdp_opts.format, out);
 }
 
 /* Emits into out and closes out. Returns 0, or -1 with errno set. */
@@ -309,11 +314,7 @@ int ompdp_output_expand(const char *pattern, char *out, size_t size) {
 /*--- the finished report ----------------------------------------------------===*/
 
 static int emit_final(const void *ctx, FILE *out) {
-  const ompdp_report_t *r = ctx;
-  const char *f = ompdp_opts.final_format;
-  return !strcmp(f, "json")    ? ompdp_report_write_json(r, out)
-         : !strcmp(f, "sarif") ? ompdp_report_write_sarif(r, out, OMPDP_VERSION_STRING)
-                               : ompdp_report_write_text(r, out);
+  return write_as(ctx, ompdp_opts.final_format, out);
 }
 
 int ompdp_output_final(const ompdp_report_t *r, int exit_status, uint64_t failed) {

@@ -532,9 +532,8 @@ void ompdp_write_report_once(int signo) {
     r.warnings = own;
     r.num_warnings = num_own;
   }
-  if (ompdp_opts.verbose)
-    ompdp_hash_say_choice(stderr);
   if (ompdp_opts.verbose) {
+    ompdp_hash_say_choice(stderr);
     fprintf(stderr, "ompdp: the runtime made %llu allocations, %llu failed\n",
             (unsigned long long)ompdp_alloc_calls(), (unsigned long long)ompdp_alloc_failures());
     if (ompdp_shm_bytes())

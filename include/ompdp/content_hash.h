@@ -50,4 +50,22 @@ static inline size_t ompdp_hash_chunk_len(size_t n, size_t i) {
 static inline uint64_t ompdp_hash_combine(const uint64_t *h, size_t n) {
   return XXH3_64bits_withSeed(h, ompdp_hash_chunks(n) * sizeof(uint64_t), (XXH64_hash_t)n);
 }
+
+/* The same value without the array of every chunk's hash: chunk(ctx, i)
+ * gives chunk i's, and they are combined 64 at a time (the streamed XXH3 of
+ * the hashes is the one-shot XXH3 of their array). */
+static inline uint64_t ompdp_hash_chunked(size_t n, uint64_t (*chunk)(const void *ctx, size_t i),
+                                          const void *ctx) {
+  XXH3_state_t st;
+  XXH3_INITSTATE(&st);
+  XXH3_64bits_reset_withSeed(&st, (XXH64_hash_t)n);
+  uint64_t h[64];
+  for (size_t i = 0, m = ompdp_hash_chunks(n); i < m; i += 64) {
+    size_t k = m - i < 64 ? m - i : 64;
+    for (size_t j = 0; j < k; ++j)
+      h[j] = chunk(ctx, i + j);
+    XXH3_64bits_update(&st, h, k * sizeof(uint64_t));
+  }
+  return XXH3_64bits_digest(&st);
+}
 #endif
