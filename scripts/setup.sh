@@ -33,6 +33,7 @@ OMPDP_REQUIRES=(
   "libclang-rt-19-dev $OMPDP_LLVM/lib/clang/19/lib/linux/libclang_rt.asan-x86_64.so $OMPDP_LLVM/lib/clang/19/lib/linux/libclang_rt.tsan-x86_64.so $OMPDP_LLVM/lib/clang/19/lib/linux/libclang_rt.fuzzer-x86_64.a"
   "libomp-19-dev      $OMPDP_LLVM/lib/libomp.so $OMPDP_LLVM/lib/libomptarget.so $OMPDP_LLVM/lib/clang/19/include/omp-tools.h"
   "llvm-19-dev        $OMPDP_LLVM/lib/cmake/llvm/LLVMConfig.cmake"
+  "llvm-19            $OMPDP_LLVM/bin/llvm-readelf"
   "llvm-19-tools      $OMPDP_LLVM/bin/FileCheck $OMPDP_LLVM/bin/not $OMPDP_LLVM/bin/split-file $OMPDP_LLVM/build/utils/lit/lit.py"
   "libdw-dev          /usr/include/elfutils/libdwfl.h"
   "libbz2-dev         /usr/lib/x86_64-linux-gnu/libbz2.a"
