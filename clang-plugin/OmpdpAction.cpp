@@ -39,6 +39,8 @@
 #include "clang/Basic/CodeGenOptions.h"
 #include "clang/Basic/DiagnosticIDs.h"
 #include "clang/Frontend/CompilerInstance.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -68,7 +70,7 @@ public:
                 bool Markers, ProfileOptions Profile = {})
       : CI(CI), Dump(Dump), DumpPath(std::move(DumpPath)),
         Profile(std::move(Profile)),
-        Collector(CI, Table, Markers) {}
+        Markers(Markers), Collector(CI, Table, Markers) {}
 
   bool HandleTopLevelDecl(DeclGroupRef DG) override {
     if (!Emitting)
@@ -88,6 +90,8 @@ public:
   void HandleTranslationUnit(ASTContext &Ctx) override {
     if (CI.getDiagnostics().hasErrorOccurred())
       return;
+    if (!Markers)
+      warnHostOnly();
     emitProfileDiagnostics(CI, Table, Profile);
     if (Dump)
       dump(Table);
@@ -106,6 +110,34 @@ public:
   }
 
 private:
+  /// Without -fopenmp-targets, target regions are compiled for the host
+  /// only: they run as plain host code, move no data and never start the
+  /// OpenMP runtime, and `ompdp run` finds nothing. Said once per compile,
+  /// at the first target construct.
+  void warnHostOnly() {
+    const Region *First = nullptr;
+    unsigned N = 0;
+    for (const Region &R : Table.regions())
+      if (R.Kind == CK_TARGET || R.Kind == CK_TARGET_DATA || R.Kind == CK_TARGET_ENTER_DATA ||
+          R.Kind == CK_TARGET_EXIT_DATA || R.Kind == CK_TARGET_UPDATE)
+        First = First ? First : &R, ++N;
+    if (!First)
+      return;
+    DiagnosticsEngine &D = CI.getDiagnostics();
+    SourceLocation Loc;
+    SourceManager &SM = CI.getSourceManager();
+    if (auto FE = SM.getFileManager().getOptionalFileRef(First->File))
+      Loc = SM.translateFileLineCol(*FE, First->Begin.Line, First->Begin.Column);
+    D.Report(Loc, D.getCustomDiagID(DiagnosticsEngine::Warning,
+                                    "ompdp: %0 target construct%s0 of this file %plural{1:is|:are}0 "
+                                    "compiled without -fopenmp-targets: %plural{1:it runs|:they "
+                                    "run}0 on the host as plain code and %plural{1:moves|:move}0 no data, so "
+                                    "ompdp has nothing to measure; add "
+                                    "-fopenmp-targets=nvptx64-nvidia-cuda (or "
+                                    "x86_64-pc-linux-gnu for offload to the host)"))
+        << N;
+  }
+
   void dump(const TableBuilder &Table) {
     if (DumpPath.empty()) {
       Table.dump(llvm::outs());
@@ -164,9 +196,46 @@ private:
   bool Dump;
   std::string DumpPath;
   ProfileOptions Profile;
+  bool Markers;
   TableBuilder Table;
   RegionCollector Collector;
   bool Emitting = false;
+};
+
+/// Without -fopenmp, `#pragma omp` lines are ignored (clang warns only
+/// with -Wsource-uses-openmp): the first one the preprocessor handles (not
+/// one in a skipped #if block) gets one warning saying that nothing is
+/// offloaded or recorded.
+class NoOpenMPPragmas : public PPCallbacks {
+public:
+  explicit NoOpenMPPragmas(CompilerInstance &CI) : CI(CI) {}
+  void PragmaDirective(SourceLocation Loc, PragmaIntroducerKind) override {
+    if (Warned)
+      return;
+    SourceManager &SM = CI.getSourceManager();
+    bool Invalid = false;
+    const char *P = SM.getCharacterData(SM.getSpellingLoc(Loc), &Invalid);
+    if (Invalid || !P)
+      return;
+    llvm::StringRef T(P, strnlen(P, 256));
+    T.consume_front("#");
+    T = T.ltrim(" \t");
+    if (!T.consume_front("pragma"))
+      return;
+    T = T.ltrim(" \t");
+    if (!T.starts_with("omp") || (T.size() > 3 && isalnum(static_cast<unsigned char>(T[3]))))
+      return;
+    Warned = true;
+    DiagnosticsEngine &D = CI.getDiagnostics();
+    D.Report(Loc, D.getCustomDiagID(DiagnosticsEngine::Warning,
+                                    "ompdp: this file is compiled without -fopenmp: its OpenMP "
+                                    "pragmas are ignored, nothing is offloaded and ompdp records "
+                                    "nothing; add -fopenmp -fopenmp-targets=<device triple>"));
+  }
+
+private:
+  CompilerInstance &CI;
+  bool Warned = false;
 };
 
 } // namespace
@@ -175,8 +244,12 @@ std::unique_ptr<ASTConsumer>
 OmpdpAction::CreateASTConsumer(CompilerInstance &CI, llvm::StringRef) {
   const LangOptions &LO = CI.getLangOpts();
   // Only the host side of an OpenMP compile has anything to do.
-  if (!LO.OpenMP || LO.OpenMPIsTargetDevice || LO.CUDAIsDevice)
+  if (LO.OpenMPIsTargetDevice || LO.CUDAIsDevice)
     return std::make_unique<ASTConsumer>();
+  if (!LO.OpenMP) {
+    CI.getPreprocessor().addPPCallbacks(std::make_unique<NoOpenMPPragmas>(CI));
+    return std::make_unique<ASTConsumer>();
+  }
   // Without offload targets Clang emits no offload calls (target regions
   // run on the host), so there is nothing for markers to point at.
   bool Markers = !LO.OMPTargetTriples.empty();

@@ -30,6 +30,8 @@
 #include <limits.h>
 #include <signal.h>
 #include <spawn.h>
+
+#include "offload_images.h"
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -586,6 +588,8 @@ static int option_off(const run_args_t *a, const char *name) {
 }
 
 /* Why there is no report, in one line. */
+static void say_why_no_runtime(const char *program);
+
 static void explain_no_report(const run_args_t *a, int status, int disabled) {
   if (disabled) {
     drv_error("no report: OMP_TOOL=disabled kept the OpenMP runtime from loading ompdp");
@@ -601,9 +605,60 @@ static void explain_no_report(const run_args_t *a, int status, int disabled) {
     drv_error("no report: %s was killed by signal %d (%s) before ompdp could write one",
               a->program[0], WTERMSIG(status), strsignal(WTERMSIG(status)));
   } else {
-    drv_error("no report: %s did not load an OMPT-capable OpenMP runtime or "
-              "ended before writing one",
-              a->program[0]);
+    say_why_no_runtime(a->program[0]);
+  }
+}
+
+/* The program as posix_spawnp found it: a name without '/' on PATH. */
+static int find_program(const char *name, char *out, size_t len) {
+  if (strchr(name, '/'))
+    return snprintf(out, len, "%s", name) < (int)len ? 0 : -1;
+  const char *path = getenv("PATH");
+  for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+    const char *end = strchr(p, ':');
+    size_t dl = end ? (size_t)(end - p) : strlen(p);
+    if (snprintf(out, len, "%.*s%s%s", (int)dl, p, dl ? "/" : "", name) < (int)len &&
+        access(out, X_OK) == 0)
+      return 0;
+    p += dl + (end != NULL);
+  }
+  return -1;
+}
+
+/* A program that never started the runtime: why, from its file. The
+ * usual causes are builds: no OpenMP runtime at all, or target regions
+ * compiled for the host only (no -fopenmp-targets), whose code makes no
+ * OpenMP call, so the runtime, and ompdp's tool with it, never starts. */
+static void say_why_no_runtime(const char *program) {
+  char path[PATH_MAX];
+  ompdp_offload_info_t info;
+  memset(&info, 0, sizeof(info));
+  if (find_program(program, path, sizeof(path)) || ompdp_offload_scan_file(path, &info)) {
+    drv_error("no report: %s did not load an OMPT-capable OpenMP runtime or ended before "
+              "writing one",
+              program);
+  } else if (!info.links_openmp && !info.num_images) {
+    drv_error("no report: %s does not link an OpenMP runtime (libomp): build it with -fopenmp "
+              "and -fopenmp-targets=<device triple>",
+              program);
+  } else if (!info.num_images && info.target_functions) {
+    int one = info.target_functions == 1;
+    drv_error("no report: %s was built without -fopenmp-targets: its %u target region%s "
+              "compiled for the host only, run%s as plain host code and never start%s the "
+              "OpenMP runtime, so no data moved and nothing was checked; build with "
+              "-fopenmp-targets=nvptx64-nvidia-cuda (or x86_64-pc-linux-gnu for offload to "
+              "the host)",
+              program, info.target_functions, one ? " is" : "s are", one ? "s" : "",
+              one ? "s" : "");
+  } else if (!info.num_images) {
+    drv_error("no report: %s has no target region and no device image (was it built with "
+              "-fopenmp-targets?) and never started the OpenMP runtime",
+              program);
+  } else {
+    drv_error("no report: %s did not load an OMPT-capable OpenMP runtime (is "
+              "LD_LIBRARY_PATH or its RUNPATH pointing at one without OMPT?) or ended before "
+              "writing one",
+              program);
   }
 }
 

@@ -13,6 +13,7 @@
 #   %src-root              the source tree (scripts/, samples/)
 #   %omp-tools-include      the directory of omp-tools.h (for test-only OMPT tools)
 #   %stress-runs            repetitions of the concurrency test ($OMPDP_STRESS_RUNS or 20)
+#   %nvptx-cfg, %nvptx-arch  lib/ompdp-nvptx.cfg and the sm_XX it builds for
 #   %mpirun, %mpi-cflags, %mpi-libs  Open MPI's launcher (any number of ranks on
 #                           this machine, as root too) and how to compile and
 #                           link an MPI program with clang-19 (feature mpi)
@@ -79,6 +80,9 @@ nvptx_cfg = os.path.join(libdir, "ompdp-nvptx.cfg")
 if os.path.exists(nvptx_cfg):
     config.substitutions.append(("%nvptx-cfg", nvptx_cfg))
     cuda = [l.split("=", 1)[1].strip() for l in open(nvptx_cfg) if l.startswith("--cuda-path=")]
+    arch = [l.split("=", 1)[1].strip() for l in open(nvptx_cfg) if l.startswith("--offload-arch=")]
+    if arch:
+        config.substitutions.append(("%nvptx-arch", arch[0]))
     if cuda and os.path.isdir(os.path.join(cuda[0], "bin")):
         config.available_features.add("cuda")
 # mpi: Open MPI's mpicc and mpirun (Debian's openmpi-bin, libopenmpi-dev).

@@ -430,6 +430,28 @@ int ompdp_report_add_warning(ompdp_report_t *r, const char *msg) {
   return 0;
 }
 
+int ompdp_report_add_warning_first(ompdp_report_t *r, const char *msg) {
+  if (ompdp_report_add_warning(r, msg))
+    return -1;
+  char *w = r->warnings[r->num_warnings - 1];
+  memmove(r->warnings + 1, r->warnings, (r->num_warnings - 1) * sizeof(*r->warnings));
+  r->warnings[0] = w;
+  return 0;
+}
+
+const char *ompdp_report_no_device(const ompdp_report_t *r) {
+  for (size_t i = 0; i < r->num_warnings; ++i) {
+    const char *w = r->warnings[i];
+    if (!w)
+      continue;
+    if (!strncmp(w, "rank", 4) && (w = strstr(w, ": ")) != NULL)
+      w += 2;
+    if (w && !strncmp(w, OMPDP_NO_DEVICE_MARK, sizeof(OMPDP_NO_DEVICE_MARK) - 1))
+      return r->warnings[i];
+  }
+  return NULL;
+}
+
 /* NULL (unknown) sorts after every known string, so that located findings
  * come first within equal savings. */
 static int cmp_str(const char *a, const char *b) {

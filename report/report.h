@@ -270,6 +270,15 @@ void ompdp_edit_free(ompdp_edit_t *e);
  * share one rewrite: consumers apply it once). */
 int ompdp_rewrite_same_edits(const ompdp_rewrite_t *a, const ompdp_rewrite_t *b);
 int ompdp_report_add_warning(ompdp_report_t *r, const char *msg);
+/* The same, as the first warning. */
+int ompdp_report_add_warning_first(ompdp_report_t *r, const char *msg);
+/* How the warning begins that says a run had no device activity (the
+ * program's target regions ran on the host: nothing was checked). Every
+ * format shows it at the top of the report. */
+#define OMPDP_NO_DEVICE_MARK "no device activity: "
+/* That warning, or NULL: one beginning with the mark, or with a merged
+ * report's "rank(s) ...: " before it. */
+const char *ompdp_report_no_device(const ompdp_report_t *r);
 /* Adds the compile of file (its working directory, the compiler and its
  * arguments one per line) unless the report has it. Returns 0, or -1 when
  * out of memory (compile_commands.c). */

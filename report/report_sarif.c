@@ -312,6 +312,14 @@ int ompdp_report_write_sarif(const ompdp_report_t *r, FILE *out, const char *too
   if (r->num_warnings || r->partial || r->recovered_reason) {
     fputs(", \"toolExecutionNotifications\": [", out);
     size_t n = 0;
+    /* First, and an error: the run checked nothing (report.h). */
+    const char *no_device = ompdp_report_no_device(r);
+    if (no_device) {
+      fputs("{\"level\": \"error\", \"message\": ", out);
+      put_message(out, no_device);
+      fputc('}', out);
+      n++;
+    }
     if (r->partial) {
       fputs("{\"level\": \"warning\", \"message\": ", out);
       put_message(out, "this report is incomplete");
@@ -345,6 +353,10 @@ int ompdp_report_write_sarif(const ompdp_report_t *r, FILE *out, const char *too
       n++;
     }
     for (size_t i = 0; i < r->num_warnings; ++i, ++n) {
+      if (r->warnings[i] == no_device) {
+        --n;
+        continue;
+      }
       fputs(n ? ", {\"level\": \"warning\", \"message\": " : "{\"level\": \"warning\", \"message\": ",
             out);
       put_message(out, r->warnings[i]);

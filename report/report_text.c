@@ -263,7 +263,15 @@ static int any_excluded(const ompdp_report_t *r) {
 
 static void put_header(FILE *out, const ompdp_report_t *r) {
   char b1[OMPDP_UNIT_BUF], b2[OMPDP_UNIT_BUF];
-  fputs("=== ompdp report ===\nprogram:", out);
+  fputs("=== ompdp report ===\n", out);
+  /* Before anything a reader could take for a clean bill of health. */
+  const char *no_device = ompdp_report_no_device(r);
+  if (no_device) {
+    fputs("warning: ", out);
+    put_str(out, no_device);
+    fputc('\n', out);
+  }
+  fputs("program:", out);
   if (r->argc == 0)
     fputs(" <unknown>", out);
   for (size_t i = 0; i < r->argc; ++i) {
@@ -336,6 +344,8 @@ static void put_header(FILE *out, const ompdp_report_t *r) {
   if (r->partial)
     fputs("warning: this report is incomplete\n", out);
   for (size_t i = 0; i < r->num_warnings; ++i) {
+    if (r->warnings[i] == no_device)
+      continue; /* said at the top */
     fputs("warning: ", out);
     put_str(out, r->warnings[i] ? r->warnings[i] : "");
     fputc('\n', out);
@@ -360,7 +370,10 @@ int ompdp_report_write_text(const ompdp_report_t *r, FILE *out) {
   errno = 0;
   put_header(out, &sorted);
   if (sorted.num_findings == 0)
-    fputs("\nno inefficient data movement found\n", out);
+    fputs(ompdp_report_no_device(&sorted)
+              ? "\nnothing was checked: no data moved on any device (see the first warning)\n"
+              : "\nno inefficient data movement found\n",
+          out);
   int last_kind = -1;
   for (size_t i = 0; i < sorted.num_findings; ++i) {
     const ompdp_finding_t *f = &sorted.findings[i];

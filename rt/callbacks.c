@@ -93,10 +93,21 @@ void ompdp_cb_device_initialize(int device_num, const char *type, ompt_device_t 
   (void)lookup;
   (void)documentation;
   ompdp_note_device(device_num, type);
+  ompdp_devhash_note_device(device_num, type);
 }
 
 /* x of a transfer record whose hash the helper is computing. */
 #define HASH_PENDING 1
+/* x of a transfer record whose device copy is hashed at its end. */
+#define HASH_DEVICE 2
+
+/* Whether to wait for GPU device_num around its copies (device_sync):
+ * only while no construct runs on another thread, whose kernels and
+ * copies the wait would also wait for. */
+static int sync_applies(int device_num) {
+  return ompdp_opts.device_sync && ompdp_device_kind(device_num) == OMPDP_DEVKIND_CUDA &&
+         !ompdp_constructs_elsewhere();
+}
 
 /*===- constructs ------------------------------------------------------------===*/
 
@@ -447,13 +458,23 @@ void ompdp_cb_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *ta
     uint64_t h = 0;
     int hashed = 0;
     if (type == OMPDP_EV_TRANSFER && src_addr && bytes) {
-      if (src_device_num == host && dest_device_num != host) {
+      int to_dev = src_device_num == host && dest_device_num != host;
+      int from_dev = dest_device_num == host && src_device_num != host;
+      int dev = to_dev ? dest_device_num : src_device_num;
+      int sync = (to_dev || from_dev) && sync_applies(dev);
+      /* A copy back waits for the kernel before it: wait here, before the
+       * copy's clock starts, so that its time is the copy's alone. */
+      if (from_dev && sync)
+        (void)ompdp_device_sync(src_device_num, src_addr);
+      if ((to_dev || from_dev) && ompdp_devhash_wanted(dev, bytes) &&
+          (sync || ompdp_device_kind(dev) == OMPDP_DEVKIND_HOSTMEM)) {
+        h = HASH_DEVICE; /* at the end, from the device copy, where it is */
+      } else if (to_dev) {
         if (bytes >= OMPDP_HASH_ASYNC_MIN && ompdp_hash_start(src_addr, bytes))
           h = HASH_PENDING;
         else
           h = hash_of(src_addr, bytes), hashed = 1;
-      } else if (dest_device_num == host && src_device_num != host &&
-                 bytes >= OMPDP_HASH_ASYNC_MIN && readable_device(src_device_num) &&
+      } else if (from_dev && bytes >= OMPDP_HASH_ASYNC_MIN && readable_device(src_device_num) &&
                  ompdp_hash_start(src_addr, bytes)) {
         h = HASH_PENDING; /* the device's bytes are the ones the host will get */
       }
@@ -479,12 +500,39 @@ void ompdp_cb_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *ta
   if (endpoint != ompt_scope_end || !*host_op_id)
     return;
   ompdp_rec_t *r = (ompdp_rec_t *)(uintptr_t)*host_op_id;
-  uint64_t now = ompdp_ticks();
   uint32_t w = r->op;
   int type = ompdp_rec_type(w);
+  int to_dev = src_device_num == host && dest_device_num != host;
+  int from_dev = dest_device_num == host && src_device_num != host;
+  int on_device = 0; /* hash the device copy */
+  if (type == OMPDP_EV_TRANSFER && (to_dev || from_dev)) {
+    int dev = to_dev ? dest_device_num : src_device_num;
+    void *dev_addr = to_dev ? dest_addr : src_addr;
+    int want = !(w & OMPDP_REC_HASHED) && r->x == HASH_DEVICE;
+    /* A GPU copy may still be in flight when the OpenMP call returns:
+     * its time ends when it is done, and its device copy is read then. */
+    int synced = (want || bytes >= OMPDP_SYNC_MIN) &&
+                 ompdp_device_kind(dev) == OMPDP_DEVKIND_CUDA && sync_applies(dev) &&
+                 ompdp_device_sync(dev, dev_addr) == 0;
+    on_device = want && (synced || ompdp_device_kind(dev) == OMPDP_DEVKIND_HOSTMEM);
+  }
+  uint64_t now = ompdp_ticks();
   if (type == OMPDP_EV_TRANSFER) {
     r->dur = ompdp_rec_dur_encode(now > r->t_begin ? now - r->t_begin : 0);
-    if (!(w & OMPDP_REC_HASHED) && r->x == HASH_PENDING) {
+    void *host_addr = to_dev ? src_addr : dest_addr;
+    uint64_t dh;
+    if (on_device && ompdp_devhash(to_dev ? dest_device_num : src_device_num,
+                                   to_dev ? dest_addr : src_addr, bytes, &dh) == 0) {
+      r->x = dh;
+      if (__builtin_expect(ompdp_opts.verify_hashes, 0)) {
+        ompdp_devhash_verify(dh, host_addr, bytes);
+        ompdp_hash_verify(dh, host_addr, bytes);
+      }
+      w |= OMPDP_REC_HASHED;
+    } else if (on_device || (!(w & OMPDP_REC_HASHED) && r->x == HASH_DEVICE)) {
+      r->x = hash_of(host_addr, bytes); /* the device could not: the host's bytes */
+      w |= OMPDP_REC_HASHED;
+    } else if (!(w & OMPDP_REC_HASHED) && r->x == HASH_PENDING) {
       r->x = ompdp_hash_finish();
       if (__builtin_expect(ompdp_opts.verify_hashes, 0))
         ompdp_hash_verify(r->x, dest_device_num == host ? dest_addr : src_addr, bytes);

@@ -160,6 +160,43 @@ const char *ompdp_hash_impl_name(void);
 void ompdp_hash_verify(uint64_t h, const void *p, size_t n);
 uint64_t ompdp_hash_collisions(void);
 
+/*===- hashing on the device (devhash.c) -----------------------------------===*/
+
+/* What a device's memory is, from its device_initialize callback. */
+enum {
+  OMPDP_DEVKIND_UNKNOWN,
+  OMPDP_DEVKIND_HOSTMEM, /* libomptarget's host plugin: device copies are host memory */
+  OMPDP_DEVKIND_CUDA,    /* an NVIDIA GPU (sm_XX) */
+  OMPDP_DEVKIND_OTHER
+};
+void ompdp_devhash_note_device(int device_num, const char *type);
+int ompdp_device_kind(int device_num);
+/* Only buffers hashed in chunks are hashed on a device. */
+#define OMPDP_DEVHASH_MIN OMPDP_HASH_CHUNKED_MIN
+/* Copies of at least this many bytes end with a device synchronisation
+ * (device_sync): below it the enqueue of a pageable copy is its cost. */
+#define OMPDP_SYNC_MIN ((size_t)64 << 10)
+/* Whether a transfer of n bytes whose device copy is on device_num should
+ * be hashed there (device_hash, device_hash_min_kb). */
+int ompdp_devhash_wanted(int device_num, size_t n);
+/* The content hash of n bytes at device_addr on device_num, computed where
+ * they are; the copy that put them there (or reads them) must be complete.
+ * 0, or -1 when the host must hash instead. */
+int ompdp_devhash(int device_num, const void *device_addr, size_t n, uint64_t *h);
+/* Waits until every operation queued on the GPU that owns device_addr is
+ * done (cuCtxSynchronize). 0, or -1 when device_num is no GPU or it failed. */
+int ompdp_device_sync(int device_num, const void *device_addr);
+/* verify_hashes: compares a device hash with the host's of the same bytes. */
+void ompdp_devhash_verify(uint64_t device_hash, const void *host_addr, size_t n);
+/* Warnings for the report: hashes that differed, a GPU whose kernel failed. */
+int ompdp_devhash_warn(ompdp_report_t *r);
+/* verbose: how many transfers were hashed on a device, on out. */
+void ompdp_devhash_say(FILE *out);
+/* When the run had no device activity at all, says so first in r's
+ * warnings, with the likeliest cause (no_device.c). 0, or -1 when out of
+ * memory. */
+int ompdp_no_device_warn(ompdp_report_t *r);
+
 /*===- options (options.c) ------------------------------------------------===*/
 
 typedef struct ompdp_options {

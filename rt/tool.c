@@ -502,6 +502,9 @@ void ompdp_write_report_once(int signo) {
   }
   ompdp_rw_facts_destroy(facts);
   r.hash_collisions = ompdp_hash_collisions();
+  ompdp_devhash_warn(&r);
+  if (!signo)
+    ompdp_no_device_warn(&r); /* reads the loaded objects' files: not from a handler */
   ompdp_attribution_done();
   /* Last: every allocation that failed, at exit too, is counted by now. */
   static char lost[640];
@@ -534,6 +537,7 @@ void ompdp_write_report_once(int signo) {
   }
   if (ompdp_opts.verbose) {
     ompdp_hash_say_choice(stderr);
+    ompdp_devhash_say(stderr);
     fprintf(stderr, "ompdp: the runtime made %llu allocations, %llu failed\n",
             (unsigned long long)ompdp_alloc_calls(), (unsigned long long)ompdp_alloc_failures());
     if (ompdp_shm_bytes())

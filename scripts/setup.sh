@@ -15,7 +15,11 @@
 # have (clang-tools-19, whose clang-offload-packager every offload link runs)
 # is invisible until a fresh machine lacks it. OMPDP_CHECK_ROOT (default
 # empty) is prepended to every path, so a test can check a fake tree.
-# OMPDP_NVPTX_ARCH=sm_XX adds what an NVIDIA build needs.
+# OMPDP_NVPTX_ARCH=sm_XX adds what an NVIDIA build needs: the device
+# runtime's bitcode for that arch, and CUDA tools whose cubins LLVM 19's
+# runtime loads (scripts/nvptx-toolchain.sh: the machine's own if they do,
+# else those of CUDA 11.8 from Debian, in a private folder), which
+# build/lib/ompdp-nvptx.cfg then names.
 #
 #===----------------------------------------------------------------------===#
 set -euo pipefail
@@ -77,7 +81,12 @@ ompdp_install_packages() {
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
   fi
-  ompdp_check
+  ompdp_check || return 1
+  if [ -n "${OMPDP_NVPTX_ARCH:-}" ]; then
+    source "$OMPDP_ROOT/scripts/nvptx-toolchain.sh"
+    OMPDP_NVPTX_CUDA=$(ompdp_cuda_path "$OMPDP_NVPTX_ARCH") || return 1
+    echo "ompdp: NVIDIA $OMPDP_NVPTX_ARCH builds use the CUDA tools in $OMPDP_NVPTX_CUDA"
+  fi
 }
 
 # Every file of the table must exist; each missing one is one line naming
@@ -97,7 +106,11 @@ ompdp_check() {
 }
 
 ompdp_build() {
-  cmake -S "$OMPDP_ROOT" -B "$OMPDP_BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+  local nvptx=()
+  if [ -n "${OMPDP_NVPTX_CUDA:-}" ]; then
+    nvptx=(-DOMPDP_NVPTX_ARCH="$OMPDP_NVPTX_ARCH" -DOMPDP_CUDA_PATH="$OMPDP_NVPTX_CUDA")
+  fi
+  cmake -S "$OMPDP_ROOT" -B "$OMPDP_BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${nvptx[@]}" "$@" >/dev/null
   cmake --build "$OMPDP_BUILD" -j"$(nproc)"
 }
 

@@ -64,6 +64,13 @@
     var p = D.program;
     var argv = p.argv.length ? p.argv.join(' ') : '(unknown program)';
     app.appendChild(el('h1', { text: 'ompdp report' }));
+    /* A run whose target regions all ran on the host checked nothing: said
+     * first, never a clean page alone (report.h, OMPDP_NO_DEVICE_MARK). */
+    var noDevice = D.warnings.filter(function (w) {
+      return /^(ranks? [^:]*: )?no device activity: /.test(w);
+    });
+    if (noDevice.length)
+      app.appendChild(el('div', { cls: 'banner no-device', id: 'no-device', text: noDevice[0] }));
     app.appendChild(el('div', { cls: 'mono', text: argv }));
     app.appendChild(el('div', { cls: 'muted', text:
       'exit status ' + (p.exit_status === null ? 'unknown' : p.exit_status) +
@@ -335,7 +342,9 @@
   function drawFindings() {
     fBox.textContent = '';
     if (!D.findings.length) {
-      fBox.appendChild(el('p', { text: 'No inefficient data movement found.' }));
+      fBox.appendChild(el('p', { text: document.getElementById('no-device')
+        ? 'Nothing was checked: no data moved on any device (see the warning at the top).'
+        : 'No inefficient data movement found.' }));
       return;
     }
     groups().forEach(function (g) {
