@@ -166,8 +166,8 @@ int drv_calibrate_main(int argc, char **argv) {
       ompdp_device_profile_t probe;
       char text[160], err[256];
       snprintf(text, sizeof(text),
-               "ompdp-device-profile 1\nname %.100s\nh2d_pageable latency 0\nd2h_pageable "
-               "latency 0\nalloc latency 0\nfree latency 0\n",
+               "ompdp-device-profile 1\nname %.100s\nh2d_pageable latency 1000\nd2h_pageable "
+               "latency 1000\nalloc latency 1000\nfree latency 1000\n",
                v);
       if (strlen(v) > 63 || strpbrk(v, " \t\n") ||
           ompdp_profile_parse(text, strlen(text), "--name", &probe, err, sizeof(err))) {

@@ -7,14 +7,20 @@
 |* llvm_omp_target_alloc_host), between two device buffers, and
 |* omp_target_free. Each repetition allocates fresh device buffers, as a
 |* construct's map does, so first-touch costs are in the copies as they are
-|* in a program. Each operation is timed where ompdp times the operations
-|* of a run: between the begin and end of the OMPT data-op callback, which
-|* this program registers as its own OpenMP tool (the OpenMP API's own
-|* bookkeeping around it, a few hundred nanoseconds per call, is then left
-|* out as it is from a run); where no callback comes (a runtime without
-|* OMPT, or OMP_TOOL=disabled), the call itself is timed. Many sizes,
-|* repeated, medians; the profile goes to standard output in the format of
-|* docs/devices.md, and `ompdp calibrate` checks it and saves it.
+|* in a program. A copy is timed until it is complete: around the call,
+|* which returns only then (omp_target_memcpy is synchronous). The OMPT
+|* data-op callbacks, which this program also registers as its own tool,
+|* bracket only the start of an asynchronous copy on a GPU (an H200 once
+|* "copied" 64 MiB from pinned memory in 11 us), so they time only the
+|* allocations and frees, which are synchronous (the OpenMP API's own
+|* bookkeeping, a few hundred nanoseconds per call, is then left out as it
+|* is from a run); where no callback comes (a runtime without OMPT, or
+|* OMP_TOOL=disabled), the call itself is timed. Many sizes, repeated,
+|* medians; the profile goes to standard output in the format of
+|* docs/devices.md, and `ompdp calibrate` checks it (physical bounds too)
+|* and saves it. What it measures, size by size, goes to standard error,
+|* and a size whose repetitions disagree (the slowest over twice the
+|* fastest, past the first microseconds: a busy machine) is flagged.
 |*
 |* This is the only part of ompdp built with -fopenmp and an offload target:
 |* `ompdp` itself runs it, so that no other subcommand depends on OpenMP.
@@ -66,11 +72,25 @@ static void on_data_op(ompt_scope_endpoint_t endpoint, ompt_data_t *target_task_
   }
 }
 
+/* The measured device's kind (sm_90, generic-64bit, ...), for the profile's
+ * description. */
+static char device_type[64] = "";
+static int device_type_of = -1;
+
+static void on_device_init(int device_num, const char *type, ompt_device_t *device,
+                           ompt_function_lookup_t lookup, const char *documentation) {
+  (void)device, (void)lookup, (void)documentation;
+  if (type && (device_type_of < 0 || device_num == device_type_of))
+    snprintf(device_type, sizeof(device_type), "%s", type);
+}
+
 static int tool_init(ompt_function_lookup_t lookup, int initial_device, ompt_data_t *data) {
   (void)initial_device, (void)data;
   ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
   cb_tool = set && set(ompt_callback_target_data_op_emi, (ompt_callback_t)on_data_op) ==
                        ompt_set_always;
+  if (set)
+    set(ompt_callback_device_initialize, (ompt_callback_t)on_device_init);
   return 1;
 }
 static void tool_fini(ompt_data_t *data) { (void)data; }
@@ -115,6 +135,42 @@ static int fail(const char *msg) {
 }
 
 enum { S_ALLOC, S_FREE, S_H2D, S_D2H, S_H2D_PIN, S_D2H_PIN, S_D2D, S_NUM };
+static const char *const SlotName[S_NUM] = {"alloc",      "free",       "h2d_pageable",
+                                            "d2h_pageable", "h2d_pinned", "d2h_pinned", "d2d"};
+
+/* "64 KiB" (static buffers: one of each at a time in a printf). */
+static const char *size_name(uint64_t size) {
+  static char buf[2][32];
+  static int k;
+  char *b = buf[k++ & 1];
+  if (size >= (1u << 20))
+    snprintf(b, 32, "%llu MiB", (unsigned long long)(size >> 20));
+  else if (size >= 1024)
+    snprintf(b, 32, "%llu KiB", (unsigned long long)(size >> 10));
+  else
+    snprintf(b, 32, "%llu B", (unsigned long long)size);
+  return b;
+}
+
+static const char *time_name(double ns) {
+  static char buf[4][32];
+  static int k;
+  char *b = buf[k++ & 3];
+  if (ns >= 1e6)
+    snprintf(b, 32, "%.2f ms", ns / 1e6);
+  else if (ns >= 1e3)
+    snprintf(b, 32, "%.1f us", ns / 1e3);
+  else
+    snprintf(b, 32, "%.0f ns", ns);
+  return b;
+}
+
+typedef struct noisy {
+  int slot;
+  uint64_t size;
+  double lo, median, hi;
+} noisy_t;
+#define MAX_NOISY 8
 
 int main(int argc, char **argv) {
   int dev = -1, reps = 15;
@@ -153,6 +209,7 @@ int main(int argc, char **argv) {
   memset(page2, 2, max_size);
   if (pin)
     memset(pin, 3, max_size);
+  device_type_of = dev;
   /* The first call starts the device's plugin: not part of any figure. */
   void *warm = omp_target_alloc(8, dev);
   if (!warm)
@@ -171,9 +228,9 @@ int main(int argc, char **argv) {
   if (gmtime_r(&t, &tm))
     strftime(date, sizeof(date), "%Y-%m-%d", &tm);
   snprintf(p.description, sizeof(p.description),
-           "measured by ompdp calibrate on device %d of %d on %s, %s; medians of %d repetitions; "
-           "timed %s%s",
-           dev, ndev, hostname, date, reps,
+           "measured by ompdp calibrate on device %d (%s) of %d on %s, %s; medians of %d "
+           "repetitions; copies timed until complete, allocations %s%s",
+           dev, device_type[0] ? device_type : "?", ndev, hostname, date, reps,
            cb_tool ? "at the OMPT data-op callbacks" : "around the OpenMP calls (no OMPT)",
            pin ? "" : "; no pinned host memory (pageable figures used)");
   static const ompdp_cost_op_t Op[S_NUM] = {OMPDP_COST_ALLOC,      OMPDP_COST_FREE,
@@ -185,6 +242,13 @@ int main(int argc, char **argv) {
     if (!(samples[k] = malloc(3 * (size_t)reps * sizeof(double))))
       return fail("out of memory");
 
+  noisy_t noisy[MAX_NOISY];
+  int num_noisy = 0;
+  fprintf(stderr,
+          "ompdp: measuring device %d (%s): allocations, copies both ways from pageable%s host "
+          "memory and within the device, 8 B to %s, %d repetitions each, medians\n",
+          dev, device_type[0] ? device_type : "unknown kind", pin ? " and pinned" : "",
+          size_name(max_size), reps);
   /* 8 bytes to max_size by factors of 4, and max_size itself. */
   for (uint64_t size = 8;; size = size * 4 > max_size ? max_size : size * 4) {
     size_t n[S_NUM] = {0};
@@ -195,13 +259,15 @@ int main(int argc, char **argv) {
       void *d[3] = {NULL, NULL, NULL};
       double t0 = now_ns();
       int rc = 0;
+/* Copies: around the call (until complete); allocations: at the callbacks. */
 #define TIMED(Slot, Call)                                                                     \
   do {                                                                                        \
     cb_sum = 0, cb_count = 0;                                                                 \
     double t_ = now_ns();                                                                     \
     rc |= (Call);                                                                             \
     double w_ = now_ns() - t_;                                                                \
-    samples[Slot][n[Slot]++] = cb_count ? cb_sum : w_;                                        \
+    int copy_ = (Slot) != S_ALLOC && (Slot) != S_FREE;                                        \
+    samples[Slot][n[Slot]++] = cb_count && !copy_ ? cb_sum : w_;                              \
   } while (0)
       for (int j = 0; j < 3; ++j) {
         TIMED(S_ALLOC, (d[j] = omp_target_alloc(size, dev)) == NULL);
@@ -223,20 +289,40 @@ int main(int argc, char **argv) {
 #undef TIMED
       spent += now_ns() - t0;
     }
+    fprintf(stderr, "ompdp:   %9s:", size_name(size));
     for (int k = 0; k < S_NUM; ++k) {
       if (!n[k])
         continue;
       ompdp_cost_curve_t *cv = &p.op[Op[k]];
       double m = median(samples[k], n[k]);
+      /* Sorted by median(): the middle half of the repetitions. */
+      double q1 = samples[k][n[k] / 4], q3 = samples[k][(3 * n[k]) / 4];
+      fprintf(stderr, " %s %s", SlotName[k], time_name(m));
+      if (n[k] >= 4 && q3 - q1 > m / 2 && q3 - q1 > 5000) {
+        if (num_noisy < MAX_NOISY)
+          noisy[num_noisy] = (noisy_t){k, size, q1, m, q3};
+        ++num_noisy;
+      }
       if (cv->n < OMPDP_PROFILE_MAX_POINTS) {
         /* A figure of 0 ns is below the clock's resolution: say 1. */
         cv->pt[cv->n++] = (ompdp_cost_point_t){(double)size, m >= 1 ? m : 1};
         cv->given = 1;
       }
     }
+    fputc('\n', stderr);
     if (size >= max_size)
       break;
   }
+  /* The middle half of the repetitions spread over more than half the
+   * median (and 5 us): that median is not a figure to rely on. */
+  for (int i = 0; i < num_noisy && i < MAX_NOISY; ++i)
+    fprintf(stderr,
+            "ompdp: warning: %s at %s is noisy: the middle half of its repetitions took %s to "
+            "%s (median %s); is the machine busy? measure again, or with more --reps\n",
+            SlotName[noisy[i].slot], size_name(noisy[i].size), time_name(noisy[i].lo),
+            time_name(noisy[i].hi), time_name(noisy[i].median));
+  if (num_noisy > MAX_NOISY)
+    fprintf(stderr, "ompdp: warning: %d more noisy points\n", num_noisy - MAX_NOISY);
   if (pin && llvm_omp_target_free_host)
     llvm_omp_target_free_host(pin, dev);
   free(page);

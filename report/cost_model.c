@@ -274,6 +274,47 @@ static int parse_line(pstate_t *s, char *line, int *have_header, ompdp_device_pr
               form);
 }
 
+/* What no device reaches. A copy between host and device crosses a link:
+ * PCIe 5 x16 moves 64 GB/s, NVLink-C2C (GH200) 450 GB/s each way; a copy
+ * within device memory reads and writes it (HBM3e: under 5 TB/s). A
+ * figure beyond these timed only the enqueue of an asynchronous copy (the
+ * H200 once "moved" 64 MiB in 11 us), and would make every saving wrong:
+ * the profile is refused, with the figure that breaks the bound. So is a
+ * copy faster than any copy's latency (a hand-written allocation or free
+ * may cost nothing). */
+#define MAX_LINK_GBPS 1000.0
+#define MAX_D2D_GBPS 10000.0
+#define MIN_OP_NS 10.0
+
+static int check_physical(pstate_t *s, const ompdp_device_profile_t *p) {
+  for (int op = 0; op < OMPDP_COST_COUNT; ++op) {
+    const ompdp_cost_curve_t *c = &p->op[op];
+    if (!c->given)
+      continue;
+    int copy = op != OMPDP_COST_ALLOC && op != OMPDP_COST_FREE;
+    double max = op == OMPDP_COST_D2D ? MAX_D2D_GBPS : MAX_LINK_GBPS;
+    for (size_t i = 0; i < c->n; ++i) {
+      const ompdp_cost_point_t *pt = &c->pt[i];
+      char b1[OMPDP_UNIT_BUF], b2[OMPDP_UNIT_BUF];
+      if (copy && pt->time_ns < MIN_OP_NS)
+        return perr(s, "%s at %s: %s is below any copy's latency (%.0f ns): the "
+                       "clock did not time it",
+                    OpKey[op], ompdp_format_bytes(b1, (uint64_t)pt->size),
+                    ompdp_format_time(b2, (uint64_t)pt->time_ns), MIN_OP_NS);
+      if (copy && pt->size >= 65536 && pt->size / pt->time_ns > max)
+        return perr(s, "%s at %s: %s is %.0f GB/s, beyond any %s (at most %.0f GB/s): only the "
+                       "start of the copy was timed, not its completion",
+                    OpKey[op], ompdp_format_bytes(b1, (uint64_t)pt->size),
+                    ompdp_format_time(b2, (uint64_t)pt->time_ns), pt->size / pt->time_ns,
+                    op == OMPDP_COST_D2D ? "device memory" : "host-device link", max);
+    }
+    if (copy && c->bandwidth > max)
+      return perr(s, "%s bandwidth %.0f GB/s is beyond any %s (at most %.0f GB/s)", OpKey[op],
+                  c->bandwidth, op == OMPDP_COST_D2D ? "device memory" : "host-device link", max);
+  }
+  return 0;
+}
+
 int ompdp_profile_parse(const char *text, size_t len, const char *what,
                         ompdp_device_profile_t *p, char *err, size_t errlen) {
   memset(p, 0, sizeof(*p));
@@ -324,6 +365,8 @@ int ompdp_profile_parse(const char *text, size_t len, const char *what,
       rc = perr(&s, "no figures for %s (%s)", OpKey[Required[k]], OpDesc[Required[k]]);
       goto out;
     }
+  if ((rc = check_physical(&s, p)))
+    goto out;
   /* Fallbacks, marked as not given so that writing the profile back keeps
    * them out. */
   if (!p->op[OMPDP_COST_H2D_PINNED].given)

@@ -372,8 +372,8 @@ static void test_errors(void) {
   CHECK(strstr(err, "more than 128 points") != NULL);
   free(big);
   /* CRLF line ends are fine. */
-  CHECK(parse("ompdp-device-profile 1\r\nname x\r\nh2d_pageable latency 1\r\nd2h_pageable "
-              "latency 1\r\nalloc latency 1\r\nfree latency 1\r\n",
+  CHECK(parse("ompdp-device-profile 1\r\nname x\r\nh2d_pageable latency 100\r\nd2h_pageable "
+              "latency 100\r\nalloc latency 1\r\nfree latency 1\r\n",
               &p, err, sizeof(err)) == 0);
 }
 
