@@ -100,6 +100,8 @@ void ompdp_cb_device_initialize(int device_num, const char *type, ompt_device_t 
 #define HASH_PENDING 1
 /* x of a transfer record whose device copy is hashed at its end. */
 #define HASH_DEVICE 2
+/* ... or is being hashed on the GPU since its begin (a copy back). */
+#define HASH_STARTED 3
 
 /* Whether to wait for GPU device_num around its copies (device_sync):
  * only while no construct runs on another thread, whose kernels and
@@ -469,6 +471,11 @@ void ompdp_cb_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *ta
       if ((to_dev || from_dev) && ompdp_devhash_wanted(dev, bytes) &&
           (sync || ompdp_device_kind(dev) == OMPDP_DEVKIND_HOSTMEM)) {
         h = HASH_DEVICE; /* at the end, from the device copy, where it is */
+        /* A copy back only reads its source, which the kernels before it
+         * (waited for above) have finished writing: hash it on the GPU
+         * while it is copied, before the copy's clock starts. */
+        if (from_dev && sync && ompdp_devhash_start(dev, src_addr, bytes, host_op_id) == 0)
+          h = HASH_STARTED;
       } else if (to_dev) {
         if (bytes >= OMPDP_HASH_ASYNC_MIN && ompdp_hash_start(src_addr, bytes))
           h = HASH_PENDING;
@@ -489,6 +496,9 @@ void ompdp_cb_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *ta
         ompdp_log_note_dropped();
       if (h == HASH_PENDING)
         (void)ompdp_hash_finish();
+      uint64_t unused;
+      if (h == HASH_STARTED)
+        (void)ompdp_devhash_finish(src_addr, host_op_id, &unused);
       ompdp_hash_done();
       return;
     }
@@ -504,14 +514,15 @@ void ompdp_cb_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *ta
   int type = ompdp_rec_type(w);
   int to_dev = src_device_num == host && dest_device_num != host;
   int from_dev = dest_device_num == host && src_device_num != host;
-  int on_device = 0; /* hash the device copy */
+  int on_device = 0, started = 0; /* hash the device copy; its hash is under way */
   if (type == OMPDP_EV_TRANSFER && (to_dev || from_dev)) {
     int dev = to_dev ? dest_device_num : src_device_num;
     void *dev_addr = to_dev ? dest_addr : src_addr;
+    started = !(w & OMPDP_REC_HASHED) && r->x == HASH_STARTED;
     int want = !(w & OMPDP_REC_HASHED) && r->x == HASH_DEVICE;
     /* A GPU copy may still be in flight when the OpenMP call returns:
      * its time ends when it is done, and its device copy is read then. */
-    int synced = (want || bytes >= OMPDP_SYNC_MIN) &&
+    int synced = (want || started || bytes >= OMPDP_SYNC_MIN) &&
                  ompdp_device_kind(dev) == OMPDP_DEVKIND_CUDA && sync_applies(dev) &&
                  ompdp_device_sync(dev, dev_addr) == 0;
     on_device = want && (synced || ompdp_device_kind(dev) == OMPDP_DEVKIND_HOSTMEM);
@@ -521,8 +532,22 @@ void ompdp_cb_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *ta
     r->dur = ompdp_rec_dur_encode(now > r->t_begin ? now - r->t_begin : 0);
     void *host_addr = to_dev ? src_addr : dest_addr;
     uint64_t dh;
-    if (on_device && ompdp_devhash(to_dev ? dest_device_num : src_device_num,
-                                   to_dev ? dest_addr : src_addr, bytes, &dh) == 0) {
+    if (started) {
+      /* Started at the begin, on the source, which the copy only read. */
+      if (ompdp_devhash_finish(src_addr, host_op_id, &dh) == 0) {
+        r->x = dh;
+        w |= OMPDP_REC_HASHED;
+        if (__builtin_expect(ompdp_opts.verify_hashes, 0)) {
+          ompdp_devhash_verify(dh, host_addr, bytes);
+          ompdp_hash_verify(dh, host_addr, bytes);
+        }
+      } else {
+        (void)ompdp_device_sync(src_device_num, src_addr); /* the copy is done */
+        r->x = hash_of(host_addr, bytes);
+        w |= OMPDP_REC_HASHED;
+      }
+    } else if (on_device && ompdp_devhash(to_dev ? dest_device_num : src_device_num,
+                                          to_dev ? dest_addr : src_addr, bytes, &dh) == 0) {
       r->x = dh;
       if (__builtin_expect(ompdp_opts.verify_hashes, 0)) {
         ompdp_devhash_verify(dh, host_addr, bytes);
@@ -537,7 +562,7 @@ void ompdp_cb_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *ta
       if (__builtin_expect(ompdp_opts.verify_hashes, 0))
         ompdp_hash_verify(r->x, dest_device_num == host ? dest_addr : src_addr, bytes);
       w |= OMPDP_REC_HASHED;
-    } else if (dest_device_num == host && src_device_num != host && dest_addr && bytes) {
+    } else if (!(w & OMPDP_REC_HASHED) && from_dev && dest_addr && bytes) {
       r->x = hash_of(dest_addr, bytes);
       w |= OMPDP_REC_HASHED;
     }

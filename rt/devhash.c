@@ -42,6 +42,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #ifdef OMPDP_HAVE_DEVHASH_PTX
 #include "devhash_ptx.h" /* ompdp_devhash_ptx[]: rt/devhash_kernel.c as PTX */
@@ -80,7 +81,7 @@ typedef void *CUmodule;
 typedef void *CUfunction;
 typedef void *CUstream;
 typedef unsigned long long CUdeviceptr;
-enum { CU_POINTER_ATTRIBUTE_CONTEXT = 1, CU_STREAM_NON_BLOCKING = 1 };
+enum { CU_POINTER_ATTRIBUTE_CONTEXT = 1, CU_STREAM_NON_BLOCKING = 1, CU_MEMHOSTALLOC_DEVICEMAP = 2 };
 
 #define CUDA_FUNCTIONS(X)                                                                     \
   X(cuPointerGetAttribute, "cuPointerGetAttribute", CUresult, (void *, int, CUdeviceptr))     \
@@ -91,10 +92,11 @@ enum { CU_POINTER_ATTRIBUTE_CONTEXT = 1, CU_STREAM_NON_BLOCKING = 1 };
   X(cuModuleGetFunction, "cuModuleGetFunction", CUresult, (CUfunction *, CUmodule, const char *)) \
   X(cuMemAlloc, "cuMemAlloc_v2", CUresult, (CUdeviceptr *, size_t))                          \
   X(cuMemFree, "cuMemFree_v2", CUresult, (CUdeviceptr))                                      \
-  X(cuMemAllocHost, "cuMemAllocHost_v2", CUresult, (void **, size_t))                        \
+  X(cuMemHostAlloc, "cuMemHostAlloc", CUresult, (void **, size_t, unsigned))                 \
+  X(cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2", CUresult,                      \
+    (CUdeviceptr *, void *, unsigned))                                                        \
   X(cuMemFreeHost, "cuMemFreeHost", CUresult, (void *))                                      \
   X(cuMemcpyHtoD, "cuMemcpyHtoD_v2", CUresult, (CUdeviceptr, const void *, size_t))          \
-  X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2", CUresult, (void *, CUdeviceptr, size_t, CUstream)) \
   X(cuStreamCreate, "cuStreamCreate", CUresult, (CUstream *, unsigned))                      \
   X(cuStreamSynchronize, "cuStreamSynchronize", CUresult, (CUstream))                        \
   X(cuLaunchKernel, "cuLaunchKernel", CUresult,                                              \
@@ -144,10 +146,14 @@ typedef struct cu_ctx {
   CUmodule mod;
   CUfunction fn;
   CUstream stream;
-  CUdeviceptr secret, out;
-  uint64_t *host_out; /* pinned */
-  size_t cap;         /* chunks out and host_out hold */
-  pthread_mutex_t lock;
+  CUdeviceptr secret, out; /* out: host_out as the device sees it */
+  uint64_t *host_out;       /* pinned and mapped: the kernel writes it */
+  size_t cap;               /* chunks host_out holds */
+  pthread_mutex_t lock;     /* setting up */
+  /* The one job in flight: claimed by ompdp_devhash_start, released by
+   * ompdp_devhash_finish (on any thread), 0 when free. */
+  _Atomic(const void *) job;
+  size_t job_n;
 } cu_ctx_t;
 
 #define MAX_CTX 16
@@ -155,6 +161,14 @@ static cu_ctx_t ctxs[MAX_CTX];
 static int num_ctxs;
 
 static _Atomic unsigned long long n_device_hashed, n_verified, n_differed, n_synced;
+/* What device hashing and synchronisation cost the program's threads. */
+static _Atomic unsigned long long ns_synced, ns_hashing;
+
+static uint64_t clock_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 static char first_error[160];
 
 static void note_error(const char *what, CUresult rc) {
@@ -200,9 +214,11 @@ int ompdp_device_sync(int device_num, const void *device_addr) {
   CUcontext c = context_of(device_addr);
   if (!c || cu.cuCtxPushCurrent(c) != 0)
     return -1;
+  uint64_t t0 = clock_ns();
   CUresult rc = cu.cuCtxSynchronize();
   CUcontext popped;
   cu.cuCtxPopCurrent(&popped);
+  atomic_fetch_add_explicit(&ns_synced, clock_ns() - t0, memory_order_relaxed);
   if (rc != 0) {
     note_error("cuCtxSynchronize", rc);
     return -1;
@@ -231,18 +247,18 @@ static int set_up(cu_ctx_t *e, size_t chunks) {
     }
   }
   if (chunks > e->cap) {
+    /* Mapped: the kernel writes the chunk hashes into host memory, no copy
+     * to wait for after it. */
     size_t cap = chunks < 1024 ? 1024 : chunks * 2;
     CUdeviceptr out = 0;
     void *host = NULL;
-    if ((rc = cu.cuMemAlloc(&out, cap * sizeof(uint64_t))) != 0 ||
-        (rc = cu.cuMemAllocHost(&host, cap * sizeof(uint64_t))) != 0) {
-      if (out)
-        cu.cuMemFree(out);
+    if ((rc = cu.cuMemHostAlloc(&host, cap * sizeof(uint64_t), CU_MEMHOSTALLOC_DEVICEMAP)) != 0 ||
+        (rc = cu.cuMemHostGetDevicePointer(&out, host, 0)) != 0) {
+      if (host)
+        cu.cuMemFreeHost(host);
       note_error("allocating the device-hash results", rc);
       return -1;
     }
-    if (e->out)
-      cu.cuMemFree(e->out);
     if (e->host_out)
       cu.cuMemFreeHost(e->host_out);
     e->out = out;
@@ -254,52 +270,72 @@ static int set_up(cu_ctx_t *e, size_t chunks) {
 
 #define THREADS_PER_BLOCK 256
 
-/* The chunk hashes of n bytes at device address p, into e->host_out. */
-static int run_kernel(cu_ctx_t *e, const void *p, size_t n, size_t chunks) {
+/* Launches the chunk hashes of n bytes at device address p into
+ * e->host_out, on the entry's stream; the caller waits for the stream. */
+static int launch(cu_ctx_t *e, const void *p, size_t n, size_t chunks) {
   CUdeviceptr dp = (CUdeviceptr)(uintptr_t)p;
   uint64_t len = n;
   void *args[] = {&dp, &len, &e->secret, &e->out};
-  size_t threads = chunks * OMPDP_X3_LANES;
+  size_t threads = chunks * 32; /* a warp per chunk (devhash_kernel.c) */
   unsigned blocks = (unsigned)((threads + THREADS_PER_BLOCK - 1) / THREADS_PER_BLOCK);
-  CUresult rc;
-  if ((rc = cu.cuLaunchKernel(e->fn, blocks, 1, 1, THREADS_PER_BLOCK, 1, 1, 0, e->stream, args,
-                              NULL)) != 0 ||
-      (rc = cu.cuMemcpyDtoHAsync(e->host_out, e->out, chunks * sizeof(uint64_t), e->stream)) !=
-          0 ||
-      (rc = cu.cuStreamSynchronize(e->stream)) != 0) {
-    note_error("the device-hash kernel", rc);
+  CUresult rc = cu.cuLaunchKernel(e->fn, blocks, 1, 1, THREADS_PER_BLOCK, 1, 1, 0, e->stream,
+                                  args, NULL);
+  if (rc != 0) {
+    note_error("launching the device-hash kernel", rc);
     return -1;
   }
   return 0;
 }
 #endif
 
-static int cuda_hash(const void *p, size_t n, uint64_t *h) {
+/* The entry of the GPU that owns p, ready to hash n bytes, with its
+ * context current (the caller pops it); NULL when the host must hash. */
+static cu_ctx_t *cuda_entry(const void *p, size_t n) {
 #ifdef OMPDP_HAVE_DEVHASH_PTX
   if (!cuda_ready())
-    return -1;
+    return NULL;
   CUcontext c = context_of(p);
   cu_ctx_t *e = c ? entry_of(c) : NULL;
   if (!e || e->broken || cu.cuCtxPushCurrent(c) != 0)
-    return -1;
+    return NULL;
   pthread_mutex_lock(&e->lock);
-  size_t chunks = ompdp_hash_chunks(n);
-  int rc = -1;
-  /* The copy is complete and no kernel runs (the caller synchronised). */
-  if (set_up(e, chunks) == 0 && run_kernel(e, p, n, chunks) == 0) {
-    *h = ompdp_hash_combine(e->host_out, n);
-    rc = 0;
-  } else {
+  int ok = set_up(e, ompdp_hash_chunks(n)) == 0;
+  if (!ok)
     e->broken = 1;
-  }
   pthread_mutex_unlock(&e->lock);
+  if (ok)
+    return e;
   CUcontext popped;
   cu.cuCtxPopCurrent(&popped);
-  return rc;
 #else
-  (void)p, (void)n, (void)h;
-  return -1;
+  (void)p, (void)n;
 #endif
+  return NULL;
+}
+
+/* Claims e for one job, launches it: 0, or -1 (busy, or the launch failed). */
+static int cuda_start(cu_ctx_t *e, const void *p, size_t n, const void *owner) {
+  const void *none = NULL;
+  if (!atomic_compare_exchange_strong(&e->job, &none, owner))
+    return -1; /* another thread's transfer has it: the host hashes this one */
+  e->job_n = n;
+  if (launch(e, p, n, ompdp_hash_chunks(n)) == 0)
+    return 0;
+  e->broken = 1;
+  atomic_store(&e->job, NULL);
+  return -1;
+}
+
+/* Waits for e's job, combines its chunks, releases e. */
+static int cuda_finish(cu_ctx_t *e, uint64_t *h) {
+  CUresult rc = cu.cuStreamSynchronize(e->stream);
+  int ok = rc == 0;
+  if (ok)
+    *h = ompdp_hash_combine(e->host_out, e->job_n);
+  else
+    note_error("the device-hash kernel", rc), e->broken = 1;
+  atomic_store(&e->job, NULL);
+  return ok ? 0 : -1;
 }
 
 /*===- device memory that is the host's --------------------------------------===*/
@@ -332,12 +368,45 @@ int ompdp_devhash_wanted(int device_num, size_t n) {
   }
 }
 
+int ompdp_devhash_start(int device_num, const void *device_addr, size_t n, const void *owner) {
+  if (ompdp_device_kind(device_num) != OMPDP_DEVKIND_CUDA)
+    return -1;
+  uint64_t t0 = clock_ns();
+  cu_ctx_t *e = cuda_entry(device_addr, n);
+  int rc = e ? cuda_start(e, device_addr, n, owner) : -1;
+  if (e) {
+    CUcontext popped;
+    cu.cuCtxPopCurrent(&popped);
+  }
+  atomic_fetch_add_explicit(&ns_hashing, clock_ns() - t0, memory_order_relaxed);
+  return rc;
+}
+
+int ompdp_devhash_finish(const void *device_addr, const void *owner, uint64_t *h) {
+  if (!cuda_ready())
+    return -1;
+  uint64_t t0 = clock_ns();
+  CUcontext c = context_of(device_addr);
+  cu_ctx_t *e = c ? entry_of(c) : NULL;
+  int rc = -1;
+  if (e && atomic_load(&e->job) == owner && cu.cuCtxPushCurrent(c) == 0) {
+    rc = cuda_finish(e, h);
+    CUcontext popped;
+    cu.cuCtxPopCurrent(&popped);
+  }
+  atomic_fetch_add_explicit(&ns_hashing, clock_ns() - t0, memory_order_relaxed);
+  if (rc == 0)
+    atomic_fetch_add_explicit(&n_device_hashed, 1, memory_order_relaxed);
+  return rc;
+}
+
 int ompdp_devhash(int device_num, const void *device_addr, size_t n, uint64_t *h) {
   int rc = -1;
   switch (ompdp_device_kind(device_num)) {
   case OMPDP_DEVKIND_CUDA:
-    rc = cuda_hash(device_addr, n, h);
-    break;
+    if (ompdp_devhash_start(device_num, device_addr, n, h) == 0)
+      return ompdp_devhash_finish(device_addr, h, h);
+    return -1;
   case OMPDP_DEVKIND_HOSTMEM: {
     lanes_buf_t b = {device_addr, n};
     *h = ompdp_hash_chunked(n, lanes_chunk, &b);
@@ -387,13 +456,16 @@ void ompdp_devhash_say(FILE *out) {
   if (n || s || ompdp_opts.verify_hashes)
     fprintf(out,
             "ompdp: device_hash=%d: %llu transfers hashed on their device (%llu verified equal "
-            "to the host's hash, %llu differed); %llu device synchronisations\n",
+            "to the host's hash, %llu differed, %.1f ms launching and waiting); %llu device "
+            "synchronisations (%.1f ms)\n",
             ompdp_opts.device_hash, n, (unsigned long long)atomic_load(&n_verified),
-            (unsigned long long)atomic_load(&n_differed), s);
+            (unsigned long long)atomic_load(&n_differed), atomic_load(&ns_hashing) / 1e6, s,
+            atomic_load(&ns_synced) / 1e6);
 }
 
 /* A forked child has no CUDA context of its parent's. */
 static void after_fork_child(void) {
+  memset(ctxs, 0, sizeof(ctxs));
   num_ctxs = 0;
   atomic_store(&cu_state, CU_UNTRIED);
   pthread_mutex_init(&cu_lock, NULL);

@@ -183,6 +183,13 @@ int ompdp_devhash_wanted(int device_num, size_t n);
  * they are; the copy that put them there (or reads them) must be complete.
  * 0, or -1 when the host must hash instead. */
 int ompdp_devhash(int device_num, const void *device_addr, size_t n, uint64_t *h);
+/* The same in two halves on a GPU, so that the kernel runs while the copy
+ * does: start launches it for owner (the transfer's record), finish (with
+ * the same device address and owner, on any thread) waits and gives the
+ * hash. The bytes must not change between the two: a copy back only reads
+ * them. 0, or -1 when the host must hash (start: nothing to finish). */
+int ompdp_devhash_start(int device_num, const void *device_addr, size_t n, const void *owner);
+int ompdp_devhash_finish(const void *device_addr, const void *owner, uint64_t *h);
 /* Waits until every operation queued on the GPU that owns device_addr is
  * done (cuCtxSynchronize). 0, or -1 when device_num is no GPU or it failed. */
 int ompdp_device_sync(int device_num, const void *device_addr);

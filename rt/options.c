@@ -88,7 +88,7 @@ out:
     fprintf(stderr, "ompdp: option device_hash wants 0, 1 or 2, device_sync 0 or 1, "
                     "device_hash_min_kb 256 or more; the host hashes every transfer\n");
     ompdp_opts.device_hash = 0;
-    ompdp_opts.device_hash_min_kb = 1024;
+    ompdp_opts.device_hash_min_kb = 2048;
     ompdp_opts.device_sync = ompdp_opts.device_sync > 1 ? 1 : ompdp_opts.device_sync;
     rc = -1;
   }
@@ -198,7 +198,7 @@ int ompdp_options_parse(const char *text) {
     fprintf(stderr, "ompdp: option device_hash wants 0, 1 or 2, device_sync 0 or 1, "
                     "device_hash_min_kb 256 or more; the host hashes every transfer\n");
     ompdp_opts.device_hash = 0;
-    ompdp_opts.device_hash_min_kb = 1024;
+    ompdp_opts.device_hash_min_kb = 2048;
     ompdp_opts.device_sync = ompdp_opts.device_sync > 1 ? 1 : ompdp_opts.device_sync;
     rc = -1;
   }

@@ -28,6 +28,7 @@
 #
 # ===----------------------------------------------------------------------===#
 import argparse
+import difflib
 import json
 import os
 import re
@@ -150,7 +151,9 @@ def pack(args):
         shutil.copy2(tsrc, td)
         for line in run_lines(tsrc):
             if "%clang" in line:
+                arch = [f.split("=", 1)[1] for f in flags if f.startswith("--offload-arch=")]
                 cmd = (line.replace("%clang", clang).replace("%nvptx-cfg", cfg)
+                       .replace("%nvptx-arch", arch[0] if arch else "sm_90")
                        .replace("%llvm-libdir", LLVM + "/lib").replace("%s", tsrc)
                        .replace("%t", os.path.join(td, "prog")))
                 if sh(cmd, stdout=log, stderr=log).returncode:
@@ -311,7 +314,9 @@ def lit_step(R, results):
         tsrc = os.path.join(td, t)
         tmp = os.path.join(R.work, "lit-" + t)
         os.makedirs(tmp, exist_ok=True)
-        shutil.copy2(os.path.join(td, "prog"), os.path.join(tmp, "prog"))
+        for f in os.listdir(td):
+            if f.startswith("prog"):
+                shutil.copy2(os.path.join(td, f), os.path.join(tmp, f))
         ok, why = True, ""
         for line in run_lines(tsrc):
             if "%clang" in line:
@@ -342,7 +347,7 @@ def calibrate_step(R, results):
     R.say("calibrate: rc=%s in %.0f s" % (rc, s))
 
 
-def suite_step(R, results, rounds, anchor):
+def suite_step(R, results, rounds, anchor, only=None):
     b = os.path.join(R.d, "bench")
     null = os.path.join(b, "libnulltool.so")
     def under(opts):
@@ -357,7 +362,7 @@ def suite_step(R, results, rounds, anchor):
                       {"OMP_TOOL_LIBRARIES": anchor}))
     for row, prog, arg in SUITE:
         exe = os.path.join(b, prog)
-        if not os.path.exists(exe):
+        if not os.path.exists(exe) or (only and row not in only):
             continue
         for r in range(1, rounds + 1):
             for side, mk, extra in sides:
@@ -402,8 +407,9 @@ def report_summary(path):
             "findings": len(j.get("findings", []))}
 
 
-def realprogs_step(R, results, rounds):
-    progs = json.load(open(os.path.join(R.d, "rp", "list.json")))
+def realprogs_step(R, results, rounds, only=None):
+    progs = [p for p in json.load(open(os.path.join(R.d, "rp", "list.json")))
+             if not only or p["name"] in only or p["name"][:-4] in only]
     for p in progs:
         name, cmd = p["name"], p["command"]
         runs = {}
@@ -424,17 +430,32 @@ def realprogs_step(R, results, rounds):
         for v in ("before", "after"):
             path = os.path.join(R.work, "%s.%s.json" % (name, v))
             rc, s, _, se = R.timed("realprogs", name, "ompdp-" + v, 1,
-                                   [R.ompdp, "run", "--format=json", "-o", path, "--"] + cmd,
-                                   cwd=runs[v], timeout=300)
+                                   [R.ompdp, "run", "--option", "verbose=1", "--format=json",
+                                    "-o", path, "--"] + cmd, cwd=runs[v], timeout=300)
             rep[v] = report_summary(path)
+            if rep[v] is not None:
+                rep[v]["seconds"] = round(s, 3)
+                rep[v]["verbose"] = [l for l in se.splitlines() if "device_hash=" in l][:1]
+        # What the device synchronisation and hashing cost there: the same
+        # run with the host hashing every transfer and no synchronisation.
+        path = os.path.join(R.work, "%s.before-nosync.json" % name)
+        rc, s, _, _ = R.timed("realprogs", name, "ompdp-before-nosync", 1,
+                              [R.ompdp, "run", "--option", "device_hash=0", "--option",
+                               "device_sync=0", "--format=json", "-o", path, "--"] + cmd,
+                              cwd=runs["before"], timeout=300)
+        nosync = report_summary(path)
+        if nosync is not None:
+            nosync["seconds"] = round(s, 3)
         cfg = harness.PROGRAMS.get(name[:-4], {})
-        same = (harness.mask_lines(outs.get("before", ""), cfg) ==
-                harness.mask_lines(outs.get("after", ""), cfg))
+        mb = harness.mask_lines(outs.get("before", ""), cfg)
+        ma = harness.mask_lines(outs.get("after", ""), cfg)
+        diff = [l for l in difflib.unified_diff(mb, ma, lineterm="", n=0)][:12]
         results["realprogs_reports"].append({"program": name, "before": rep["before"],
-                                             "after": rep["after"], "same_stdout": same})
+                                             "after": rep["after"], "before_nosync": nosync,
+                                             "same_stdout": mb == ma, "diff": diff})
         R.say("realprogs %s: before %s after %s, same output %s" %
               (name, (rep["before"] or {}).get("transfers"), (rep["after"] or {}).get("transfers"),
-               same))
+               mb == ma))
 
 
 def run(args):
@@ -459,9 +480,11 @@ def run(args):
     steps = args.steps.split()
     step_fns = {"lit": lambda: lit_step(R, results),
                 "calibrate": lambda: calibrate_step(R, results),
-                "suite": lambda: suite_step(R, results, args.rounds, args.ompdataperf),
+                "suite": lambda: suite_step(R, results, args.rounds, args.ompdataperf,
+                                            args.rows.split() if args.rows else None),
                 "sweep": lambda: sweep_step(R, results, max(1, args.rounds // 2)),
-                "realprogs": lambda: realprogs_step(R, results, args.rounds)}
+                "realprogs": lambda: realprogs_step(R, results, args.rounds,
+                                                    args.programs.split() if args.programs else None)}
     for st in steps:
         try:
             step_fns[st]()
@@ -571,6 +594,8 @@ def main():
     rn.add_argument("--steps", default="lit calibrate suite sweep realprogs")
     rn.add_argument("--ompdataperf", help="OMPDataPerf's libompdataperf.so, as a fifth side")
     rn.add_argument("--budget", type=float, help="seconds after which no further run starts")
+    rn.add_argument("--rows", help="only these rows of the overhead suite (names, space-separated)")
+    rn.add_argument("--programs", help="only these real programs (names, space-separated)")
     rd = sub.add_parser("render")
     rd.add_argument("results_json")
     ap.add_argument("--build", default=os.path.join(os.path.dirname(HERE), "build"))
@@ -588,6 +613,7 @@ def main():
         pack(argparse.Namespace(dir=d, build=args.build, realprogs=args.realprogs, closure=False))
         out = os.path.join(args.build, "gpu-check-results")
         run(argparse.Namespace(dir=d, out=out, rounds=args.rounds, ompdataperf=None, budget=None,
+                               rows=None, programs=None,
                                steps="lit calibrate suite sweep realprogs"))
         shutil.copy2(os.path.join(out, "results-gpu.md"),
                      os.path.join(os.path.dirname(HERE), "benchmarks", "results-gpu.md"))

@@ -5,8 +5,9 @@
 |* XXH3_64bits' to the bit. Every length from 0 to 4 KiB (each short path,
 |* the 240/241 edge, blocks and partial blocks), lengths around the block
 |* (1 KiB) and chunk (64 KiB) sizes, random lengths up to 1 MiB, aligned and
-|* misaligned inputs and secrets, and the lanes run one at a time as a GPU's
-|* eight threads would (each lane alone, merged afterwards).
+|* misaligned inputs and secrets, the lanes run one at a time as a GPU's
+|* threads would (each lane alone, merged afterwards), and the GPU kernel's
+|* split of each block among four threads per lane.
 |*
 \*===----------------------------------------------------------------------===*/
 #define XXH_INLINE_ALL
@@ -75,6 +76,34 @@ int main(void) {
       acc[lane] = ompdp_x3_lane(buf, n, s, (unsigned)lane);
     CHECK_EQ_U64(ompdp_x3_merge(acc, n, s), XXH3_64bits(buf, n));
   }
+  /* The GPU kernel's split (rt/devhash_kernel.c): four threads per lane,
+   * each summing its stripes of a block (ompdp_x3_block_part), the sums
+   * added, scrambled, then the tail; every length class of a chunk. */
+  static const size_t Kernel[] = {241, 1023, 1024, 1025, 4096, 4097, 65535, 65536, 3000, 300000};
+  uint64_t *words = malloc(((size_t)1 << 20) + 64);
+  CHECK(words != NULL);
+  for (size_t i = 0; words && i < sizeof(Kernel) / sizeof(Kernel[0]); ++i) {
+    size_t n = Kernel[i];
+    memcpy(words, buf, n);
+    const unsigned char *c = (const unsigned char *)words;
+    uint64_t acc[OMPDP_X3_LANES];
+    for (unsigned lane = 0; lane < OMPDP_X3_LANES; ++lane) {
+      uint64_t a = ompdp_x3_acc_init(lane);
+      size_t blocks = (n - 1) / OMPDP_X3_BLOCK;
+      for (size_t b = 0; b < blocks; ++b) {
+        uint64_t sum = 0;
+        for (unsigned sub = OMPDP_X3_SUBS; sub-- > 0;) {
+          uint64_t key[OMPDP_X3_PER_SUB];
+          ompdp_x3_block_keys(key, s, lane, sub);
+          sum += ompdp_x3_block_part(words, b, lane, sub, key);
+        }
+        a = ompdp_x3_scramble(a + sum, s, lane);
+      }
+      acc[lane] = ompdp_x3_lane_tail(a, c, n, s, lane);
+    }
+    CHECK_EQ_U64(ompdp_x3_merge(acc, n, s), XXH3_64bits(c, n));
+  }
+  free(words);
   /* Every bit of the input counts (a lane that skipped a word would not). */
   for (int i = 0; i < 64; ++i) {
     size_t n = 4096, at = (size_t)(next() % n);

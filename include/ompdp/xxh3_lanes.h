@@ -172,20 +172,69 @@ static inline uint64_t ompdp_x3_acc_init(unsigned lane) {
   }
 }
 
-/* One stripe's contribution to accumulator `lane`: its own word keyed and
- * multiplied, plus its neighbour's word (XXH3 adds each word to the other
- * accumulator of its pair). */
+/* One stripe's contribution to an accumulator from the words it reads:
+ * its own word keyed and multiplied, plus its neighbour's word (XXH3 adds
+ * each word to the other accumulator of its pair). Within a block the
+ * contributions are only added up, so they may be summed in any order or
+ * by several threads (rt/devhash_kernel.c). */
+static inline uint64_t ompdp_x3_mix(uint64_t own, uint64_t partner, uint64_t key) {
+  uint64_t dk = own ^ key;
+  return partner + (uint64_t)(uint32_t)dk * (dk >> 32);
+}
+
+/* A block's contributions split among OMPDP_X3_SUBS threads per lane
+ * (rt/devhash_kernel.c: a warp of 32 threads per input): thread `sub` of a
+ * lane takes stripes sub * OMPDP_X3_PER_SUB .. + OMPDP_X3_PER_SUB - 1 of
+ * each block, keyed by key[] (ompdp_x3_block_keys), from w, the input as
+ * 8-byte aligned words. The lane's sum for block b is the sum of its subs'
+ * parts. */
+#define OMPDP_X3_SUBS 4
+#define OMPDP_X3_PER_SUB (OMPDP_X3_STRIPES_PER_BLOCK / OMPDP_X3_SUBS)
+
+static inline void ompdp_x3_block_keys(uint64_t key[OMPDP_X3_PER_SUB], const unsigned char *s,
+                                       unsigned lane, unsigned sub) {
+  for (unsigned k = 0; k < OMPDP_X3_PER_SUB; ++k)
+    key[k] = ompdp_x3_rd64(s + 8 * (sub * OMPDP_X3_PER_SUB + k) + 8 * lane);
+}
+
+static inline uint64_t ompdp_x3_block_part(const uint64_t *w, size_t b, unsigned lane,
+                                           unsigned sub, const uint64_t key[OMPDP_X3_PER_SUB]) {
+  uint64_t sum = 0;
+#pragma unroll
+  for (unsigned k = 0; k < OMPDP_X3_PER_SUB; ++k) {
+    size_t stripe = b * OMPDP_X3_STRIPES_PER_BLOCK + sub * OMPDP_X3_PER_SUB + k;
+    sum += ompdp_x3_mix(w[stripe * 8 + lane], w[stripe * 8 + (lane ^ 1)], key[k]);
+  }
+  return sum;
+}
+
+/* The contribution of the stripe at `stripe` to accumulator `lane`. */
 static inline __attribute__((always_inline)) uint64_t
 ompdp_x3_stripe(const unsigned char *stripe, const unsigned char *key, unsigned lane, int aligned) {
-  uint64_t own = ompdp_x3_rd64a(stripe + 8 * lane, aligned);
-  uint64_t dk = own ^ ompdp_x3_rd64a(key + 8 * lane, aligned);
-  return ompdp_x3_rd64a(stripe + 8 * (lane ^ 1), aligned) + (uint64_t)(uint32_t)dk * (dk >> 32);
+  return ompdp_x3_mix(ompdp_x3_rd64a(stripe + 8 * lane, aligned),
+                      ompdp_x3_rd64a(stripe + 8 * (lane ^ 1), aligned),
+                      ompdp_x3_rd64a(key + 8 * lane, aligned));
 }
 
 static inline uint64_t ompdp_x3_scramble(uint64_t acc, const unsigned char *s, unsigned lane) {
   acc ^= acc >> 47;
   acc ^= ompdp_x3_rd64(s + OMPDP_X3_SECRET_SIZE - OMPDP_X3_STRIPE + 8 * lane);
   return acc * OMPDP_X3_P32_1;
+}
+
+/* Accumulator `lane` after the stripes of a partial last block and the last
+ * stripe, from acc after the full blocks (len > 240 bytes). */
+static inline uint64_t ompdp_x3_lane_tail(uint64_t acc, const unsigned char *p, size_t len,
+                                          const unsigned char *s, unsigned lane) {
+  size_t blocks = (len - 1) / OMPDP_X3_BLOCK;
+  size_t stripes = ((len - 1) - blocks * OMPDP_X3_BLOCK) / OMPDP_X3_STRIPE;
+  const unsigned char *in = p + blocks * OMPDP_X3_BLOCK;
+  for (size_t n = 0; n < stripes; ++n)
+    acc += ompdp_x3_stripe(in + n * OMPDP_X3_STRIPE, s + n * 8, lane, 0);
+  /* The last stripe ends at the input's end and its key is at an odd
+   * offset: never aligned. */
+  return acc + ompdp_x3_stripe(p + len - OMPDP_X3_STRIPE,
+                               s + OMPDP_X3_SECRET_SIZE - OMPDP_X3_STRIPE - 7, lane, 0);
 }
 
 /* Accumulator `lane` (0..7) after the whole input, len > 240 bytes: full
@@ -203,15 +252,7 @@ ompdp_x3_lane_impl(const unsigned char *p, size_t len, const unsigned char *s, u
       acc += ompdp_x3_stripe(in + n * OMPDP_X3_STRIPE, s + n * 8, lane, aligned);
     acc = ompdp_x3_scramble(acc, s, lane);
   }
-  size_t stripes = ((len - 1) - blocks * OMPDP_X3_BLOCK) / OMPDP_X3_STRIPE;
-  const unsigned char *in = p + blocks * OMPDP_X3_BLOCK;
-  for (size_t n = 0; n < stripes; ++n)
-    acc += ompdp_x3_stripe(in + n * OMPDP_X3_STRIPE, s + n * 8, lane, aligned);
-  /* The last stripe ends at the input's end and its key is at an odd
-   * offset: never aligned. */
-  acc += ompdp_x3_stripe(p + len - OMPDP_X3_STRIPE,
-                         s + OMPDP_X3_SECRET_SIZE - OMPDP_X3_STRIPE - 7, lane, 0);
-  return acc;
+  return ompdp_x3_lane_tail(acc, p, len, s, lane);
 }
 
 static inline uint64_t ompdp_x3_lane(const unsigned char *p, size_t len, const unsigned char *s,

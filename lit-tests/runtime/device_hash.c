@@ -20,7 +20,7 @@
 // RUN: %ompdp run --option verbose=1 -- %t 2>&1 | FileCheck %s --check-prefixes=CHECK,HOST
 // RUN: env OMP_TOOL_LIBRARIES=%ompdp-rt OMPDP_OPTIONS=device_hash=3 %t 2>&1 | FileCheck %s --check-prefix=BAD
 //
-// DEVICE: ompdp: device_hash=1: 12 transfers hashed on their device (12 verified equal to the host's hash, 0 differed)
+// DEVICE: ompdp: device_hash=1: 12 transfers hashed on their device (12 verified equal to the host's hash, 0 differed,
 // HOST-NOT: transfers hashed on their device
 // CHECK-NOT: hash collisions
 // CHECK: summary: duplicate_transfers=8 round_trips=8 repeated_allocs=4
