@@ -109,7 +109,7 @@ int main(void) {
 // OLD-NEXT: warning: the projection infers operations from the finding kinds: this report has no per-operation breakdown
 // OLD: round_trip {{.*}} projected_saved=
 
-// ERR-NAME: ompdp: unknown device 'nope': not a built-in profile (a100, h100-pcie, h100-sxm, host, mi250x, mi300a; 'ompdp devices' lists them with their aliases) nor a profile file
+// ERR-NAME: ompdp: unknown device 'nope': not a built-in profile (a100, h100-pcie, h100-sxm, h200, host, mi250x, mi300a; 'ompdp devices' lists them with their aliases) nor a profile file
 // ERR-FILE: ompdp: {{.*}}bad.prof:3: the time must not be negative: -5
 // ERR-FILE-NOT: {{^[0-9]+$}}
 // ERR-SCALE: ompdp: --kernel-scale needs --device (the device to project for)
