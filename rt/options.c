@@ -83,15 +83,6 @@ static int set_int(void *dst, const char *name, char *value) {
   }
 out:
   free(value);
-  if (ompdp_opts.device_hash > 2 || ompdp_opts.device_sync > 1 ||
-      ompdp_opts.device_hash_min_kb < 256) {
-    fprintf(stderr, "ompdp: option device_hash wants 0, 1 or 2, device_sync 0 or 1, "
-                    "device_hash_min_kb 256 or more; the host hashes every transfer\n");
-    ompdp_opts.device_hash = 0;
-    ompdp_opts.device_hash_min_kb = 2048;
-    ompdp_opts.device_sync = ompdp_opts.device_sync > 1 ? 1 : ompdp_opts.device_sync;
-    rc = -1;
-  }
   return rc;
 }
 

@@ -146,6 +146,8 @@ def pack(args):
     # lit-tests/gpu: the compile lines here, the others there.
     for t in sorted(os.listdir(os.path.join(src, "lit-tests", "gpu"))):
         tsrc = os.path.join(src, "lit-tests", "gpu", t)
+        if not os.path.isfile(tsrc):
+            continue  # Inputs/: compiled here through %S
         td = os.path.join(d, "lit", t)
         os.makedirs(td)
         shutil.copy2(tsrc, td)
@@ -154,7 +156,8 @@ def pack(args):
                 arch = [f.split("=", 1)[1] for f in flags if f.startswith("--offload-arch=")]
                 cmd = (line.replace("%clang", clang).replace("%nvptx-cfg", cfg)
                        .replace("%nvptx-arch", arch[0] if arch else "sm_90")
-                       .replace("%llvm-libdir", LLVM + "/lib").replace("%s", tsrc)
+                       .replace("%llvm-libdir", LLVM + "/lib").replace("%S", os.path.dirname(tsrc))
+                       .replace("%s", tsrc)
                        .replace("%t", os.path.join(td, "prog")))
                 if sh(cmd, stdout=log, stderr=log).returncode:
                     log.write("FAILED lit compile %s\n" % t)

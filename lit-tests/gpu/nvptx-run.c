@@ -5,24 +5,10 @@
 // round trips. Only where an NVIDIA GPU is present.
 //
 // REQUIRES: plugin, cuda, gpu
-// RUN: %clang --config=%nvptx-cfg -O1 %s -o %t -Wl,-rpath,%llvm-libdir
+// RUN: %clang --config=%nvptx-cfg -O1 %S/Inputs/sum.c -o %t -Wl,-rpath,%llvm-libdir
 // RUN: %ompdp run -- %t 2> %t.err | FileCheck %s --check-prefix=OUT
 // OUT: sum=102
 // RUN: FileCheck %s < %t.err
 // CHECK: observed: 6 transfers
 // CHECK: round_trips=2
 // CHECK: variable: a  clause: map(tofrom : a)
-#include <stdio.h>
-
-int main(void) {
-  int a[100];
-  for (int i = 0; i < 100; i++)
-    a[i] = i;
-  for (int step = 0; step < 3; step++) {
-#pragma omp target map(tofrom : a)
-    for (int i = 0; i < 100; i++)
-      a[i] += 1;
-  }
-  printf("sum=%d\n", a[99]);
-  return 0;
-}

@@ -12,7 +12,7 @@
 //
 // REQUIRES: plugin, cuda
 // RUN: rm -rf %t.d && mkdir -p %t.d && cd %t.d
-// RUN: %clang --config=%nvptx-cfg -O1 %s -o %t.d/prog -Wl,-rpath,%llvm-libdir
+// RUN: %clang --config=%nvptx-cfg -O1 %S/../gpu/Inputs/sum.c -o %t.d/prog -Wl,-rpath,%llvm-libdir
 // RUN: llvm-objdump --offloading %t.d/prog | FileCheck %s --check-prefix=IMAGE -DARCH=%nvptx-arch
 // IMAGE: arch [[ARCH]]
 // IMAGE: triple nvptx64-nvidia-cuda
@@ -34,17 +34,3 @@
 // SM: is for SM 52, not [[ARCH]]
 // RUN: not bash %src-root/scripts/nvptx-toolchain.sh --check-cubin %s %nvptx-arch 2>&1 | FileCheck %s --check-prefix=NOELF
 // NOELF: is no ELF file (no cubin)
-#include <stdio.h>
-
-int main(void) {
-  int a[100];
-  for (int i = 0; i < 100; i++)
-    a[i] = i;
-  for (int step = 0; step < 3; step++) {
-#pragma omp target map(tofrom : a)
-    for (int i = 0; i < 100; i++)
-      a[i] += 1;
-  }
-  printf("sum=%d\n", a[99]);
-  return 0;
-}

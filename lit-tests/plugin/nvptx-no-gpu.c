@@ -7,24 +7,10 @@
 //
 // REQUIRES: plugin, cuda
 // UNSUPPORTED: gpu
-// RUN: %clang --config=%nvptx-cfg -O1 %s -o %t -Wl,-rpath,%llvm-libdir
+// RUN: %clang --config=%nvptx-cfg -O1 %S/../gpu/Inputs/sum.c -o %t -Wl,-rpath,%llvm-libdir
 // RUN: %ompdp run -- %t 2>&1 | FileCheck %s -DARCH=%nvptx-arch
 // CHECK: sum=102
 // CHECK-NEXT: === ompdp report ===
 // CHECK-NEXT: warning: no device activity: the program carries offload images for nvptx64-nvidia-cuda ([[ARCH]]), but no kernel ran and no data moved on any device, so nothing was checked: the NVIDIA driver (libcuda.so.1) was not loaded: no NVIDIA GPU here
 // CHECK: nothing was checked: no data moved on any device
 // CHECK-NOT: no inefficient data movement found
-#include <stdio.h>
-
-int main(void) {
-  int a[100];
-  for (int i = 0; i < 100; i++)
-    a[i] = i;
-  for (int step = 0; step < 3; step++) {
-#pragma omp target map(tofrom : a)
-    for (int i = 0; i < 100; i++)
-      a[i] += 1;
-  }
-  printf("sum=%d\n", a[99]);
-  return 0;
-}
