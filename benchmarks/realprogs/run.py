@@ -51,6 +51,10 @@ OFFLOAD = ["-fopenmp", "-fopenmp-targets=x86_64-pc-linux-gnu"]
 # so that each device allocation is a malloc that MALLOC_PERTURB_ fills.
 RUN_ENV = {"LIBOMPTARGET_MEMORY_MANAGER_THRESHOLD": "0", "MALLOC_PERTURB_": "165"}
 PERTURB_AGAIN = "90"  # the second plain run's: does the output depend on it?
+# The exit status when there is nothing to check (no HeCBench checkout, none
+# of the quick programs in it): ctest's SKIP_RETURN_CODE for realprogs/quick
+# (CMakeLists.txt), so that ctest shows it skipped instead of passed.
+SKIP_STATUS = 77
 
 # ---------------------------------------------------------------------------
 # Per-program settings. Keys (all optional):
@@ -1103,7 +1107,7 @@ def main():
     if not os.path.isdir(os.path.join(hec, "src")):
         print(f"realprogs: SKIP: no HeCBench checkout at {hec} (no src/ folder); "
               "give one with --hecbench DIR or OMPDP_HECBENCH")
-        return 0
+        return SKIP_STATUS
     a.build = os.path.abspath(a.build)
     a.ompdp = os.path.join(a.build, "bin", "ompdp")
     for need in (a.ompdp, os.path.join(a.build, "lib", "ompdp.cfg"),
@@ -1131,7 +1135,7 @@ def main():
         names = [p + "-omp" for p in QUICK if p + "-omp" in allp]
         if not names:
             print(f"realprogs: SKIP: none of the quick programs is in {hec}/src")
-            return 0
+            return SKIP_STATUS
     else:
         names = allp
     yaml_tests = parse_benchmarks_yaml(os.path.join(hec, "benchmarks.yaml"))
