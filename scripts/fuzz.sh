@@ -9,6 +9,8 @@
 # BUILD_DIR/fuzz-work, never into the repository. A crash, leak, timeout or
 # sanitizer report fails the run; the input is left in BUILD_DIR/fuzz-work
 # and printed (base64) so that it can be made a regression test.
+# BUILD_DIR/fuzz-work/results gets one line per target, "<name> passed" or
+# "<name> failed" (scripts/test_summary.py counts them).
 #
 #===----------------------------------------------------------------------===#
 set -euo pipefail
@@ -35,7 +37,9 @@ run_one() {
        -close_fd_mask=2 -print_final_stats=1 -artifact_prefix="$work/$name-" \
        "$work/$name" "$corpus" >"$work/$name.log" 2>&1; then
     echo "fuzz_$name: $(grep -o 'Done [0-9]* runs in [0-9]* second(s)' "$work/$name.log"), no failure"
+    echo "$name passed" >>"$work/results"
   else
+    echo "$name failed" >>"$work/results"
     echo "fuzz_$name: FAILED; log: $work/$name.log" >&2
     tail -n 40 "$work/$name.log" >&2
     for a in "$work/$name"-*; do

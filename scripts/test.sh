@@ -13,6 +13,10 @@
 #   tsan    build everything with ThreadSanitizer into $OMPDP_BUILD-tsan and
 #           run the threaded lit tests
 # Extra arguments go to CMake (every build).
+# The last lines say, for every stage, whether it ran, how many tests passed,
+# failed and were skipped, and why each was skipped (scripts/test_summary.py,
+# from ctest's JUnit file, lit's results and fuzz.sh's), also when a stage
+# fails and the script stops there.
 #
 #===----------------------------------------------------------------------===#
 set -euo pipefail
@@ -25,6 +29,16 @@ ompdp_install_packages
 stages=" ${OMPDP_TEST_STAGES:-normal asan fuzz tsan} "
 started=$SECONDS
 stage_start=$SECONDS
+
+# Each stage's counts go to $summary (summarize STAGE, test_summary.py's
+# arguments), printed on any exit with the stages that did not run.
+summary="$(mktemp)"
+summarize() {
+  python3 "$OMPDP_ROOT/scripts/test_summary.py" stage "$@" >>"$summary" ||
+    echo "$1: FAILED: test_summary.py could not read its results" >>"$summary"
+}
+trap 'python3 "$OMPDP_ROOT/scripts/test_summary.py" print "$summary" "$stages" $? \
+        $((SECONDS - started)); rm -f "$summary"' EXIT
 
 stage_done() {
   echo "ompdp: stage $1 passed in $((SECONDS - stage_start)) s"
@@ -53,7 +67,11 @@ with_sanitizer_logs() {
 
 if [[ $stages == *" normal "* ]]; then
   ompdp_build "$@"
-  (cd "$OMPDP_BUILD" && ctest --output-on-failure -j"$(nproc)")
+  rm -f "$OMPDP_BUILD/ctest-results.xml" "$OMPDP_BUILD/lit-tests/lit-results.json"
+  rc=0
+  (cd "$OMPDP_BUILD" && ctest --output-on-failure -j"$(nproc)" --output-junit ctest-results.xml) || rc=$?
+  summarize normal --ctest "$OMPDP_BUILD/ctest-results.xml" --lit "$OMPDP_BUILD/lit-tests/lit-results.json"
+  [ $rc -eq 0 ] || exit $rc
   stage_done normal
 fi
 
@@ -65,13 +83,22 @@ if [[ $stages == *" asan "* || $stages == *" fuzz "* ]]; then
 fi
 if [[ $stages == *" asan "* ]]; then
   # The benchmarks would only time ASan.
+  rm -f "$asan_build/ctest-results.xml" "$asan_build/lit-tests/lit-results.json"
+  rc=0
   (cd "$asan_build" &&
    with_sanitizer_logs "$asan_build/sanitizer-logs" \
-     ctest --output-on-failure -j"$(nproc)" -E '^(benchmarks|realprogs)/')
+     ctest --output-on-failure -j"$(nproc)" -E '^(benchmarks|realprogs)/' \
+       --output-junit ctest-results.xml) || rc=$?
+  summarize asan --ctest "$asan_build/ctest-results.xml" \
+    --lit "$asan_build/lit-tests/lit-results.json" --sanitizer-logs "$asan_build/sanitizer-logs"
+  [ $rc -eq 0 ] || exit $rc
   stage_done asan
 fi
 if [[ $stages == *" fuzz "* ]]; then
-  bash "$OMPDP_ROOT/scripts/fuzz.sh" "$asan_build"
+  rc=0
+  bash "$OMPDP_ROOT/scripts/fuzz.sh" "$asan_build" || rc=$?
+  summarize fuzz --fuzz "$asan_build/fuzz-work/results"
+  [ $rc -eq 0 ] || exit $rc
   stage_done fuzz
 fi
 
@@ -81,8 +108,13 @@ if [[ $stages == *" tsan "* ]]; then
     -DOMPDP_SANITIZE=thread "$@" >/dev/null
   cmake --build "$tsan_build" -j"$(nproc)"
   # lit.cfg.py runs only the threaded tests in a ThreadSanitizer build.
+  rm -f "$tsan_build/lit-tests/lit-results.json"
+  rc=0
   OMPDP_STRESS_RUNS="${OMPDP_STRESS_RUNS:-5}" \
-    with_sanitizer_logs "$tsan_build/sanitizer-logs" cmake --build "$tsan_build" --target check-lit
+    with_sanitizer_logs "$tsan_build/sanitizer-logs" cmake --build "$tsan_build" --target check-lit ||
+    rc=$?
+  summarize tsan --lit "$tsan_build/lit-tests/lit-results.json" \
+    --sanitizer-logs "$tsan_build/sanitizer-logs"
+  [ $rc -eq 0 ] || exit $rc
   stage_done tsan
 fi
-echo "ompdp: all stages passed in $((SECONDS - started)) s"
