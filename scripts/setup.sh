@@ -46,6 +46,8 @@ OMPDP_REQUIRES=(
   "openmpi-bin        /usr/bin/mpirun"
   "libopenmpi-dev     /usr/lib/x86_64-linux-gnu/openmpi/include/mpi.h /usr/bin/mpicc"
   "chromium           /usr/bin/chromium"
+  "nodejs             /usr/bin/node"
+  "npm                /usr/bin/npm"
   "neovim             /usr/bin/nvim"
   "cmake              /usr/bin/cmake"
   "make               /usr/bin/make"
@@ -62,10 +64,23 @@ ompdp_packages() {
   done | sort -u
 }
 
+# Whether every file the table takes from package $1 is there, whoever
+# installed it: NodeSource's nodejs carries npm and conflicts with Debian's.
+ompdp_has_files() {
+  local line path
+  for line in "${OMPDP_REQUIRES[@]}"; do
+    [ "${line%% *}" = "$1" ] || continue
+    for path in ${line#* }; do
+      [ -e "${OMPDP_CHECK_ROOT:-}$path" ] || return 1
+    done
+  done
+}
+
 ompdp_install_packages() {
   local missing=() p
   for p in $(ompdp_packages); do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+      ompdp_has_files "$p" || missing+=("$p")
   done
   if [ ${#missing[@]} -ne 0 ]; then
     local sudo=""
