@@ -14,7 +14,7 @@
 // The same with the full-log mode, and with the compiler plugin's
 // attribution when it is built (the report names the variable).
 //
-// RUN: %clang-offload -g -I%omp-tools-include %s %S/Inputs/count_through.c -ldl -o %t
+// RUN: rm -f %t.json && %clang-offload -g -I%omp-tools-include %s %S/Inputs/count_through.c -ldl -o %t
 // RUN: %python %S/Inputs/crash_counts.py %ompdp %stress-runs SEGV program ITERS=200 -- %t | FileCheck %s
 // RUN: env CRASH_AT=77 sh -c '%ompdp run --option mode=full --format=json -o %t.json -- %t; echo "rc=$?"' 2>&1 | FileCheck %s --check-prefix=RC
 // RUN: FileCheck %s --check-prefix=JSON < %t.json

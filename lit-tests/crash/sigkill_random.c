@@ -17,7 +17,7 @@
 // - in the full-log mode, and with the journal off, the same (the event log
 //   does not need them).
 //
-// RUN: %clang-offload -g -I%omp-tools-include %s %S/Inputs/count_through.c -ldl -o %t
+// RUN: rm -f %t.json && %clang-offload -g -I%omp-tools-include %s %S/Inputs/count_through.c -ldl -o %t
 // RUN: env LIBOMP_USE_HIDDEN_HELPER_TASK=0 %python %S/Inputs/crash_counts.py %ompdp %stress-runs KILL tool -- %t | FileCheck %s --check-prefix=TOOL
 // RUN: env LIBOMP_USE_HIDDEN_HELPER_TASK=0 %python %S/Inputs/crash_counts.py %ompdp %stress-runs KILL external -- %t | FileCheck %s --check-prefix=OUTSIDE
 // RUN: env LIBOMP_USE_HIDDEN_HELPER_TASK=0 COUNT_CRASH_AT=1000 sh -c '%ompdp run --option mode=full --option journal_ms=0 --format=json -o %t.json -- %t; echo "rc=$?"' | FileCheck %s --check-prefix=RC

@@ -13,7 +13,7 @@
 // before.
 //
 // REQUIRES: plugin
-// RUN: %clang-ompdp %s -o %t
+// RUN: rm -f %t.abort.json %t.fast.json %t.json %t.long.json %t.proj.json && %clang-ompdp %s -o %t
 // RUN: env OMPDP_CHECK_FINAL=1 not %ompdp run --format=json -o %t.json -- %t 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=SAME
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
@@ -30,6 +30,7 @@
 // RUN: %python -c "print('x' * 400000)" > %t.long.json
 // RUN: not %ompdp run --format=json -o %t.long.json -- %t
 // RUN: %python -c "import json,sys; json.load(open(sys.argv[1]))" %t.long.json
+// RUN: FileCheck %s --check-prefix=JSON < %t.long.json
 //
 // RUN: env OMPDP_CHECK_FINAL=1 not %ompdp run --format=html -o %t.html -- %t 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NONE

@@ -16,8 +16,9 @@
 // RUN: cd %t && %clang-ompdp prog.c -o prog
 // RUN: cd %t && %ompdp run --format=json -o run.json -- ./prog > /dev/null
 // RUN: cp %t/prog.c %t/expected/prog.c && %ompdp fix --root %t/expected --apply %t/run.json
-// RUN: cd %t && env OMPDP=%ompdp SRC=%t/prog.c REPORT=run.json OUT=%t/nvim.log timeout 120 %nvim -c 'luafile %S/Inputs/nvim_client.lua' > %t/nvim.out 2>&1 || true
-// (A failure is in the log: FAIL and the step, or the lines that are missing.)
+// Neovim's exit status goes to the end of the log, checked last, so that a
+// failure shows the log first (FAIL and the step, or the lines missing).
+// RUN: cd %t && env OMPDP=%ompdp SRC=%t/prog.c REPORT=run.json OUT=%t/nvim.log sh -c 'timeout 120 %nvim -c "luafile %S/Inputs/nvim_client.lua" > %t/nvim.out 2>&1; echo "nvim exit status: $?" >> %t/nvim.log'
 // RUN: FileCheck %s < %t/nvim.log
 // RUN: diff %t/expected/prog.c %t/prog.c
 //===----------------------------------------------------------------------===//
@@ -52,3 +53,4 @@ int main(void) {
 // CHECK-NEXT:   [[#LINE+1]]:0-[[#LINE+1]]:{{[0-9]+}} severity={{[234]}} ompdp ompdp-zero-transfer: zero-filled transfer: 'b' {{.*}}
 // CHECK-NEXT: written
 // CHECK-NEXT: stopped
+// CHECK-NEXT: nvim exit status: 0

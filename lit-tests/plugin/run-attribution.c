@@ -5,7 +5,7 @@
 // and the clause as written, explicit or implicit.
 //
 // REQUIRES: plugin
-// RUN: %clang-ompdp %s -o %t
+// RUN: rm -f %t.json && %clang-ompdp %s -o %t
 // RUN: %ompdp run -- %t 2>&1 | FileCheck %s --check-prefix=TEXT
 // RUN: %ompdp run --format=json -o %t.json -- %t
 // RUN: FileCheck %s --check-prefix=JSON < %t.json

@@ -14,7 +14,7 @@
 // order: mode=check is the test of that case.)
 // BAD, an unknown mode is refused and the default, stream, used.
 //
-// RUN: %clang-offload -g %s -o %t
+// RUN: rm -f %t.check.json %t.full.json %t.stream.json && %clang-offload -g %s -o %t
 // RUN: %ompdp run --format=json -o %t.check.json --option mode=check --option verbose=1 -- %t 2>&1 | FileCheck %s --check-prefix=CHECK
 // RUN: FileCheck %s --check-prefix=CHECK-JSON < %t.check.json
 // RUN: %clang-offload -g -DTHREADS=1 %s -o %t.one

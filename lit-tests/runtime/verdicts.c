@@ -42,7 +42,7 @@
 // advice.
 //
 // REQUIRES: plugin
-// RUN: %clang-ompdp -g -DJACOBI %s -o %t.jacobi
+// RUN: rm -f %t.coincidence.json %t.counter.json %t.fix.json %t.jacobi.json %t.ownvar.json %t.resident.json %t.timing.json && %clang-ompdp -g -DJACOBI %s -o %t.jacobi
 // RUN: %ompdp run -- %t.jacobi 2>&1 | FileCheck %s --check-prefix=JACOBI
 // RUN: %ompdp run --format=json -o %t.jacobi.json -- %t.jacobi
 // RUN: FileCheck %s --check-prefix=JACOBI-JSON < %t.jacobi.json

@@ -9,7 +9,7 @@
 // so does `sum`, zero before the first iteration: 3 + 3 + 1 copies.
 // The stream analysis and the full log's agree byte for byte (mode=check).
 //
-// RUN: %clang-offload -g %s -o %t
+// RUN: rm -f %t.check.json && %clang-offload -g %s -o %t
 // RUN: %ompdp run -- %t 2>&1 | FileCheck %s --check-prefix=TEXT
 // RUN: %ompdp run --format=json -- %t 2>&1 | FileCheck %s --check-prefix=JSON
 // RUN: %ompdp run --format=json -o %t.check.json --option mode=check --option verbose=1 -- %t 2>&1 | FileCheck %s --check-prefix=CHECK
