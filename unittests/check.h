@@ -1,6 +1,8 @@
 /*===- check.h - a minimal assertion harness for ompdp unit tests -*- C -*-===*\
 |*
-|* Each unit test is a C program: CHECK() records a failure and goes on, and
+|* Each unit test is a C program: CHECK() records a failure and goes on,
+|* REQUIRE() records it and returns from the test function (for the checks
+|* that what follows depends on: a count before its elements), and
 |* CHECK_DONE() prints the plain closing line "N passed, N failed" and turns
 |* any failure into a non-zero exit status for ctest.
 |*
@@ -33,6 +35,26 @@ static unsigned check_passed, check_failed;
       fprintf(stderr, "%s:%d: check failed: %s == %s (%" PRIu64 " != %" PRIu64 ")\n", \
               __FILE__, __LINE__, #a, #b, check_a_, check_b_);                 \
     }                                                                          \
+  } while (0)
+
+/* As CHECK and CHECK_EQ_U64, but a failure also returns from the test
+ * function (a void one) at once: what follows reads what the check
+ * promises (m.v[0] after m.n == 1), and a regression must be reported as a
+ * failed check, never read past the end of an array and crash. */
+#define REQUIRE(cond)                                                          \
+  do {                                                                         \
+    unsigned require_failed_ = check_failed;                                   \
+    CHECK(cond);                                                               \
+    if (check_failed != require_failed_)                                       \
+      return;                                                                  \
+  } while (0)
+
+#define REQUIRE_EQ_U64(a, b)                                                   \
+  do {                                                                         \
+    unsigned require_failed_ = check_failed;                                   \
+    CHECK_EQ_U64(a, b);                                                        \
+    if (check_failed != require_failed_)                                       \
+      return;                                                                  \
   } while (0)
 
 #define CHECK_DONE()                                                           \

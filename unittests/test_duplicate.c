@@ -14,7 +14,7 @@ static void listing1(void) {
   kernel(&s, 0);
   ompdp_matches_t m = {0};
   CHECK(seq_matches(&s, OMPDP_FK_DUPLICATE_TRANSFER, &m) == 0);
-  CHECK_EQ_U64(m.n, 1);
+  REQUIRE_EQ_U64(m.n, 1);
   CHECK_EQ_U64(m.v[0].avoid, again);
   CHECK_EQ_U64(m.v[0].ref, first);
   CHECK_EQ_U64(m.v[0].aux, 1); /* the same host buffer */
@@ -33,7 +33,7 @@ static void groups_and_buffers(void) {
   h2d(&s, 0, 0x3000, 0xd200, 64, 8);
   ompdp_matches_t m = {0};
   CHECK(seq_matches(&s, OMPDP_FK_DUPLICATE_TRANSFER, &m) == 0);
-  CHECK_EQ_U64(m.n, 3);
+  REQUIRE_EQ_U64(m.n, 3);
   CHECK_EQ_U64(m.v[0].aux, 0);
   CHECK_EQ_U64(m.v[1].aux, 1);
   CHECK_EQ_U64(m.v[2].aux, 1);

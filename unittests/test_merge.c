@@ -138,7 +138,7 @@ static void test_same_finding(void) {
     static const size_t Rev[] = {3, 1, 0, 2};
     CHECK(merge(reps, 4, order ? Rev : NULL, order ? &out2 : &out, err, sizeof(err)) == 0);
   }
-  CHECK(out.num_findings == 1);
+  REQUIRE(out.num_findings == 1);
   const ompdp_finding_t *f = &out.findings[0];
   CHECK_EQ_U64(f->count, 1 + 2 + 3 + 4);
   CHECK_EQ_U64(f->bytes, 1024 * 10);
@@ -221,6 +221,7 @@ static void test_disjoint(void) {
     const ompdp_finding_t *x = &out.findings[i];
     if (x->region_id == 0x1) {
       seen |= 1;
+      REQUIRE(x->spread != NULL);
       CHECK(x->spread->num_ranks == 2 && x->spread->ranks[0] == 0 && x->spread->ranks[1] == 2);
       CHECK(x->count == 12 && x->spread->count.median == 6);
       /* Rank 2's rewrite differs: both are kept, each with its ranks. */
@@ -230,10 +231,10 @@ static void test_disjoint(void) {
             x->spread->rewrite_ranks[1].ranks[0] == 2 && x->rewrites[1].transfers_removed == 7);
     } else if (x->region_id == 0x2) {
       seen |= 2;
-      CHECK(x->spread->num_ranks == 1 && x->spread->ranks[0] == 1);
+      CHECK(x->spread && x->spread->num_ranks == 1 && x->spread->ranks[0] == 1);
     } else {
       seen |= 4;
-      CHECK(!strcmp(x->variable, "c") && x->count == 4 && x->spread->num_ranks == 1 &&
+      CHECK(!strcmp(x->variable, "c") && x->count == 4 && x->spread && x->spread->num_ranks == 1 &&
             x->spread->count.max == 4 && x->num_rewrites == 1 &&
             x->rewrites[0].transfers_removed == 4);
     }

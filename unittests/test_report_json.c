@@ -749,7 +749,8 @@ static void test_plan(void) {
   CHECK(j1 && ompdp_report_read_json(j1, len1, &b, err, sizeof(err)) == 0);
   if (!err[0]) {
     CHECK(b.plan.present && b.plan.num_sites == 2 && b.plan.sites[0].allocs == UINT64_MAX);
-    CHECK(b.plan.sites[0].lt_exit_item == -1 && b.plan.bufs[0].sites[1] == 2);
+    CHECK(b.plan.num_sites == 2 && b.plan.sites[0].lt_exit_item == -1 && b.plan.num_bufs >= 1 &&
+          b.plan.bufs[0].num_sites == 2 && b.plan.bufs[0].sites[1] == 2);
     CHECK(b.num_findings == 1 && b.findings[0].rt_region == 7);
     ompdp_region_info_t it;
     CHECK(ompdp_plan_describe(&b.plan, 7, 1, &it) == 0 && !strcmp(it.variable, "b") &&

@@ -105,7 +105,7 @@ static void test_bounded(void) {
   CHECK_EQ_U64(dup ? dup->count : 0, 9);
   CHECK_EQ_U64(t->events, 10);
   /* Events 0 and 1 (the first two), 2 and 3 (the duplicate's cap). */
-  CHECK_EQ_U64(t->num_ops, 4);
+  REQUIRE_EQ_U64(t->num_ops, 4);
   for (size_t i = 0; i < t->num_ops; ++i)
     CHECK_EQ_U64(t->ops[i].seq, i);
   CHECK_EQ_U64(linked(&r, dup), 3);
@@ -156,7 +156,7 @@ static void test_late(void) {
   CHECK(u != NULL);
   CHECK_EQ_U64(u ? u->count : 0, n);
   CHECK_EQ_U64(linked(&r, u), OMPDP_TLC_RING);
-  CHECK_EQ_U64(r.timeline->num_ops, OMPDP_TLC_RING);
+  REQUIRE_EQ_U64(r.timeline->num_ops, OMPDP_TLC_RING);
   CHECK_EQ_U64(r.timeline->ops[0].seq, n - OMPDP_TLC_RING);
   CHECK_EQ_U64(counted(r.timeline), n - OMPDP_TLC_RING);
   /* The bins cover what they count (the first 1904 us), in 256 bins whose
