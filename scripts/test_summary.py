@@ -67,15 +67,23 @@ def skip_reason(output):
     return lines[-1] if lines else "(the test printed no reason)"
 
 
+def read_results(t, path, parse, why_missing="was not written"):
+    """parse(text) of the file at path, or None with t.missing saying why."""
+    if not os.path.exists(path):
+        t.missing = "%s %s" % (path, why_missing)
+        return None
+    try:
+        with open(path, errors="replace") as f:
+            return parse(f.read())
+    except (OSError, ValueError, ET.ParseError) as e:
+        t.missing = "%s: %s" % (path, e)
+        return None
+
+
 def read_ctest(path, lit_counted):
     t = Tally("ctest")
-    if not os.path.exists(path):
-        t.missing = "%s was not written" % path
-        return t
-    try:
-        root = ET.parse(path).getroot()
-    except ET.ParseError as e:
-        t.missing = "%s: %s" % (path, e)
+    root = read_results(t, path, ET.fromstring)
+    if root is None:
         return t
     for case in root.iter("testcase"):
         name = case.get("name", "?")
@@ -102,14 +110,8 @@ def read_ctest(path, lit_counted):
 
 def read_lit(path):
     t = Tally("lit")
-    if not os.path.exists(path):
-        t.missing = "%s was not written: lit did not finish" % path
-        return t
-    try:
-        with open(path) as f:
-            data = json.load(f)
-    except (OSError, ValueError) as e:
-        t.missing = "%s: %s" % (path, e)
+    data = read_results(t, path, json.loads, "was not written: lit did not finish")
+    if data is None:
         return t
     for test in data.get("tests", []):
         name = test.get("name", "?").split(" :: ", 1)[-1]
@@ -126,18 +128,17 @@ def read_lit(path):
 
 def read_fuzz(path):
     t = Tally("fuzz targets")
-    if not os.path.exists(path):
-        t.missing = "%s was not written" % path
+    lines = read_results(t, path, str.splitlines)
+    if lines is None:
         return t
-    with open(path) as f:
-        for line in f:
-            parts = line.split()
-            if len(parts) != 2:
-                continue
-            if parts[1] == "passed":
-                t.passed += 1
-            else:
-                t.failed.append(("fuzz_" + parts[0], "see its log in fuzz-work/"))
+    for line in lines:
+        parts = line.split()
+        if len(parts) != 2:
+            continue
+        if parts[1] == "passed":
+            t.passed += 1
+        else:
+            t.failed.append(("fuzz_" + parts[0], "see its log in fuzz-work/"))
     if not t.passed and not t.failed:
         t.missing = "%s lists no target" % path
     return t
