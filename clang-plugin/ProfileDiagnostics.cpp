@@ -32,6 +32,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <iterator>
 #include <memory>
 
 extern "C" {
@@ -73,6 +74,8 @@ int groupIndex(llvm::StringRef Name) {
 class GroupLevels {
 public:
   enum Level { Ignored, Warning, Error };
+
+  GroupLevels() { std::fill(std::begin(On), std::end(On), true); } // every group on
 
   /// Applies one option (without "-W"). Returns false when it names an
   /// ompdp group that does not exist (IsOurs: it starts with "ompdp").
@@ -126,10 +129,9 @@ public:
 
 private:
   enum ErrState { Default, IsError, NotError };
-  bool On[NumGroups] = {true, true, true, true, true, true, true, true};
+  bool On[NumGroups];
   ErrState Err[NumGroups] = {};
 };
-static_assert(NumGroups == 8, "update GroupLevels::On");
 
 /// A source file of this compile, as it was compiled.
 struct SourceFile {

@@ -16,21 +16,42 @@
 #include <string.h>
 
 static const char *const KindJson[OMPDP_FK_COUNT] = {
-#define OMPDP_FINDING_KIND(Enum, Json, Summary, Title, Expl) Json,
+#define OMPDP_FINDING_KIND(Enum, Json, Summary, Ops, Title, Expl) Json,
 #include "ompdp/OmpdpFormat.inc"
 };
 static const char *const KindSummary[OMPDP_FK_COUNT] = {
-#define OMPDP_FINDING_KIND(Enum, Json, Summary, Title, Expl) Summary,
+#define OMPDP_FINDING_KIND(Enum, Json, Summary, Ops, Title, Expl) Summary,
 #include "ompdp/OmpdpFormat.inc"
 };
 static const char *const KindTitle[OMPDP_FK_COUNT] = {
-#define OMPDP_FINDING_KIND(Enum, Json, Summary, Title, Expl) Title,
+#define OMPDP_FINDING_KIND(Enum, Json, Summary, Ops, Title, Expl) Title,
 #include "ompdp/OmpdpFormat.inc"
 };
 static const char *const KindExpl[OMPDP_FK_COUNT] = {
-#define OMPDP_FINDING_KIND(Enum, Json, Summary, Title, Expl) Expl,
+#define OMPDP_FINDING_KIND(Enum, Json, Summary, Ops, Title, Expl) Expl,
 #include "ompdp/OmpdpFormat.inc"
 };
+static const ompdp_op_class_t KindOps[OMPDP_FK_COUNT] = {
+#define OMPDP_FINDING_KIND(Enum, Json, Summary, Ops, Title, Expl) OMPDP_OC_##Ops,
+#include "ompdp/OmpdpFormat.inc"
+};
+
+/* Every kind has its row in each of the other tables of OmpdpFormat.inc:
+ * a kind added to OMPDP_FINDING_KIND alone stops the build here (rows of
+ * kinds that do not exist stop it at their designated initializer). */
+enum {
+  RuleRows = 0
+#define OMPDP_FINDING_RULE(Enum, Name, Group, Help) +1
+#include "ompdp/OmpdpFormat.inc"
+  ,
+  TextRows = 0
+#define OMPDP_FINDING_TEXT(Enum, Name, Warning, Noun, Nouns, At, Note) +1
+#include "ompdp/OmpdpFormat.inc"
+};
+_Static_assert(RuleRows == OMPDP_FK_COUNT,
+               "each OMPDP_FINDING_KIND needs one OMPDP_FINDING_RULE row (OmpdpFormat.inc)");
+_Static_assert(TextRows == OMPDP_FK_COUNT,
+               "each OMPDP_FINDING_KIND needs one OMPDP_FINDING_TEXT row (OmpdpFormat.inc)");
 
 /* Designated initializers: the rule table may list the kinds in any order. */
 static const char *const RuleName[OMPDP_FK_COUNT] = {
@@ -99,6 +120,9 @@ const char *ompdp_finding_kind_title(ompdp_finding_kind_t k) {
 }
 const char *ompdp_finding_kind_explanation(ompdp_finding_kind_t k) {
   return kind_name(KindExpl, k);
+}
+ompdp_op_class_t ompdp_finding_kind_op_class(ompdp_finding_kind_t k) {
+  return (unsigned)k < (unsigned)OMPDP_FK_COUNT ? KindOps[k] : OMPDP_OC_H2D;
 }
 const char *ompdp_finding_kind_name(ompdp_finding_kind_t k) { return kind_name(TextName, k); }
 const char *ompdp_finding_kind_warning_text(ompdp_finding_kind_t k) {

@@ -299,6 +299,9 @@ const char *ompdp_finding_kind_json(ompdp_finding_kind_t k);
 const char *ompdp_finding_kind_summary_key(ompdp_finding_kind_t k);
 const char *ompdp_finding_kind_title(ompdp_finding_kind_t k);
 const char *ompdp_finding_kind_explanation(ompdp_finding_kind_t k);
+/* The class of operation an older report's finding (one without "ops")
+ * stands for (OMPDP_FINDING_KIND's OpClass; H2D for an unknown kind). */
+ompdp_op_class_t ompdp_finding_kind_op_class(ompdp_finding_kind_t k);
 /* The kind in words outside the report's sections (OMPDP_FINDING_TEXT):
  * what one finding is, the compiler warning's words after the item, one
  * avoidable operation (or several), the words before the related location

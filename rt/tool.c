@@ -126,7 +126,6 @@ static int ompdp_initialize(ompt_function_lookup_t lookup, int initial_device_nu
     for (size_t i = 0; i < num_warnings; ++i)
       ompdp_shm_note_warning(warnings[i]);
   ompdp_regions_init();
-  ompdp_detect_set_describe(ompdp_regions_describe); /* overbroad maps */
   ompdp_signals_install();
   pthread_atfork(NULL, NULL, on_fork_child);
   if (ompdp_opts.final[0])
@@ -212,7 +211,8 @@ static ompdp_engine_config_t engine_config(int host, int capped, int timeline) {
   ompdp_engine_config_t cfg = {.host_device = host, .timeline = timeline,
                                .timeline_first = (uint64_t)ompdp_opts.timeline_first,
                                .timeline_per_finding = (uint64_t)ompdp_opts.timeline_per_finding,
-                               .sink_thread = ompdp_log_sink_thread};
+                               .sink_thread = ompdp_log_sink_thread,
+                               .describe = ompdp_regions_describe};
   cfg.timeline_mode = !strcmp(ompdp_opts.timeline, "full")  ? OMPDP_TIMELINE_FULL
                       : !strcmp(ompdp_opts.timeline, "off") ? OMPDP_TIMELINE_OFF
                                                             : OMPDP_TIMELINE_BOUNDED;
