@@ -57,11 +57,14 @@ int drv_diff_main(int argc, char **argv) {
       if ((m = drv_flag_value(argc, argv, &i, "format", &v)) != 0) {
         if (m < 0)
           return DIFF_TROUBLE;
-        if (strcmp(v, "text") && strcmp(v, "json")) {
+        /* A comparison is written as text or JSON only. */
+        ompdp_report_format_t f;
+        if (ompdp_report_format_parse(v, OMPDP_RF_ALL, &f) ||
+            (f != OMPDP_RF_TEXT && f != OMPDP_RF_JSON)) {
           drv_error("unknown --format '%s' for diff (use text or json)", v);
           return DIFF_TROUBLE;
         }
-        json = !strcmp(v, "json");
+        json = f == OMPDP_RF_JSON;
         continue;
       }
       if ((m = drv_flag_value(argc, argv, &i, "o", &v)) != 0 ||

@@ -11,6 +11,7 @@
 #define OMPDP_DRIVER_H
 
 #include "report.h"
+#include "report_formats.h"
 
 #include <stdio.h>
 
@@ -20,14 +21,6 @@ enum {
   DRV_EXIT_FAILURE = 1, /* an input could not be read or an output written */
   DRV_EXIT_USAGE = 2,   /* bad command line, or an output that is not writable */
 };
-
-typedef enum drv_format {
-  DRV_FORMAT_TEXT,
-  DRV_FORMAT_JSON,
-  DRV_FORMAT_SARIF,
-  DRV_FORMAT_HTML,  /* one self-contained page (report/report_html.c) */
-  DRV_FORMAT_TRACE, /* Chrome trace-event JSON (report/report_trace.c) */
-} drv_format_t;
 
 /* Prints "ompdp: <message>\n" on stderr. */
 void drv_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -39,10 +32,11 @@ void drv_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int drv_flag_value(int argc, char **argv, int *i, const char *name,
                    const char **value);
 
-/* Parses the value of --format; prints an error and returns -1 if bad. */
-int drv_parse_format(const char *value, drv_format_t *out);
-/* The name --format takes for fmt. */
-const char *drv_format_name(drv_format_t fmt);
+/* Parses the value of --format (a format of report/report_formats.inc);
+ * prints an error and returns -1 if bad. */
+int drv_parse_format(const char *value, ompdp_report_format_t *out);
+/* "text|json|..." for usage texts: every format --format takes. */
+const char *drv_format_choices(void);
 
 /* Checks, before any work is done, that path can be written: opens it for
  * writing (creating it if need be) and removes it again if it was created
@@ -50,14 +44,12 @@ const char *drv_format_name(drv_format_t fmt);
  * otherwise. */
 int drv_check_output(const char *path);
 
-/* The report in format fmt on out. Returns 0, or -1 with errno set. */
-int drv_render_report(const ompdp_report_t *r, drv_format_t fmt, FILE *out);
 /* A report already rendered (the file src) written where drv_write_report
  * writes one. Returns 0, or -1 after an error message. */
 int drv_copy_report(const char *src, const char *path, FILE *dflt);
 /* Renders r as fmt into path ("-" for standard output), or into dflt when
  * path is NULL. Returns 0, or -1 after an error message. */
-int drv_write_report(const ompdp_report_t *r, drv_format_t fmt,
+int drv_write_report(const ompdp_report_t *r, ompdp_report_format_t fmt,
                      const char *path, FILE *dflt);
 
 /* What drv_recover found: the events it analysed, and whether the log had

@@ -53,20 +53,23 @@ int drv_flag_value(int argc, char **argv, int *i, const char *name,
 }
 
 static void usage(FILE *out) {
-  fputs("usage: ompdp <command> [options]\n"
-        "\n"
-        "Finds wasted data movement in OpenMP offload programs.\n"
-        "\n"
-        "commands:\n"
-        "  run     run a program under the ompdp runtime and print its report\n"
-        "          ompdp run [--format=text|json|sarif|html|trace] [-o FILE]\n"
-        "                    [--option NAME=VALUE]... [--] PROGRAM [ARGS...]\n"
-        "          (in -o, %r is the MPI rank, %p the process id, %h the host)\n"
-        "  report  render a saved JSON report (several: the ranks of an MPI run, merged)\n"
-        "          ompdp report [--format=text|json|sarif|html|trace] [-o FILE] REPORT.json...\n"
-        "  merge   merge the reports of the ranks of an MPI run into one\n"
-        "          ompdp merge [--format=json|text|sarif] [-o FILE] REPORT.json...\n"
-        "  fix     turn a report's rewrites into clang-apply-replacements YAML, or\n"
+  const char *f = drv_format_choices();
+  fprintf(out,
+          "usage: ompdp <command> [options]\n"
+          "\n"
+          "Finds wasted data movement in OpenMP offload programs.\n"
+          "\n"
+          "commands:\n"
+          "  run     run a program under the ompdp runtime and print its report\n"
+          "          ompdp run [--format=%s] [-o FILE]\n"
+          "                    [--option NAME=VALUE]... [--] PROGRAM [ARGS...]\n"
+          "          (in -o, %%r is the MPI rank, %%p the process id, %%h the host)\n"
+          "  report  render a saved JSON report (several: the ranks of an MPI run, merged)\n"
+          "          ompdp report [--format=%s] [-o FILE] REPORT.json...\n"
+          "  merge   merge the reports of the ranks of an MPI run into one\n"
+          "          ompdp merge [--format=%s] [-o FILE] REPORT.json...\n",
+          f, f, f);
+  fputs("  fix     turn a report's rewrites into clang-apply-replacements YAML, or\n"
         "          apply them to the sources\n"
         "          ompdp fix [-o FIXES.yaml | --apply] REPORT.json\n"
         "  diff    compare two reports of a program, before and after a fix; exits\n"

@@ -78,8 +78,8 @@ int drv_merge_files(char *const *paths, size_t n, ompdp_report_t *out) {
 }
 
 static void merge_usage(FILE *out) {
-  fputs("usage: ompdp merge [--format=json|text|sarif] [-o FILE] REPORT...\n"
-        "\n"
+  fprintf(out, "usage: ompdp merge [--format=%s] [-o FILE] REPORT...\n", drv_format_choices());
+  fputs("\n"
         "Merges the reports of the ranks of one MPI run (from 'mpirun ... ompdp run\n"
         "--format=json -o report.%r.json -- PROGRAM') into one report: a finding of\n"
         "one construct and variable on several ranks becomes one, with its totals\n"
@@ -89,14 +89,14 @@ static void merge_usage(FILE *out) {
         "different programs, builds or runs are refused.\n"
         "\n"
         "options:\n"
-        "  --format=json|text|sarif  how to render it (default: json, which 'ompdp\n"
-        "                            report' and 'ompdp fix' read)\n"
-        "  -o FILE                   write it to FILE instead of standard output\n",
+        "  --format=F  how to render it, one of the formats above (default: json,\n"
+        "              which 'ompdp report' and 'ompdp fix' read)\n"
+        "  -o FILE     write it to FILE instead of standard output\n",
         out);
 }
 
 int drv_merge_main(int argc, char **argv) {
-  drv_format_t fmt = DRV_FORMAT_JSON;
+  ompdp_report_format_t fmt = OMPDP_RF_JSON;
   const char *output = NULL;
   char **inputs = calloc((size_t)argc + 1, sizeof(*inputs));
   size_t n = 0;
@@ -141,8 +141,8 @@ int drv_merge_main(int argc, char **argv) {
     inputs[n++] = argv[i];
   }
   if (!n) {
-    drv_error("no report given (usage: ompdp merge [--format=json|text|sarif] [-o FILE] "
-              "REPORT...)");
+    drv_error("no report given (usage: ompdp merge [--format=%s] [-o FILE] REPORT...)",
+              drv_format_choices());
     free(inputs);
     return DRV_EXIT_USAGE;
   }

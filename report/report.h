@@ -358,6 +358,9 @@ int ompdp_report_write_json(const ompdp_report_t *r, FILE *out);
  * (NULL: left out). */
 int ompdp_report_write_sarif(const ompdp_report_t *r, FILE *out,
                              const char *tool_version);
+/* SARIF naming this build of ompdp (OMPDP_VERSION_STRING) as its tool: the
+ * writer of report_formats.inc. */
+int ompdp_report_write_sarif_ompdp(const ompdp_report_t *r, FILE *out);
 
 /* Reading a JSON report. Returns 0, or -1 after writing a one-line reason
  * (without the "ompdp: " prefix) into err. */

@@ -285,6 +285,14 @@ static void put_rules(FILE *out) {
   fputs("\n          ]\n", out);
 }
 
+#ifndef OMPDP_VERSION_STRING
+#define OMPDP_VERSION_STRING "unknown"
+#endif
+
+int ompdp_report_write_sarif_ompdp(const ompdp_report_t *r, FILE *out) {
+  return ompdp_report_write_sarif(r, out, OMPDP_VERSION_STRING);
+}
+
 int ompdp_report_write_sarif(const ompdp_report_t *r, FILE *out, const char *tool_version) {
   errno = 0;
   fputs("{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n"
