@@ -15,6 +15,7 @@
 |*
 \*===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE
+#include "attribution.h"
 #include "callbacks.h"
 #include "detect.h"
 #include "journal.h"
