@@ -154,29 +154,7 @@ static void mismatch(void *ctx, ompdp_fix_file_t *file, const ompdp_edit_t *e,
   fixer_t *fx = ctx;
   const ompdp_range_t *r = &e->range;
   char why[300];
-  switch (m->kind) {
-  case OMPDP_FIX_CHANGED:
-    snprintf(why, sizeof(why),
-             "it changed since the program was built: its XXH3 is %016" PRIx64
-             ", the report's %016" PRIx64,
-             m->hash, m->report_hash);
-    break;
-  case OMPDP_FIX_NO_POSITION:
-    snprintf(why, sizeof(why), "it has no line %" PRIu32 ", column %" PRIu32, m->line,
-             m->column);
-    break;
-  case OMPDP_FIX_BACKWARDS:
-    snprintf(why, sizeof(why), "the edit ends before it starts");
-    break;
-  case OMPDP_FIX_OFFSETS:
-    snprintf(why, sizeof(why),
-             "byte offsets %" PRId64 "-%" PRId64 " are %" PRId64 "-%" PRId64 " in the file",
-             m->offset, m->end_offset, m->start, m->end);
-    break;
-  case OMPDP_FIX_TEXT:
-    snprintf(why, sizeof(why), "expected '%s', found '%s'", m->expected, m->found);
-    break;
-  }
+  ompdp_fix_mismatch_words(why, sizeof(why), e, m, "report");
   drv_error("%s:%" PRIu32 ":%" PRIu32 ": the file does not match the report (%s); "
             "no edit is applied to %s",
             e->file, r->line, r->column, why, e->file);

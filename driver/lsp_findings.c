@@ -158,37 +158,6 @@ static int in_doc(const char *file, const lsp_doc_t *doc) {
   return file && doc->path && !strcmp(file, doc->path);
 }
 
-/* Why an edit does not match its file, in words (as `ompdp fix` says it). */
-static void mismatch_words(char *out, size_t size, const ompdp_edit_t *e,
-                           const ompdp_fix_mismatch_t *m) {
-  char why[300];
-  switch (m->kind) {
-  case OMPDP_FIX_CHANGED:
-    snprintf(why, sizeof(why),
-             "it changed since the program was built: its XXH3 is %016" PRIx64
-             ", the report's %016" PRIx64,
-             m->hash, m->report_hash);
-    break;
-  case OMPDP_FIX_NO_POSITION:
-    snprintf(why, sizeof(why), "it has no line %" PRIu32 ", column %" PRIu32, m->line,
-             m->column);
-    break;
-  case OMPDP_FIX_BACKWARDS:
-    snprintf(why, sizeof(why), "an edit ends before it starts");
-    break;
-  case OMPDP_FIX_OFFSETS:
-    snprintf(why, sizeof(why),
-             "byte offsets %" PRId64 "-%" PRId64 " are %" PRId64 "-%" PRId64 " in the file",
-             m->offset, m->end_offset, m->start, m->end);
-    break;
-  case OMPDP_FIX_TEXT:
-    snprintf(why, sizeof(why), "at %" PRIu32 ":%" PRIu32 " expected '%s', found '%s'",
-             e->range.line, e->range.column, m->expected, m->found);
-    break;
-  }
-  snprintf(out, size, "%s", why);
-}
-
 /* The planner's source for checking one document alone. */
 typedef struct doc_check {
   const lsp_doc_t *doc;
@@ -204,7 +173,7 @@ static ompdp_fix_file_t *check_open(void *ctx, const char *name) {
 static void check_mismatch(void *ctx, ompdp_fix_file_t *file, const ompdp_edit_t *e,
                            const ompdp_fix_mismatch_t *m) {
   doc_check_t *c = ctx;
-  mismatch_words(c->why, sizeof(c->why), e, m);
+  ompdp_fix_mismatch_words(c->why, sizeof(c->why), e, m, "report");
 }
 
 static int add_note(lsp_doc_t *doc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -467,7 +436,7 @@ static void plan_mismatch(void *ctx, ompdp_fix_file_t *file, const ompdp_edit_t 
                           const ompdp_fix_mismatch_t *m) {
   lsp_file_t *f = file->user;
   char why[400];
-  mismatch_words(why, sizeof(why), e, m);
+  ompdp_fix_mismatch_words(why, sizeof(why), e, m, "report");
   free(f->mismatch);
   f->mismatch = strdup(why);
 }
