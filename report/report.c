@@ -8,12 +8,16 @@
 |* spelled.
 |*
 \*===----------------------------------------------------------------------===*/
+#define _POSIX_C_SOURCE 200809L /* gmtime_r */
 #include "report.h"
 #include "process.h"
 #include "timeline.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const char *const KindJson[OMPDP_FK_COUNT] = {
 #define OMPDP_FINDING_KIND(Enum, Json, Summary, Ops, Title, Expl) Json,
@@ -530,4 +534,24 @@ void ompdp_report_update_speedup(ompdp_report_t *r) {
                       ? 1
                       : r->wall_time_ns - r->time_saved_ns;
   r->predicted_speedup = (double)r->wall_time_ns / (double)rest;
+}
+
+const char *ompdp_report_recovered_words(const ompdp_report_t *r, char *buf, size_t size) {
+  char when[64] = "an unknown time";
+  time_t secs = (time_t)(r->recovered_flushed_at_ns / 1000000000u);
+  struct tm tm;
+  if (r->recovered_flushed_at_ns && gmtime_r(&secs, &tm))
+    strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+  if (r->recovered_from_log)
+    snprintf(buf, size,
+             "rebuilt by ompdp run from the event log it kept (%" PRIu64
+             " events, up to %s): every operation that completed is in it, the one in flight "
+             "is lost",
+             r->recovered_events, when);
+  else
+    snprintf(buf, size,
+             "recovered from the journal flushed at %s (%" PRIu64
+             " events); what happened after it is lost",
+             when, r->recovered_events);
+  return buf;
 }

@@ -291,6 +291,12 @@ void ompdp_json_put_compile_commands(FILE *out, const ompdp_report_t *r);
 /* Sorts findings by kind, then those whose verdict saves before those whose
  * verdict saves nothing, then time saved (descending), then location. */
 void ompdp_report_sort(ompdp_report_t *r);
+/* How a recovered report (recovered_reason set) came to be, in the words
+ * the text report, SARIF and a merge say it (without "partial: " and the
+ * reason that follows): rebuilt from the event log, or recovered from the
+ * journal, with the events it covers and until when. Into buf[size];
+ * returns buf. */
+const char *ompdp_report_recovered_words(const ompdp_report_t *r, char *buf, size_t size);
 /* Recomputes predicted_speedup from wall_time_ns and time_saved_ns. */
 void ompdp_report_update_speedup(ompdp_report_t *r);
 

@@ -282,22 +282,9 @@ static int add_warning(ompdp_merger_t *m, const char *text, int rank) {
  * say it: recovered from a journal (when, and why), or incomplete. */
 static int add_status_warning(ompdp_merger_t *m, const ompdp_report_t *r, int rank) {
   if (r->recovered_reason) {
-    char when[64] = "an unknown time", text[1024];
-    time_t secs = (time_t)(r->recovered_flushed_at_ns / 1000000000u);
-    struct tm tm;
-    if (r->recovered_flushed_at_ns && gmtime_r(&secs, &tm))
-      strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
-    if (r->recovered_from_log)
-      snprintf(text, sizeof(text),
-               "partial: rebuilt by ompdp run from the event log it kept (%" PRIu64
-               " events, up to %s): every operation that completed is in it, the one in "
-               "flight is lost: %s",
-               r->recovered_events, when, r->recovered_reason);
-    else
-      snprintf(text, sizeof(text),
-               "partial: recovered from the journal flushed at %s (%" PRIu64
-               " events); what happened after it is lost: %s",
-               when, r->recovered_events, r->recovered_reason);
+    char words[256], text[1024];
+    snprintf(text, sizeof(text), "partial: %s: %s",
+             ompdp_report_recovered_words(r, words, sizeof(words)), r->recovered_reason);
     return add_warning(m, text, rank);
   }
   return r->partial ? add_warning(m, "partial: the report is incomplete", rank) : 0;
