@@ -39,50 +39,47 @@ static void diff_usage(FILE *out) {
         out);
 }
 
-int drv_diff_main(int argc, char **argv) {
-  int json = 0, only_files = 0;
-  const char *output = NULL, *in[2] = {NULL, NULL};
-  for (int i = 1; i < argc; ++i) {
-    const char *a = argv[i], *v;
-    int m;
-    if (!only_files && a[0] == '-' && a[1] != '\0') {
-      if (!strcmp(a, "--")) {
-        only_files = 1;
-        continue;
-      }
-      if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-        diff_usage(stdout);
-        return 0;
-      }
-      if ((m = drv_flag_value(argc, argv, &i, "format", &v)) != 0) {
-        if (m < 0)
-          return DIFF_TROUBLE;
-        /* A comparison is written as text or JSON only. */
-        ompdp_report_format_t f;
-        if (ompdp_report_format_parse(v, OMPDP_RF_ALL, &f) ||
-            (f != OMPDP_RF_TEXT && f != OMPDP_RF_JSON)) {
-          drv_error("unknown --format '%s' for diff (use text or json)", v);
-          return DIFF_TROUBLE;
-        }
-        json = f == OMPDP_RF_JSON;
-        continue;
-      }
-      if ((m = drv_flag_value(argc, argv, &i, "o", &v)) != 0 ||
-          (m = drv_flag_value(argc, argv, &i, "output", &v)) != 0) {
-        if (m < 0)
-          return DIFF_TROUBLE;
-        output = v;
-        continue;
-      }
-      drv_error("unknown option '%s' (see 'ompdp diff --help')", a);
-      return DIFF_TROUBLE;
-    }
-    if (in[1]) {
-      drv_error("two reports to compare, not more ('%s')", a);
-      return DIFF_TROUBLE;
-    }
-    in[in[0] ? 1 : 0] = a;
+typedef struct diff_args {
+  int json;
+  const char *in[2];
+} diff_args_t;
+
+/* --format: a comparison is written as text or JSON only. */
+static int diff_flag(void *ctx, int argc, char **argv, int *i) {
+  const char *v;
+  int m = drv_flag_value(argc, argv, i, "format", &v);
+  if (m <= 0)
+    return m;
+  ompdp_report_format_t f;
+  if (ompdp_report_format_parse(v, OMPDP_RF_ALL, &f) ||
+      (f != OMPDP_RF_TEXT && f != OMPDP_RF_JSON)) {
+    drv_error("unknown --format '%s' for diff (use text or json)", v);
+    return -1;
   }
+  ((diff_args_t *)ctx)->json = f == OMPDP_RF_JSON;
+  return 1;
+}
+
+static int diff_operand(void *ctx, const char *arg) {
+  diff_args_t *da = ctx;
+  if (da->in[1]) {
+    drv_error("two reports to compare, not more ('%s')", arg);
+    return -1;
+  }
+  da->in[da->in[0] ? 1 : 0] = arg;
+  return 0;
+}
+
+int drv_diff_main(int argc, char **argv) {
+  const char *output = NULL;
+  diff_args_t da = {0};
+  drv_args_t spec = {.command = "diff", .usage = diff_usage, .output = &output,
+                     .flag = diff_flag, .operand = diff_operand, .ctx = &da};
+  int prc = drv_parse_args(argc, argv, &spec);
+  if (prc)
+    return prc > 0 ? 0 : DIFF_TROUBLE;
+  int json = da.json;
+  const char **in = da.in;
   if (!in[1]) {
     drv_error("two reports are needed (usage: ompdp diff [--format=text|json] [-o FILE] "
               "BEFORE.json AFTER.json)");

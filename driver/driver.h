@@ -32,6 +32,36 @@ void drv_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int drv_flag_value(int argc, char **argv, int *i, const char *name,
                    const char **value);
 
+/* How a subcommand's command line is walked (drv_parse_args). */
+typedef struct drv_args {
+  const char *command;      /* its name, for "see 'ompdp <command> --help'" */
+  void (*usage)(FILE *out); /* printed on standard output for --help, -h */
+  const char **output;      /* set by -o/--output FILE; NULL: it takes none */
+  ompdp_report_format_t *format; /* set by --format; NULL: it takes none */
+  /* Its own flags: 1 when argv[*i] is one (*i advanced past a separate
+   * value, as drv_flag_value does), 0 when it is not, -1 after an error
+   * message. NULL: none. */
+  int (*flag)(void *ctx, int argc, char **argv, int *i);
+  /* Each operand in turn: 0, or -1 after an error message. NULL: it takes
+   * none. */
+  int (*operand)(void *ctx, const char *arg);
+  void *ctx;
+} drv_args_t;
+
+/* Walks argv[1..argc) as every subcommand does: "--" ends the flags, "-"
+ * is an operand, --help and -h print the usage; then -o/--output and
+ * --format where the command takes them, and its own flags. Anything else
+ * is an error naming the command's --help. Returns 0, 1 after the usage was
+ * printed (exit 0), or -1 after an error message (exit DRV_EXIT_USAGE). */
+int drv_parse_args(int argc, char **argv, const drv_args_t *a);
+/* The operands kept in order: an operand callback for drv_args_t, with
+ * ctx a drv_operands_t whose v has room for every argument. */
+typedef struct drv_operands {
+  char **v;
+  size_t n;
+} drv_operands_t;
+int drv_keep_operand(void *ctx, const char *arg);
+
 /* Parses the value of --format (a format of report/report_formats.inc);
  * prints an error and returns -1 if bad. */
 int drv_parse_format(const char *value, ompdp_report_format_t *out);

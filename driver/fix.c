@@ -548,51 +548,46 @@ static void fix_usage(FILE *out) {
         out);
 }
 
-int drv_fix_main(int argc, char **argv) {
-  const char *output = NULL, *input = NULL, *root = NULL;
-  int apply = 0, only_files = 0, recompile = 1;
-  for (int i = 1; i < argc; ++i) {
-    const char *a = argv[i], *v;
-    int m;
-    if (!only_files && a[0] == '-' && a[1] != '\0') {
-      if (!strcmp(a, "--")) {
-        only_files = 1;
-        continue;
-      }
-      if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-        fix_usage(stdout);
-        return 0;
-      }
-      if (!strcmp(a, "--apply")) {
-        apply = 1;
-        continue;
-      }
-      if (!strcmp(a, "--no-recompile")) {
-        recompile = 0;
-        continue;
-      }
-      if ((m = drv_flag_value(argc, argv, &i, "o", &v)) != 0 ||
-          (m = drv_flag_value(argc, argv, &i, "output", &v)) != 0) {
-        if (m < 0)
-          return DRV_EXIT_USAGE;
-        output = v;
-        continue;
-      }
-      if ((m = drv_flag_value(argc, argv, &i, "root", &v)) != 0) {
-        if (m < 0)
-          return DRV_EXIT_USAGE;
-        root = v;
-        continue;
-      }
-      drv_error("unknown option '%s' (see 'ompdp fix --help')", a);
-      return DRV_EXIT_USAGE;
-    }
-    if (input) {
-      drv_error("one report at a time ('%s' and '%s' given)", input, a);
-      return DRV_EXIT_USAGE;
-    }
-    input = a;
+typedef struct fix_args {
+  const char *input, *root;
+  int apply, recompile;
+} fix_args_t;
+
+static int fix_flag(void *ctx, int argc, char **argv, int *i) {
+  fix_args_t *fa = ctx;
+  const char *v;
+  int m;
+  if (!strcmp(argv[*i], "--apply"))
+    return fa->apply = 1;
+  if (!strcmp(argv[*i], "--no-recompile")) {
+    fa->recompile = 0;
+    return 1;
   }
+  if ((m = drv_flag_value(argc, argv, i, "root", &v)) > 0)
+    fa->root = v;
+  return m;
+}
+
+static int fix_operand(void *ctx, const char *arg) {
+  fix_args_t *fa = ctx;
+  if (fa->input) {
+    drv_error("one report at a time ('%s' and '%s' given)", fa->input, arg);
+    return -1;
+  }
+  fa->input = arg;
+  return 0;
+}
+
+int drv_fix_main(int argc, char **argv) {
+  const char *output = NULL;
+  fix_args_t fa = {.recompile = 1};
+  drv_args_t spec = {.command = "fix", .usage = fix_usage, .output = &output,
+                     .flag = fix_flag, .operand = fix_operand, .ctx = &fa};
+  int prc = drv_parse_args(argc, argv, &spec);
+  if (prc)
+    return prc > 0 ? 0 : DRV_EXIT_USAGE;
+  const char *input = fa.input, *root = fa.root;
+  int apply = fa.apply, recompile = fa.recompile;
   if (!input) {
     drv_error("no report given (usage: ompdp fix [-o FIXES.yaml | --apply] REPORT.json)");
     return DRV_EXIT_USAGE;

@@ -52,6 +52,57 @@ int drv_flag_value(int argc, char **argv, int *i, const char *name,
   return 0; /* a longer flag that merely starts with name */
 }
 
+int drv_parse_args(int argc, char **argv, const drv_args_t *a) {
+  int only_operands = 0;
+  for (int i = 1; i < argc; ++i) {
+    const char *arg = argv[i], *v;
+    int m;
+    if (only_operands || arg[0] != '-' || arg[1] == '\0') {
+      if (!a->operand) {
+        drv_error("unknown argument '%s' (see 'ompdp %s --help')", arg, a->command);
+        return -1;
+      }
+      if (a->operand(a->ctx, arg))
+        return -1;
+      continue;
+    }
+    if (!strcmp(arg, "--")) {
+      only_operands = 1;
+      continue;
+    }
+    if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+      a->usage(stdout);
+      return 1;
+    }
+    if (a->format && (m = drv_flag_value(argc, argv, &i, "format", &v)) != 0) {
+      if (m < 0 || drv_parse_format(v, a->format))
+        return -1;
+      continue;
+    }
+    if (a->output && ((m = drv_flag_value(argc, argv, &i, "o", &v)) != 0 ||
+                      (m = drv_flag_value(argc, argv, &i, "output", &v)) != 0)) {
+      if (m < 0)
+        return -1;
+      *a->output = v;
+      continue;
+    }
+    if (a->flag && (m = a->flag(a->ctx, argc, argv, &i)) != 0) {
+      if (m < 0)
+        return -1;
+      continue;
+    }
+    drv_error("unknown option '%s' (see 'ompdp %s --help')", arg, a->command);
+    return -1;
+  }
+  return 0;
+}
+
+int drv_keep_operand(void *ctx, const char *arg) {
+  drv_operands_t *o = ctx;
+  o->v[o->n++] = (char *)arg;
+  return 0;
+}
+
 static void usage(FILE *out) {
   const char *f = drv_format_choices();
   fprintf(out,

@@ -190,47 +190,34 @@ static void report_usage(FILE *out) {
   fputs(drv_projection_usage, out);
 }
 
+typedef struct report_args {
+  drv_projection_t proj;
+  drv_operands_t inputs;
+} report_args_t;
+
+static int report_flag(void *ctx, int argc, char **argv, int *i) {
+  return drv_projection_flag(argc, argv, i, &((report_args_t *)ctx)->proj);
+}
+
+static int report_operand(void *ctx, const char *arg) {
+  return drv_keep_operand(&((report_args_t *)ctx)->inputs, arg);
+}
+
 /* inputs has room for every argument. */
 static int report_main(int argc, char **argv, char **inputs) {
   ompdp_report_format_t fmt = OMPDP_RF_TEXT;
   const char *output = NULL, *input = NULL;
-  int only_files = 0;
-  drv_projection_t proj = {0};
-  size_t num_inputs = 0;
-  for (int i = 1; i < argc; ++i) {
-    const char *a = argv[i], *v;
-    int m;
-    if (!only_files && a[0] == '-' && a[1] != '\0') {
-      if (!strcmp(a, "--")) {
-        only_files = 1;
-        continue;
-      }
-      if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-        report_usage(stdout);
-        return 0;
-      }
-      if ((m = drv_flag_value(argc, argv, &i, "format", &v)) != 0) {
-        if (m < 0 || drv_parse_format(v, &fmt))
-          return DRV_EXIT_USAGE;
-        continue;
-      }
-      if ((m = drv_flag_value(argc, argv, &i, "o", &v)) != 0 ||
-          (m = drv_flag_value(argc, argv, &i, "output", &v)) != 0) {
-        if (m < 0)
-          return DRV_EXIT_USAGE;
-        output = v;
-        continue;
-      }
-      if ((m = drv_projection_flag(argc, argv, &i, &proj)) != 0) {
-        if (m < 0)
-          return DRV_EXIT_USAGE;
-        continue;
-      }
-      drv_error("unknown option '%s' (see 'ompdp report --help')", a);
-      return DRV_EXIT_USAGE;
-    }
-    input = inputs[num_inputs++] = argv[i];
-  }
+  report_args_t ra = {.inputs = {.v = inputs}};
+  drv_projection_t *proj = &ra.proj;
+  drv_args_t spec = {.command = "report", .usage = report_usage, .output = &output,
+                     .format = &fmt, .flag = report_flag, .operand = report_operand,
+                     .ctx = &ra};
+  int prc = drv_parse_args(argc, argv, &spec);
+  if (prc)
+    return prc > 0 ? 0 : DRV_EXIT_USAGE;
+  size_t num_inputs = ra.inputs.n;
+  if (num_inputs)
+    input = inputs[num_inputs - 1];
   if (!input) {
     drv_error("no report given (usage: ompdp report [--format=%s] [-o FILE] REPORT.json)",
               drv_format_choices());
@@ -238,7 +225,7 @@ static int report_main(int argc, char **argv, char **inputs) {
   }
   if (output && drv_check_output(output))
     return DRV_EXIT_USAGE;
-  if (drv_projection_load(&proj))
+  if (drv_projection_load(proj))
     return DRV_EXIT_USAGE;
 
   ompdp_report_t r;
@@ -256,7 +243,7 @@ static int report_main(int argc, char **argv, char **inputs) {
   }
   drv_plan_rewrites(&r);
   ompdp_report_sort(&r);
-  int rc = drv_projection_apply(&proj, &r) || drv_write_report(&r, fmt, output, stdout);
+  int rc = drv_projection_apply(proj, &r) || drv_write_report(&r, fmt, output, stdout);
   ompdp_report_free(&r);
   return rc ? DRV_EXIT_FAILURE : 0;
 }
