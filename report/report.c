@@ -14,6 +14,7 @@
 #include "timeline.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -266,6 +267,16 @@ ompdp_finding_kind_t ompdp_finding_kind_from_json(const char *name) {
     if (strcmp(name, KindJson[k]) == 0)
       return (ompdp_finding_kind_t)k;
   return OMPDP_FK_COUNT;
+}
+
+int ompdp_errf(char *err, size_t errlen, const char *fmt, ...) {
+  if (err && errlen) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+  }
+  return -1;
 }
 
 char *ompdp_strdup(const char *s) {

@@ -407,6 +407,11 @@ static inline void ompdp_region_info_name_item(const ompdp_region_info_t *it,
 
 /* strdup that accepts NULL. */
 char *ompdp_strdup(const char *s);
+/* A one-line reason into err[errlen] (nothing when err is NULL or errlen
+ * 0), as every reader of the library gives one. Returns -1: the failure it
+ * explains. */
+int ompdp_errf(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* Helpers shared by the writers. A JSON string literal for s (null for
  * NULL), always valid JSON whatever the bytes (report_json.c). */
