@@ -416,6 +416,14 @@ int ompdp_errf(char *err, size_t errlen, const char *fmt, ...)
 /* Helpers shared by the writers. A JSON string literal for s (null for
  * NULL), always valid JSON whatever the bytes (report_json.c). */
 void ompdp_json_put_string(FILE *out, const char *s);
+/* The length of the well-formed UTF-8 sequence that starts s[0..n) (n >=
+ * 1): 1 for ASCII, 0 when the bytes there are not one (overlong forms,
+ * surrogates and code points past U+10FFFF are invalid, RFC 3629). */
+size_t ompdp_utf8_len(const unsigned char *s, size_t n);
+/* A double as JSON into buf[size] (at least 32): in the C locale whatever
+ * the program's, the shortest of 15 to 17 digits that reads back, null for
+ * what JSON cannot hold. */
+void ompdp_json_format_double(char *buf, size_t size, double d);
 /* Human units with one decimal into buf (OMPDP_UNIT_BUF bytes):
  * "16.0 KiB", "8.9 us" (report_text.c). */
 #define OMPDP_UNIT_BUF 32

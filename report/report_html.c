@@ -49,32 +49,6 @@
 
 /*===- strings ---------------------------------------------------------------------===*/
 
-static size_t utf8_len(const unsigned char *s, size_t n) {
-  unsigned char c = s[0];
-  size_t len;
-  unsigned lo = 0x80, hi = 0xBF;
-  if (c < 0x80)
-    return 1;
-  if (c >= 0xC2 && c <= 0xDF)
-    len = 2;
-  else if (c >= 0xE0 && c <= 0xEF) {
-    len = 3;
-    lo = c == 0xE0 ? 0xA0 : 0x80;
-    hi = c == 0xED ? 0x9F : 0xBF;
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    len = 4;
-    lo = c == 0xF0 ? 0x90 : 0x80;
-    hi = c == 0xF4 ? 0x8F : 0xBF;
-  } else
-    return 0;
-  if (n < len || s[1] < lo || s[1] > hi)
-    return 0;
-  for (size_t i = 2; i < len; ++i)
-    if (s[i] < 0x80 || s[i] > 0xBF)
-      return 0;
-  return len;
-}
-
 /* A JSON string of n bytes of s, with bytes that are not UTF-8 (and NUL)
  * replaced by U+FFFD; JSON null for NULL. */
 static json_t *jstrn(const char *s, size_t n) {
@@ -86,7 +60,7 @@ static json_t *jstrn(const char *s, size_t n) {
   size_t j = 0;
   const unsigned char *u = (const unsigned char *)s;
   for (size_t i = 0; i < n;) {
-    size_t l = u[i] ? utf8_len(u + i, n - i) : 0;
+    size_t l = u[i] ? ompdp_utf8_len(u + i, n - i) : 0;
     if (l) {
       memcpy(buf + j, u + i, l);
       j += l;

@@ -175,6 +175,15 @@ static void set_argv(ompdp_report_t *r) {
   ompdp_rank_fill(r, ompdp_op_count() ? ompdp_host_device() : -1, ompdp_stderr_usable());
 }
 
+/* A report of this process, before the engine fills it: its command line
+ * and rank, and the warnings the tool gathered at start-up. */
+static void begin_report(ompdp_report_t *r) {
+  ompdp_report_init(r);
+  set_argv(r);
+  for (size_t i = 0; i < num_warnings; ++i)
+    ompdp_report_add_warning(r, warnings[i]);
+}
+
 /* Where an operation comes from: the compiler's region table when the code
  * was built with the plugin (exact, no -g needed, names the map item), else
  * DWARF. */
@@ -298,10 +307,7 @@ static void journal_snapshot(uint64_t events) {
   if (!stream_feed.engine || ompdp_shm_active())
     return;
   ompdp_report_t r;
-  ompdp_report_init(&r);
-  set_argv(&r);
-  for (size_t i = 0; i < num_warnings; ++i)
-    ompdp_report_add_warning(&r, warnings[i]);
+  begin_report(&r);
   ompdp_engine_result_t res = {.wall_time_ns = ompdp_now_ns() - start_ns,
                                .tick_mult = ompdp_tick_mult(),
                                .attribute = ompdp_journal_attribute};
@@ -383,10 +389,7 @@ void ompdp_write_report_once(int signo) {
   if (atomic_exchange(&report_written, 1))
     return;
   ompdp_report_t r;
-  ompdp_report_init(&r);
-  set_argv(&r);
-  for (size_t i = 0; i < num_warnings; ++i)
-    ompdp_report_add_warning(&r, warnings[i]);
+  begin_report(&r);
   if (!signo)
     ompdp_provision_warn(&r); /* not from a signal handler: it may read DWARF */
   if (signo) {
