@@ -68,6 +68,10 @@ int drv_parse_format(const char *value, ompdp_report_format_t *out);
 /* "text|json|..." for usage texts: every format --format takes. */
 const char *drv_format_choices(void);
 
+/* Writes all of data[0..len) to fd (again after EINTR and short writes).
+ * Returns 0, or -1 with errno set. */
+int drv_write_all(int fd, const void *data, size_t len);
+
 /* Checks, before any work is done, that path can be written: opens it for
  * writing (creating it if need be) and removes it again if it was created
  * here. "-" (standard output) always passes. Prints an error and returns -1

@@ -65,53 +65,10 @@ static char *join_path(const char *root, const char *name) {
 }
 
 static int read_source(src_file_t *s, const char *name) {
-  int fd = open(s->path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
+  char *buf;
+  size_t len;
+  if (ompdp_read_regular_file(s->path, MAX_SOURCE_BYTES, "source", &s->st, &buf, &len, NULL, 0))
     return -1;
-  if (fstat(fd, &s->st) || !S_ISREG(s->st.st_mode) ||
-      (uint64_t)s->st.st_size > MAX_SOURCE_BYTES) {
-    int e = S_ISREG(s->st.st_mode) ? EFBIG : EINVAL;
-    close(fd);
-    errno = e;
-    return -1;
-  }
-  size_t cap = (size_t)s->st.st_size + 1, len = 0;
-  char *buf = malloc(cap);
-  while (buf) {
-    if (len == cap - 1) {
-      if (cap > MAX_SOURCE_BYTES) {
-        free(buf);
-        close(fd);
-        errno = EFBIG;
-        return -1;
-      }
-      char *nb = realloc(buf, cap * 2);
-      if (!nb)
-        break;
-      buf = nb;
-      cap *= 2;
-    }
-    ssize_t got = read(fd, buf + len, cap - 1 - len);
-    if (got < 0 && errno == EINTR)
-      continue;
-    if (got <= 0) {
-      if (got < 0) {
-        int e = errno;
-        free(buf);
-        close(fd);
-        errno = e;
-        return -1;
-      }
-      break;
-    }
-    len += (size_t)got;
-  }
-  close(fd);
-  if (!buf) {
-    errno = ENOMEM;
-    return -1;
-  }
-  buf[len] = '\0';
   s->text = buf;
   if (ompdp_fix_file_init(&s->ff, name, buf, len)) {
     errno = ENOMEM;
@@ -307,16 +264,7 @@ static int write_atomic(const char *path, const char *data, size_t len, mode_t m
     free(tmp);
     return -1;
   }
-  int rc = 0;
-  for (size_t off = 0; off < len && !rc;) {
-    ssize_t w = write(fd, data + off, len - off);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0)
-      rc = -1;
-    else
-      off += (size_t)w;
-  }
+  int rc = drv_write_all(fd, data, len);
   if (!rc && (fchmod(fd, mode & 07777) || fsync(fd)))
     rc = -1;
   int e = errno;

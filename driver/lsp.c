@@ -36,16 +36,7 @@ static int send_stdout(void *ctx, const char *body, size_t len) {
   char *msg = lsp_frame(body, len, &n);
   if (!msg)
     return -1;
-  int rc = 0;
-  for (size_t off = 0; off < n && !rc;) {
-    ssize_t w = write(STDOUT_FILENO, msg + off, n - off);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0)
-      rc = -1;
-    else
-      off += (size_t)w;
-  }
+  int rc = drv_write_all(STDOUT_FILENO, msg, n);
   free(msg);
   return rc;
 }

@@ -7,8 +7,10 @@
 \*===----------------------------------------------------------------------===*/
 #include "driver.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifndef OMPDP_VERSION_STRING
 #define OMPDP_VERSION_STRING "unknown"
@@ -93,6 +95,19 @@ int drv_parse_args(int argc, char **argv, const drv_args_t *a) {
     }
     drv_error("unknown option '%s' (see 'ompdp %s --help')", arg, a->command);
     return -1;
+  }
+  return 0;
+}
+
+int drv_write_all(int fd, const void *data, size_t len) {
+  const char *p = data;
+  for (size_t off = 0; off < len;) {
+    ssize_t w = write(fd, p + off, len - off);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      return -1;
+    off += (size_t)w;
   }
   return 0;
 }

@@ -380,10 +380,17 @@ int ompdp_report_read_json_file(const char *path, ompdp_report_t *r,
 #define OMPDP_REPORT_MAX_BYTES ((size_t)256 << 20)
 
 /* Reads a whole file (a pipe too) of at most max bytes into a malloc'd
- * buffer; what names it in errors ("report", "journal"). Returns 0, or -1
- * after writing a one-line reason that names the path into err. */
+ * buffer, NUL-terminated; what names it in errors ("report", "journal").
+ * Returns 0, or -1 with errno set after writing a one-line reason that
+ * names the path into err (read_file.c). */
 int ompdp_read_file_capped(const char *path, size_t max, const char *what, char **out,
                            size_t *out_len, char *err, size_t errlen);
+/* The same for a regular file only (a source file a report names: never a
+ * FIFO or a device, EINVAL; more than max bytes, EFBIG), with its status
+ * as it was read in *st (NULL: not wanted). */
+struct stat;
+int ompdp_read_regular_file(const char *path, size_t max, const char *what, struct stat *st,
+                            char **out, size_t *out_len, char *err, size_t errlen);
 
 /* Names a finding's map item as the compiler recorded it (it, an item's
  * record): its region ID and the item's range (the clause's for an item

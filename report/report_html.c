@@ -119,34 +119,6 @@ typedef struct srcs {
   size_t n;
 } srcs_t;
 
-static int read_all(const char *path, char **out, size_t *len) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  struct stat st;
-  if (fd < 0)
-    return -1;
-  if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > MAX_SOURCE_BYTES) {
-    close(fd);
-    return -1;
-  }
-  char *buf = malloc((size_t)st.st_size + 1);
-  size_t got = 0;
-  while (buf && got < (size_t)st.st_size) {
-    ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
-    if (r < 0 && errno == EINTR)
-      continue;
-    if (r <= 0)
-      break;
-    got += (size_t)r;
-  }
-  close(fd);
-  if (!buf)
-    return -1;
-  buf[got] = '\0';
-  *out = buf;
-  *len = got;
-  return 0;
-}
-
 /* The file called name, read once (ok = 0 when it cannot be read). */
 static src_t *get_src(srcs_t *ss, const char *name) {
   for (size_t i = 0; i < ss->n; ++i)
@@ -159,7 +131,8 @@ static src_t *get_src(srcs_t *ss, const char *name) {
   src_t *s = &ss->v[ss->n++];
   memset(s, 0, sizeof(*s));
   s->name = name;
-  if (read_all(name, &s->text, &s->len))
+  if (ompdp_read_regular_file(name, MAX_SOURCE_BYTES, "source", NULL, &s->text, &s->len, NULL,
+                              0))
     return s;
   if (ompdp_fix_file_init(&s->ff, name, s->text, s->len))
     return s;
