@@ -3,8 +3,9 @@
 |* The driver is one file per subcommand (run.c, report.c, fix.c, diff.c,
 |* merge.c, calibrate.c, devices.c, lsp.c), as llvm-xray is, plus main.c,
 |* which dispatches. This header holds the few things the subcommands have
-|* in common: exit codes, option matching, the output format flag and the
-|* rendering of a report to a file or stream.
+|* in common: exit codes, the walk of a command line and option matching,
+|* the output format flag (report/report_formats.inc) and the rendering of
+|* a report to a file or stream.
 |*
 \*===----------------------------------------------------------------------===*/
 #ifndef OMPDP_DRIVER_H
@@ -104,9 +105,10 @@ int drv_recover(const char *path, const char *reason, uint64_t ended_at_ns, ompd
 
 /* The subcommands; argv[0] is the subcommand's name. Each returns the
  * process exit status. */
-/* Plans the rewrites of a report that carries the runtime's plan (the
- * runtime carries no planner: analysis/rewrite_policy.c, here), and drops
- * the plan; an error line when memory runs out. */
+/* Plans the rewrites of a report that carries the runtime's plan (its own
+ * report, which the runtime writes before any planning; the finished one
+ * it writes for `ompdp run` is planned already), and drops the plan; an
+ * error line when memory runs out. */
 void drv_plan_rewrites(ompdp_report_t *r);
 
 int drv_run_main(int argc, char **argv);

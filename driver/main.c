@@ -2,7 +2,8 @@
 |*
 |* Entry point of `ompdp`: handles --help and --version and hands the rest
 |* of the command line to the subcommand named first. Also holds the small
-|* helpers every subcommand uses to match flags and report errors.
+|* helpers every subcommand uses: the walk of its command line
+|* (drv_parse_args), matching a flag, errors, writing a whole buffer.
 |*
 \*===----------------------------------------------------------------------===*/
 #include "driver.h"
