@@ -20,9 +20,21 @@
 
 enum { DIFF_GREW = 1, DIFF_TROUBLE = 2 };
 
+/* A comparison is written in two of the report formats. */
+static const ompdp_report_format_t DiffFormats[] = {OMPDP_RF_TEXT, OMPDP_RF_JSON};
+
+const char *drv_diff_format_choices(void) {
+  static char list[32];
+  if (!list[0])
+    snprintf(list, sizeof(list), "%s|%s", ompdp_report_format_name(DiffFormats[0]),
+             ompdp_report_format_name(DiffFormats[1]));
+  return list;
+}
+
 static void diff_usage(FILE *out) {
-  fputs("usage: ompdp diff [--format=text|json] [-o FILE] BEFORE.json AFTER.json\n"
-        "\n"
+  fprintf(out, "usage: ompdp diff [--format=%s] [-o FILE] BEFORE.json AFTER.json\n",
+          drv_diff_format_choices());
+  fputs("\n"
         "Compares two reports of a program (from 'ompdp run --format=json'), before\n"
         "and after a fix: the totals observed (transfers, bytes, allocations,\n"
         "kernels, times), and each finding, gone, new, with more or fewer avoidable\n"
@@ -33,10 +45,12 @@ static void diff_usage(FILE *out) {
         "or more avoidable operations or bytes; times alone never count), 2 on a\n"
         "bad command line or an unreadable report.\n"
         "\n"
-        "options:\n"
-        "  --format=text|json  how to write the comparison (default: text)\n"
-        "  -o FILE             write it to FILE instead of standard output\n",
+        "options:\n",
         out);
+  int w = (int)strlen(drv_diff_format_choices()) + 9; /* "--format=" */
+  fprintf(out, "  --format=%s  how to write the comparison (default: %s)\n",
+          drv_diff_format_choices(), ompdp_report_format_name(DiffFormats[0]));
+  fprintf(out, "  %-*s  write it to FILE instead of standard output\n", w, "-o FILE");
 }
 
 typedef struct diff_args {
@@ -52,8 +66,9 @@ static int diff_flag(void *ctx, int argc, char **argv, int *i) {
     return m;
   ompdp_report_format_t f;
   if (ompdp_report_format_parse(v, OMPDP_RF_ALL, &f) ||
-      (f != OMPDP_RF_TEXT && f != OMPDP_RF_JSON)) {
-    drv_error("unknown --format '%s' for diff (use text or json)", v);
+      (f != DiffFormats[0] && f != DiffFormats[1])) {
+    drv_error("unknown --format '%s' for diff (use %s or %s)", v,
+              ompdp_report_format_name(DiffFormats[0]), ompdp_report_format_name(DiffFormats[1]));
     return -1;
   }
   ((diff_args_t *)ctx)->json = f == OMPDP_RF_JSON;
@@ -81,8 +96,9 @@ int drv_diff_main(int argc, char **argv) {
   int json = da.json;
   const char **in = da.in;
   if (!in[1]) {
-    drv_error("two reports are needed (usage: ompdp diff [--format=text|json] [-o FILE] "
-              "BEFORE.json AFTER.json)");
+    drv_error("two reports are needed (usage: ompdp diff [--format=%s] [-o FILE] "
+              "BEFORE.json AFTER.json)",
+              drv_diff_format_choices());
     return DIFF_TROUBLE;
   }
   if (output && drv_check_output(output))

@@ -130,6 +130,8 @@ char *drv_output_path(const char *pattern, long pid);
  * message. */
 int drv_merge_files(char *const *paths, size_t n, ompdp_report_t *out);
 int drv_diff_main(int argc, char **argv);
+/* "text|json": the formats ompdp diff writes a comparison in (diff.c). */
+const char *drv_diff_format_choices(void);
 int drv_lsp_main(int argc, char **argv);
 
 #endif /* OMPDP_DRIVER_H */

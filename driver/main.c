@@ -134,15 +134,15 @@ static void usage(FILE *out) {
           "  report  render a saved JSON report (several: the ranks of an MPI run, merged)\n"
           "          ompdp report [--format=%s] [-o FILE] REPORT.json...\n"
           "  merge   merge the reports of the ranks of an MPI run into one\n"
-          "          ompdp merge [--format=%s] [-o FILE] REPORT.json...\n",
-          f, f, f);
-  fputs("  fix     turn a report's rewrites into clang-apply-replacements YAML, or\n"
-        "          apply them to the sources\n"
-        "          ompdp fix [-o FIXES.yaml | --apply] REPORT.json\n"
-        "  diff    compare two reports of a program, before and after a fix; exits\n"
-        "          with 1 when the waste grew\n"
-        "          ompdp diff [--format=text|json] [-o FILE] BEFORE.json AFTER.json\n"
-        "  calibrate  measure an offload device and write its profile for --device\n"
+          "          ompdp merge [--format=%s] [-o FILE] REPORT.json...\n"
+          "  fix     turn a report's rewrites into clang-apply-replacements YAML, or\n"
+          "          apply them to the sources\n"
+          "          ompdp fix [-o FIXES.yaml | --apply] REPORT.json\n"
+          "  diff    compare two reports of a program, before and after a fix; exits\n"
+          "          with 1 when the waste grew\n"
+          "          ompdp diff [--format=%s] [-o FILE] BEFORE.json AFTER.json\n",
+          f, f, f, drv_diff_format_choices());
+  fputs("  calibrate  measure an offload device and write its profile for --device\n"
         "          ompdp calibrate [-o PROFILE] [--device-num N]\n"
         "  devices  list the built-in device profiles, or show one\n"
         "          ompdp devices [NAME|PROFILE]\n"
