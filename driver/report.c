@@ -22,10 +22,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifndef OMPDP_VERSION_STRING
-#define OMPDP_VERSION_STRING "unknown"
-#endif
-
 int drv_parse_format(const char *value, ompdp_report_format_t *out) {
   if (!ompdp_report_format_parse(value, OMPDP_RF_ALL, out))
     return 0;
