@@ -76,6 +76,7 @@ struct ompdp_engine {
   void **det; /* each detection's state, as ompdp_detections[] */
   ompdp_opacct_t acct; /* the run's operations by class, kernel time */
   uint32_t (*sink_thread)(void);
+  ompdp_describe_fn describe; /* the region tables, for the words; or NULL */
   uint32_t last_op[OMPDP_FK_COUNT], last_f[OMPDP_FK_COUNT]; /* g_finding's last answer */
   ompdp_tlc_t *tl; /* the timeline's operations (timeline_collect.c), or NULL */
 };
@@ -184,6 +185,7 @@ int ompdp_g_account(ompdp_engine_t *g, uint32_t fi, const ompdp_op_t *o, uint64_
     f->rule = aux;
     break;
   case OMPDP_AUX_NONE:
+  case OMPDP_AUX_DELETE: /* the timeline's */
     break;
   }
   return k && k->transfer_devices ? transfer_devices(f, o, g->host) : add_device(f, o->dst_dev);
@@ -511,6 +513,7 @@ ompdp_engine_t *ompdp_engine_create(const ompdp_engine_config_t *cfg) {
     return NULL;
   g->host = cfg->host_device;
   g->sink_thread = cfg->sink_thread;
+  g->describe = cfg->describe;
   g->matches = cfg->matches;
   for (int k = 0; k < OMPDP_FK_COUNT; ++k)
     g->last_op[k] = OMPDP_NONE;
@@ -678,22 +681,24 @@ static char *format_device_list(const ompdp_finding_t *f) {
 /* The fix, in words, by the detection that found it. The compiler plugin
  * refines this with the variable and the exact clause; without it we can
  * still say what to do. */
-static char *suggestion(const ompdp_finding_t *f, uint32_t rule) {
-  for (size_t i = 0; i < ompdp_num_detections; ++i) {
-    const ompdp_detection_t *d = ompdp_detections[i];
-    for (size_t k = 0; k < d->num_kinds; ++k)
-      if (d->kinds[k].kind == f->kind) {
-        char *devs = format_device_list(f);
-        /* A routine call's fix moves or replaces calls, whatever the
-         * detection would say of a map clause. */
-        char *t = f->call ? ompdp_routine_text(f, devs ? devs : "?") : NULL;
-        if (!t)
-          t = d->text(f, rule, devs ? devs : "?");
-        free(devs);
-        return t;
-      }
-  }
-  return ompdp_strdup("");
+static char *suggestion(const ompdp_engine_t *g, const ompdp_finding_t *f, uint32_t rule) {
+  const ompdp_detection_t *d = ompdp_kind_detection(f->kind);
+  if (!d)
+    return ompdp_strdup("");
+  /* The item as the region table describes it (without a table, none). */
+  ompdp_region_info_t it;
+  const ompdp_region_info_t *item =
+      g->describe && f->rt_region && f->item >= 0 && g->describe(f->rt_region, f->item, &it) == 0
+          ? &it
+          : NULL;
+  char *devs = format_device_list(f);
+  /* A routine call's fix moves or replaces calls, whatever the detection
+   * would say of a map clause. */
+  char *t = f->call ? ompdp_routine_text(f, item, devs ? devs : "?") : NULL;
+  if (!t)
+    t = d->text(f, item, rule, devs ? devs : "?");
+  free(devs);
+  return t;
 }
 
 /* Findings go to the report in a canonical order (kind, then the first
@@ -791,7 +796,7 @@ static int fill_report(ompdp_engine_t *g, ompdp_report_t *r, const ompdp_engine_
       if (s->ref_op != OMPDP_NONE)
         res->attribute(ompdp_op_get(s->ref_op), &f->related, NULL);
     }
-    f->suggestion = suggestion(f, s->rule);
+    f->suggestion = suggestion(g, f, s->rule);
   }
   free(order);
   ompdp_report_update_speedup(r);
@@ -814,7 +819,7 @@ static int feed_array(ompdp_engine_t *g, const ompdp_event_t *ev, size_t n) {
 
 int ompdp_analyze(const ompdp_analysis_input_t *in, ompdp_report_t *r,
                   ompdp_attribute_fn attribute) {
-  ompdp_engine_config_t cfg = {.host_device = in->host_device};
+  ompdp_engine_config_t cfg = {.host_device = in->host_device, .describe = in->describe};
   ompdp_engine_t *g = ompdp_engine_create(&cfg);
   if (!g)
     return -1;

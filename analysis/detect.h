@@ -231,11 +231,15 @@ int ompdp_g_host(const ompdp_engine_t *g);
 
 /*===- the table of detections ------------------------------------------------===*/
 
-/* What the aux of a match means for its finding (ompdp_g_account). */
+/* What the aux of a match means for its finding (ompdp_g_account) and its
+ * timeline. (A match's ref, when not OMPDP_NONE, is always the position of
+ * the operation it repeats or undoes.) */
 typedef enum ompdp_aux_use {
   OMPDP_AUX_NONE,        /* nothing */
   OMPDP_AUX_SAME_BUFFER, /* 1: the same host buffer as ref, 0: another one */
   OMPDP_AUX_RULE,        /* the rule that found it (overbroad maps) */
+  OMPDP_AUX_DELETE,      /* the position of avoid's delete, avoidable with it
+                            (OMPDP_NONE: none) */
 } ompdp_aux_use_t;
 
 /* Which rewrite the planner tries for findings of a kind (rewrite_policy.c;
@@ -249,7 +253,26 @@ typedef enum ompdp_rewrite_rule {
   OMPDP_RR_ALLOC_AND_FILL,  /* map(alloc:) and a device loop that writes the zeros */
 } ompdp_rewrite_rule_t;
 
-/* One finding kind a detection reports, and how. */
+/* A finding's site as a call of a device memory routine (omp_target_memcpy,
+ * omp_target_alloc, ...; routine_text.c), for the words of a kind there. */
+typedef struct ompdp_routine_call {
+  const ompdp_region_info_t *it; /* the call, as the region table has it */
+  const char *routine;           /* its name */
+  const char *variable;          /* the buffer's ("the buffer" when unknown) */
+  const char *plural;            /* "s" for several devices, else "" */
+  const char *devices;           /* the finding's devices, as a list */
+  int loop;                      /* a loop of its function is around the call */
+} ompdp_routine_call_t;
+/* Argument k (from 0) of the call as written, into buf[n]; "" when the call
+ * has fewer. */
+const char *ompdp_routine_argument(const ompdp_routine_call_t *c, unsigned k, char *buf,
+                                   size_t n);
+
+struct ompdp_verdict_facts; /* verdict.h */
+
+/* One finding kind a detection reports, and how: everything the engine,
+ * the planner and the verdicts need to know of the kind (the words of its
+ * report sections, SARIF rule and warning group are OmpdpFormat.inc's). */
 typedef struct ompdp_detection_kind {
   ompdp_finding_kind_t kind;
   /* Devices of a finding: both ends of each operation but the host (else
@@ -257,6 +280,18 @@ typedef struct ompdp_detection_kind {
   int transfer_devices;
   ompdp_aux_use_t aux;
   ompdp_rewrite_rule_t rewrite;
+  /* The rewrite kinds (1u << OMPDP_RK_*) that its words propose: a finding
+   * fixed by a rewrite of another kind says what that rewrite does instead
+   * (verdict.c); routine calls of a kind whose rewrites include
+   * OMPDP_RK_HOIST_ALLOC are hoisted out of their loop (rewrite_routine.c). */
+  unsigned rewrites;
+  /* Its verdict when no rewrite fixes it, from the run's facts (verdict.c);
+   * NULL: advice. */
+  ompdp_verdict_t (*verdict)(const ompdp_finding_t *f, const struct ompdp_verdict_facts *in);
+  /* Its words at a call of a device memory routine, which moving or
+   * replacing calls fixes, not map clauses (malloc'd; NULL when out of
+   * memory); NULL: the detection's text. */
+  char *(*routine_text)(const ompdp_finding_t *f, const ompdp_routine_call_t *call);
 } ompdp_detection_kind_t;
 
 /* A detection's hook for one event. */
@@ -287,15 +322,20 @@ typedef struct ompdp_detection {
   uint64_t (*forgotten)(const void *d);
   void (*destroy)(void *d);
   /* The fix in words for one of its findings (malloc'd; NULL when out of
-   * memory): rule is the finding's aux rule, devices its device list. */
-  char *(*text)(const ompdp_finding_t *f, uint32_t rule, const char *devices);
+   * memory): item is its map item as the region table describes it (NULL:
+   * no table, or no item), rule the finding's aux rule, devices its device
+   * list. */
+  char *(*text)(const ompdp_finding_t *f, const ompdp_region_info_t *item, uint32_t rule,
+                const char *devices);
 } ompdp_detection_t;
 
 /* The table (detections.c): every detection, in the order the engine
  * gives each event to them. */
 extern const ompdp_detection_t *const ompdp_detections[];
 extern const size_t ompdp_num_detections;
-/* How kind is reported (NULL for a kind no detection reports). */
+/* The detection that reports kind, and how (NULL for a kind out of range;
+ * detections.c does not build with a kind no detection reports). */
+const ompdp_detection_t *ompdp_kind_detection(ompdp_finding_kind_t kind);
 const ompdp_detection_kind_t *ompdp_detection_kind(ompdp_finding_kind_t kind);
 
 /*===- what detections share --------------------------------------------------===*/
@@ -322,28 +362,24 @@ enum {
   OMPDP_OVERBROAD_FROM = 3,   /* tofrom, only written: the copies in */
   OMPDP_OVERBROAD_UNREAD = 4, /* from, tofrom, update from: the copies back */
 };
-/* Where engines created from now on read region tables (the runtime sets
- * ompdp_regions_describe; tests their own tables). NULL: no table, no
- * overbroad findings. */
-void ompdp_detect_set_describe(ompdp_describe_fn fn);
-/* Whether the region table describes f's site (its construct's item, into
- * *it): 1, or 0 without a table or an item. */
-int ompdp_detect_describe_item(const ompdp_finding_t *f, ompdp_region_info_t *it);
 /* The words of a finding whose item the compiler says is a new host buffer
  * at each repetition, whatever address malloc gave it: the loop around the
  * construct points it at a new one (OMPDP_IA_BASE_STORED), or, outside
  * loops, its function allocates it at each call (OMPDP_IA_FRESH_HOST) or
  * has it on its stack (OMPDP_IA_AUTOMATIC, when the construct repeated
  * itself: two constructs of one call may map the same variable).
- * happened: what the run saw, with the devices; once: the verb of the fix
+ * item: f's, as the region table describes it (NULL: unknown); happened:
+ * what the run saw, with the devices; once: the verb of the fix
  * ("allocate", "fill"); map: the enter data's clause. NULL when the item
  * is not such a buffer (or out of memory). */
-char *ompdp_detect_fresh_text(const ompdp_finding_t *f, const char *happened, const char *once,
-                              const char *map);
+char *ompdp_detect_fresh_text(const ompdp_finding_t *f, const ompdp_region_info_t *item,
+                              const char *happened, const char *once, const char *map);
 /* The words of a finding at a call of a device memory routine
- * (routine_text.c): moving or replacing calls, never map clauses. NULL
- * when f's site is no such call (or out of memory). */
-char *ompdp_routine_text(const ompdp_finding_t *f, const char *devices);
+ * (routine_text.c, from its kind's routine_text): moving or replacing
+ * calls, never map clauses. NULL when f's site (item, as for a detection's
+ * text) is no such call, its kind has no words there (or out of memory). */
+char *ompdp_routine_text(const ompdp_finding_t *f, const ompdp_region_info_t *item,
+                         const char *devices);
 /* The rule for one item as the region table describes it. */
 int ompdp_overbroad_rule(const ompdp_region_info_t *it);
 

@@ -19,6 +19,7 @@
 |*
 \*===----------------------------------------------------------------------===*/
 #include "detect.h"
+#include "verdict.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -411,13 +412,14 @@ static int allocs_finish(void *p, ompdp_engine_t *g) {
 
 /*===- the detection ------------------------------------------------------------===*/
 
-static char *allocs_text(const ompdp_finding_t *f, uint32_t rule, const char *d) {
+static char *allocs_text(const ompdp_finding_t *f, const ompdp_region_info_t *item,
+                         uint32_t rule, const char *d) {
   char buf[768];
   const char *plural = f->num_devices > 1 ? "s" : "";
   if (f->kind == OMPDP_FK_REPEATED_ALLOC) {
     /* Not the same buffer: malloc put a new one where the last one was. */
     snprintf(buf, sizeof(buf), ", so mapping it allocates it on device%s %s again too", plural, d);
-    char *t = ompdp_detect_fresh_text(f, buf, "allocate", "");
+    char *t = ompdp_detect_fresh_text(f, item, buf, "allocate", "");
     if (t)
       return t;
   }
@@ -435,12 +437,43 @@ static char *allocs_text(const ompdp_finding_t *f, uint32_t rule, const char *d)
   return ompdp_strdup(buf);
 }
 
+/* At a routine call: the allocating call moves out of the loop, or goes. */
+static char *repeated_routine_text(const ompdp_finding_t *f, const ompdp_routine_call_t *c) {
+  char buf[1024];
+  snprintf(buf, sizeof(buf),
+           "`%s` allocates %s on device%s %s again each time, and `omp_target_free` frees "
+           "it: %s",
+           c->routine, c->variable, c->plural, c->devices,
+           c->loop ? "allocate it once before the loop and free it after the loop"
+                   : "allocate it once and free it when it is no longer used");
+  return ompdp_strdup(buf);
+}
+
+static char *unused_routine_text(const ompdp_finding_t *f, const ompdp_routine_call_t *c) {
+  char buf[1024];
+  snprintf(buf, sizeof(buf),
+           "no kernel runs on device%s %s while the memory of this `%s` exists: remove the "
+           "call and its `omp_target_free`, or move them to where a kernel uses %s",
+           c->plural, c->devices, c->routine, c->variable);
+  return ompdp_strdup(buf);
+}
+
 /* Algorithms 3 and 4: repeated and unused allocations, from one pairing of
- * allocations with their deletes. */
+ * allocations with their deletes. (An allocation's delete is avoidable with
+ * it: the aux of their matches.) */
 const ompdp_detection_t ompdp_detect_allocs = {
     .name = "repeated and unused allocations",
-    .kinds = {{OMPDP_FK_REPEATED_ALLOC, 0, OMPDP_AUX_NONE, OMPDP_RR_KEEP_RESIDENT},
-              {OMPDP_FK_UNUSED_ALLOC, 0, OMPDP_AUX_NONE, OMPDP_RR_REMOVE_MAPPING}},
+    .kinds = {{.kind = OMPDP_FK_REPEATED_ALLOC,
+               .aux = OMPDP_AUX_DELETE,
+               .rewrite = OMPDP_RR_KEEP_RESIDENT,
+               .rewrites = 1u << OMPDP_RK_KEEP_RESIDENT | 1u << OMPDP_RK_HOIST_ALLOC,
+               .verdict = ompdp_verdict_repeated_alloc,
+               .routine_text = repeated_routine_text},
+              {.kind = OMPDP_FK_UNUSED_ALLOC,
+               .aux = OMPDP_AUX_DELETE,
+               .rewrite = OMPDP_RR_REMOVE_MAPPING,
+               .rewrites = 1u << OMPDP_RK_REMOVE_ITEM,
+               .routine_text = unused_routine_text}},
     .num_kinds = 2,
     .create = allocs_create,
     .advance = allocs_advance,

@@ -16,6 +16,7 @@
 |*
 \*===----------------------------------------------------------------------===*/
 #include "detect.h"
+#include "verdict.h"
 
 #include <stdlib.h>
 
@@ -120,22 +121,21 @@ static void *dup_new(const ompdp_engine_config_t *cfg) {
   return dup_create(lim ? lim / 3 * 2 : 0, cfg->matches != NULL);
 }
 
-/* Whether f's site is the `to` item of a `target update` (into *it). */
-static int updates_to(const ompdp_finding_t *f, ompdp_region_info_t *it) {
-  return ompdp_detect_describe_item(f, it) && it->construct == OMPDP_CK_TARGET_UPDATE &&
-         it->map_type == OMPDP_MT_UPDATE_TO;
+/* Whether item (f's site) is the `to` item of a `target update`. */
+static int updates_to(const ompdp_region_info_t *it) {
+  return it && it->construct == OMPDP_CK_TARGET_UPDATE && it->map_type == OMPDP_MT_UPDATE_TO;
 }
 
-static char *dup_text(const ompdp_finding_t *f, uint32_t rule, const char *d) {
+static char *dup_text(const ompdp_finding_t *f, const ompdp_region_info_t *item, uint32_t rule,
+                      const char *d) {
   char buf[768];
   const char *plural = f->num_devices > 1 ? "s" : "";
   const char *v = f->variable ? f->variable : "...";
-  ompdp_region_info_t it;
   if (f->same_buffer && !ompdp_finding_is_copy_back(f)) {
     /* Not the same buffer: a new one, at the old one's address, with the
      * same bytes. */
     snprintf(buf, sizeof(buf), " holding the bytes device%s %s already has", plural, d);
-    char *t = ompdp_detect_fresh_text(f, buf, "fill", " map(to: ...)");
+    char *t = ompdp_detect_fresh_text(f, item, buf, "fill", " map(to: ...)");
     if (t)
       return t;
   }
@@ -147,7 +147,7 @@ static char *dup_text(const ompdp_finding_t *f, uint32_t rule, const char *d) {
              "(the kernel computed the same result again): copy it back only where it can "
              "change",
              plural, d, v);
-  else if (f->other_buffer == 0 && updates_to(f, &it))
+  else if (f->other_buffer == 0 && updates_to(item))
     /* The item is resident already: keeping it so says nothing. The
      * update may be a reset of what a kernel changes (a counter), which
      * the run cannot see without a copy back. */
@@ -156,7 +156,8 @@ static char *dup_text(const ompdp_finding_t *f, uint32_t rule, const char *d) {
              "kernel changes `%s` on the device in between, move the update before the loop "
              "or the calls that repeat it (or drop it); if one does (a counter, an "
              "accumulator), the update resets it and is needed",
-             it.expr && it.expr[0] ? it.expr : v, plural, d, it.variable ? it.variable : v);
+             item->expr && item->expr[0] ? item->expr : v, plural, d,
+             item->variable ? item->variable : v);
   else if (f->other_buffer == 0)
     snprintf(buf, sizeof(buf),
              "the same host buffer is sent again with unchanged contents to device%s %s: "
@@ -182,9 +183,39 @@ static char *dup_text(const ompdp_finding_t *f, uint32_t rule, const char *d) {
   return ompdp_strdup(buf);
 }
 
+/* At a routine call: the call that sends (or copies back) again moves. */
+static char *dup_routine_text(const ompdp_finding_t *f, const ompdp_routine_call_t *c) {
+  char buf[1024];
+  const char *r = c->routine, *v = c->variable, *plural = c->plural, *d = c->devices;
+  if (ompdp_finding_is_copy_back(f))
+    snprintf(buf, sizeof(buf),
+             "`%s` copies back from device%s %s bytes of %s the host already has: %s",
+             r, plural, d, v,
+             c->loop ? "copy it back once after the loop (move the call there), or only where "
+                       "the device's copy can have changed"
+                     : "copy it back only where the device's copy can have changed");
+  else if (c->loop)
+    snprintf(buf, sizeof(buf),
+             "`%s` sends device%s %s bytes of %s it already has: copy them once before the "
+             "loop (move the call there) and again only where %s changes on the host",
+             r, plural, d, v, v);
+  else
+    snprintf(buf, sizeof(buf),
+             "`%s` sends device%s %s bytes of %s it already has: copy them once, and again "
+             "only where %s changes on the host",
+             r, plural, d, v, v);
+  return ompdp_strdup(buf);
+}
+
 const ompdp_detection_t ompdp_detect_duplicate = {
     .name = "duplicate transfers",
-    .kinds = {{OMPDP_FK_DUPLICATE_TRANSFER, 1, OMPDP_AUX_SAME_BUFFER, OMPDP_RR_KEEP_RESIDENT}},
+    .kinds = {{.kind = OMPDP_FK_DUPLICATE_TRANSFER,
+               .transfer_devices = 1,
+               .aux = OMPDP_AUX_SAME_BUFFER,
+               .rewrite = OMPDP_RR_KEEP_RESIDENT,
+               .rewrites = 1u << OMPDP_RK_KEEP_RESIDENT,
+               .verdict = ompdp_verdict_duplicate,
+               .routine_text = dup_routine_text}},
     .num_kinds = 1,
     .create = dup_new,
     .on_transfer = dup_feed,

@@ -30,62 +30,6 @@
 typedef struct ompdp_overbroad ompdp_overbroad_t;
 static void overbroad_destroy(void *p);
 
-static ompdp_describe_fn describe_default;
-
-void ompdp_detect_set_describe(ompdp_describe_fn fn) { describe_default = fn; }
-
-int ompdp_detect_describe_item(const ompdp_finding_t *f, ompdp_region_info_t *it) {
-  return describe_default && f->rt_region && f->item >= 0 &&
-         describe_default(f->rt_region, f->item, it) == 0;
-}
-
-static int same_place(const ompdp_loc_t *a, const ompdp_loc_t *b) {
-  return a->file && b->file && a->function && b->function && a->line == b->line &&
-         a->column == b->column && !strcmp(a->file, b->file) && !strcmp(a->function, b->function);
-}
-
-static int fresh_host(const ompdp_finding_t *f, ompdp_region_info_t *it, const char **why) {
-  if (!ompdp_detect_describe_item(f, it) || !it->variable || !it->variable[0])
-    return 0;
-  if (it->access_flags & OMPDP_IA_BASE_STORED) {
-    *why = "the loop around the construct sets it; malloc may put one where the last one was";
-    return 1;
-  }
-  /* A pointer the function sets only from allocations, or an automatic
-   * variable, outside loops, repeated by its own construct: only another
-   * call can have repeated it. (Two constructs of one function map the same
-   * buffer in one call, maxFlops' `target update`s between kernels: their
-   * repeats keep the words of the same buffer.) */
-  if ((it->access_flags & OMPDP_IA_FRESH_HOST) && it->loop_kind == OMPDP_LK_NONE &&
-      same_place(&f->loc, &f->related)) {
-    *why = "each call of the function allocates it; malloc may put one where the last one was";
-    return 1;
-  }
-  if ((it->access_flags & OMPDP_IA_AUTOMATIC) && it->loop_kind == OMPDP_LK_NONE &&
-      same_place(&f->loc, &f->related)) {
-    *why = "a variable of the function's own at each call; the stack may put one where the "
-           "last one was";
-    return 1;
-  }
-  return 0;
-}
-
-char *ompdp_detect_fresh_text(const ompdp_finding_t *f, const char *happened, const char *once,
-                              const char *map) {
-  ompdp_region_info_t it;
-  const char *why;
-  if (!fresh_host(f, &it, &why))
-    return NULL;
-  char buf[768];
-  snprintf(buf, sizeof(buf),
-           "`%s` is a new host buffer each time (%s)%s: %s it once, before the calls or the "
-           "loop that repeat this, and keep it on "
-           "the device with `#pragma omp target enter data%s` before them and `target exit "
-           "data` after",
-           it.variable, why, happened, once, map);
-  return ompdp_strdup(buf);
-}
-
 struct ompdp_overbroad {
   ompdp_describe_fn describe;
   /* (region, item, 0) -> rule + 1 | live allocations selected << 8 |
@@ -97,7 +41,7 @@ static void *overbroad_create(const ompdp_engine_config_t *cfg) {
   ompdp_overbroad_t *o = calloc(1, sizeof(*o));
   if (!o)
     return NULL;
-  o->describe = describe_default;
+  o->describe = cfg->describe;
   if (ompdp_hmap_init(&o->items, 16)) {
     free(o);
     return NULL;
@@ -225,7 +169,8 @@ static int overbroad_feed(void *p, ompdp_engine_t *g, const ompdp_xev_t *e) {
 
 /*===- the detection ------------------------------------------------------------===*/
 
-static char *overbroad_text(const ompdp_finding_t *f, uint32_t rule, const char *d) {
+static char *overbroad_text(const ompdp_finding_t *f, const ompdp_region_info_t *item,
+                            uint32_t rule, const char *d) {
   char buf[512];
   const char *plural = f->num_devices > 1 ? "s" : "";
   const char *v = f->variable ? f->variable : "...";
@@ -262,7 +207,11 @@ static char *overbroad_text(const ompdp_finding_t *f, uint32_t rule, const char 
 /* Its operations are allocations, transfers and deletes of one item. */
 const ompdp_detection_t ompdp_detect_overbroad = {
     .name = "overbroad maps",
-    .kinds = {{OMPDP_FK_OVERBROAD_MAP, 1, OMPDP_AUX_RULE, OMPDP_RR_NARROW_MAP}},
+    .kinds = {{.kind = OMPDP_FK_OVERBROAD_MAP,
+               .transfer_devices = 1,
+               .aux = OMPDP_AUX_RULE,
+               .rewrite = OMPDP_RR_NARROW_MAP,
+               .rewrites = 1u << OMPDP_RK_REMOVE_ITEM | 1u << OMPDP_RK_CHANGE_MAP_TYPE}},
     .num_kinds = 1,
     .create = overbroad_create,
     .on_alloc = overbroad_feed,

@@ -14,6 +14,7 @@
 |*
 \*===----------------------------------------------------------------------===*/
 #include "detect.h"
+#include "verdict.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -186,12 +187,12 @@ static void *rtrip_new(const ompdp_engine_config_t *cfg) {
   return rtrip_create(lim ? lim / 3 : 0);
 }
 
-static char *rtrip_text(const ompdp_finding_t *f, uint32_t rule, const char *d) {
+static char *rtrip_text(const ompdp_finding_t *f, const ompdp_region_info_t *item,
+                        uint32_t rule, const char *d) {
   char buf[768];
   const char *plural = f->num_devices > 1 ? "s" : "";
   const char *v = f->variable ? f->variable : "...";
-  ompdp_region_info_t it;
-  if (ompdp_detect_describe_item(f, &it) && it.loop_kind == OMPDP_LK_NONE)
+  if (item && item->loop_kind == OMPDP_LK_NONE)
     /* No loop around the construct in its function: what repeats it is a
      * caller, where the data has to be kept. */
     snprintf(buf, sizeof(buf),
@@ -210,9 +211,27 @@ static char *rtrip_text(const ompdp_finding_t *f, uint32_t rule, const char *d) 
   return ompdp_strdup(buf);
 }
 
+/* At a routine call: the calls that copy back and send again move. */
+static char *rtrip_routine_text(const ompdp_finding_t *f, const ompdp_routine_call_t *c) {
+  char buf[1024];
+  snprintf(buf, sizeof(buf),
+           "%s comes back from device%s %s unchanged and `%s` sends it out again: %s",
+           c->variable, c->plural, c->devices, c->routine,
+           c->loop ? "copy it to the device once before the loop and back once after it (or "
+                     "only where the host reads it), moving the calls out of the loop"
+                   : "keep the device's copy and send it again only where the host changed it");
+  return ompdp_strdup(buf);
+}
+
 const ompdp_detection_t ompdp_detect_round_trip = {
     .name = "round trips",
-    .kinds = {{OMPDP_FK_ROUND_TRIP, 1, OMPDP_AUX_NONE, OMPDP_RR_KEEP_RESIDENT}},
+    .kinds = {{.kind = OMPDP_FK_ROUND_TRIP,
+               .transfer_devices = 1,
+               .aux = OMPDP_AUX_NONE,
+               .rewrite = OMPDP_RR_KEEP_RESIDENT,
+               .rewrites = 1u << OMPDP_RK_KEEP_RESIDENT,
+               .verdict = ompdp_verdict_round_trip,
+               .routine_text = rtrip_routine_text}},
     .num_kinds = 1,
     .create = rtrip_new,
     .on_transfer = rtrip_feed,

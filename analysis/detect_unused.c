@@ -430,7 +430,8 @@ static int unused_tx_finish(void *p, ompdp_engine_t *g) {
 
 /*===- the detection ------------------------------------------------------------===*/
 
-static char *unused_tx_text(const ompdp_finding_t *f, uint32_t rule, const char *d) {
+static char *unused_tx_text(const ompdp_finding_t *f, const ompdp_region_info_t *item,
+                            uint32_t rule, const char *d) {
   char buf[512];
   const char *plural = f->num_devices > 1 ? "s" : "";
   snprintf(buf, sizeof(buf),
@@ -441,10 +442,26 @@ static char *unused_tx_text(const ompdp_finding_t *f, uint32_t rule, const char 
   return ompdp_strdup(buf);
 }
 
+/* At a routine call: the call that sends goes, or moves. */
+static char *unused_tx_routine_text(const ompdp_finding_t *f, const ompdp_routine_call_t *c) {
+  char buf[1024];
+  snprintf(buf, sizeof(buf),
+           "no kernel reads the bytes this `%s` sends to device%s %s before they are "
+           "overwritten or the last kernel there ran: remove the call, or move it to where a "
+           "kernel reads %s",
+           c->routine, c->plural, c->devices, c->variable);
+  return ompdp_strdup(buf);
+}
+
 /* Algorithm 5. */
 const ompdp_detection_t ompdp_detect_unused_transfer = {
     .name = "unused transfers",
-    .kinds = {{OMPDP_FK_UNUSED_TRANSFER, 1, OMPDP_AUX_NONE, OMPDP_RR_SKIP_COPY_IN}},
+    .kinds = {{.kind = OMPDP_FK_UNUSED_TRANSFER,
+               .transfer_devices = 1,
+               .aux = OMPDP_AUX_NONE,
+               .rewrite = OMPDP_RR_SKIP_COPY_IN,
+               .rewrites = 1u << OMPDP_RK_REMOVE_ITEM | 1u << OMPDP_RK_CHANGE_MAP_TYPE,
+               .routine_text = unused_tx_routine_text}},
     .num_kinds = 1,
     .create = unused_tx_create,
     .on_transfer = unused_tx_feed,

@@ -197,15 +197,15 @@ static void *zero_new(const ompdp_engine_config_t *cfg) {
 
 static void zero_destroy(void *p) { ompdp_zero_destroy(p); }
 
-static char *zero_text(const ompdp_finding_t *f, uint32_t rule, const char *d) {
+static char *zero_text(const ompdp_finding_t *f, const ompdp_region_info_t *item,
+                       uint32_t rule, const char *d) {
   char buf[512];
   const char *plural = f->num_devices > 1 ? "s" : "";
   const char *v = f->variable ? f->variable : "...";
-  ompdp_region_info_t it;
-  if (ompdp_detect_describe_item(f, &it) && it.construct == OMPDP_CK_TARGET_UPDATE) {
+  if (item && item->construct == OMPDP_CK_TARGET_UPDATE) {
     /* The update needs the item present: mapping it otherwise says
      * nothing. What it sends can be written on the device instead. */
-    const char *x = it.expr && it.expr[0] ? it.expr : v;
+    const char *x = item->expr && item->expr[0] ? item->expr : v;
     snprintf(buf, sizeof(buf),
              "every byte `target update to(%s)` copied to device%s %s was zero: fill the "
              "present section with zeros on the device instead of the update (a `target` loop "
@@ -221,9 +221,51 @@ static char *zero_text(const ompdp_finding_t *f, uint32_t rule, const char *d) {
   return ompdp_strdup(buf);
 }
 
+/* At a routine call: a fill on the device replaces the copy. */
+static char *zero_routine_text(const ompdp_finding_t *f, const ompdp_routine_call_t *c) {
+  char buf[1024], dst[128], len[128], dev[128];
+  const char *r = c->routine, *v = c->variable, *plural = c->plural, *d = c->devices;
+  ompdp_construct_kind_t ck = c->it->construct;
+  if (ck == OMPDP_CK_TARGET_MEMSET || ck == OMPDP_CK_TARGET_MEMSET_ASYNC) {
+    ompdp_routine_argument(c, 0, dst, sizeof(dst));
+    snprintf(buf, sizeof(buf),
+             "this libomptarget implements `%s` as a copy of a host buffer of the value to "
+             "device%s %s: a kernel that fills the memory (`#pragma omp target "
+             "is_device_ptr(%s)` with a loop writing zeros) avoids the copy",
+             r, plural, d, dst[0] ? dst : "...");
+  } else if (ck == OMPDP_CK_TARGET_MEMCPY || ck == OMPDP_CK_TARGET_MEMCPY_ASYNC) {
+    /* memcpy(dst, src, length, dst_offset, src_offset, dst_device, ...) */
+    ompdp_routine_argument(c, 0, dst, sizeof(dst));
+    ompdp_routine_argument(c, 2, len, sizeof(len));
+    ompdp_routine_argument(c, 5, dev, sizeof(dev));
+    snprintf(buf, sizeof(buf),
+             "every byte of %s that `%s` copied to device%s %s was zero: fill the device "
+             "memory there instead, `omp_target_memset(%s, 0, %s, %s)`, or a kernel "
+             "`#pragma omp target is_device_ptr(%s)` that writes zeros",
+             v, r, plural, d, dst, len, dev, dst);
+  } else if (ck == OMPDP_CK_TARGET_MEMCPY_RECT || ck == OMPDP_CK_TARGET_MEMCPY_RECT_ASYNC) {
+    ompdp_routine_argument(c, 0, dst, sizeof(dst));
+    snprintf(buf, sizeof(buf),
+             "every byte of %s that `%s` copied to device%s %s was zero: fill the device "
+             "memory there instead, with `omp_target_memset` or a kernel `#pragma omp "
+             "target is_device_ptr(%s)` that writes zeros",
+             v, r, plural, d, dst);
+  } else {
+    snprintf(buf, sizeof(buf), "every byte `%s` copied to device%s %s was zero: fill the memory "
+             "on the device instead (`omp_target_memset`, or a kernel with is_device_ptr)",
+             r, plural, d);
+  }
+  return ompdp_strdup(buf);
+}
+
 const ompdp_detection_t ompdp_detect_zero = {
     .name = "zero-filled transfers",
-    .kinds = {{OMPDP_FK_ZERO_TRANSFER, 1, OMPDP_AUX_NONE, OMPDP_RR_ALLOC_AND_FILL}},
+    .kinds = {{.kind = OMPDP_FK_ZERO_TRANSFER,
+               .transfer_devices = 1,
+               .aux = OMPDP_AUX_NONE,
+               .rewrite = OMPDP_RR_ALLOC_AND_FILL,
+               .rewrites = 1u << OMPDP_RK_ALLOC_AND_FILL,
+               .routine_text = zero_routine_text}},
     .num_kinds = 1,
     .create = zero_new,
     .on_transfer = zero_feed,

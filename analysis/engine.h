@@ -220,6 +220,11 @@ typedef struct ompdp_engine_config {
   /* The host thread (0 for the first that logged) of the record being fed,
    * for the timeline's tracks; NULL: 0. */
   uint32_t (*sink_thread)(void);
+  /* Where the region tables are read (the runtime's
+   * ompdp_regions_describe; tests their own): the overbroad maps' map items
+   * and the words of every finding at its item. NULL: no table, no
+   * overbroad findings. */
+  ompdp_describe_fn describe;
 } ompdp_engine_config_t;
 
 typedef struct ompdp_engine_result {
@@ -256,6 +261,7 @@ typedef struct ompdp_analysis_input {
   int host_device;
   uint64_t wall_time_ns;
   uint64_t tick_mult; /* 0: ticks are nanoseconds */
+  ompdp_describe_fn describe; /* as the engine's config */
 } ompdp_analysis_input_t;
 
 int ompdp_analyze(const ompdp_analysis_input_t *in, ompdp_report_t *r,

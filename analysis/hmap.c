@@ -305,6 +305,19 @@ int ompdp_ctab_find(ompdp_ctab_t *t, uint64_t k, ompdp_ctab_same_fn same, const 
   }
 }
 
+/* Stores key k with values a (as a + 1) and b in the empty slot p of s. */
+static inline uint32_t *fill_slot(ompdp_ctab_t *t, ompdp_ctab_sub_t *s, uint32_t p, uint64_t k,
+                                  uint32_t a, uint32_t b) {
+  memcpy(ekey(t, s, p), &k, 8);
+  uint32_t *v = eval(t, s, p);
+  v[0] = a + 1;
+  if (t->esize == 16)
+    v[1] = b;
+  s->n++;
+  t->n++;
+  return v;
+}
+
 int ompdp_ctab_upsert(ompdp_ctab_t *t, uint64_t k, ompdp_ctab_same_fn same, const void *ctx,
                       uint32_t a, uint32_t b, uint32_t **va, uint32_t **vb) {
   ompdp_ctab_sub_t *s = sub_of(t, k);
@@ -324,13 +337,7 @@ int ompdp_ctab_upsert(ompdp_ctab_t *t, uint64_t k, ompdp_ctab_same_fn same, cons
       return 0;
     }
   }
-  memcpy(ekey(t, s, p), &k, 8);
-  uint32_t *v = eval(t, s, p);
-  v[0] = a + 1;
-  if (t->esize == 16)
-    v[1] = b;
-  s->n++;
-  t->n++;
+  uint32_t *v = fill_slot(t, s, p, k, a, b);
   *va = v;
   if (vb)
     *vb = t->esize == 16 ? v + 1 : NULL;
@@ -344,13 +351,7 @@ int ompdp_ctab_insert(ompdp_ctab_t *t, uint64_t k, uint32_t a, uint32_t b) {
   uint32_t p = home_of(s, k);
   while (eval(t, s, p)[0])
     p = (p + 1) & (s->cap - 1);
-  memcpy(ekey(t, s, p), &k, 8);
-  uint32_t *v = eval(t, s, p);
-  v[0] = a + 1;
-  if (t->esize == 16)
-    v[1] = b;
-  s->n++;
-  t->n++;
+  fill_slot(t, s, p, k, a, b);
   return 0;
 }
 

@@ -579,6 +579,27 @@ static int refuse_update(ompdp_finding_t *f, const char *why) {
   return ompdp_rw_advise(f, why) ? -2 : -1;
 }
 
+
+/* The fill of it (put_fill, indented by ind, on device clause dev) and the
+ * alloc-and-fill rewrite of f that will carry it: 0 with *text (malloc'd)
+ * and *rw, -1 when no fill can be written for it, -2 when out of memory. */
+static int start_fill(ompdp_finding_t *f, const ompdp_region_info_t *it, uint32_t ind,
+                      const char *dev, char **text, ompdp_rewrite_t **rw) {
+  ompdp_strbuf_t fill = {0};
+  if (put_fill(&fill, it, ind, dev)) {
+    int oom = fill.oom;
+    free(fill.d);
+    return oom ? -2 : -1;
+  }
+  if (!(*text = ompdp_sb_take(&fill)))
+    return -2;
+  if (!(*rw = ompdp_finding_add_rewrite(f, OMPDP_RK_ALLOC_AND_FILL))) {
+    free(*text);
+    return -2;
+  }
+  return 0;
+}
+
 /* A zero-filled `target update to(x)`: x is present (an update of an
  * absent item copies nothing, and every copy here was seen), so a fill on
  * the device writes what the copy would have, and moves nothing. The item
@@ -622,23 +643,15 @@ static int plan_zero_update(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
       s->bytes_h2d != s->h2d * ((uint64_t)it->fill_count * it->fill_elem_size))
     return refuse_update(f, "its copies were not all of the whole variable");
   uint32_t ind = it->column > 1 ? it->column - 1 : 0;
-  ompdp_strbuf_t fill = {0};
-  if (put_fill(&fill, it, ind, dev)) {
-    int oom = fill.oom;
-    free(fill.d);
-    return oom ? -2
-               : refuse_update(f, "the compiler gave no element type, size and one-dimensional "
-                                  "section (or whole variable) for it that a fill can be "
-                                  "written with");
-  }
-  char *fill_text = ompdp_sb_take(&fill);
-  if (!fill_text)
-    return -2;
-  ompdp_rewrite_t *rw = ompdp_finding_add_rewrite(f, OMPDP_RK_ALLOC_AND_FILL);
-  if (!rw) {
-    free(fill_text);
-    return -2;
-  }
+  char *fill_text;
+  ompdp_rewrite_t *rw;
+  int frc = start_fill(f, it, ind, dev, &fill_text, &rw);
+  if (frc == -1)
+    return refuse_update(f, "the compiler gave no element type, size and one-dimensional "
+                            "section (or whole variable) for it that a fill can be written "
+                            "with");
+  if (frc)
+    return frc;
   const char *why = NULL;
   int rc = ompdp_rw_remove_item(rw, &ri->reg, (uint32_t)s->item, &why);
   if (!rc)
@@ -726,20 +739,11 @@ static int plan_zero_fill(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
   if (device_clause(it, dev, sizeof(dev)))
     return -1;
   uint32_t ind = it->column > 1 ? it->column - 1 : 0;
-  ompdp_strbuf_t fill = {0};
-  if (put_fill(&fill, it, ind, dev)) {
-    int oom = fill.oom;
-    free(fill.d);
-    return oom ? -2 : -1;
-  }
-  char *fill_text = ompdp_sb_take(&fill);
-  if (!fill_text)
-    return -2;
-  ompdp_rewrite_t *rw = ompdp_finding_add_rewrite(f, OMPDP_RK_ALLOC_AND_FILL);
-  if (!rw) {
-    free(fill_text);
-    return -2;
-  }
+  char *fill_text;
+  ompdp_rewrite_t *rw;
+  int frc = start_fill(f, it, ind, dev, &fill_text, &rw);
+  if (frc)
+    return frc;
   const char *why = NULL;
   int rc;
   ompdp_strbuf_t t = {0};

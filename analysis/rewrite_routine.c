@@ -161,7 +161,9 @@ static int plan_hoist(const ompdp_rw_plan_t *c, ompdp_finding_t *f) {
 int ompdp_rw_hoist_allocs(const ompdp_rw_plan_t *c, ompdp_report_t *r) {
   for (size_t i = 0; i < r->num_findings; ++i) {
     ompdp_finding_t *f = &r->findings[i];
-    if (f->kind != OMPDP_FK_REPEATED_ALLOC || !f->call || f->num_rewrites || !f->rt_region)
+    const ompdp_detection_kind_t *k = ompdp_detection_kind(f->kind);
+    if (!k || !(k->rewrites & 1u << OMPDP_RK_HOIST_ALLOC) || !f->call || f->num_rewrites ||
+        !f->rt_region)
       continue;
     if (plan_hoist(c, f) == -2)
       return -1;

@@ -11,6 +11,7 @@
 \*===----------------------------------------------------------------------===*/
 #include "rewrite_safety.h"
 #include "report.h"
+#include "rewrite_impl.h" /* ompdp_rw_is_identifier */
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -87,16 +88,6 @@ int ompdp_rw_loop_wrap(const ompdp_region_info_t *it, ompdp_strbuf_t *why) {
   return 1;
 }
 
-static int is_identifier(const char *s) {
-  if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_'))
-    return 0;
-  for (++s; *s; ++s)
-    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
-          *s == '_'))
-      return 0;
-  return 1;
-}
-
 static const char *item_expr(const ompdp_region_info_t *x) {
   return x->implicit ? x->variable : x->expr;
 }
@@ -114,36 +105,6 @@ static void put_maps(ompdp_strbuf_t *b, const char *const *names, const ompdp_ma
   for (size_t i = 0; i < n; ++i)
     ompdp_sb_printf(b, " map(%s: %s)", enter ? enter_type(types[i]) : exit_type(types[i]),
                     names[i]);
-}
-
-/* Appends the edit [line:col, end_line:end_col) -> replacement, in the file
- * of the construct `at`, expecting `original` there. */
-static int put_edit(ompdp_rewrite_t *rw, const ompdp_region_info_t *at, uint32_t line,
-                    uint32_t col, uint32_t end_line, uint32_t end_col, const char *original,
-                    const char *replacement, const char **why) {
-  if (!at->file || !*at->file) {
-    *why = "the construct's file is unknown";
-    return -1;
-  }
-  ompdp_edit_t *e = ompdp_rewrite_add_edit(rw);
-  if (!e) {
-    *why = "out of memory";
-    return -1;
-  }
-  e->file = ompdp_strdup(at->file);
-  e->range.line = line;
-  e->range.column = col;
-  e->range.end_line = end_line;
-  e->range.end_column = end_col;
-  e->original = ompdp_strdup(original);
-  e->replacement = ompdp_strdup(replacement);
-  if (at->source_file && !strcmp(at->source_file, at->file))
-    e->file_hash = at->file_hash;
-  if (!e->file || !e->original || !e->replacement) {
-    *why = "out of memory";
-    return -1;
-  }
-  return 0;
 }
 
 static char *take(ompdp_strbuf_t *b, const char **why) {
@@ -173,7 +134,7 @@ int ompdp_rw_keep_unstructured(ompdp_rewrite_t *rw, const ompdp_region_info_t *c
   for (size_t i = 0; i < n; ++i) {
     const ompdp_region_info_t *x = items[i];
     names[i] = item_expr(x);
-    if (!names[i][0] || (x->implicit && !is_identifier(names[i]))) {
+    if (!names[i][0] || (x->implicit && !ompdp_rw_is_identifier(names[i]))) {
       *why = "the item cannot be named in a clause";
       return -1;
     }
@@ -194,8 +155,8 @@ int ompdp_rw_keep_unstructured(ompdp_rewrite_t *rw, const ompdp_region_info_t *c
   put_maps(&b, names, types, n, 1);
   ompdp_sb_printf(&b, "\n%*s%s", (int)ind, "", kw);
   char *s = take(&b, why);
-  if (!s || put_edit(rw, it, it->loop_line, 1, it->loop_line, it->loop_column + (uint32_t)strlen(kw),
-                     kw, s, why)) {
+  if (!s || ompdp_rw_add_edit(rw, it, it->loop_line, 1, it->loop_line,
+                              it->loop_column + (uint32_t)strlen(kw), kw, s, why)) {
     free(s);
     return -1;
   }
@@ -206,7 +167,7 @@ int ompdp_rw_keep_unstructured(ompdp_rewrite_t *rw, const ompdp_region_info_t *c
   ompdp_sb_puts(&b, "\n");
   s = take(&b, why);
   uint32_t after = it->loop_stmt_end_line + 1;
-  if (!s || put_edit(rw, it, after, 1, after, 1, "", s, why)) {
+  if (!s || ompdp_rw_add_edit(rw, it, after, 1, after, 1, "", s, why)) {
     free(s);
     return -1;
   }
@@ -224,7 +185,7 @@ int ompdp_rw_keep_unstructured(ompdp_rewrite_t *rw, const ompdp_region_info_t *c
       put_maps(&b, names, types, n, 0);
       ompdp_sb_puts(&b, "\n");
       s = take(&b, why);
-      if (!s || put_edit(rw, it, x->Line, 1, x->Line, 1, "", s, why)) {
+      if (!s || ompdp_rw_add_edit(rw, it, x->Line, 1, x->Line, 1, "", s, why)) {
         free(s);
         return -1;
       }
@@ -235,8 +196,9 @@ int ompdp_rw_keep_unstructured(ompdp_rewrite_t *rw, const ompdp_region_info_t *c
     put_maps(&b, names, types, n, 0);
     ompdp_sb_printf(&b, "\n%*s", (int)xi, "");
     s = take(&b, why);
-    if (!s || put_edit(rw, it, x->Line, x->Column, x->Line, x->Column, "", s, why) ||
-        put_edit(rw, it, x->EndLine, x->EndColumn, x->EndLine, x->EndColumn, "", " }", why)) {
+    if (!s || ompdp_rw_add_edit(rw, it, x->Line, x->Column, x->Line, x->Column, "", s, why) ||
+        ompdp_rw_add_edit(rw, it, x->EndLine, x->EndColumn, x->EndLine, x->EndColumn, "", " }",
+                          why)) {
       free(s);
       return -1;
     }

@@ -326,13 +326,13 @@ int ompdp_tlc_match(ompdp_tlc_t *t, ompdp_engine_t *g, int kind, uint64_t avoid,
     return rc;
   t->shown[f]++;
   /* The delete of an avoidable allocation is avoidable with it. */
-  if ((kind == OMPDP_FK_REPEATED_ALLOC || kind == OMPDP_FK_UNUSED_ALLOC) &&
-      (uint32_t)aux != OMPDP_NONE && link_event(t, aux, f, 0, 1) < 0)
+  const ompdp_detection_kind_t *k = ompdp_detection_kind((ompdp_finding_kind_t)kind);
+  if (k && k->aux == OMPDP_AUX_DELETE && (uint32_t)aux != OMPDP_NONE &&
+      link_event(t, aux, f, 0, 1) < 0)
     return -1;
-  /* The operation it repeats or undoes (ref is a position for these). */
-  if ((kind == OMPDP_FK_DUPLICATE_TRANSFER || kind == OMPDP_FK_ROUND_TRIP ||
-       kind == OMPDP_FK_REPEATED_ALLOC || kind == OMPDP_FK_UNUSED_TRANSFER) &&
-      (uint32_t)ref != OMPDP_NONE && link_event(t, ref, f, 1, 1) < 0)
+  /* The operation it repeats or undoes (a match's ref is always a
+   * position, detect.h). */
+  if ((uint32_t)ref != OMPDP_NONE && link_event(t, ref, f, 1, 1) < 0)
     return -1;
   return 0;
 }

@@ -34,6 +34,7 @@
 \*===----------------------------------------------------------------------===*/
 #include "verdict.h"
 
+#include "detect.h"         /* each kind's rules: ompdp_detection_kind */
 #include "rewrite_safety.h" /* ompdp_rw_advise */
 
 #include <inttypes.h>
@@ -202,7 +203,8 @@ static int host_needs_copy_back(const ompdp_verdict_facts_t *in) {
   return in->host_reads;
 }
 
-static ompdp_verdict_t duplicate(const ompdp_finding_t *f, const ompdp_verdict_facts_t *in) {
+ompdp_verdict_t ompdp_verdict_duplicate(const ompdp_finding_t *f,
+                                        const ompdp_verdict_facts_t *in) {
   uint64_t per = f->count ? f->bytes / f->count : f->bytes;
   /* The detection names the buffer that first sent the bytes; a site that
    * re-sent its own unchanged bytes is a same-buffer repeat even when
@@ -243,56 +245,39 @@ static ompdp_verdict_t duplicate(const ompdp_finding_t *f, const ompdp_verdict_f
   return OMPDP_V_ADVICE;
 }
 
+ompdp_verdict_t ompdp_verdict_round_trip(const ompdp_finding_t *f,
+                                         const ompdp_verdict_facts_t *in) {
+  /* Came back unchanged, but the host reads it in the loop: the copy back
+   * is how the host knows it did not change. */
+  return host_needs_copy_back(in) ? OMPDP_V_NECESSARY : OMPDP_V_ADVICE;
+}
+
+ompdp_verdict_t ompdp_verdict_repeated_alloc(const ompdp_finding_t *f,
+                                             const ompdp_verdict_facts_t *in) {
+  /* Different variables at one address: nothing was allocated twice. */
+  if (in->own_variables)
+    return OMPDP_V_COINCIDENCE;
+  /* A kernel's reduction variable, local to a function that each call runs
+   * the kernel once (metropolis' energy): each launch needs its own on the
+   * device, and no loop of the function could hold it there. */
+  return in->local_reduction ? OMPDP_V_NECESSARY : OMPDP_V_ADVICE;
+}
+
 ompdp_verdict_t ompdp_verdict_decide(const ompdp_finding_t *f, const ompdp_verdict_facts_t *in) {
   if (f->num_rewrites)
     return OMPDP_V_FIX;
-  switch (f->kind) {
-  case OMPDP_FK_DUPLICATE_TRANSFER:
-    return duplicate(f, in);
-  case OMPDP_FK_ROUND_TRIP:
-    /* Came back unchanged, but the host reads it in the loop: the copy
-     * back is how the host knows it did not change. */
-    return host_needs_copy_back(in) ? OMPDP_V_NECESSARY : OMPDP_V_ADVICE;
-  case OMPDP_FK_REPEATED_ALLOC:
-    /* Different variables at one address: nothing was allocated twice. */
-    if (in->own_variables)
-      return OMPDP_V_COINCIDENCE;
-    /* A kernel's reduction variable, local to a function that each call
-     * runs the kernel once (metropolis' energy): each launch needs its own
-     * on the device, and no loop of the function could hold it there. */
-    return in->local_reduction ? OMPDP_V_NECESSARY : OMPDP_V_ADVICE;
-  case OMPDP_FK_UNUSED_ALLOC:
-  case OMPDP_FK_UNUSED_TRANSFER:
-  case OMPDP_FK_ZERO_TRANSFER:
-  case OMPDP_FK_OVERBROAD_MAP:
-  case OMPDP_FK_COUNT:
-    break;
-  }
-  return OMPDP_V_ADVICE;
+  const ompdp_detection_kind_t *k = ompdp_detection_kind(f->kind);
+  return k && k->verdict ? k->verdict(f, in) : OMPDP_V_ADVICE;
 }
 
 /*===- the words -------------------------------------------------------------===*/
 
-/* 1 when rewrite kind k is the one the detection's suggestion proposes for
- * finding kind fk (docs/fixes.md), so the words and the rewrite agree. */
+/* 1 when rewrite kind k is one the detection's suggestion proposes for
+ * finding kind fk (its rewrites in the table of detections, docs/fixes.md),
+ * so the words and the rewrite agree. */
 static int natural_rewrite(ompdp_finding_kind_t fk, ompdp_rewrite_kind_t k) {
-  switch (fk) {
-  case OMPDP_FK_DUPLICATE_TRANSFER:
-  case OMPDP_FK_ROUND_TRIP:
-    return k == OMPDP_RK_KEEP_RESIDENT;
-  case OMPDP_FK_REPEATED_ALLOC:
-    return k == OMPDP_RK_KEEP_RESIDENT || k == OMPDP_RK_HOIST_ALLOC;
-  case OMPDP_FK_UNUSED_ALLOC:
-    return k == OMPDP_RK_REMOVE_ITEM;
-  case OMPDP_FK_UNUSED_TRANSFER:
-  case OMPDP_FK_OVERBROAD_MAP:
-    return k == OMPDP_RK_REMOVE_ITEM || k == OMPDP_RK_CHANGE_MAP_TYPE;
-  case OMPDP_FK_ZERO_TRANSFER:
-    return k == OMPDP_RK_ALLOC_AND_FILL;
-  case OMPDP_FK_COUNT:
-    break;
-  }
-  return 0;
+  const ompdp_detection_kind_t *d = ompdp_detection_kind(fk);
+  return d && (unsigned)k < 32 && (d->rewrites >> k & 1u);
 }
 
 /* The suggestion for a finding without a rewrite, in one sentence: what the
@@ -450,8 +435,8 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
 /* Why ompdp made no rewrite that keeps the item on the device, for advice
  * whose words do not say it already; NULL when no fact explains it. */
 static const char *no_keep_reason(const ompdp_finding_t *f, const ompdp_verdict_facts_t *in) {
-  if (f->kind != OMPDP_FK_DUPLICATE_TRANSFER && f->kind != OMPDP_FK_ROUND_TRIP &&
-      f->kind != OMPDP_FK_REPEATED_ALLOC)
+  const ompdp_detection_kind_t *k = ompdp_detection_kind(f->kind);
+  if (!k || k->rewrite != OMPDP_RR_KEEP_RESIDENT)
     return NULL;
   if (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && in->d2h)
     return NULL; /* their words say what and why */

@@ -58,8 +58,16 @@ typedef struct ompdp_verdict_facts {
 } ompdp_verdict_facts_t;
 
 /* The verdict of finding f (its kind, rewrites, and for a duplicate
- * transfer same_buffer, other_buffer, count and bytes) given the facts. */
+ * transfer same_buffer, other_buffer, count and bytes) given the facts:
+ * fix with a rewrite, else its kind's verdict rule (the table of
+ * detections), advice for a kind without one. */
 ompdp_verdict_t ompdp_verdict_decide(const ompdp_finding_t *f, const ompdp_verdict_facts_t *v);
+/* The verdict rules of the kinds that have one (without a rewrite). */
+ompdp_verdict_t ompdp_verdict_duplicate(const ompdp_finding_t *f, const ompdp_verdict_facts_t *v);
+ompdp_verdict_t ompdp_verdict_round_trip(const ompdp_finding_t *f,
+                                         const ompdp_verdict_facts_t *v);
+ompdp_verdict_t ompdp_verdict_repeated_alloc(const ompdp_finding_t *f,
+                                             const ompdp_verdict_facts_t *v);
 
 /* Gives every finding of r its verdict from plan (the report's, before the
  * planner drops it; NULL or absent: fix or advice by the rewrites alone),

@@ -32,6 +32,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <iterator>
 #include <memory>
 
 extern "C" {
@@ -73,6 +74,8 @@ int groupIndex(llvm::StringRef Name) {
 class GroupLevels {
 public:
   enum Level { Ignored, Warning, Error };
+
+  GroupLevels() { std::fill(std::begin(On), std::end(On), true); } // every group on
 
   /// Applies one option (without "-W"). Returns false when it names an
   /// ompdp group that does not exist (IsOurs: it starts with "ompdp").
@@ -126,10 +129,9 @@ public:
 
 private:
   enum ErrState { Default, IsError, NotError };
-  bool On[NumGroups] = {true, true, true, true, true, true, true, true};
+  bool On[NumGroups];
   ErrState Err[NumGroups] = {};
 };
-static_assert(NumGroups == 8, "update GroupLevels::On");
 
 /// A source file of this compile, as it was compiled.
 struct SourceFile {
@@ -439,34 +441,9 @@ void Emitter::mismatch(void *Ctx, ompdp_fix_file_t *FF, const ompdp_edit_t *E,
                        const ompdp_fix_mismatch_t *Why) {
   auto *Self = static_cast<Emitter *>(Ctx);
   auto *File = static_cast<SourceFile *>(FF->user);
-  const ompdp_range_t &G = E->range;
-  std::string Pos = std::to_string(G.line) + ":" + std::to_string(G.column);
-  switch (Why->kind) {
-  case OMPDP_FIX_CHANGED:
-    Self->markStale(File, "it changed since the profiled program was built: its "
-                          "XXH3 is " +
-                              hex16(Why->hash) + ", the profile's " +
-                              hex16(Why->report_hash));
-    break;
-  case OMPDP_FIX_NO_POSITION:
-    Self->markStale(File, "it has no line " + std::to_string(Why->line) +
-                              ", column " + std::to_string(Why->column));
-    break;
-  case OMPDP_FIX_BACKWARDS:
-    Self->markStale(File, "an edit at " + Pos + " ends before it starts");
-    break;
-  case OMPDP_FIX_OFFSETS:
-    Self->markStale(File, "the edit at " + Pos + " has byte offsets " +
-                              std::to_string(Why->offset) + "-" +
-                              std::to_string(Why->end_offset) + ", the file " +
-                              std::to_string(Why->start) + "-" +
-                              std::to_string(Why->end));
-    break;
-  case OMPDP_FIX_TEXT:
-    Self->markStale(File, std::string("expected '") + Why->expected + "' at " +
-                              Pos + ", found '" + Why->found + "'");
-    break;
-  }
+  char Buf[400];
+  ompdp_fix_mismatch_words(Buf, sizeof(Buf), E, Why, "profile");
+  Self->markStale(File, Buf);
 }
 
 /// The distinct rewrites of the findings placed here, checked and chosen

@@ -136,53 +136,51 @@ static int run_helper(const char *path, char **args, char **out, size_t *len) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
-int drv_calibrate_main(int argc, char **argv) {
-  const char *output = NULL, *name = "calibrated";
-  unsigned long long dev = ULLONG_MAX, max_size = 64ull << 20, reps = 15;
-  for (int i = 1; i < argc; ++i) {
-    const char *a = argv[i], *v;
-    int m;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      calibrate_usage(stdout);
-      return 0;
-    }
-    if ((m = drv_flag_value(argc, argv, &i, "o", &v)) != 0 ||
-        (m = drv_flag_value(argc, argv, &i, "output", &v)) != 0) {
-      if (m < 0)
-        return DRV_EXIT_USAGE;
-      output = v;
-    } else if ((m = drv_flag_value(argc, argv, &i, "device-num", &v)) != 0) {
-      if (m < 0 || parse_count("--device-num", v, 0, 0, 1023, &dev))
-        return DRV_EXIT_USAGE;
-    } else if ((m = drv_flag_value(argc, argv, &i, "max-size", &v)) != 0) {
-      if (m < 0 || parse_count("--max-size", v, 1, 8, 16ull << 30, &max_size))
-        return DRV_EXIT_USAGE;
-    } else if ((m = drv_flag_value(argc, argv, &i, "reps", &v)) != 0) {
-      if (m < 0 || parse_count("--reps", v, 0, 1, 1000, &reps))
-        return DRV_EXIT_USAGE;
-    } else if ((m = drv_flag_value(argc, argv, &i, "name", &v)) != 0) {
-      if (m < 0)
-        return DRV_EXIT_USAGE;
-      ompdp_device_profile_t probe;
-      char text[160], err[256];
-      snprintf(text, sizeof(text),
-               "ompdp-device-profile 1\nname %.100s\nh2d_pageable latency 1000\nd2h_pageable "
-               "latency 1000\nalloc latency 1000\nfree latency 1000\n",
-               v);
-      if (strlen(v) > 63 || strpbrk(v, " \t\n") ||
-          ompdp_profile_parse(text, strlen(text), "--name", &probe, err, sizeof(err))) {
-        drv_error("--name wants one word of letters, digits, '-', '_' or '.' (at most 63), "
-                  "not '%s'",
-                  v);
-        return DRV_EXIT_USAGE;
-      }
-      name = v;
-    } else {
-      drv_error("unknown %s '%s' (see 'ompdp calibrate --help')",
-                a[0] == '-' ? "option" : "argument", a);
-      return DRV_EXIT_USAGE;
-    }
+typedef struct calibrate_args {
+  const char *name;
+  unsigned long long dev, max_size, reps;
+} calibrate_args_t;
+
+static int calibrate_flag(void *ctx, int argc, char **argv, int *i) {
+  calibrate_args_t *ca = ctx;
+  const char *v;
+  int m;
+  if ((m = drv_flag_value(argc, argv, i, "device-num", &v)) != 0)
+    return m < 0 || parse_count("--device-num", v, 0, 0, 1023, &ca->dev) ? -1 : 1;
+  if ((m = drv_flag_value(argc, argv, i, "max-size", &v)) != 0)
+    return m < 0 || parse_count("--max-size", v, 1, 8, 16ull << 30, &ca->max_size) ? -1 : 1;
+  if ((m = drv_flag_value(argc, argv, i, "reps", &v)) != 0)
+    return m < 0 || parse_count("--reps", v, 0, 1, 1000, &ca->reps) ? -1 : 1;
+  if ((m = drv_flag_value(argc, argv, i, "name", &v)) <= 0)
+    return m;
+  ompdp_device_profile_t probe;
+  char text[160], err[256];
+  snprintf(text, sizeof(text),
+           "ompdp-device-profile 1\nname %.100s\nh2d_pageable latency 1000\nd2h_pageable "
+           "latency 1000\nalloc latency 1000\nfree latency 1000\n",
+           v);
+  if (strlen(v) > 63 || strpbrk(v, " \t\n") ||
+      ompdp_profile_parse(text, strlen(text), "--name", &probe, err, sizeof(err))) {
+    drv_error("--name wants one word of letters, digits, '-', '_' or '.' (at most 63), "
+              "not '%s'",
+              v);
+    return -1;
   }
+  ca->name = v;
+  return 1;
+}
+
+int drv_calibrate_main(int argc, char **argv) {
+  const char *output = NULL;
+  calibrate_args_t ca = {.name = "calibrated", .dev = ULLONG_MAX, .max_size = 64ull << 20,
+                         .reps = 15};
+  drv_args_t spec = {.command = "calibrate", .usage = calibrate_usage, .output = &output,
+                     .flag = calibrate_flag, .ctx = &ca};
+  int prc = drv_parse_args(argc, argv, &spec);
+  if (prc)
+    return prc > 0 ? 0 : DRV_EXIT_USAGE;
+  const char *name = ca.name;
+  unsigned long long dev = ca.dev, max_size = ca.max_size, reps = ca.reps;
   if (output && drv_check_output(output))
     return DRV_EXIT_USAGE;
   char path[PATH_MAX];

@@ -20,9 +20,21 @@
 
 enum { DIFF_GREW = 1, DIFF_TROUBLE = 2 };
 
+/* A comparison is written in two of the report formats. */
+static const ompdp_report_format_t DiffFormats[] = {OMPDP_RF_TEXT, OMPDP_RF_JSON};
+
+const char *drv_diff_format_choices(void) {
+  static char list[32];
+  if (!list[0])
+    snprintf(list, sizeof(list), "%s|%s", ompdp_report_format_name(DiffFormats[0]),
+             ompdp_report_format_name(DiffFormats[1]));
+  return list;
+}
+
 static void diff_usage(FILE *out) {
-  fputs("usage: ompdp diff [--format=text|json] [-o FILE] BEFORE.json AFTER.json\n"
-        "\n"
+  fprintf(out, "usage: ompdp diff [--format=%s] [-o FILE] BEFORE.json AFTER.json\n",
+          drv_diff_format_choices());
+  fputs("\n"
         "Compares two reports of a program (from 'ompdp run --format=json'), before\n"
         "and after a fix: the totals observed (transfers, bytes, allocations,\n"
         "kernels, times), and each finding, gone, new, with more or fewer avoidable\n"
@@ -33,56 +45,60 @@ static void diff_usage(FILE *out) {
         "or more avoidable operations or bytes; times alone never count), 2 on a\n"
         "bad command line or an unreadable report.\n"
         "\n"
-        "options:\n"
-        "  --format=text|json  how to write the comparison (default: text)\n"
-        "  -o FILE             write it to FILE instead of standard output\n",
+        "options:\n",
         out);
+  int w = (int)strlen(drv_diff_format_choices()) + 9; /* "--format=" */
+  fprintf(out, "  --format=%s  how to write the comparison (default: %s)\n",
+          drv_diff_format_choices(), ompdp_report_format_name(DiffFormats[0]));
+  fprintf(out, "  %-*s  write it to FILE instead of standard output\n", w, "-o FILE");
+}
+
+typedef struct diff_args {
+  int json;
+  const char *in[2];
+} diff_args_t;
+
+/* --format: a comparison is written as text or JSON only. */
+static int diff_flag(void *ctx, int argc, char **argv, int *i) {
+  const char *v;
+  int m = drv_flag_value(argc, argv, i, "format", &v);
+  if (m <= 0)
+    return m;
+  ompdp_report_format_t f;
+  if (ompdp_report_format_parse(v, OMPDP_RF_ALL, &f) ||
+      (f != DiffFormats[0] && f != DiffFormats[1])) {
+    drv_error("unknown --format '%s' for diff (use %s or %s)", v,
+              ompdp_report_format_name(DiffFormats[0]), ompdp_report_format_name(DiffFormats[1]));
+    return -1;
+  }
+  ((diff_args_t *)ctx)->json = f == OMPDP_RF_JSON;
+  return 1;
+}
+
+static int diff_operand(void *ctx, const char *arg) {
+  diff_args_t *da = ctx;
+  if (da->in[1]) {
+    drv_error("two reports to compare, not more ('%s')", arg);
+    return -1;
+  }
+  da->in[da->in[0] ? 1 : 0] = arg;
+  return 0;
 }
 
 int drv_diff_main(int argc, char **argv) {
-  int json = 0, only_files = 0;
-  const char *output = NULL, *in[2] = {NULL, NULL};
-  for (int i = 1; i < argc; ++i) {
-    const char *a = argv[i], *v;
-    int m;
-    if (!only_files && a[0] == '-' && a[1] != '\0') {
-      if (!strcmp(a, "--")) {
-        only_files = 1;
-        continue;
-      }
-      if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-        diff_usage(stdout);
-        return 0;
-      }
-      if ((m = drv_flag_value(argc, argv, &i, "format", &v)) != 0) {
-        if (m < 0)
-          return DIFF_TROUBLE;
-        if (strcmp(v, "text") && strcmp(v, "json")) {
-          drv_error("unknown --format '%s' for diff (use text or json)", v);
-          return DIFF_TROUBLE;
-        }
-        json = !strcmp(v, "json");
-        continue;
-      }
-      if ((m = drv_flag_value(argc, argv, &i, "o", &v)) != 0 ||
-          (m = drv_flag_value(argc, argv, &i, "output", &v)) != 0) {
-        if (m < 0)
-          return DIFF_TROUBLE;
-        output = v;
-        continue;
-      }
-      drv_error("unknown option '%s' (see 'ompdp diff --help')", a);
-      return DIFF_TROUBLE;
-    }
-    if (in[1]) {
-      drv_error("two reports to compare, not more ('%s')", a);
-      return DIFF_TROUBLE;
-    }
-    in[in[0] ? 1 : 0] = a;
-  }
+  const char *output = NULL;
+  diff_args_t da = {0};
+  drv_args_t spec = {.command = "diff", .usage = diff_usage, .output = &output,
+                     .flag = diff_flag, .operand = diff_operand, .ctx = &da};
+  int prc = drv_parse_args(argc, argv, &spec);
+  if (prc)
+    return prc > 0 ? 0 : DIFF_TROUBLE;
+  int json = da.json;
+  const char **in = da.in;
   if (!in[1]) {
-    drv_error("two reports are needed (usage: ompdp diff [--format=text|json] [-o FILE] "
-              "BEFORE.json AFTER.json)");
+    drv_error("two reports are needed (usage: ompdp diff [--format=%s] [-o FILE] "
+              "BEFORE.json AFTER.json)",
+              drv_diff_format_choices());
     return DIFF_TROUBLE;
   }
   if (output && drv_check_output(output))

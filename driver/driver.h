@@ -3,14 +3,16 @@
 |* The driver is one file per subcommand (run.c, report.c, fix.c, diff.c,
 |* merge.c, calibrate.c, devices.c, lsp.c), as llvm-xray is, plus main.c,
 |* which dispatches. This header holds the few things the subcommands have
-|* in common: exit codes, option matching, the output format flag and the
-|* rendering of a report to a file or stream.
+|* in common: exit codes, the walk of a command line and option matching,
+|* the output format flag (report/report_formats.inc) and the rendering of
+|* a report to a file or stream.
 |*
 \*===----------------------------------------------------------------------===*/
 #ifndef OMPDP_DRIVER_H
 #define OMPDP_DRIVER_H
 
 #include "report.h"
+#include "report_formats.h"
 
 #include <stdio.h>
 
@@ -20,14 +22,6 @@ enum {
   DRV_EXIT_FAILURE = 1, /* an input could not be read or an output written */
   DRV_EXIT_USAGE = 2,   /* bad command line, or an output that is not writable */
 };
-
-typedef enum drv_format {
-  DRV_FORMAT_TEXT,
-  DRV_FORMAT_JSON,
-  DRV_FORMAT_SARIF,
-  DRV_FORMAT_HTML,  /* one self-contained page (report/report_html.c) */
-  DRV_FORMAT_TRACE, /* Chrome trace-event JSON (report/report_trace.c) */
-} drv_format_t;
 
 /* Prints "ompdp: <message>\n" on stderr. */
 void drv_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -39,10 +33,45 @@ void drv_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int drv_flag_value(int argc, char **argv, int *i, const char *name,
                    const char **value);
 
-/* Parses the value of --format; prints an error and returns -1 if bad. */
-int drv_parse_format(const char *value, drv_format_t *out);
-/* The name --format takes for fmt. */
-const char *drv_format_name(drv_format_t fmt);
+/* How a subcommand's command line is walked (drv_parse_args). */
+typedef struct drv_args {
+  const char *command;      /* its name, for "see 'ompdp <command> --help'" */
+  void (*usage)(FILE *out); /* printed on standard output for --help, -h */
+  const char **output;      /* set by -o/--output FILE; NULL: it takes none */
+  ompdp_report_format_t *format; /* set by --format; NULL: it takes none */
+  /* Its own flags: 1 when argv[*i] is one (*i advanced past a separate
+   * value, as drv_flag_value does), 0 when it is not, -1 after an error
+   * message. NULL: none. */
+  int (*flag)(void *ctx, int argc, char **argv, int *i);
+  /* Each operand in turn: 0, or -1 after an error message. NULL: it takes
+   * none. */
+  int (*operand)(void *ctx, const char *arg);
+  void *ctx;
+} drv_args_t;
+
+/* Walks argv[1..argc) as every subcommand does: "--" ends the flags, "-"
+ * is an operand, --help and -h print the usage; then -o/--output and
+ * --format where the command takes them, and its own flags. Anything else
+ * is an error naming the command's --help. Returns 0, 1 after the usage was
+ * printed (exit 0), or -1 after an error message (exit DRV_EXIT_USAGE). */
+int drv_parse_args(int argc, char **argv, const drv_args_t *a);
+/* The operands kept in order: an operand callback for drv_args_t, with
+ * ctx a drv_operands_t whose v has room for every argument. */
+typedef struct drv_operands {
+  char **v;
+  size_t n;
+} drv_operands_t;
+int drv_keep_operand(void *ctx, const char *arg);
+
+/* Parses the value of --format (a format of report/report_formats.inc);
+ * prints an error and returns -1 if bad. */
+int drv_parse_format(const char *value, ompdp_report_format_t *out);
+/* "text|json|..." for usage texts: every format --format takes. */
+const char *drv_format_choices(void);
+
+/* Writes all of data[0..len) to fd (again after EINTR and short writes).
+ * Returns 0, or -1 with errno set. */
+int drv_write_all(int fd, const void *data, size_t len);
 
 /* Checks, before any work is done, that path can be written: opens it for
  * writing (creating it if need be) and removes it again if it was created
@@ -50,14 +79,12 @@ const char *drv_format_name(drv_format_t fmt);
  * otherwise. */
 int drv_check_output(const char *path);
 
-/* The report in format fmt on out. Returns 0, or -1 with errno set. */
-int drv_render_report(const ompdp_report_t *r, drv_format_t fmt, FILE *out);
 /* A report already rendered (the file src) written where drv_write_report
  * writes one. Returns 0, or -1 after an error message. */
 int drv_copy_report(const char *src, const char *path, FILE *dflt);
 /* Renders r as fmt into path ("-" for standard output), or into dflt when
  * path is NULL. Returns 0, or -1 after an error message. */
-int drv_write_report(const ompdp_report_t *r, drv_format_t fmt,
+int drv_write_report(const ompdp_report_t *r, ompdp_report_format_t fmt,
                      const char *path, FILE *dflt);
 
 /* What drv_recover found: the events it analysed, and whether the log had
@@ -78,9 +105,10 @@ int drv_recover(const char *path, const char *reason, uint64_t ended_at_ns, ompd
 
 /* The subcommands; argv[0] is the subcommand's name. Each returns the
  * process exit status. */
-/* Plans the rewrites of a report that carries the runtime's plan (the
- * runtime carries no planner: analysis/rewrite_policy.c, here), and drops
- * the plan; an error line when memory runs out. */
+/* Plans the rewrites of a report that carries the runtime's plan (its own
+ * report, which the runtime writes before any planning; the finished one
+ * it writes for `ompdp run` is planned already), and drops the plan; an
+ * error line when memory runs out. */
 void drv_plan_rewrites(ompdp_report_t *r);
 
 int drv_run_main(int argc, char **argv);
@@ -102,6 +130,8 @@ char *drv_output_path(const char *pattern, long pid);
  * message. */
 int drv_merge_files(char *const *paths, size_t n, ompdp_report_t *out);
 int drv_diff_main(int argc, char **argv);
+/* "text|json": the formats ompdp diff writes a comparison in (diff.c). */
+const char *drv_diff_format_choices(void);
 int drv_lsp_main(int argc, char **argv);
 
 #endif /* OMPDP_DRIVER_H */

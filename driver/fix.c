@@ -65,53 +65,10 @@ static char *join_path(const char *root, const char *name) {
 }
 
 static int read_source(src_file_t *s, const char *name) {
-  int fd = open(s->path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
+  char *buf;
+  size_t len;
+  if (ompdp_read_regular_file(s->path, MAX_SOURCE_BYTES, "source", &s->st, &buf, &len, NULL, 0))
     return -1;
-  if (fstat(fd, &s->st) || !S_ISREG(s->st.st_mode) ||
-      (uint64_t)s->st.st_size > MAX_SOURCE_BYTES) {
-    int e = S_ISREG(s->st.st_mode) ? EFBIG : EINVAL;
-    close(fd);
-    errno = e;
-    return -1;
-  }
-  size_t cap = (size_t)s->st.st_size + 1, len = 0;
-  char *buf = malloc(cap);
-  while (buf) {
-    if (len == cap - 1) {
-      if (cap > MAX_SOURCE_BYTES) {
-        free(buf);
-        close(fd);
-        errno = EFBIG;
-        return -1;
-      }
-      char *nb = realloc(buf, cap * 2);
-      if (!nb)
-        break;
-      buf = nb;
-      cap *= 2;
-    }
-    ssize_t got = read(fd, buf + len, cap - 1 - len);
-    if (got < 0 && errno == EINTR)
-      continue;
-    if (got <= 0) {
-      if (got < 0) {
-        int e = errno;
-        free(buf);
-        close(fd);
-        errno = e;
-        return -1;
-      }
-      break;
-    }
-    len += (size_t)got;
-  }
-  close(fd);
-  if (!buf) {
-    errno = ENOMEM;
-    return -1;
-  }
-  buf[len] = '\0';
   s->text = buf;
   if (ompdp_fix_file_init(&s->ff, name, buf, len)) {
     errno = ENOMEM;
@@ -154,29 +111,7 @@ static void mismatch(void *ctx, ompdp_fix_file_t *file, const ompdp_edit_t *e,
   fixer_t *fx = ctx;
   const ompdp_range_t *r = &e->range;
   char why[300];
-  switch (m->kind) {
-  case OMPDP_FIX_CHANGED:
-    snprintf(why, sizeof(why),
-             "it changed since the program was built: its XXH3 is %016" PRIx64
-             ", the report's %016" PRIx64,
-             m->hash, m->report_hash);
-    break;
-  case OMPDP_FIX_NO_POSITION:
-    snprintf(why, sizeof(why), "it has no line %" PRIu32 ", column %" PRIu32, m->line,
-             m->column);
-    break;
-  case OMPDP_FIX_BACKWARDS:
-    snprintf(why, sizeof(why), "the edit ends before it starts");
-    break;
-  case OMPDP_FIX_OFFSETS:
-    snprintf(why, sizeof(why),
-             "byte offsets %" PRId64 "-%" PRId64 " are %" PRId64 "-%" PRId64 " in the file",
-             m->offset, m->end_offset, m->start, m->end);
-    break;
-  case OMPDP_FIX_TEXT:
-    snprintf(why, sizeof(why), "expected '%s', found '%s'", m->expected, m->found);
-    break;
-  }
+  ompdp_fix_mismatch_words(why, sizeof(why), e, m, "report");
   drv_error("%s:%" PRIu32 ":%" PRIu32 ": the file does not match the report (%s); "
             "no edit is applied to %s",
             e->file, r->line, r->column, why, e->file);
@@ -329,16 +264,7 @@ static int write_atomic(const char *path, const char *data, size_t len, mode_t m
     free(tmp);
     return -1;
   }
-  int rc = 0;
-  for (size_t off = 0; off < len && !rc;) {
-    ssize_t w = write(fd, data + off, len - off);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0)
-      rc = -1;
-    else
-      off += (size_t)w;
-  }
+  int rc = drv_write_all(fd, data, len);
   if (!rc && (fchmod(fd, mode & 07777) || fsync(fd)))
     rc = -1;
   int e = errno;
@@ -570,51 +496,46 @@ static void fix_usage(FILE *out) {
         out);
 }
 
-int drv_fix_main(int argc, char **argv) {
-  const char *output = NULL, *input = NULL, *root = NULL;
-  int apply = 0, only_files = 0, recompile = 1;
-  for (int i = 1; i < argc; ++i) {
-    const char *a = argv[i], *v;
-    int m;
-    if (!only_files && a[0] == '-' && a[1] != '\0') {
-      if (!strcmp(a, "--")) {
-        only_files = 1;
-        continue;
-      }
-      if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-        fix_usage(stdout);
-        return 0;
-      }
-      if (!strcmp(a, "--apply")) {
-        apply = 1;
-        continue;
-      }
-      if (!strcmp(a, "--no-recompile")) {
-        recompile = 0;
-        continue;
-      }
-      if ((m = drv_flag_value(argc, argv, &i, "o", &v)) != 0 ||
-          (m = drv_flag_value(argc, argv, &i, "output", &v)) != 0) {
-        if (m < 0)
-          return DRV_EXIT_USAGE;
-        output = v;
-        continue;
-      }
-      if ((m = drv_flag_value(argc, argv, &i, "root", &v)) != 0) {
-        if (m < 0)
-          return DRV_EXIT_USAGE;
-        root = v;
-        continue;
-      }
-      drv_error("unknown option '%s' (see 'ompdp fix --help')", a);
-      return DRV_EXIT_USAGE;
-    }
-    if (input) {
-      drv_error("one report at a time ('%s' and '%s' given)", input, a);
-      return DRV_EXIT_USAGE;
-    }
-    input = a;
+typedef struct fix_args {
+  const char *input, *root;
+  int apply, recompile;
+} fix_args_t;
+
+static int fix_flag(void *ctx, int argc, char **argv, int *i) {
+  fix_args_t *fa = ctx;
+  const char *v;
+  int m;
+  if (!strcmp(argv[*i], "--apply"))
+    return fa->apply = 1;
+  if (!strcmp(argv[*i], "--no-recompile")) {
+    fa->recompile = 0;
+    return 1;
   }
+  if ((m = drv_flag_value(argc, argv, i, "root", &v)) > 0)
+    fa->root = v;
+  return m;
+}
+
+static int fix_operand(void *ctx, const char *arg) {
+  fix_args_t *fa = ctx;
+  if (fa->input) {
+    drv_error("one report at a time ('%s' and '%s' given)", fa->input, arg);
+    return -1;
+  }
+  fa->input = arg;
+  return 0;
+}
+
+int drv_fix_main(int argc, char **argv) {
+  const char *output = NULL;
+  fix_args_t fa = {.recompile = 1};
+  drv_args_t spec = {.command = "fix", .usage = fix_usage, .output = &output,
+                     .flag = fix_flag, .operand = fix_operand, .ctx = &fa};
+  int prc = drv_parse_args(argc, argv, &spec);
+  if (prc)
+    return prc > 0 ? 0 : DRV_EXIT_USAGE;
+  const char *input = fa.input, *root = fa.root;
+  int apply = fa.apply, recompile = fa.recompile;
   if (!input) {
     drv_error("no report given (usage: ompdp fix [-o FIXES.yaml | --apply] REPORT.json)");
     return DRV_EXIT_USAGE;

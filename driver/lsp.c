@@ -36,16 +36,7 @@ static int send_stdout(void *ctx, const char *body, size_t len) {
   char *msg = lsp_frame(body, len, &n);
   if (!msg)
     return -1;
-  int rc = 0;
-  for (size_t off = 0; off < n && !rc;) {
-    ssize_t w = write(STDOUT_FILENO, msg + off, n - off);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0)
-      rc = -1;
-    else
-      off += (size_t)w;
-  }
+  int rc = drv_write_all(STDOUT_FILENO, msg, n);
   free(msg);
   return rc;
 }
@@ -88,44 +79,42 @@ static void lsp_usage(FILE *out) {
         out);
 }
 
+typedef struct lsp_args {
+  drv_operands_t reports; /* --report FILE, each */
+  const char *source_root;
+} lsp_args_t;
+
+/* --stdio (the only transport), --report FILE, --source-root DIR. */
+static int lsp_flag(void *ctx, int argc, char **argv, int *i) {
+  lsp_args_t *la = ctx;
+  const char *v;
+  int m;
+  if (!strcmp(argv[*i], "--stdio"))
+    return 1;
+  if ((m = drv_flag_value(argc, argv, i, "report", &v)) > 0)
+    drv_keep_operand(&la->reports, v);
+  if (m)
+    return m;
+  if ((m = drv_flag_value(argc, argv, i, "source-root", &v)) > 0)
+    la->source_root = v;
+  return m;
+}
+
 int drv_lsp_main(int argc, char **argv) {
-  const char **reports = calloc((size_t)argc, sizeof(*reports));
-  size_t num_reports = 0;
-  const char *source_root = NULL;
-  if (!reports) {
+  lsp_args_t la = {.reports = {.v = calloc((size_t)argc, sizeof(char *))}};
+  if (!la.reports.v) {
     drv_error("out of memory");
     return DRV_EXIT_FAILURE;
   }
-  for (int i = 1; i < argc; ++i) {
-    const char *a = argv[i], *v;
-    int m;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      lsp_usage(stdout);
-      free(reports);
-      return 0;
-    }
-    if (!strcmp(a, "--stdio"))
-      continue;
-    if ((m = drv_flag_value(argc, argv, &i, "report", &v)) != 0) {
-      if (m < 0) {
-        free(reports);
-        return DRV_EXIT_USAGE;
-      }
-      reports[num_reports++] = v;
-      continue;
-    }
-    if ((m = drv_flag_value(argc, argv, &i, "source-root", &v)) != 0) {
-      if (m < 0) {
-        free(reports);
-        return DRV_EXIT_USAGE;
-      }
-      source_root = v;
-      continue;
-    }
-    drv_error("unknown argument '%s' (see 'ompdp lsp --help')", a);
-    free(reports);
-    return DRV_EXIT_USAGE;
+  drv_args_t spec = {.command = "lsp", .usage = lsp_usage, .flag = lsp_flag, .ctx = &la};
+  int prc = drv_parse_args(argc, argv, &spec);
+  if (prc) {
+    free(la.reports.v);
+    return prc > 0 ? 0 : DRV_EXIT_USAGE;
   }
+  const char **reports = (const char **)la.reports.v;
+  size_t num_reports = la.reports.n;
+  const char *source_root = la.source_root;
   /* A client that goes away is the end of the session, not a signal. */
   signal(SIGPIPE, SIG_IGN);
 

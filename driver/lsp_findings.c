@@ -34,6 +34,7 @@
 \*===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE /* strdup, strndup */
 #include "lsp_impl.h"
+#include "strbuf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -55,40 +56,6 @@
 
 /*===- text helpers ------------------------------------------------------------===*/
 
-typedef struct buf {
-  char *s;
-  size_t len, cap;
-} buf_t;
-
-static void bputn(buf_t *b, const char *s, size_t n) {
-  if (b->len + n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap < b->len + n + 1)
-      cap *= 2;
-    char *ns = realloc(b->s, cap);
-    if (!ns)
-      return; /* out of memory: the text is cut short */
-    b->s = ns;
-    b->cap = cap;
-  }
-  memcpy(b->s + b->len, s, n);
-  b->len += n;
-  b->s[b->len] = '\0';
-}
-
-static void bputs(buf_t *b, const char *s) { bputn(b, s, strlen(s)); }
-
-static void bprintf(buf_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void bprintf(buf_t *b, const char *fmt, ...) {
-  char tmp[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
-  va_end(ap);
-  if (n > 0)
-    bputn(b, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
-}
-
 /* A JSON string of s, whatever its bytes: what is not UTF-8 becomes '?'
  * (a report's or a file's text need not be UTF-8; JSON must). */
 static json_t *jstr(const char *s) {
@@ -109,9 +76,9 @@ static json_t *jstr(const char *s) {
   return j ? j : json_string("");
 }
 
-static json_t *jbuf(buf_t *b) {
-  json_t *j = jstr(b->s ? b->s : "");
-  free(b->s);
+static json_t *jbuf(ompdp_strbuf_t *b) {
+  json_t *j = jstr(b->d ? b->d : "");
+  free(b->d);
   memset(b, 0, sizeof(*b));
   return j;
 }
@@ -122,21 +89,21 @@ static const char *base_name(const char *path) {
 }
 
 /* Text of an edit on one line, quoted as the text report quotes it. */
-static void bquote(buf_t *b, const char *s) {
-  bputs(b, "\"");
+static void bquote(ompdp_strbuf_t *b, const char *s) {
+  ompdp_sb_puts(b, "\"");
   for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; ++p) {
     if (*p == '\n')
-      bputs(b, "\\n");
+      ompdp_sb_puts(b, "\\n");
     else if (*p == '\t')
-      bputs(b, "\\t");
+      ompdp_sb_puts(b, "\\t");
     else if (*p == '"' || *p == '\\')
-      bprintf(b, "\\%c", *p);
+      ompdp_sb_printf(b, "\\%c", *p);
     else if (*p < 0x20 || *p == 0x7F)
-      bprintf(b, "\\x%02x", *p);
+      ompdp_sb_printf(b, "\\x%02x", *p);
     else
-      bputn(b, (const char *)p, 1);
+      ompdp_sb_putn(b, (const char *)p, 1);
   }
-  bputs(b, "\"");
+  ompdp_sb_puts(b, "\"");
 }
 
 /*===- placing findings ------------------------------------------------------------===*/
@@ -158,37 +125,6 @@ static int in_doc(const char *file, const lsp_doc_t *doc) {
   return file && doc->path && !strcmp(file, doc->path);
 }
 
-/* Why an edit does not match its file, in words (as `ompdp fix` says it). */
-static void mismatch_words(char *out, size_t size, const ompdp_edit_t *e,
-                           const ompdp_fix_mismatch_t *m) {
-  char why[300];
-  switch (m->kind) {
-  case OMPDP_FIX_CHANGED:
-    snprintf(why, sizeof(why),
-             "it changed since the program was built: its XXH3 is %016" PRIx64
-             ", the report's %016" PRIx64,
-             m->hash, m->report_hash);
-    break;
-  case OMPDP_FIX_NO_POSITION:
-    snprintf(why, sizeof(why), "it has no line %" PRIu32 ", column %" PRIu32, m->line,
-             m->column);
-    break;
-  case OMPDP_FIX_BACKWARDS:
-    snprintf(why, sizeof(why), "an edit ends before it starts");
-    break;
-  case OMPDP_FIX_OFFSETS:
-    snprintf(why, sizeof(why),
-             "byte offsets %" PRId64 "-%" PRId64 " are %" PRId64 "-%" PRId64 " in the file",
-             m->offset, m->end_offset, m->start, m->end);
-    break;
-  case OMPDP_FIX_TEXT:
-    snprintf(why, sizeof(why), "at %" PRIu32 ":%" PRIu32 " expected '%s', found '%s'",
-             e->range.line, e->range.column, m->expected, m->found);
-    break;
-  }
-  snprintf(out, size, "%s", why);
-}
-
 /* The planner's source for checking one document alone. */
 typedef struct doc_check {
   const lsp_doc_t *doc;
@@ -204,7 +140,7 @@ static ompdp_fix_file_t *check_open(void *ctx, const char *name) {
 static void check_mismatch(void *ctx, ompdp_fix_file_t *file, const ompdp_edit_t *e,
                            const ompdp_fix_mismatch_t *m) {
   doc_check_t *c = ctx;
-  mismatch_words(c->why, sizeof(c->why), e, m);
+  ompdp_fix_mismatch_words(c->why, sizeof(c->why), e, m, "report");
 }
 
 static int add_note(lsp_doc_t *doc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -391,37 +327,12 @@ int lsp_matches_again(lsp_server_t *s, lsp_doc_t *doc) {
 /*===- planning -----------------------------------------------------------------------===*/
 
 /* A regular file of at most MAX_SOURCE_BYTES, whole (a report may name a
- * FIFO or a device: never read those). */
+ * FIFO or a device: never read those); NULL when it cannot be had. */
 static char *read_regular(const char *path, size_t *len) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0)
-    return NULL;
-  struct stat st;
-  char *out = NULL;
-  if (!fstat(fd, &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size <= MAX_SOURCE_BYTES) {
-    size_t cap = (size_t)st.st_size + 1, n = 0;
-    out = malloc(cap);
-    while (out) {
-      ssize_t got = read(fd, out + n, cap - 1 - n);
-      if (got < 0 && errno == EINTR)
-        continue;
-      if (got < 0) {
-        free(out);
-        out = NULL;
-      }
-      if (got <= 0)
-        break;
-      n += (size_t)got;
-      if (n == cap - 1)
-        break; /* grew while read: what was there at the stat is enough */
-    }
-    if (out) {
-      out[n] = '\0';
-      *len = n;
-    }
-  }
-  close(fd);
-  return out;
+  char *out;
+  return ompdp_read_regular_file(path, MAX_SOURCE_BYTES, "source", NULL, &out, len, NULL, 0)
+             ? NULL
+             : out;
 }
 
 static ompdp_fix_file_t *plan_open(void *ctx, const char *name) {
@@ -467,7 +378,7 @@ static void plan_mismatch(void *ctx, ompdp_fix_file_t *file, const ompdp_edit_t 
                           const ompdp_fix_mismatch_t *m) {
   lsp_file_t *f = file->user;
   char why[400];
-  mismatch_words(why, sizeof(why), e, m);
+  ompdp_fix_mismatch_words(why, sizeof(why), e, m, "report");
   free(f->mismatch);
   f->mismatch = strdup(why);
 }
@@ -569,7 +480,7 @@ static const char *times(uint64_t n, char *buf, size_t size) {
 }
 
 /* The first line: what happened to the item (the compiler warning's words). */
-static void headline(buf_t *b, const ompdp_finding_t *f) {
+static void headline(ompdp_strbuf_t *b, const ompdp_finding_t *f) {
   char t[32];
   const char *what = ompdp_finding_warning_text(f);
   int removes = 0;
@@ -577,59 +488,59 @@ static void headline(buf_t *b, const ompdp_finding_t *f) {
     removes |= f->rewrites[i].kind == OMPDP_RK_REMOVE_ITEM;
   if (f->kind == OMPDP_FK_OVERBROAD_MAP && !removes)
     what = " moves more than its region uses, "; /* the item's access is the compiler's */
-  bprintf(b, "%s: ", ompdp_finding_kind_name(f->kind));
+  ompdp_sb_printf(b, "%s: ", ompdp_finding_kind_name(f->kind));
   if (f->variable)
-    bprintf(b, "'%s' in %s", f->variable,
+    ompdp_sb_printf(b, "'%s' in %s", f->variable,
             f->clause ? f->clause : f->call ? f->call : "its map");
   else
-    bputs(b, "a map item of this construct");
-  bprintf(b, "%s%s", what, times(f->count, t, sizeof(t)));
+    ompdp_sb_puts(b, "a map item of this construct");
+  ompdp_sb_printf(b, "%s%s", what, times(f->count, t, sizeof(t)));
 }
 
-static void measured(buf_t *b, const lsp_anchor_t *a) {
+static void measured(ompdp_strbuf_t *b, const lsp_anchor_t *a) {
   const ompdp_finding_t *f = a->f;
   char by[OMPDP_UNIT_BUF], tm[OMPDP_UNIT_BUF], sv[OMPDP_UNIT_BUF], wall[OMPDP_UNIT_BUF];
-  bprintf(b, "measured: %" PRIu64 " %s, %s in %s", f->count,
+  ompdp_sb_printf(b, "measured: %" PRIu64 " %s, %s in %s", f->count,
           ompdp_finding_kind_noun(f->kind, f->count != 1), ompdp_format_bytes(by, f->bytes),
           ompdp_format_time(tm, f->time_ns));
   for (size_t i = 0; i < f->num_devices; ++i)
-    bprintf(b, "%s%d", i ? "," : f->num_devices == 1 ? " on device " : " on devices ",
+    ompdp_sb_printf(b, "%s%d", i ? "," : f->num_devices == 1 ? " on device " : " on devices ",
             f->devices[i]);
   if (!ompdp_verdict_saves(f->verdict)) {
-    bprintf(b, "; verdict %s: no saving", ompdp_verdict_json(f->verdict));
+    ompdp_sb_printf(b, "; verdict %s: no saving", ompdp_verdict_json(f->verdict));
     return;
   }
   if (f->verdict != OMPDP_V_NONE)
-    bprintf(b, "; verdict %s", ompdp_verdict_json(f->verdict));
-  bprintf(b, "; the fix saves %s", ompdp_format_time(sv, f->time_saved_ns));
+    ompdp_sb_printf(b, "; verdict %s", ompdp_verdict_json(f->verdict));
+  ompdp_sb_printf(b, "; the fix saves %s", ompdp_format_time(sv, f->time_saved_ns));
   if (a->report->rep.wall_time_ns)
-    bprintf(b, " (%.2g%% of the run's %s)", 100.0 * share(a),
+    ompdp_sb_printf(b, " (%.2g%% of the run's %s)", 100.0 * share(a),
             ompdp_format_time(wall, a->report->rep.wall_time_ns));
 }
 
-static void fix_summary(buf_t *b, const ompdp_rewrite_t *rw) {
+static void fix_summary(ompdp_strbuf_t *b, const ompdp_rewrite_t *rw) {
   char t[OMPDP_UNIT_BUF], by[OMPDP_UNIT_BUF];
-  bprintf(b, "fix (%s): ", ompdp_rewrite_kind_json(rw->kind));
-  bputs(b, rw->description ? rw->description : "");
-  bprintf(b, "  [saves %s%s: %" PRIu64 " transfers (%s), %" PRIu64 " allocations]",
+  ompdp_sb_printf(b, "fix (%s): ", ompdp_rewrite_kind_json(rw->kind));
+  ompdp_sb_puts(b, rw->description ? rw->description : "");
+  ompdp_sb_printf(b, "  [saves %s%s: %" PRIu64 " transfers (%s), %" PRIu64 " allocations]",
           rw->lower_bound ? "at least " : "", ompdp_format_time(t, rw->time_saved_ns),
           rw->transfers_removed, ompdp_format_bytes(by, rw->bytes_removed), rw->allocs_removed);
 }
 
 /* What becomes of each rewrite of f, after its summary. */
-static void fix_state(buf_t *b, const lsp_plan_t *p, const ompdp_rewrite_t *rw) {
+static void fix_state(ompdp_strbuf_t *b, const lsp_plan_t *p, const ompdp_rewrite_t *rw) {
   const ompdp_fix_t *x = p ? ompdp_fix_plan_find(&p->plan, rw) : NULL;
   if (!x) {
-    bputs(b, !rw->num_edits ? ": no edits" : "");
+    ompdp_sb_puts(b, !rw->num_edits ? ": no edits" : "");
     return;
   }
   if (x->state == OMPDP_FIX_APPLY) {
-    bputs(b, ": offered as a quick fix");
+    ompdp_sb_puts(b, ": offered as a quick fix");
     return;
   }
   char why[600];
   refusal(p, x, why, sizeof(why));
-  bprintf(b, ": not offered: %s", why);
+  ompdp_sb_printf(b, ": not offered: %s", why);
 }
 
 /*===- positions ---------------------------------------------------------------------------===*/
@@ -685,19 +596,19 @@ static json_t *location(lsp_server_t *s, const lsp_doc_t *doc, const lsp_anchor_
 static json_t *diagnostic(lsp_server_t *s, const lsp_doc_t *doc, const lsp_anchor_t *a,
                           const lsp_plan_t *p) {
   const ompdp_finding_t *f = a->f;
-  buf_t m = {0};
+  ompdp_strbuf_t m = {0};
   headline(&m, f);
-  bputs(&m, "\n");
+  ompdp_sb_puts(&m, "\n");
   measured(&m, a);
   if (f->suggestion)
-    bprintf(&m, "\nsuggestion: %s", f->suggestion);
+    ompdp_sb_printf(&m, "\nsuggestion: %s", f->suggestion);
   for (size_t i = 0; i < f->num_rewrites; ++i) {
-    bputs(&m, "\n");
+    ompdp_sb_puts(&m, "\n");
     fix_summary(&m, &f->rewrites[i]);
     fix_state(&m, p, &f->rewrites[i]);
   }
   if (doc->edited)
-    bputs(&m, "\n(the file was edited since the run: this finding moved with the text)");
+    ompdp_sb_puts(&m, "\n(the file was edited since the run: this finding moved with the text)");
   json_t *d = json_pack("{s:o,s:i,s:s,s:s,s:o}", "range", range_of(s, &doc->text, a->item),
                         "severity", severity(a), "source", "ompdp", "code",
                         ompdp_finding_kind_warning_group(f->kind), "message", jbuf(&m));
@@ -831,7 +742,7 @@ static int touches(lsp_span_t a, size_t from, size_t to) { return a.start <= to 
 /* A rewrite's description up to its first ": " or "; " (what it does and
  * where; the details are in the diagnostic and the hover), at most 120
  * bytes cut at a space, and its saving. */
-static void title(buf_t *b, const ompdp_rewrite_t *rw) {
+static void title(ompdp_strbuf_t *b, const ompdp_rewrite_t *rw) {
   char t[OMPDP_UNIT_BUF];
   const char *d = rw->description ? rw->description : ompdp_rewrite_kind_json(rw->kind);
   size_t n = strlen(d);
@@ -848,9 +759,9 @@ static void title(buf_t *b, const ompdp_rewrite_t *rw) {
     while (n && ((unsigned char)d[n] & 0xC0) == 0x80) /* not inside a character */
       --n;
   }
-  bputs(b, "ompdp: ");
-  bputn(b, d, n);
-  bprintf(b, "%s (saves %s%s)", cut ? "..." : "", rw->lower_bound ? "at least " : "",
+  ompdp_sb_puts(b, "ompdp: ");
+  ompdp_sb_putn(b, d, n);
+  ompdp_sb_printf(b, "%s (saves %s%s)", cut ? "..." : "", rw->lower_bound ? "at least " : "",
           ompdp_format_time(t, rw->time_saved_ns));
 }
 
@@ -918,7 +829,7 @@ json_t *lsp_code_actions(lsp_server_t *s, lsp_doc_t *doc, json_t *params, int *c
       char r[600];
       refusal(&p, x, r, sizeof(r));
       if (s->disabled_actions) {
-        buf_t t = {0};
+        ompdp_strbuf_t t = {0};
         title(&t, x->rw);
         json_array_append_new(result, json_pack("{s:o,s:s,s:{s:o}}", "title", jbuf(&t), "kind",
                                                 "quickfix", "disabled", "reason", jstr(r)));
@@ -936,7 +847,7 @@ json_t *lsp_code_actions(lsp_server_t *s, lsp_doc_t *doc, json_t *params, int *c
           json_array_append_new(diags, diagnostic(s, doc, &doc->anchors[k], &p));
           break;
         }
-    buf_t t = {0};
+    ompdp_strbuf_t t = {0};
     title(&t, x->rw);
     json_t *edit = workspace_edit(s, &x, 1);
     json_array_append_new(result, json_pack("{s:o,s:s,s:o,s:b,s:o*}", "title", jbuf(&t), "kind",
@@ -976,74 +887,74 @@ json_t *lsp_code_actions(lsp_server_t *s, lsp_doc_t *doc, json_t *params, int *c
 
 /*===- hover ------------------------------------------------------------------------------------===*/
 
-static void edit_line(buf_t *b, const ompdp_edit_t *e) {
+static void edit_line(ompdp_strbuf_t *b, const ompdp_edit_t *e) {
   const ompdp_range_t *r = &e->range;
-  bprintf(b, "%s:%" PRIu32 ":%" PRIu32, base_name(e->file), r->line, r->column);
+  ompdp_sb_printf(b, "%s:%" PRIu32 ":%" PRIu32, base_name(e->file), r->line, r->column);
   int empty = r->line == r->end_line && r->column == r->end_column;
   if (!empty)
-    bprintf(b, "-%" PRIu32 ":%" PRIu32, r->end_line, r->end_column);
+    ompdp_sb_printf(b, "-%" PRIu32 ":%" PRIu32, r->end_line, r->end_column);
   const char *rep = e->replacement ? e->replacement : "";
   if (empty) {
-    bputs(b, ": insert ");
+    ompdp_sb_puts(b, ": insert ");
     bquote(b, rep);
   } else if (!*rep) {
-    bputs(b, ": delete ");
+    ompdp_sb_puts(b, ": delete ");
     bquote(b, e->original);
   } else {
-    bputs(b, ": replace ");
+    ompdp_sb_puts(b, ": replace ");
     if (e->original)
       bquote(b, e->original);
     else
-      bputs(b, "the text");
-    bputs(b, " with ");
+      ompdp_sb_puts(b, "the text");
+    ompdp_sb_puts(b, " with ");
     bquote(b, rep);
   }
-  bputs(b, "\n");
+  ompdp_sb_puts(b, "\n");
 }
 
-static void hover_one(buf_t *b, int md, const lsp_anchor_t *a, const lsp_plan_t *p) {
+static void hover_one(ompdp_strbuf_t *b, int md, const lsp_anchor_t *a, const lsp_plan_t *p) {
   const ompdp_finding_t *f = a->f;
   const char *bold = md ? "**" : "";
   const char *code = md ? "`" : "'";
-  bprintf(b, "%sompdp: %s%s", bold, ompdp_finding_kind_name(f->kind), bold);
+  ompdp_sb_printf(b, "%sompdp: %s%s", bold, ompdp_finding_kind_name(f->kind), bold);
   if (f->variable)
-    bprintf(b, " of %s%s%s in %s%s%s", code, f->variable, code, code,
+    ompdp_sb_printf(b, " of %s%s%s in %s%s%s", code, f->variable, code, code,
             f->clause ? f->clause : f->call ? f->call : "its map", code);
-  bputs(b, "\n\n");
-  buf_t h = {0};
+  ompdp_sb_puts(b, "\n\n");
+  ompdp_strbuf_t h = {0};
   headline(&h, f);
-  bprintf(b, "%s\n\n", h.s ? h.s : "");
-  free(h.s);
+  ompdp_sb_printf(b, "%s\n\n", h.d ? h.d : "");
+  free(h.d);
   measured(b, a);
-  bputs(b, "\n\n");
+  ompdp_sb_puts(b, "\n\n");
   if (f->suggestion)
-    bprintf(b, "%s\n\n", f->suggestion);
+    ompdp_sb_printf(b, "%s\n\n", f->suggestion);
   if (f->related.file && f->related.line)
-    bprintf(b, "%s %s:%" PRIu32 ":%" PRIu32 "%s%s\n\n", ompdp_finding_related_at(f),
+    ompdp_sb_printf(b, "%s %s:%" PRIu32 ":%" PRIu32 "%s%s\n\n", ompdp_finding_related_at(f),
             base_name(f->related.file), f->related.line, f->related.column,
             f->related.function ? " in " : "", f->related.function ? f->related.function : "");
   for (size_t i = 0; i < f->num_rewrites; ++i) {
     const ompdp_rewrite_t *rw = &f->rewrites[i];
-    buf_t t = {0};
+    ompdp_strbuf_t t = {0};
     fix_summary(&t, rw);
     fix_state(&t, p, rw);
-    bprintf(b, "%s%s\n", md ? "- " : "", t.s ? t.s : "");
-    free(t.s);
+    ompdp_sb_printf(b, "%s%s\n", md ? "- " : "", t.d ? t.d : "");
+    free(t.d);
     if (rw->assumption)
-      bprintf(b, "%sassumes: %s\n", md ? "  " : "  ", rw->assumption);
+      ompdp_sb_printf(b, "%sassumes: %s\n", md ? "  " : "  ", rw->assumption);
     if (rw->num_edits) {
-      bputs(b, md ? "\n  ```\n" : "");
+      ompdp_sb_puts(b, md ? "\n  ```\n" : "");
       for (size_t j = 0; j < rw->num_edits; ++j) {
-        bputs(b, "  ");
+        ompdp_sb_puts(b, "  ");
         edit_line(b, &rw->edits[j]);
       }
-      bputs(b, md ? "  ```\n" : "");
+      ompdp_sb_puts(b, md ? "  ```\n" : "");
     }
   }
   if (!f->num_rewrites && !ompdp_verdict_saves(f->verdict))
-    bprintf(b, "no rewrite: %s\n", ompdp_verdict_description(f->verdict));
+    ompdp_sb_printf(b, "no rewrite: %s\n", ompdp_verdict_description(f->verdict));
   else if (!f->num_rewrites)
-    bputs(b, "no rewrite: the suggestion above is the fix in words\n");
+    ompdp_sb_puts(b, "no rewrite: the suggestion above is the fix in words\n");
 }
 
 json_t *lsp_hover(lsp_server_t *s, lsp_doc_t *doc, json_t *params, int *code, char *err,
@@ -1064,14 +975,14 @@ json_t *lsp_hover(lsp_server_t *s, lsp_doc_t *doc, json_t *params, int *code, ch
     return json_null();
   lsp_plan_t p;
   int planned = !plan_make(s, &p);
-  buf_t b = {0};
+  ompdp_strbuf_t b = {0};
   int n = 0;
   for (size_t i = 0; i < doc->num_anchors; ++i) {
     const lsp_anchor_t *a = &doc->anchors[i];
     if (!touches(a->item, off, off))
       continue;
     if (n++)
-      bputs(&b, s->markdown ? "\n---\n\n" : "\n");
+      ompdp_sb_puts(&b, s->markdown ? "\n---\n\n" : "\n");
     hover_one(&b, s->markdown, a, planned ? &p : NULL);
   }
   if (planned)

@@ -78,8 +78,8 @@ int drv_merge_files(char *const *paths, size_t n, ompdp_report_t *out) {
 }
 
 static void merge_usage(FILE *out) {
-  fputs("usage: ompdp merge [--format=json|text|sarif] [-o FILE] REPORT...\n"
-        "\n"
+  fprintf(out, "usage: ompdp merge [--format=%s] [-o FILE] REPORT...\n", drv_format_choices());
+  fputs("\n"
         "Merges the reports of the ranks of one MPI run (from 'mpirun ... ompdp run\n"
         "--format=json -o report.%r.json -- PROGRAM') into one report: a finding of\n"
         "one construct and variable on several ranks becomes one, with its totals\n"
@@ -89,60 +89,32 @@ static void merge_usage(FILE *out) {
         "different programs, builds or runs are refused.\n"
         "\n"
         "options:\n"
-        "  --format=json|text|sarif  how to render it (default: json, which 'ompdp\n"
-        "                            report' and 'ompdp fix' read)\n"
-        "  -o FILE                   write it to FILE instead of standard output\n",
+        "  --format=F  how to render it, one of the formats above (default: json,\n"
+        "              which 'ompdp report' and 'ompdp fix' read)\n"
+        "  -o FILE     write it to FILE instead of standard output\n",
         out);
 }
 
 int drv_merge_main(int argc, char **argv) {
-  drv_format_t fmt = DRV_FORMAT_JSON;
+  ompdp_report_format_t fmt = OMPDP_RF_JSON;
   const char *output = NULL;
   char **inputs = calloc((size_t)argc + 1, sizeof(*inputs));
-  size_t n = 0;
-  int only_files = 0;
   if (!inputs) {
     drv_error("out of memory");
     return DRV_EXIT_FAILURE;
   }
-  for (int i = 1; i < argc; ++i) {
-    const char *a = argv[i], *v;
-    int mm;
-    if (!only_files && a[0] == '-' && a[1] != '\0') {
-      if (!strcmp(a, "--")) {
-        only_files = 1;
-        continue;
-      }
-      if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-        merge_usage(stdout);
-        free(inputs);
-        return 0;
-      }
-      if ((mm = drv_flag_value(argc, argv, &i, "format", &v)) != 0) {
-        if (mm < 0 || drv_parse_format(v, &fmt)) {
-          free(inputs);
-          return DRV_EXIT_USAGE;
-        }
-        continue;
-      }
-      if ((mm = drv_flag_value(argc, argv, &i, "o", &v)) != 0 ||
-          (mm = drv_flag_value(argc, argv, &i, "output", &v)) != 0) {
-        if (mm < 0) {
-          free(inputs);
-          return DRV_EXIT_USAGE;
-        }
-        output = v;
-        continue;
-      }
-      drv_error("unknown option '%s' (see 'ompdp merge --help')", a);
-      free(inputs);
-      return DRV_EXIT_USAGE;
-    }
-    inputs[n++] = argv[i];
+  drv_operands_t ops = {.v = inputs};
+  drv_args_t spec = {.command = "merge", .usage = merge_usage, .output = &output,
+                     .format = &fmt, .operand = drv_keep_operand, .ctx = &ops};
+  int prc = drv_parse_args(argc, argv, &spec);
+  if (prc) {
+    free(inputs);
+    return prc > 0 ? 0 : DRV_EXIT_USAGE;
   }
+  size_t n = ops.n;
   if (!n) {
-    drv_error("no report given (usage: ompdp merge [--format=json|text|sarif] [-o FILE] "
-              "REPORT...)");
+    drv_error("no report given (usage: ompdp merge [--format=%s] [-o FILE] REPORT...)",
+              drv_format_choices());
     free(inputs);
     return DRV_EXIT_USAGE;
   }

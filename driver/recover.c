@@ -24,7 +24,8 @@
 #define _GNU_SOURCE
 #include "driver.h"
 #include "ompdp/crashlog.h"
-#include "ompdp_rt.h"
+#include "attribution.h"
+#include "engine.h"
 
 #include <errno.h>
 #include <fcntl.h>

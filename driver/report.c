@@ -22,25 +22,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifndef OMPDP_VERSION_STRING
-#define OMPDP_VERSION_STRING "unknown"
-#endif
-
-static const char *const FormatNames[] = {[DRV_FORMAT_TEXT] = "text", [DRV_FORMAT_JSON] = "json",
-                                           [DRV_FORMAT_SARIF] = "sarif", [DRV_FORMAT_HTML] = "html",
-                                           [DRV_FORMAT_TRACE] = "trace"};
-
-int drv_parse_format(const char *value, drv_format_t *out) {
-  for (size_t i = 0; i < sizeof(FormatNames) / sizeof(FormatNames[0]); ++i)
-    if (!strcmp(value, FormatNames[i])) {
-      *out = (drv_format_t)i;
-      return 0;
-    }
-  drv_error("unknown --format '%s' (use text, json, sarif, html or trace)", value);
+int drv_parse_format(const char *value, ompdp_report_format_t *out) {
+  if (!ompdp_report_format_parse(value, OMPDP_RF_ALL, out))
+    return 0;
+  char list[128];
+  drv_error("unknown --format '%s' (use %s)", value,
+            ompdp_report_format_list(list, sizeof(list), OMPDP_RF_ALL, ", ", " or "));
   return -1;
 }
 
-const char *drv_format_name(drv_format_t fmt) { return FormatNames[fmt]; }
+const char *drv_format_choices(void) {
+  static char list[128];
+  if (!list[0])
+    ompdp_report_format_choices(list, sizeof(list), OMPDP_RF_ALL);
+  return list;
+}
 
 int drv_check_output(const char *path) {
   if (!strcmp(path, "-"))
@@ -72,14 +68,6 @@ int drv_check_output(const char *path) {
   }
   drv_error("cannot write '%s': %s", path, strerror(errno));
   return -1;
-}
-
-int drv_render_report(const ompdp_report_t *r, drv_format_t fmt, FILE *out) {
-  return fmt == DRV_FORMAT_JSON    ? ompdp_report_write_json(r, out)
-         : fmt == DRV_FORMAT_SARIF ? ompdp_report_write_sarif(r, out, OMPDP_VERSION_STRING)
-         : fmt == DRV_FORMAT_HTML  ? ompdp_report_write_html(r, out)
-         : fmt == DRV_FORMAT_TRACE ? ompdp_report_write_trace(r, out)
-                                   : ompdp_report_write_text(r, out);
 }
 
 /* Where a report goes: path (a file, created with the user's umask and never
@@ -155,14 +143,14 @@ int drv_copy_report(const char *src, const char *path, FILE *dflt) {
   return close_destination(out, name, rc, errno);
 }
 
-int drv_write_report(const ompdp_report_t *r, drv_format_t fmt,
+int drv_write_report(const ompdp_report_t *r, ompdp_report_format_t fmt,
                      const char *path, FILE *dflt) {
   const char *name;
   FILE *out = open_destination(path, dflt, &name);
   if (!out)
     return -1;
   errno = 0;
-  int rc = drv_render_report(r, fmt, out);
+  int rc = ompdp_report_render(r, fmt, out);
   return close_destination(out, name, rc, errno);
 }
 
@@ -172,9 +160,11 @@ void drv_plan_rewrites(ompdp_report_t *r) {
 }
 
 static void report_usage(FILE *out) {
-  fputs("usage: ompdp report [--format=text|json|sarif|html|trace] [-o FILE]\n"
-        "                    [--device=NAME|FILE] REPORT.json...\n"
-        "\n"
+  fprintf(out,
+          "usage: ompdp report [--format=%s] [-o FILE]\n"
+          "                    [--device=NAME|FILE] REPORT.json...\n",
+          drv_format_choices());
+  fputs("\n"
         "Reads a JSON report (from 'ompdp run --format=json -o FILE' or the\n"
         "runtime's output=FILE option) and renders it; '-' reads standard input.\n"
         "A journal (FILE.journal, left by a process killed before it wrote its\n"
@@ -187,62 +177,51 @@ static void report_usage(FILE *out) {
         "as diffs, and the timeline of each device. A trace is Chrome trace-event\n"
         "JSON for Perfetto (ui.perfetto.dev) and chrome://tracing.\n"
         "\n"
-        "options:\n"
-        "  --format=text|json|sarif|html|trace  how to render it (default: text)\n"
-        "  -o FILE                              write it to FILE instead of standard output\n",
+        "options:\n",
         out);
+  int w = (int)strlen(drv_format_choices()) + 9; /* "--format=" */
+  fprintf(out, "  --format=%s  how to render it (default: %s)\n", drv_format_choices(),
+          ompdp_report_format_name(OMPDP_RF_TEXT));
+  fprintf(out, "  %-*s  write it to FILE instead of standard output\n", w, "-o FILE");
   fputs(drv_projection_usage, out);
+}
+
+typedef struct report_args {
+  drv_projection_t proj;
+  drv_operands_t inputs;
+} report_args_t;
+
+static int report_flag(void *ctx, int argc, char **argv, int *i) {
+  return drv_projection_flag(argc, argv, i, &((report_args_t *)ctx)->proj);
+}
+
+static int report_operand(void *ctx, const char *arg) {
+  return drv_keep_operand(&((report_args_t *)ctx)->inputs, arg);
 }
 
 /* inputs has room for every argument. */
 static int report_main(int argc, char **argv, char **inputs) {
-  drv_format_t fmt = DRV_FORMAT_TEXT;
+  ompdp_report_format_t fmt = OMPDP_RF_TEXT;
   const char *output = NULL, *input = NULL;
-  int only_files = 0;
-  drv_projection_t proj = {0};
-  size_t num_inputs = 0;
-  for (int i = 1; i < argc; ++i) {
-    const char *a = argv[i], *v;
-    int m;
-    if (!only_files && a[0] == '-' && a[1] != '\0') {
-      if (!strcmp(a, "--")) {
-        only_files = 1;
-        continue;
-      }
-      if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-        report_usage(stdout);
-        return 0;
-      }
-      if ((m = drv_flag_value(argc, argv, &i, "format", &v)) != 0) {
-        if (m < 0 || drv_parse_format(v, &fmt))
-          return DRV_EXIT_USAGE;
-        continue;
-      }
-      if ((m = drv_flag_value(argc, argv, &i, "o", &v)) != 0 ||
-          (m = drv_flag_value(argc, argv, &i, "output", &v)) != 0) {
-        if (m < 0)
-          return DRV_EXIT_USAGE;
-        output = v;
-        continue;
-      }
-      if ((m = drv_projection_flag(argc, argv, &i, &proj)) != 0) {
-        if (m < 0)
-          return DRV_EXIT_USAGE;
-        continue;
-      }
-      drv_error("unknown option '%s' (see 'ompdp report --help')", a);
-      return DRV_EXIT_USAGE;
-    }
-    input = inputs[num_inputs++] = argv[i];
-  }
+  report_args_t ra = {.inputs = {.v = inputs}};
+  drv_projection_t *proj = &ra.proj;
+  drv_args_t spec = {.command = "report", .usage = report_usage, .output = &output,
+                     .format = &fmt, .flag = report_flag, .operand = report_operand,
+                     .ctx = &ra};
+  int prc = drv_parse_args(argc, argv, &spec);
+  if (prc)
+    return prc > 0 ? 0 : DRV_EXIT_USAGE;
+  size_t num_inputs = ra.inputs.n;
+  if (num_inputs)
+    input = inputs[num_inputs - 1];
   if (!input) {
-    drv_error("no report given (usage: ompdp report [--format=text|json|sarif|html|trace] "
-              "[-o FILE] REPORT.json)");
+    drv_error("no report given (usage: ompdp report [--format=%s] [-o FILE] REPORT.json)",
+              drv_format_choices());
     return DRV_EXIT_USAGE;
   }
   if (output && drv_check_output(output))
     return DRV_EXIT_USAGE;
-  if (drv_projection_load(&proj))
+  if (drv_projection_load(proj))
     return DRV_EXIT_USAGE;
 
   ompdp_report_t r;
@@ -260,7 +239,7 @@ static int report_main(int argc, char **argv, char **inputs) {
   }
   drv_plan_rewrites(&r);
   ompdp_report_sort(&r);
-  int rc = drv_projection_apply(&proj, &r) || drv_write_report(&r, fmt, output, stdout);
+  int rc = drv_projection_apply(proj, &r) || drv_write_report(&r, fmt, output, stdout);
   ompdp_report_free(&r);
   return rc ? DRV_EXIT_FAILURE : 0;
 }

@@ -20,6 +20,7 @@
 #define _GNU_SOURCE /* pipe2 */
 #include "driver.h"
 #include "journal_format.h"
+#include "report_views.h"
 #include "projection.h"
 #include "timeline.h"
 #include "strbuf.h"
@@ -66,16 +67,20 @@ static int is_driver_option(const char *name, size_t n) {
 }
 
 static void run_usage(FILE *out) {
-  fputs("usage: ompdp run [--format=text|json|sarif|html|trace] [-o FILE]\n"
-        "                 [--option NAME=VALUE]... [--device=NAME|FILE] [--] PROGRAM [ARGS...]\n"
-        "\n"
-        "Runs PROGRAM with the ompdp runtime and prints its report on standard\n"
-        "error. ompdp exits with the program's exit status.\n"
-        "\n"
-        "options:\n"
-        "  --format=F             how to render the report: text (the default), json,\n"
-        "                         sarif, html or trace\n"
-        "  -o FILE                write the report to FILE instead of standard error; in\n"
+  char list[128];
+  fprintf(out,
+          "usage: ompdp run [--format=%s] [-o FILE]\n"
+          "                 [--option NAME=VALUE]... [--device=NAME|FILE] [--] PROGRAM [ARGS...]\n"
+          "\n"
+          "Runs PROGRAM with the ompdp runtime and prints its report on standard\n"
+          "error. ompdp exits with the program's exit status.\n"
+          "\n"
+          "options:\n"
+          "  --format=F             how to render the report (default: %s): one of\n"
+          "                         %s\n",
+          drv_format_choices(), ompdp_report_format_name(OMPDP_RF_TEXT),
+          ompdp_report_format_list(list, sizeof(list), OMPDP_RF_ALL, ", ", " or "));
+  fputs("  -o FILE                write the report to FILE instead of standard error; in\n"
         "                         FILE, %r is the MPI rank (under mpirun or srun), %p the\n"
         "                         program's process id, %h the host name, %% a '%'\n"
         "  --option NAME=VALUE    set a runtime option; NAME is one of:\n",
@@ -332,7 +337,7 @@ static int exit_like(int status) {
 /*--- the subcommand ---------------------------------------------------------*/
 
 typedef struct run_args {
-  drv_format_t format;
+  ompdp_report_format_t format;
   const char *output;
   const char **options; /* NAME=VALUE items, in order */
   size_t num_options;
@@ -413,11 +418,11 @@ static int set_environment(const char *runtime, const char *report_path,
     add_option(&opts, a->options[i], (size_t)(eq - a->options[i]), eq + 1);
   }
   add_option(&opts, "output", 6, report_path);
-  add_option(&opts, "format", 6, "json");
+  add_option(&opts, "format", 6, ompdp_report_format_name(OMPDP_RF_JSON));
   add_option(&opts, "crash_log", 9, crash_log);
   if (final) {
     add_option(&opts, "final", 5, final);
-    add_option(&opts, "final_format", 12, drv_format_name(a->format));
+    add_option(&opts, "final_format", 12, ompdp_report_format_name(a->format));
   }
   int rc = 0;
   if (libs.oom || opts.oom) {
@@ -808,7 +813,7 @@ static int print_finished(const char *dir, pid_t pid, const found_report_t *foun
     int ok = m && !ompdp_report_read_file_with_timeline(found[0].path, NULL, &r, err, sizeof(err));
     if (ok) {
       complete_report(&r, a, status);
-      drv_render_report(&r, a->format, m);
+      ompdp_report_render(&r, a->format, m);
       ompdp_report_free(&r);
     }
     if (m)
@@ -890,7 +895,7 @@ static char *runtime_path(const char *dir, const char *name) {
 int drv_run_main(int argc, char **argv) {
   run_args_t a;
   memset(&a, 0, sizeof(a));
-  a.format = DRV_FORMAT_TEXT;
+  a.format = OMPDP_RF_TEXT;
   /* At most one --option per argument. */
   a.options = calloc((size_t)argc + 1, sizeof(*a.options));
   if (!a.options) {
@@ -933,8 +938,7 @@ int drv_run_main(int argc, char **argv) {
   char *crash_log = dir ? runtime_path(dir, "/events.%p") : NULL;
   /* The runtime writes the finished report when the driver would only
    * complete it: a format it can write, and no projection. */
-  a.finished = (a.format == DRV_FORMAT_TEXT || a.format == DRV_FORMAT_JSON ||
-                a.format == DRV_FORMAT_SARIF) && !a.proj.device;
+  a.finished = ompdp_report_format_in_runtime(a.format) && !a.proj.device;
   char *final = dir && a.finished ? runtime_path(dir, "/final.%p") : NULL;
   if (dir && (!report_path || !crash_log || (a.finished && !final)))
     drv_error("out of memory");

@@ -17,7 +17,7 @@
 \*===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE
 #include "driver.h"
-#include "ompdp_rt.h"
+#include "attribution.h"
 
 #include <fcntl.h>
 #include <stdint.h>

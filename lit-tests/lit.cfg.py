@@ -104,7 +104,7 @@ if shutil.which("mpicc") and shutil.which("mpirun"):
 # Every build runs the threaded tests; the feature marks them (see tsan below).
 config.available_features.add("threads")
 # x86_64: the runtime reads the ident_t of an offload call from its x86-64
-# call site (rt/attribution_linux.c).
+# call site (attribution/attribution_linux.c).
 if platform.machine() in ("x86_64", "AMD64"):
     config.available_features.add("x86_64")
 if shutil.which("nvidia-smi"):

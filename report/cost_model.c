@@ -574,21 +574,13 @@ static void set(ompdp_ops_t *o, ompdp_op_class_t c, uint64_t n, uint64_t bytes, 
 
 void ompdp_ops_infer_finding(const ompdp_finding_t *f, ompdp_ops_t *out) {
   memset(out, 0, sizeof(*out));
-  switch (f->kind) {
-  case OMPDP_FK_REPEATED_ALLOC:
-  case OMPDP_FK_UNUSED_ALLOC: /* each with its delete; the time is of both */
-    set(out, OMPDP_OC_ALLOC, f->count, f->bytes, f->time_ns);
+  /* The kind says which (OmpdpFormat.inc): a round trip's are the copies
+   * that bring the data back to the device, an overbroad map's mostly
+   * copies in. */
+  ompdp_op_class_t c = ompdp_finding_kind_op_class(f->kind);
+  set(out, c, f->count, f->bytes, f->time_ns);
+  if (c == OMPDP_OC_ALLOC) /* each with its delete; the time is of both */
     set(out, OMPDP_OC_DELETE, f->count, f->bytes, 0);
-    break;
-  case OMPDP_FK_DUPLICATE_TRANSFER:
-  case OMPDP_FK_ROUND_TRIP: /* the copies that bring the data back to the device */
-  case OMPDP_FK_UNUSED_TRANSFER:
-  case OMPDP_FK_ZERO_TRANSFER:
-  case OMPDP_FK_OVERBROAD_MAP: /* copies in, mostly */
-  case OMPDP_FK_COUNT:
-    set(out, OMPDP_OC_H2D, f->count, f->bytes, f->time_ns);
-    break;
-  }
 }
 
 void ompdp_ops_infer_rewrite(const ompdp_rewrite_t *rw, ompdp_ops_t *out) {

@@ -10,6 +10,7 @@
 \*===----------------------------------------------------------------------===*/
 #include "fix_plan.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -335,4 +336,32 @@ void ompdp_fix_plan_free(ompdp_fix_plan_t *p) {
   free(p->fixes);
   p->fixes = NULL;
   p->num_fixes = 0;
+}
+
+void ompdp_fix_mismatch_words(char *buf, size_t size, const ompdp_edit_t *e,
+                              const ompdp_fix_mismatch_t *m, const char *report) {
+  uint32_t line = e->range.line, col = e->range.column;
+  switch (m->kind) {
+  case OMPDP_FIX_CHANGED:
+    snprintf(buf, size,
+             "it changed since the program was built: its XXH3 is %016" PRIx64 ", the %s's %016" PRIx64,
+             m->hash, report, m->report_hash);
+    break;
+  case OMPDP_FIX_NO_POSITION:
+    snprintf(buf, size, "it has no line %" PRIu32 ", column %" PRIu32, m->line, m->column);
+    break;
+  case OMPDP_FIX_BACKWARDS:
+    snprintf(buf, size, "the edit at %" PRIu32 ":%" PRIu32 " ends before it starts", line, col);
+    break;
+  case OMPDP_FIX_OFFSETS:
+    snprintf(buf, size,
+             "the edit at %" PRIu32 ":%" PRIu32 " has byte offsets %" PRId64 "-%" PRId64
+             ", which are %" PRId64 "-%" PRId64 " in the file",
+             line, col, m->offset, m->end_offset, m->start, m->end);
+    break;
+  case OMPDP_FIX_TEXT:
+    snprintf(buf, size, "expected '%s' at %" PRIu32 ":%" PRIu32 ", found '%s'", m->expected,
+             line, col, m->found);
+    break;
+  }
 }

@@ -96,6 +96,13 @@ typedef struct ompdp_fix {
   size_t at, other_at;      /* SELF_OVERLAP: the edit that conflicts; OVERLAPS: and the winner's */
 } ompdp_fix_t;
 
+/* Why a file does not match the report, found at its edit e, in words,
+ * into buf[size]: the one wording of `ompdp fix`, the language server and
+ * the compiler plugin. report: what the reader calls the report ("report",
+ * or the plugin's "profile"). */
+void ompdp_fix_mismatch_words(char *buf, size_t size, const ompdp_edit_t *e,
+                              const ompdp_fix_mismatch_t *why, const char *report);
+
 /* Places edit e in file: 0 and *p, or 1 and why it does not fit. The
  * edit's original text is compared ignoring white space; an edit that
  * replaces only white space keeps the comments the compiler did not record

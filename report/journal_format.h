@@ -49,5 +49,13 @@ int ompdp_journal_read(const char *data, size_t len, const char *reason, ompdp_r
  * journal's magic); reason as for ompdp_journal_read. */
 int ompdp_report_or_journal_read_file(const char *path, const char *reason, ompdp_report_t *r,
                                       char *err, size_t errlen);
+/* What ompdp_report_or_journal_read_file and its variants read a file's
+ * bytes with (the whole file, at most a journal's size). */
+typedef int (*ompdp_report_bytes_reader_fn)(const char *buf, size_t len, const char *reason,
+                                            ompdp_report_t *r, char *err, size_t errlen);
+/* The file at path read by read: 0, or -1 after a reason that names the
+ * file in err. */
+int ompdp_report_read_path(const char *path, ompdp_report_bytes_reader_fn read,
+                           const char *reason, ompdp_report_t *r, char *err, size_t errlen);
 
 #endif /* OMPDP_JOURNAL_FORMAT_H */

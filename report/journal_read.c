@@ -23,18 +23,6 @@
 
 /*--- reading ----------------------------------------------------------------*/
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...) {
-  if (err && errlen) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-  }
-  return -1;
-}
-
 /* Parses "name=" and a decimal number (hex when base is 16, exactly
  * `digits` of them when digits > 0) ending at sep. Advances *p. */
 static int field(const char **p, const char *end, const char *name, int base, int digits,
@@ -71,49 +59,52 @@ int ompdp_journal_read(const char *data, size_t len, const char *reason, ompdp_r
   if (err && errlen)
     err[0] = '\0';
   if (!ompdp_journal_is(data, len))
-    return fail(err, errlen, "not an ompdp journal (it does not start with '%s ')",
-                OMPDP_JOURNAL_MAGIC);
+    return ompdp_errf(err, errlen, "not an ompdp journal (it does not start with '%s ')",
+                      OMPDP_JOURNAL_MAGIC);
   size_t scan = len < OMPDP_JOURNAL_MAX_HEADER ? len : OMPDP_JOURNAL_MAX_HEADER;
   const char *nl = memchr(data, '\n', scan);
   if (!nl)
-    return fail(err, errlen, "the journal's header is %s",
-                len < OMPDP_JOURNAL_MAX_HEADER ? "truncated" : "too long");
+    return ompdp_errf(err, errlen, "the journal's header is %s",
+                      len < OMPDP_JOURNAL_MAX_HEADER ? "truncated" : "too long");
   const char *p = data + sizeof(OMPDP_JOURNAL_MAGIC), *end = nl + 1;
   uint64_t version, flushed, events, bytes, sum;
   const char *vp = p;
   while (vp < end && *vp >= '0' && *vp <= '9')
     ++vp;
   if (vp == p || vp - p > 9 || *vp != ' ')
-    return fail(err, errlen, "the journal's header has no version");
+    return ompdp_errf(err, errlen, "the journal's header has no version");
   version = strtoull(p, NULL, 10);
   if (version != OMPDP_JOURNAL_VERSION)
-    return fail(err, errlen, "journal version %" PRIu64 " is not supported (this ompdp reads %d)",
-                version, OMPDP_JOURNAL_VERSION);
+    return ompdp_errf(err, errlen,
+                      "journal version %" PRIu64 " is not supported (this ompdp reads %d)",
+                      version, OMPDP_JOURNAL_VERSION);
   p = vp + 1;
   if (field(&p, end, "flushed_at_ns", 10, 0, ' ', &flushed) ||
       field(&p, end, "events", 10, 0, ' ', &events) ||
       field(&p, end, "bytes", 10, 0, ' ', &bytes) ||
       field(&p, end, "xxh64", 16, 16, '\n', &sum) || p != end)
-    return fail(err, errlen, "the journal's header is corrupt");
+    return ompdp_errf(err, errlen, "the journal's header is corrupt");
   if (bytes > OMPDP_JOURNAL_MAX_JSON)
-    return fail(err, errlen, "the journal's report is larger than %zu MiB",
-                OMPDP_JOURNAL_MAX_JSON >> 20);
+    return ompdp_errf(err, errlen, "the journal's report is larger than %zu MiB",
+                      OMPDP_JOURNAL_MAX_JSON >> 20);
   size_t have = len - (size_t)(end - data);
   if (have < bytes)
-    return fail(err, errlen, "the journal is truncated (%zu of %" PRIu64 " bytes)", have, bytes);
+    return ompdp_errf(err, errlen,
+                      "the journal is truncated (%zu of %" PRIu64 " bytes)", have, bytes);
   if (have > bytes)
-    return fail(err, errlen, "the journal has %zu bytes after its report", have - (size_t)bytes);
+    return ompdp_errf(err, errlen,
+                      "the journal has %zu bytes after its report", have - (size_t)bytes);
   if ((uint64_t)XXH64(end, (size_t)bytes, 0) != sum)
-    return fail(err, errlen, "the journal is corrupt (its checksum does not match)");
+    return ompdp_errf(err, errlen, "the journal is corrupt (its checksum does not match)");
   char why[512];
   if (ompdp_report_read_json(end, (size_t)bytes, r, why, sizeof(why)))
-    return fail(err, errlen, "the journal's report is corrupt: %s", why);
+    return ompdp_errf(err, errlen, "the journal's report is corrupt: %s", why);
   free(r->recovered_reason);
   r->recovered_reason = ompdp_strdup(
       reason ? reason : "the process ended without writing its report");
   if (!r->recovered_reason) {
     ompdp_report_free(r);
-    return fail(err, errlen, "out of memory");
+    return ompdp_errf(err, errlen, "out of memory");
   }
   r->recovered_flushed_at_ns = flushed;
   r->recovered_events = events;
@@ -121,8 +112,8 @@ int ompdp_journal_read(const char *data, size_t len, const char *reason, ompdp_r
   return 0;
 }
 
-int ompdp_report_or_journal_read_file(const char *path, const char *reason, ompdp_report_t *r,
-                                      char *err, size_t errlen) {
+int ompdp_report_read_path(const char *path, ompdp_report_bytes_reader_fn read,
+                           const char *reason, ompdp_report_t *r, char *err, size_t errlen) {
   ompdp_report_init(r);
   char *buf;
   size_t len;
@@ -130,10 +121,20 @@ int ompdp_report_or_journal_read_file(const char *path, const char *reason, ompd
                              &buf, &len, err, errlen))
     return -1;
   char why[512];
-  int rc = ompdp_journal_is(buf, len) ? ompdp_journal_read(buf, len, reason, r, why, sizeof(why))
-                                      : ompdp_report_read_json(buf, len, r, why, sizeof(why));
+  int rc = read(buf, len, reason, r, why, sizeof(why));
   free(buf);
   if (rc)
-    fail(err, errlen, "%s: %s", path, why);
+    ompdp_errf(err, errlen, "%s: %s", path, why);
   return rc;
+}
+
+static int report_or_journal(const char *buf, size_t len, const char *reason, ompdp_report_t *r,
+                             char *err, size_t errlen) {
+  return ompdp_journal_is(buf, len) ? ompdp_journal_read(buf, len, reason, r, err, errlen)
+                                    : ompdp_report_read_json(buf, len, r, err, errlen);
+}
+
+int ompdp_report_or_journal_read_file(const char *path, const char *reason, ompdp_report_t *r,
+                                      char *err, size_t errlen) {
+  return ompdp_report_read_path(path, report_or_journal, reason, r, err, errlen);
 }

@@ -90,30 +90,6 @@ const char *ompdp_json_printable(char *buf, size_t size, const char *s) {
 
 static int is_digit(int c) { return c >= '0' && c <= '9'; }
 
-/* Number of bytes in the well-formed UTF-8 sequence at s, 0 if malformed
- * (overlong, surrogate, past U+10FFFF, or cut short). */
-static size_t utf8_len(const unsigned char *s, size_t avail) {
-  static const struct {
-    unsigned char first_lo, first_hi, len, second_lo, second_hi;
-  } Forms[] = {
-      {0xC2, 0xDF, 2, 0x80, 0xBF}, {0xE0, 0xE0, 3, 0xA0, 0xBF}, {0xE1, 0xEC, 3, 0x80, 0xBF},
-      {0xED, 0xED, 3, 0x80, 0x9F}, {0xEE, 0xEF, 3, 0x80, 0xBF}, {0xF0, 0xF0, 4, 0x90, 0xBF},
-      {0xF1, 0xF3, 4, 0x80, 0xBF}, {0xF4, 0xF4, 4, 0x80, 0x8F},
-  };
-  for (size_t f = 0; f < sizeof(Forms) / sizeof(Forms[0]); ++f) {
-    if (s[0] < Forms[f].first_lo || s[0] > Forms[f].first_hi)
-      continue;
-    size_t len = Forms[f].len;
-    if (avail < len || s[1] < Forms[f].second_lo || s[1] > Forms[f].second_hi)
-      return 0;
-    for (size_t i = 2; i < len; ++i)
-      if ((s[i] & 0xC0) != 0x80)
-        return 0;
-    return len;
-  }
-  return 0;
-}
-
 /* The four hex digits at text[at..]: their value, or -1 with the reason. */
 static int64_t hex4(ompdp_json_doc_t *r, size_t at) {
   if (r->n - at < 4)
@@ -187,7 +163,7 @@ static int prepare_string(ompdp_json_doc_t *r, size_t *pos) {
       ++p;
       continue;
     }
-    size_t len = utf8_len((const unsigned char *)r->text + p, r->n - p);
+    size_t len = ompdp_utf8_len((const unsigned char *)r->text + p, r->n - p);
     if (len) {
       ompdp_sb_putn(&r->copy, r->text + p, len);
       p += len;

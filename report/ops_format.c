@@ -15,30 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A double in the C locale, with the fewest of 6..17 digits that read back,
- * and null for what JSON cannot hold. */
+/* A double as JSON (ompdp_json_format_double: the fewest digits that read
+ * back, in the C locale). */
 static void put_double(FILE *out, double d) {
-  if (!isfinite(d)) {
-    fputs("null", out);
-    return;
-  }
   char buf[64];
-  locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
-  locale_t old = c ? uselocale(c) : (locale_t)0;
-  for (int prec = 6; prec <= 17; ++prec) {
-    snprintf(buf, sizeof(buf), "%.*g", prec, d);
-    if (strtod(buf, NULL) == d)
-      break;
-  }
-  if (c) {
-    uselocale(old);
-    freelocale(c);
-  }
-  for (char *p = buf; *p; ++p)
-    if (*p == ',')
-      *p = '.';
-  if (!strpbrk(buf, ".eEn"))
-    strcat(buf, ".0");
+  ompdp_json_format_double(buf, sizeof(buf), d);
   fputs(buf, out);
 }
 

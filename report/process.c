@@ -132,17 +132,6 @@ static char *job_id(ompdp_getenv_fn get, const launcher_t *l) {
   return ompdp_strdup(buf);
 }
 
-static void say(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void say(char *err, size_t errlen, const char *fmt, ...) {
-  if (!err || !errlen)
-    return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
-
 int ompdp_process_from_env(ompdp_getenv_fn get, ompdp_process_t *p, char *err,
                            size_t errlen) {
   if (err && errlen)
@@ -157,11 +146,12 @@ int ompdp_process_from_env(ompdp_getenv_fn get, ompdp_process_t *p, char *err,
       size = get("SLURM_NPROCS");
     int r = parse_count(rank), s = size ? parse_count(size) : -1;
     if (r < 0) {
-      say(err, errlen, "%s='%.40s' is not a rank", l->rank, rank);
+      ompdp_errf(err, errlen, "%s='%.40s' is not a rank", l->rank, rank);
       return -1;
     }
     if (size && (s <= 0 || r >= s)) {
-      say(err, errlen, "%s='%.40s' is not a rank of %s='%.40s'", l->rank, rank, l->size, size);
+      ompdp_errf(err, errlen,
+                 "%s='%.40s' is not a rank of %s='%.40s'", l->rank, rank, l->size, size);
       return -1;
     }
     p->rank = r;

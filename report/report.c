@@ -8,29 +8,55 @@
 |* spelled.
 |*
 \*===----------------------------------------------------------------------===*/
+#define _POSIX_C_SOURCE 200809L /* gmtime_r */
 #include "report.h"
 #include "process.h"
 #include "timeline.h"
 
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const char *const KindJson[OMPDP_FK_COUNT] = {
-#define OMPDP_FINDING_KIND(Enum, Json, Summary, Title, Expl) Json,
+#define OMPDP_FINDING_KIND(Enum, Json, Summary, Ops, Title, Expl) Json,
 #include "ompdp/OmpdpFormat.inc"
 };
 static const char *const KindSummary[OMPDP_FK_COUNT] = {
-#define OMPDP_FINDING_KIND(Enum, Json, Summary, Title, Expl) Summary,
+#define OMPDP_FINDING_KIND(Enum, Json, Summary, Ops, Title, Expl) Summary,
 #include "ompdp/OmpdpFormat.inc"
 };
 static const char *const KindTitle[OMPDP_FK_COUNT] = {
-#define OMPDP_FINDING_KIND(Enum, Json, Summary, Title, Expl) Title,
+#define OMPDP_FINDING_KIND(Enum, Json, Summary, Ops, Title, Expl) Title,
 #include "ompdp/OmpdpFormat.inc"
 };
 static const char *const KindExpl[OMPDP_FK_COUNT] = {
-#define OMPDP_FINDING_KIND(Enum, Json, Summary, Title, Expl) Expl,
+#define OMPDP_FINDING_KIND(Enum, Json, Summary, Ops, Title, Expl) Expl,
 #include "ompdp/OmpdpFormat.inc"
 };
+static const ompdp_op_class_t KindOps[OMPDP_FK_COUNT] = {
+#define OMPDP_FINDING_KIND(Enum, Json, Summary, Ops, Title, Expl) OMPDP_OC_##Ops,
+#include "ompdp/OmpdpFormat.inc"
+};
+
+/* Every kind has its row in each of the other tables of OmpdpFormat.inc:
+ * a kind added to OMPDP_FINDING_KIND alone stops the build here (rows of
+ * kinds that do not exist stop it at their designated initializer). */
+enum {
+  RuleRows = 0
+#define OMPDP_FINDING_RULE(Enum, Name, Group, Help) +1
+#include "ompdp/OmpdpFormat.inc"
+  ,
+  TextRows = 0
+#define OMPDP_FINDING_TEXT(Enum, Name, Warning, Noun, Nouns, At, Note) +1
+#include "ompdp/OmpdpFormat.inc"
+};
+_Static_assert(RuleRows == OMPDP_FK_COUNT,
+               "each OMPDP_FINDING_KIND needs one OMPDP_FINDING_RULE row (OmpdpFormat.inc)");
+_Static_assert(TextRows == OMPDP_FK_COUNT,
+               "each OMPDP_FINDING_KIND needs one OMPDP_FINDING_TEXT row (OmpdpFormat.inc)");
 
 /* Designated initializers: the rule table may list the kinds in any order. */
 static const char *const RuleName[OMPDP_FK_COUNT] = {
@@ -99,6 +125,9 @@ const char *ompdp_finding_kind_title(ompdp_finding_kind_t k) {
 }
 const char *ompdp_finding_kind_explanation(ompdp_finding_kind_t k) {
   return kind_name(KindExpl, k);
+}
+ompdp_op_class_t ompdp_finding_kind_op_class(ompdp_finding_kind_t k) {
+  return (unsigned)k < (unsigned)OMPDP_FK_COUNT ? KindOps[k] : OMPDP_OC_H2D;
 }
 const char *ompdp_finding_kind_name(ompdp_finding_kind_t k) { return kind_name(TextName, k); }
 const char *ompdp_finding_kind_warning_text(ompdp_finding_kind_t k) {
@@ -238,6 +267,16 @@ ompdp_finding_kind_t ompdp_finding_kind_from_json(const char *name) {
     if (strcmp(name, KindJson[k]) == 0)
       return (ompdp_finding_kind_t)k;
   return OMPDP_FK_COUNT;
+}
+
+int ompdp_errf(char *err, size_t errlen, const char *fmt, ...) {
+  if (err && errlen) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+  }
+  return -1;
 }
 
 char *ompdp_strdup(const char *s) {
@@ -506,4 +545,24 @@ void ompdp_report_update_speedup(ompdp_report_t *r) {
                       ? 1
                       : r->wall_time_ns - r->time_saved_ns;
   r->predicted_speedup = (double)r->wall_time_ns / (double)rest;
+}
+
+const char *ompdp_report_recovered_words(const ompdp_report_t *r, char *buf, size_t size) {
+  char when[64] = "an unknown time";
+  time_t secs = (time_t)(r->recovered_flushed_at_ns / 1000000000u);
+  struct tm tm;
+  if (r->recovered_flushed_at_ns && gmtime_r(&secs, &tm))
+    strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+  if (r->recovered_from_log)
+    snprintf(buf, size,
+             "rebuilt by ompdp run from the event log it kept (%" PRIu64
+             " events, up to %s): every operation that completed is in it, the one in flight "
+             "is lost",
+             r->recovered_events, when);
+  else
+    snprintf(buf, size,
+             "recovered from the journal flushed at %s (%" PRIu64
+             " events); what happened after it is lost",
+             when, r->recovered_events);
+  return buf;
 }

@@ -291,6 +291,12 @@ void ompdp_json_put_compile_commands(FILE *out, const ompdp_report_t *r);
 /* Sorts findings by kind, then those whose verdict saves before those whose
  * verdict saves nothing, then time saved (descending), then location. */
 void ompdp_report_sort(ompdp_report_t *r);
+/* How a recovered report (recovered_reason set) came to be, in the words
+ * the text report, SARIF and a merge say it (without "partial: " and the
+ * reason that follows): rebuilt from the event log, or recovered from the
+ * journal, with the events it covers and until when. Into buf[size];
+ * returns buf. */
+const char *ompdp_report_recovered_words(const ompdp_report_t *r, char *buf, size_t size);
 /* Recomputes predicted_speedup from wall_time_ns and time_saved_ns. */
 void ompdp_report_update_speedup(ompdp_report_t *r);
 
@@ -299,6 +305,9 @@ const char *ompdp_finding_kind_json(ompdp_finding_kind_t k);
 const char *ompdp_finding_kind_summary_key(ompdp_finding_kind_t k);
 const char *ompdp_finding_kind_title(ompdp_finding_kind_t k);
 const char *ompdp_finding_kind_explanation(ompdp_finding_kind_t k);
+/* The class of operation an older report's finding (one without "ops")
+ * stands for (OMPDP_FINDING_KIND's OpClass; H2D for an unknown kind). */
+ompdp_op_class_t ompdp_finding_kind_op_class(ompdp_finding_kind_t k);
 /* The kind in words outside the report's sections (OMPDP_FINDING_TEXT):
  * what one finding is, the compiler warning's words after the item, one
  * avoidable operation (or several), the words before the related location
@@ -355,6 +364,9 @@ int ompdp_report_write_json(const ompdp_report_t *r, FILE *out);
  * (NULL: left out). */
 int ompdp_report_write_sarif(const ompdp_report_t *r, FILE *out,
                              const char *tool_version);
+/* SARIF naming this build of ompdp (OMPDP_VERSION_STRING) as its tool: the
+ * writer of report_formats.inc. */
+int ompdp_report_write_sarif_ompdp(const ompdp_report_t *r, FILE *out);
 
 /* Reading a JSON report. Returns 0, or -1 after writing a one-line reason
  * (without the "ompdp: " prefix) into err. */
@@ -368,10 +380,17 @@ int ompdp_report_read_json_file(const char *path, ompdp_report_t *r,
 #define OMPDP_REPORT_MAX_BYTES ((size_t)256 << 20)
 
 /* Reads a whole file (a pipe too) of at most max bytes into a malloc'd
- * buffer; what names it in errors ("report", "journal"). Returns 0, or -1
- * after writing a one-line reason that names the path into err. */
+ * buffer, NUL-terminated; what names it in errors ("report", "journal").
+ * Returns 0, or -1 with errno set after writing a one-line reason that
+ * names the path into err (read_file.c). */
 int ompdp_read_file_capped(const char *path, size_t max, const char *what, char **out,
                            size_t *out_len, char *err, size_t errlen);
+/* The same for a regular file only (a source file a report names: never a
+ * FIFO or a device, EINVAL; more than max bytes, EFBIG), with its status
+ * as it was read in *st (NULL: not wanted). */
+struct stat;
+int ompdp_read_regular_file(const char *path, size_t max, const char *what, struct stat *st,
+                            char **out, size_t *out_len, char *err, size_t errlen);
 
 /* Names a finding's map item as the compiler recorded it (it, an item's
  * record): its region ID and the item's range (the clause's for an item
@@ -395,10 +414,23 @@ static inline void ompdp_region_info_name_item(const ompdp_region_info_t *it,
 
 /* strdup that accepts NULL. */
 char *ompdp_strdup(const char *s);
+/* A one-line reason into err[errlen] (nothing when err is NULL or errlen
+ * 0), as every reader of the library gives one. Returns -1: the failure it
+ * explains. */
+int ompdp_errf(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* Helpers shared by the writers. A JSON string literal for s (null for
  * NULL), always valid JSON whatever the bytes (report_json.c). */
 void ompdp_json_put_string(FILE *out, const char *s);
+/* The length of the well-formed UTF-8 sequence that starts s[0..n) (n >=
+ * 1): 1 for ASCII, 0 when the bytes there are not one (overlong forms,
+ * surrogates and code points past U+10FFFF are invalid, RFC 3629). */
+size_t ompdp_utf8_len(const unsigned char *s, size_t n);
+/* A double as JSON into buf[size] (at least 32): in the C locale whatever
+ * the program's, the shortest of 15 to 17 digits that reads back, null for
+ * what JSON cannot hold. */
+void ompdp_json_format_double(char *buf, size_t size, double d);
 /* Human units with one decimal into buf (OMPDP_UNIT_BUF bytes):
  * "16.0 KiB", "8.9 us" (report_text.c). */
 #define OMPDP_UNIT_BUF 32

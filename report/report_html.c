@@ -49,32 +49,6 @@
 
 /*===- strings ---------------------------------------------------------------------===*/
 
-static size_t utf8_len(const unsigned char *s, size_t n) {
-  unsigned char c = s[0];
-  size_t len;
-  unsigned lo = 0x80, hi = 0xBF;
-  if (c < 0x80)
-    return 1;
-  if (c >= 0xC2 && c <= 0xDF)
-    len = 2;
-  else if (c >= 0xE0 && c <= 0xEF) {
-    len = 3;
-    lo = c == 0xE0 ? 0xA0 : 0x80;
-    hi = c == 0xED ? 0x9F : 0xBF;
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    len = 4;
-    lo = c == 0xF0 ? 0x90 : 0x80;
-    hi = c == 0xF4 ? 0x8F : 0xBF;
-  } else
-    return 0;
-  if (n < len || s[1] < lo || s[1] > hi)
-    return 0;
-  for (size_t i = 2; i < len; ++i)
-    if (s[i] < 0x80 || s[i] > 0xBF)
-      return 0;
-  return len;
-}
-
 /* A JSON string of n bytes of s, with bytes that are not UTF-8 (and NUL)
  * replaced by U+FFFD; JSON null for NULL. */
 static json_t *jstrn(const char *s, size_t n) {
@@ -86,7 +60,7 @@ static json_t *jstrn(const char *s, size_t n) {
   size_t j = 0;
   const unsigned char *u = (const unsigned char *)s;
   for (size_t i = 0; i < n;) {
-    size_t l = u[i] ? utf8_len(u + i, n - i) : 0;
+    size_t l = u[i] ? ompdp_utf8_len(u + i, n - i) : 0;
     if (l) {
       memcpy(buf + j, u + i, l);
       j += l;
@@ -145,34 +119,6 @@ typedef struct srcs {
   size_t n;
 } srcs_t;
 
-static int read_all(const char *path, char **out, size_t *len) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  struct stat st;
-  if (fd < 0)
-    return -1;
-  if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > MAX_SOURCE_BYTES) {
-    close(fd);
-    return -1;
-  }
-  char *buf = malloc((size_t)st.st_size + 1);
-  size_t got = 0;
-  while (buf && got < (size_t)st.st_size) {
-    ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
-    if (r < 0 && errno == EINTR)
-      continue;
-    if (r <= 0)
-      break;
-    got += (size_t)r;
-  }
-  close(fd);
-  if (!buf)
-    return -1;
-  buf[got] = '\0';
-  *out = buf;
-  *len = got;
-  return 0;
-}
-
 /* The file called name, read once (ok = 0 when it cannot be read). */
 static src_t *get_src(srcs_t *ss, const char *name) {
   for (size_t i = 0; i < ss->n; ++i)
@@ -185,7 +131,8 @@ static src_t *get_src(srcs_t *ss, const char *name) {
   src_t *s = &ss->v[ss->n++];
   memset(s, 0, sizeof(*s));
   s->name = name;
-  if (read_all(name, &s->text, &s->len))
+  if (ompdp_read_regular_file(name, MAX_SOURCE_BYTES, "source", NULL, &s->text, &s->len, NULL,
+                              0))
     return s;
   if (ompdp_fix_file_init(&s->ff, name, s->text, s->len))
     return s;

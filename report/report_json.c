@@ -21,13 +21,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Length of the valid UTF-8 sequence at s (n bytes available), or 0 if the
- * bytes there are not one: overlong forms, surrogates and code points past
- * U+10FFFF are invalid (RFC 3629). */
-static size_t utf8_seq_len(const unsigned char *s, size_t n) {
+size_t ompdp_utf8_len(const unsigned char *s, size_t n) {
   unsigned char c = s[0];
   size_t len;
   unsigned lo = 0x80, hi = 0xBF; /* allowed range of the second byte */
+  if (c < 0x80)
+    return 1;
   if (c >= 0xC2 && c <= 0xDF)
     len = 2;
   else if (c >= 0xE0 && c <= 0xEF) {
@@ -80,7 +79,7 @@ void ompdp_json_put_string(FILE *out, const char *str) {
       fputc(c, out);
       ++i;
     } else {
-      size_t len = utf8_seq_len(s + i, n - i);
+      size_t len = ompdp_utf8_len(s + i, n - i);
       /* U+FFFD itself is escaped too: a replaced byte reads back as U+FFFD,
        * and must then be written the same way again, so that a report read
        * back and rewritten is byte-identical. */
@@ -104,7 +103,7 @@ void ompdp_json_put_string(FILE *out, const char *str) {
  * shortest of %.15g..%.17g that reads back identically is used, so 1.25
  * stays "1.25" and no value loses bits. JSON has no inf/nan: those become
  * null. */
-static void fmt_double(char *buf, size_t size, double d) {
+void ompdp_json_format_double(char *buf, size_t size, double d) {
   if (!isfinite(d)) {
     snprintf(buf, size, "null");
     return;
@@ -317,7 +316,7 @@ int ompdp_report_write_json(const ompdp_report_t *r, FILE *out) {
   for (int k = 0; k < OMPDP_FK_COUNT; ++k)
     fprintf(out, "    \"%s\": %" PRIu64 ",\n",
             ompdp_finding_kind_summary_key(k), r->counts[k]);
-  fmt_double(num, sizeof(num), r->predicted_speedup);
+  ompdp_json_format_double(num, sizeof(num), r->predicted_speedup);
   fprintf(out, "    \"time_saved_ns\": %" PRIu64 ",\n", r->time_saved_ns);
   fprintf(out, "    \"predicted_speedup\": %s,\n", num);
   fprintf(out, "    \"excluded_time_ns\": %" PRIu64 "\n  },\n", r->excluded_time_ns);

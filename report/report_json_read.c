@@ -583,7 +583,7 @@ static int read_program(ompdp_json_doc_t *r, const json_t *v, ompdp_report_t *re
 
 static int read_summary(ompdp_json_doc_t *r, const json_t *v, ompdp_report_t *rep) {
   static const char *const Keys[OMPDP_FK_COUNT] = {
-#define OMPDP_FINDING_KIND(Enum, Json, Summary, Title, Expl) Summary,
+#define OMPDP_FINDING_KIND(Enum, Json, Summary, Ops, Title, Expl) Summary,
 #include "ompdp/OmpdpFormat.inc"
   };
   if (!json_is_object(v))

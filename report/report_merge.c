@@ -82,18 +82,6 @@ struct ompdp_merger {
   int oom;
 };
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...) {
-  if (err && errlen) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-  }
-  return -1;
-}
-
 /* Grows *arr (of *cap elements of size elem) to hold n + 1. */
 static int reserve(void **arr, size_t *cap, size_t n, size_t elem) {
   if (n < *cap)
@@ -180,33 +168,34 @@ static int check_identity(ompdp_merger_t *m, const ompdp_report_t *r, const char
                           char *err, size_t errlen) {
   const ompdp_process_t *p = r->process;
   if (r->merge)
-    return fail(err, errlen, "%s is already a merged report (merge the reports of the ranks "
-                             "instead)", name);
+    return ompdp_errf(err, errlen, "%s is already a merged report (merge the reports of the ranks "
+                      "instead)", name);
   if (p && p->rank < 0)
-    return fail(err, errlen, "%s has no rank", name);
+    return ompdp_errf(err, errlen, "%s has no rank", name);
   if (m->inputs == 0)
     return 0;
   if (!p || !m->ref_has_rank)
-    return fail(err, errlen,
-                "%s has no rank (it was not written under an MPI launcher such as mpirun or "
-                "srun): ompdp merges the reports of the ranks of one MPI run",
-                p ? m->ref_name : name);
+    return ompdp_errf(err, errlen,
+                      "%s has no rank (it was not written under an MPI launcher such as mpirun or "
+                      "srun): ompdp merges the reports of the ranks of one MPI run",
+                      p ? m->ref_name : name);
   const char *exe = program_of(r);
   if (!same_or_unknown(base_name(exe), base_name(m->ref_exe)))
-    return fail(err, errlen, "%s and %s are reports of different programs (%s and %s)",
-                m->ref_name, name, m->ref_exe, exe);
+    return ompdp_errf(err, errlen, "%s and %s are reports of different programs (%s and %s)",
+                      m->ref_name, name, m->ref_exe, exe);
   if (!same_or_unknown(p->build_id, m->ref_build))
-    return fail(err, errlen,
-                "%s and %s are reports of different builds of %s (build IDs %.16s and %.16s)",
-                m->ref_name, name, base_name(exe), m->ref_build, p->build_id);
+    return ompdp_errf(err, errlen,
+                      "%s and %s are reports of different builds of %s (build IDs %.16s and %.16s)",
+                      m->ref_name, name, base_name(exe), m->ref_build, p->build_id);
   if (!same_or_unknown(p->launcher, m->ref_launcher) || !same_or_unknown(p->job, m->ref_job))
-    return fail(err, errlen, "%s and %s are reports of different runs (%s job %s and %s job %s)",
-                m->ref_name, name, m->ref_launcher ? m->ref_launcher : "?",
-                m->ref_job ? m->ref_job : "?", p->launcher ? p->launcher : "?",
-                p->job ? p->job : "?");
+    return ompdp_errf(err, errlen,
+                      "%s and %s are reports of different runs (%s job %s and %s job %s)",
+                      m->ref_name, name, m->ref_launcher ? m->ref_launcher : "?",
+                      m->ref_job ? m->ref_job : "?", p->launcher ? p->launcher : "?",
+                      p->job ? p->job : "?");
   if (p->size >= 0 && m->ref_size >= 0 && p->size != m->ref_size)
-    return fail(err, errlen, "%s and %s are reports of different runs (of %d and %d ranks)",
-                m->ref_name, name, m->ref_size, p->size);
+    return ompdp_errf(err, errlen, "%s and %s are reports of different runs (of %d and %d ranks)",
+                      m->ref_name, name, m->ref_size, p->size);
   return 0;
 }
 
@@ -282,22 +271,9 @@ static int add_warning(ompdp_merger_t *m, const char *text, int rank) {
  * say it: recovered from a journal (when, and why), or incomplete. */
 static int add_status_warning(ompdp_merger_t *m, const ompdp_report_t *r, int rank) {
   if (r->recovered_reason) {
-    char when[64] = "an unknown time", text[1024];
-    time_t secs = (time_t)(r->recovered_flushed_at_ns / 1000000000u);
-    struct tm tm;
-    if (r->recovered_flushed_at_ns && gmtime_r(&secs, &tm))
-      strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
-    if (r->recovered_from_log)
-      snprintf(text, sizeof(text),
-               "partial: rebuilt by ompdp run from the event log it kept (%" PRIu64
-               " events, up to %s): every operation that completed is in it, the one in "
-               "flight is lost: %s",
-               r->recovered_events, when, r->recovered_reason);
-    else
-      snprintf(text, sizeof(text),
-               "partial: recovered from the journal flushed at %s (%" PRIu64
-               " events); what happened after it is lost: %s",
-               when, r->recovered_events, r->recovered_reason);
+    char words[256], text[1024];
+    snprintf(text, sizeof(text), "partial: %s: %s",
+             ompdp_report_recovered_words(r, words, sizeof(words)), r->recovered_reason);
     return add_warning(m, text, rank);
   }
   return r->partial ? add_warning(m, "partial: the report is incomplete", rank) : 0;
@@ -637,13 +613,13 @@ int ompdp_merger_add(ompdp_merger_t *m, ompdp_report_t *r, const char *name, cha
     for (size_t i = 0; i < m->nranks; ++i)
       if (m->ranks[i].rank == rank && m->ranks[i].file)
         other = m->ranks[i].file;
-    return fail(err, errlen, "%s and %s are both the report of rank %d", other, name, rank);
+    return ompdp_errf(err, errlen, "%s and %s are both the report of rank %d", other, name, rank);
   }
   if (m->ref_size > 0 && r->process && rank >= m->ref_size)
-    return fail(err, errlen, "%s is rank %d, not a rank of a run of %d", name, rank,
-                m->ref_size);
+    return ompdp_errf(err, errlen, "%s is rank %d, not a rank of a run of %d", name, rank,
+                      m->ref_size);
   if (m->inputs == 0 ? set_reference(m, r, name) : 0)
-    return fail(err, errlen, "out of memory");
+    return ompdp_errf(err, errlen, "out of memory");
   complete_reference(m, r->process);
   ++m->inputs;
   if (mark_seen(m, rank) || add_rank_entry(m, r, name, rank))
@@ -685,7 +661,7 @@ int ompdp_merger_add(ompdp_merger_t *m, ompdp_report_t *r, const char *name, cha
   return 0;
 oom:
   m->oom = 1;
-  return fail(err, errlen, "out of memory");
+  return ompdp_errf(err, errlen, "out of memory");
 }
 
 /*--- the merged report ------------------------------------------------------------===*/
@@ -835,9 +811,9 @@ static int add_grouped_warnings(ompdp_merger_t *m, ompdp_report_t *out) {
 int ompdp_merger_finish(ompdp_merger_t *m, ompdp_report_t *out, char *err, size_t errlen) {
   ompdp_report_init(out);
   if (m->oom)
-    return fail(err, errlen, "out of memory");
+    return ompdp_errf(err, errlen, "out of memory");
   if (!m->inputs)
-    return fail(err, errlen, "no report to merge");
+    return ompdp_errf(err, errlen, "no report to merge");
   ompdp_report_t *a = &m->acc;
   out->argv = a->argv;
   out->argc = a->argc;
@@ -886,7 +862,7 @@ int ompdp_merger_finish(ompdp_merger_t *m, ompdp_report_t *out, char *err, size_
   return 0;
 oom:
   ompdp_report_free(out);
-  return fail(err, errlen, "out of memory");
+  return ompdp_errf(err, errlen, "out of memory");
 }
 
 int ompdp_merge_summary_line(const ompdp_report_t *out, char *buf, size_t size) {

@@ -285,6 +285,14 @@ static void put_rules(FILE *out) {
   fputs("\n          ]\n", out);
 }
 
+#ifndef OMPDP_VERSION_STRING
+#define OMPDP_VERSION_STRING "unknown"
+#endif
+
+int ompdp_report_write_sarif_ompdp(const ompdp_report_t *r, FILE *out) {
+  return ompdp_report_write_sarif(r, out, OMPDP_VERSION_STRING);
+}
+
 int ompdp_report_write_sarif(const ompdp_report_t *r, FILE *out, const char *tool_version) {
   errno = 0;
   fputs("{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n"
@@ -329,22 +337,9 @@ int ompdp_report_write_sarif(const ompdp_report_t *r, FILE *out, const char *too
     if (r->recovered_reason) {
       /* As the text report says it: the counts are those of the last
        * journal flush, not of the whole run. */
-      char when[64] = "an unknown time", text[1024];
-      time_t secs = (time_t)(r->recovered_flushed_at_ns / 1000000000u);
-      struct tm tm;
-      if (r->recovered_flushed_at_ns && gmtime_r(&secs, &tm))
-        strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
-      if (r->recovered_from_log)
-        snprintf(text, sizeof(text),
-                 "rebuilt by ompdp run from the event log it kept (%" PRIu64
-                 " events, up to %s): every operation that completed is in it, the one in "
-                 "flight is lost: %s",
-                 r->recovered_events, when, r->recovered_reason);
-      else
-        snprintf(text, sizeof(text),
-                 "recovered from the journal flushed at %s (%" PRIu64
-                 " events); what happened after it is lost: %s",
-                 when, r->recovered_events, r->recovered_reason);
+      char words[256], text[1024];
+      snprintf(text, sizeof(text), "%s: %s",
+               ompdp_report_recovered_words(r, words, sizeof(words)), r->recovered_reason);
       fputs(n ? ", {\"level\": \"warning\", \"message\": "
               : "{\"level\": \"warning\", \"message\": ",
             out);

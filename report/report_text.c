@@ -324,20 +324,8 @@ static void put_header(FILE *out, const ompdp_report_t *r) {
   if (r->recovered_reason) {
     /* Said before everything else a reader looks at: these are the counts
      * of the last journal flush, not of the whole run. */
-    char when[64] = "an unknown time";
-    time_t secs = (time_t)(r->recovered_flushed_at_ns / 1000000000u);
-    struct tm tm;
-    if (r->recovered_flushed_at_ns && gmtime_r(&secs, &tm))
-      strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
-    if (r->recovered_from_log)
-      fprintf(out, "partial: rebuilt by ompdp run from the event log it kept (%" PRIu64
-                   " events, up to %s): every operation that completed is in it, the one in "
-                   "flight is lost: ",
-              r->recovered_events, when);
-    else
-      fprintf(out, "partial: recovered from the journal flushed at %s (%" PRIu64
-                   " events); what happened after it is lost: ",
-              when, r->recovered_events);
+    char words[256];
+    fprintf(out, "partial: %s: ", ompdp_report_recovered_words(r, words, sizeof(words)));
     put_str(out, r->recovered_reason);
     fputc('\n', out);
   }

@@ -14,8 +14,13 @@
 #define OMPDP_REPORT_VIEWS_H
 
 #include "report.h"
+#include "report_formats.h"
 
 #include <stdio.h>
+
+/* r in format f, any of report_formats.inc (report_render.c). Returns 0,
+ * or -1 with errno set. */
+int ompdp_report_render(const ompdp_report_t *r, ompdp_report_format_t f, FILE *out);
 
 /* The page: summary, findings grouped by variable and construct with their
  * rewrites as diffs of the source lines (read from the files the edits

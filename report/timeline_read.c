@@ -270,16 +270,5 @@ int ompdp_report_read_with_timeline(const char *buf, size_t len, const char *rea
 
 int ompdp_report_read_file_with_timeline(const char *path, const char *reason,
                                          ompdp_report_t *r, char *err, size_t errlen) {
-  ompdp_report_init(r);
-  char *buf;
-  size_t len;
-  if (ompdp_read_file_capped(path, OMPDP_JOURNAL_MAX_JSON + OMPDP_JOURNAL_MAX_HEADER, "report",
-                             &buf, &len, err, errlen))
-    return -1;
-  char why[512];
-  int rc = ompdp_report_read_with_timeline(buf, len, reason, r, why, sizeof(why));
-  free(buf);
-  if (rc)
-    snprintf(err, errlen, "%s: %s", path, why);
-  return rc;
+  return ompdp_report_read_path(path, ompdp_report_read_with_timeline, reason, r, err, errlen);
 }

@@ -21,6 +21,7 @@
 \*===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE
 #include "journal.h"
+#include "attribution.h"
 #include "detect.h" /* ompdp_hmap */
 #include "ompdp_rt.h"
 #include "tool.h"

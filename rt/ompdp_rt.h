@@ -1,9 +1,10 @@
 /*===- ompdp_rt.h - internal interfaces of the ompdp runtime -------*- C -*-===*\
 |*
 |* The entry points that tie the runtime's files together: clock, event
-|* log, hashing, options and attribution. What an event records (records,
-|* the operation table) and the engine that analyses them are the analysis
-|* library's (analysis/engine.h). Nothing here is visible outside
+|* log, hashing and options. What an event records (records, the operation
+|* table) and the engine that analyses them are the analysis library's
+|* (analysis/engine.h), source locations from DWARF the attribution
+|* library's (attribution/attribution.h). Nothing here is visible outside
 |* libompdp-rt.so.
 |*
 \*===----------------------------------------------------------------------===*/
@@ -222,19 +223,5 @@ void ompdp_options_free(void);
 /* Adds a warning per kernel that ran with at most half the teams or
  * threads it asked for (provision.c). 0, or -1 when out of memory. */
 int ompdp_provision_warn(ompdp_report_t *r);
-
-/*===- attribution (attribution_linux.c) ----------------------------------===*/
-
-/* Fills loc with the source location of the offload call whose return
- * address is codeptr (uses codeptr - 1: the call itself), made by a
- * construct of the given ompt_target_t kind (0 when unknown). Strings are
- * malloc'd. */
-void ompdp_attribute(const void *codeptr, int construct, ompdp_loc_t *loc);
-void ompdp_attribution_done(void);
-/* For addresses of another process (`ompdp run` reading a crash log): the
- * object holding addr and its load bias, instead of this process's
- * dynamic linker. Returns 0, or -1 when unknown. */
-typedef int (*ompdp_object_finder_t)(uint64_t addr, const char **file, uint64_t *bias);
-void ompdp_attribution_set_object_finder(ompdp_object_finder_t fn);
 
 #endif /* OMPDP_RT_H */

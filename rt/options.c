@@ -10,6 +10,7 @@
 |*
 \*===----------------------------------------------------------------------===*/
 #include "ompdp_rt.h"
+#include "report_formats.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -170,17 +171,20 @@ int ompdp_options_parse(const char *text) {
     if (apply(name_buf, value))
       rc = -1;
   }
-  if (strcmp(ompdp_opts.format, "text") && strcmp(ompdp_opts.format, "json")) {
-    fprintf(stderr, "ompdp: option 'format' wants text or json, not '%s'; using text\n",
-            show(ompdp_opts.format, SIZE_MAX).s);
-    ompdp_opts.format = "text";
+  /* The formats the runtime writes (report/report_formats.inc). */
+  ompdp_report_format_t f;
+  char list[64];
+  ompdp_report_format_list(list, sizeof(list), OMPDP_RF_RUNTIME, ", ", " or ");
+  if (ompdp_report_format_parse(ompdp_opts.format, OMPDP_RF_RUNTIME, &f)) {
+    fprintf(stderr, "ompdp: option 'format' wants %s, not '%s'; using %s\n", list,
+            show(ompdp_opts.format, SIZE_MAX).s, ompdp_report_format_name(OMPDP_RF_TEXT));
+    ompdp_opts.format = ompdp_report_format_name(OMPDP_RF_TEXT);
     rc = -1;
   }
-  if (strcmp(ompdp_opts.final_format, "text") && strcmp(ompdp_opts.final_format, "json") &&
-      strcmp(ompdp_opts.final_format, "sarif")) {
-    fprintf(stderr, "ompdp: option 'final_format' wants text, json or sarif, not '%s'; no "
-                    "finished report is written\n",
-            show(ompdp_opts.final_format, SIZE_MAX).s);
+  if (ompdp_report_format_parse(ompdp_opts.final_format, OMPDP_RF_RUNTIME, &f)) {
+    fprintf(stderr, "ompdp: option 'final_format' wants %s, not '%s'; no finished report is "
+                    "written\n",
+            list, show(ompdp_opts.final_format, SIZE_MAX).s);
     ompdp_opts.final = "";
     rc = -1;
   }

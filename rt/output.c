@@ -25,6 +25,7 @@
 \*===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE
 #include "ompdp_rt.h"
+#include "report_formats.h"
 #include "rank.h"
 #include "shm.h"
 #include "tool.h"
@@ -113,11 +114,12 @@ static void unguard_sigpipe(const pipe_guard_t *g) {
  * of a journal. Returns 0, or -1 with errno set. */
 typedef int (*emit_fn)(const void *ctx, FILE *out);
 
-/* r in format fmt (json, sarif; anything else: text). */
+/* r in the format called fmt (options.c checked it: anything else is
+ * text). */
 static int write_as(const ompdp_report_t *r, const char *fmt, FILE *out) {
-  return fmt && !strcmp(fmt, "json")    ? ompdp_report_write_json(r, out)
-         : fmt && !strcmp(fmt, "sarif") ? ompdp_report_write_sarif(r, out, OMPDP_VERSION_STRING)
-                                        : ompdp_report_write_text(r, out);
+  ompdp_report_format_t f = OMPDP_RF_TEXT;
+  ompdp_report_format_parse(fmt, OMPDP_RF_RUNTIME, &f);
+  return ompdp_report_write_as(r, f, out);
 }
 
 static int emit_report(const void *ctx, FILE *out) {

@@ -24,6 +24,7 @@
 |*
 \*===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE
+#include "attribution.h"
 #include "callbacks.h"
 #include "ompdp_rt.h"
 #include "regions.h"

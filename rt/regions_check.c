@@ -21,6 +21,7 @@
 |*
 \*===----------------------------------------------------------------------===*/
 #include "regions.h"
+#include "report.h" /* ompdp_errf */
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -77,16 +78,6 @@ static const check_field_t host_access_fields[] = {
 };
 #define CHECK_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-static int fail(char *err, size_t errlen, const char *fmt, ...) {
-  if (err && errlen) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-  }
-  return -1;
-}
-
 static uint32_t u32_at(const unsigned char *p, size_t off) {
   uint32_t v;
   memcpy(&v, p + off, sizeof(v));
@@ -106,10 +97,10 @@ static int check_strings(const unsigned char *rec, const check_field_t *fields,
       continue;
     uint32_t off = u32_at(rec, fields[k].offset);
     if (off >= pool_size)
-      return fail(err, errlen,
-                  "%s %u: string %s at offset %u is outside the %u-byte pool",
-                  what, (unsigned)index, fields[k].name, (unsigned)off,
-                  (unsigned)pool_size);
+      return ompdp_errf(err, errlen,
+                        "%s %u: string %s at offset %u is outside the %u-byte pool",
+                        what, (unsigned)index, fields[k].name, (unsigned)off,
+                        (unsigned)pool_size);
   }
   return 0;
 }
@@ -120,43 +111,43 @@ int ompdp_region_table_check(const void *buf, size_t len, char *err,
   if (err && errlen)
     err[0] = '\0';
   if (!p)
-    return fail(err, errlen, "no table");
+    return ompdp_errf(err, errlen, "no table");
   if (len < sizeof(check_header_t))
-    return fail(err, errlen, "truncated: %zu bytes, the header alone is %zu",
-                len, sizeof(check_header_t));
+    return ompdp_errf(err, errlen, "truncated: %zu bytes, the header alone is %zu",
+                      len, sizeof(check_header_t));
   uint64_t magic;
   memcpy(&magic, p + offsetof(check_header_t, Magic), sizeof(magic));
   if (magic != OMPDP_REGION_TABLE_MAGIC)
-    return fail(err, errlen, "wrong magic number 0x%016llx",
-                (unsigned long long)magic);
+    return ompdp_errf(err, errlen, "wrong magic number 0x%016llx",
+                      (unsigned long long)magic);
   uint32_t version = u32_at(p, offsetof(check_header_t, Version));
   if (version != OMPDP_REGION_TABLE_VERSION)
-    return fail(err, errlen,
-                "version %u.%u is not the supported version %u.%u; rebuild "
-                "with the matching ompdp plugin",
-                (unsigned)(version & 0xffff), (unsigned)(version >> 16),
-                (unsigned)OMPDP_REGION_TABLE_MAJOR_VERSION,
-                (unsigned)OMPDP_REGION_TABLE_MINOR_VERSION);
+    return ompdp_errf(err, errlen,
+                      "version %u.%u is not the supported version %u.%u; rebuild "
+                      "with the matching ompdp plugin",
+                      (unsigned)(version & 0xffff), (unsigned)(version >> 16),
+                      (unsigned)OMPDP_REGION_TABLE_MAJOR_VERSION,
+                      (unsigned)OMPDP_REGION_TABLE_MINOR_VERSION);
   uint32_t header_size = u32_at(p, offsetof(check_header_t, HeaderSize));
   uint32_t region_size = u32_at(p, offsetof(check_header_t, RegionSize));
   uint32_t item_size = u32_at(p, offsetof(check_header_t, ItemSize));
   uint32_t ha_size = u32_at(p, offsetof(check_header_t, HostAccessSize));
   uint32_t exit_size = u32_at(p, offsetof(check_header_t, ExitSize));
   if (ha_size != sizeof(check_host_access_t))
-    return fail(err, errlen, "host access record size %u, expected %zu",
-                (unsigned)ha_size, sizeof(check_host_access_t));
+    return ompdp_errf(err, errlen, "host access record size %u, expected %zu",
+                      (unsigned)ha_size, sizeof(check_host_access_t));
   if (exit_size != sizeof(check_exit_t))
-    return fail(err, errlen, "exit record size %u, expected %zu",
-                (unsigned)exit_size, sizeof(check_exit_t));
+    return ompdp_errf(err, errlen, "exit record size %u, expected %zu",
+                      (unsigned)exit_size, sizeof(check_exit_t));
   if (header_size != sizeof(check_header_t) ||
       region_size != sizeof(check_region_t) ||
       item_size != sizeof(check_item_t))
-    return fail(err, errlen,
-                "record sizes %u/%u/%u (header/region/item), expected "
-                "%zu/%zu/%zu",
-                (unsigned)header_size, (unsigned)region_size,
-                (unsigned)item_size, sizeof(check_header_t),
-                sizeof(check_region_t), sizeof(check_item_t));
+    return ompdp_errf(err, errlen,
+                      "record sizes %u/%u/%u (header/region/item), expected "
+                      "%zu/%zu/%zu",
+                      (unsigned)header_size, (unsigned)region_size,
+                      (unsigned)item_size, sizeof(check_header_t),
+                      sizeof(check_region_t), sizeof(check_item_t));
   uint32_t num_regions = u32_at(p, offsetof(check_header_t, NumRegions));
   uint32_t num_items = u32_at(p, offsetof(check_header_t, NumItems));
   uint32_t num_ha = u32_at(p, offsetof(check_header_t, NumHostAccesses));
@@ -169,25 +160,25 @@ int ompdp_region_table_check(const void *buf, size_t len, char *err,
                   (uint64_t)num_ha * ha_size + (uint64_t)num_exits * exit_size +
                   pool_size;
   if (need != total)
-    return fail(err, errlen,
-                "TotalSize %u does not match its parts (%u regions, %u "
-                "items, %u host accesses, %u exits, %u pool bytes: %llu "
-                "bytes)",
-                (unsigned)total, (unsigned)num_regions, (unsigned)num_items,
-                (unsigned)num_ha, (unsigned)num_exits, (unsigned)pool_size,
-                (unsigned long long)need);
+    return ompdp_errf(err, errlen,
+                      "TotalSize %u does not match its parts (%u regions, %u "
+                      "items, %u host accesses, %u exits, %u pool bytes: %llu "
+                      "bytes)",
+                      (unsigned)total, (unsigned)num_regions, (unsigned)num_items,
+                      (unsigned)num_ha, (unsigned)num_exits, (unsigned)pool_size,
+                      (unsigned long long)need);
   if (total % 8)
-    return fail(err, errlen, "TotalSize %u is not a multiple of 8",
-                (unsigned)total);
+    return ompdp_errf(err, errlen, "TotalSize %u is not a multiple of 8",
+                      (unsigned)total);
   if (total > len)
-    return fail(err, errlen, "truncated: TotalSize %u, only %zu bytes there",
-                (unsigned)total, len);
+    return ompdp_errf(err, errlen, "truncated: TotalSize %u, only %zu bytes there",
+                      (unsigned)total, len);
   if (pool_size == 0)
-    return fail(err, errlen, "empty string pool (offset 0 must be \"\")");
+    return ompdp_errf(err, errlen, "empty string pool (offset 0 must be \"\")");
   const unsigned char *pool = p + total - pool_size;
   if (pool[0] != '\0' || pool[pool_size - 1] != '\0')
-    return fail(err, errlen, "string pool does not %s with a NUL",
-                pool[0] != '\0' ? "start" : "end");
+    return ompdp_errf(err, errlen, "string pool does not %s with a NUL",
+                      pool[0] != '\0' ? "start" : "end");
 
   const unsigned char *regions = p + header_size;
   for (uint32_t i = 0; i < num_regions; ++i) {
@@ -195,21 +186,21 @@ int ompdp_region_table_check(const void *buf, size_t len, char *err,
     uint32_t first = u32_at(r, offsetof(check_region_t, FirstItem));
     uint32_t n = u32_at(r, offsetof(check_region_t, NumItems));
     if ((uint64_t)first + n > num_items)
-      return fail(err, errlen,
-                  "region %u: items %u..%llu are outside the %u item records",
-                  (unsigned)i, (unsigned)first,
-                  (unsigned long long)first + n, (unsigned)num_items);
+      return ompdp_errf(err, errlen,
+                        "region %u: items %u..%llu are outside the %u item records",
+                        (unsigned)i, (unsigned)first,
+                        (unsigned long long)first + n, (unsigned)num_items);
     uint32_t first_exit = u32_at(r, offsetof(check_region_t, FirstExit));
     uint32_t n_exits = u32_at(r, offsetof(check_region_t, NumExits));
     if ((uint64_t)first_exit + n_exits > num_exits)
-      return fail(err, errlen,
-                  "region %u: exits %u..%llu are outside the %u exit records",
-                  (unsigned)i, (unsigned)first_exit,
-                  (unsigned long long)first_exit + n_exits, (unsigned)num_exits);
+      return ompdp_errf(err, errlen,
+                        "region %u: exits %u..%llu are outside the %u exit records",
+                        (unsigned)i, (unsigned)first_exit,
+                        (unsigned long long)first_exit + n_exits, (unsigned)num_exits);
     uint32_t index = u32_at(r, offsetof(check_region_t, Index));
     if (index != i)
-      return fail(err, errlen, "region %u: Index is %u", (unsigned)i,
-                  (unsigned)index);
+      return ompdp_errf(err, errlen, "region %u: Index is %u", (unsigned)i,
+                        (unsigned)index);
     if (check_strings(r, region_fields, CHECK_COUNT(region_fields), pool_size,
                       "region", i, err, errlen))
       return -1;
@@ -223,18 +214,18 @@ int ompdp_region_table_check(const void *buf, size_t len, char *err,
     uint32_t first = u32_at(it, offsetof(check_item_t, FirstHostAccess));
     uint32_t n = u32_at(it, offsetof(check_item_t, NumHostAccesses));
     if ((uint64_t)first + n > num_ha)
-      return fail(err, errlen,
-                  "item %u: host accesses %u..%llu are outside the %u records",
-                  (unsigned)i, (unsigned)first,
-                  (unsigned long long)first + n, (unsigned)num_ha);
+      return ompdp_errf(err, errlen,
+                        "item %u: host accesses %u..%llu are outside the %u records",
+                        (unsigned)i, (unsigned)first,
+                        (unsigned long long)first + n, (unsigned)num_ha);
   }
   const unsigned char *has = items + (size_t)num_items * item_size;
   for (uint32_t i = 0; i < num_ha; ++i) {
     const unsigned char *a = has + (size_t)i * ha_size;
     uint32_t item = u32_at(a, offsetof(check_host_access_t, Item));
     if (item >= num_items)
-      return fail(err, errlen, "host access %u: item %u of %u", (unsigned)i,
-                  (unsigned)item, (unsigned)num_items);
+      return ompdp_errf(err, errlen, "host access %u: item %u of %u", (unsigned)i,
+                        (unsigned)item, (unsigned)num_items);
     if (check_strings(a, host_access_fields, CHECK_COUNT(host_access_fields),
                       pool_size, "host access", i, err, errlen))
       return -1;

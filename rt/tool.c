@@ -15,6 +15,7 @@
 |*
 \*===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE
+#include "attribution.h"
 #include "callbacks.h"
 #include "detect.h"
 #include "journal.h"
@@ -126,7 +127,6 @@ static int ompdp_initialize(ompt_function_lookup_t lookup, int initial_device_nu
     for (size_t i = 0; i < num_warnings; ++i)
       ompdp_shm_note_warning(warnings[i]);
   ompdp_regions_init();
-  ompdp_detect_set_describe(ompdp_regions_describe); /* overbroad maps */
   ompdp_signals_install();
   pthread_atfork(NULL, NULL, on_fork_child);
   if (ompdp_opts.final[0])
@@ -175,6 +175,15 @@ static void set_argv(ompdp_report_t *r) {
   ompdp_rank_fill(r, ompdp_op_count() ? ompdp_host_device() : -1, ompdp_stderr_usable());
 }
 
+/* A report of this process, before the engine fills it: its command line
+ * and rank, and the warnings the tool gathered at start-up. */
+static void begin_report(ompdp_report_t *r) {
+  ompdp_report_init(r);
+  set_argv(r);
+  for (size_t i = 0; i < num_warnings; ++i)
+    ompdp_report_add_warning(r, warnings[i]);
+}
+
 /* Where an operation comes from: the compiler's region table when the code
  * was built with the plugin (exact, no -g needed, names the map item), else
  * DWARF. */
@@ -212,7 +221,8 @@ static ompdp_engine_config_t engine_config(int host, int capped, int timeline) {
   ompdp_engine_config_t cfg = {.host_device = host, .timeline = timeline,
                                .timeline_first = (uint64_t)ompdp_opts.timeline_first,
                                .timeline_per_finding = (uint64_t)ompdp_opts.timeline_per_finding,
-                               .sink_thread = ompdp_log_sink_thread};
+                               .sink_thread = ompdp_log_sink_thread,
+                               .describe = ompdp_regions_describe};
   cfg.timeline_mode = !strcmp(ompdp_opts.timeline, "full")  ? OMPDP_TIMELINE_FULL
                       : !strcmp(ompdp_opts.timeline, "off") ? OMPDP_TIMELINE_OFF
                                                             : OMPDP_TIMELINE_BOUNDED;
@@ -297,10 +307,7 @@ static void journal_snapshot(uint64_t events) {
   if (!stream_feed.engine || ompdp_shm_active())
     return;
   ompdp_report_t r;
-  ompdp_report_init(&r);
-  set_argv(&r);
-  for (size_t i = 0; i < num_warnings; ++i)
-    ompdp_report_add_warning(&r, warnings[i]);
+  begin_report(&r);
   ompdp_engine_result_t res = {.wall_time_ns = ompdp_now_ns() - start_ns,
                                .tick_mult = ompdp_tick_mult(),
                                .attribute = ompdp_journal_attribute};
@@ -382,10 +389,7 @@ void ompdp_write_report_once(int signo) {
   if (atomic_exchange(&report_written, 1))
     return;
   ompdp_report_t r;
-  ompdp_report_init(&r);
-  set_argv(&r);
-  for (size_t i = 0; i < num_warnings; ++i)
-    ompdp_report_add_warning(&r, warnings[i]);
+  begin_report(&r);
   if (!signo)
     ompdp_provision_warn(&r); /* not from a signal handler: it may read DWARF */
   if (signo) {

@@ -62,7 +62,20 @@ int main(void) {
   CHECK(parse_captured("format=jcon output=\"/tmp/x verbose=1") == -1);
   CHECK(!strcmp(ompdp_opts.format, "text"));
   CHECK(strstr(captured, "unterminated quote") != NULL);
-  CHECK(strstr(captured, "option 'format' wants text or json, not 'jcon'") != NULL);
+  CHECK(strstr(captured, "option 'format' wants text, json or sarif, not 'jcon'") != NULL);
+  /* The formats are those the runtime writes (report/report_formats.inc):
+   * the driver's own are refused, for the finished report too. */
+  ompdp_options_reset();
+  CHECK(parse_captured("format=sarif final_format=text") == 0);
+  CHECK(!strcmp(ompdp_opts.format, "sarif"));
+  ompdp_options_reset();
+  CHECK(parse_captured("format=html") == -1);
+  CHECK(!strcmp(ompdp_opts.format, "text"));
+  CHECK(strstr(captured, "option 'format' wants text, json or sarif, not 'html'") != NULL);
+  ompdp_options_reset();
+  CHECK(parse_captured("final=/tmp/f final_format=trace") == -1);
+  CHECK(!strcmp(ompdp_opts.final, ""));
+  CHECK(strstr(captured, "option 'final_format' wants text, json or sarif, not 'trace'") != NULL);
   /* Settings before the error still apply. */
   ompdp_options_reset();
   CHECK(parse_captured("verbose=1 output=\"x") == -1);

@@ -16,7 +16,7 @@
 #include <string.h>
 
 typedef enum ompdp_finding_kind {
-#define OMPDP_FINDING_KIND(Enum, Json, Summary, Title, Expl) OMPDP_FK_##Enum,
+#define OMPDP_FINDING_KIND(Enum, Json, Summary, Ops, Title, Expl) OMPDP_FK_##Enum,
 #include "ompdp/OmpdpFormat.inc"
   OMPDP_FK_COUNT
 } ompdp_finding_kind_t;

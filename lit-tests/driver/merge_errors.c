@@ -54,7 +54,7 @@
 // MERGED: ompdp: cannot merge: {{.*}}merged.json is already a merged report (merge the reports of the ranks instead)
 // CORRUPT: ompdp: {{.*}}bad.json: invalid JSON at line 1, column {{[0-9]+}}
 // NOFILE: ompdp: cannot read '{{.*}}none.json': No such file or directory
-// NOINPUT: ompdp: no report given (usage: ompdp merge [--format=json|text|sarif] [-o FILE] REPORT...)
+// NOINPUT: ompdp: no report given (usage: ompdp merge [--format=text|json|sarif|html|trace] [-o FILE] REPORT...)
 // BADOPT: ompdp: unknown option '--bogus' (see 'ompdp merge --help')
 // STALE: ompdp: {{.*}}r1.json.journal is left out: the report beside it supersedes it
 // STALE-NOT: ompdp:

@@ -48,7 +48,7 @@ int main(void) {
 // MOVED-NOT: warning:
 
 // HASH-NOT: fix-it:
-// HASH: warning: ompdp: the profile 'r.json' does not match 'prog.c' (it changed since the profiled program was built: its XXH3 is {{[0-9a-f]+}}, the profile's {{[0-9a-f]+}}); its 2 finding(s) in this file are not shown {{.*}} [-Wompdp-stale-profile]
+// HASH: warning: ompdp: the profile 'r.json' does not match 'prog.c' (it changed since the program was built: its XXH3 is {{[0-9a-f]+}}, the profile's {{[0-9a-f]+}}); its 2 finding(s) in this file are not shown {{.*}} [-Wompdp-stale-profile]
 // HASH-NOT: fix-it:
 // HASH-NOT: prog.c:{{[0-9]+}}:{{[0-9]+}}: warning
 // HASH: 1 warning generated.

@@ -12,7 +12,7 @@
 |*
 \*===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE
-#include "ompdp_rt.h"
+#include "attribution.h"
 
 #include <dlfcn.h>
 #include <dwarf.h>
