@@ -19,7 +19,7 @@
 #include <stdio.h>
 
 // OUT: x=2
-// CHECK: ompdp: option 'format' wants text or json, not 'xml'; using text
+// CHECK: ompdp: option 'format' wants text, json or sarif, not 'xml'; using text
 // CHECK-NEXT: === ompdp report ===
 // CHECK-NEXT: program: {{.*}}runtime_bad_option_value.c.tmp
 // CHECK: summary: duplicate_transfers=0
