@@ -20,6 +20,7 @@
 #define _GNU_SOURCE /* pipe2 */
 #include "driver.h"
 #include "journal_format.h"
+#include "ompdp_rt.h"
 #include "report_views.h"
 #include "projection.h"
 #include "timeline.h"
@@ -129,13 +130,31 @@ static int check_option(const char *item) {
               item[0] == 'o' ? " (use -o FILE)" : item[0] == 'f' ? " (use --format)" : "");
     return -1;
   }
-  for (size_t i = 0; i < NUM_RUNTIME_OPTIONS; ++i)
-    if (strlen(RuntimeOptions[i].name) == n &&
-        !strncmp(RuntimeOptions[i].name, item, n))
-      return 0;
-  drv_error("unknown runtime option '%.*s' (see 'ompdp run --help')", (int)n,
-            item);
-  return -1;
+  size_t i = 0;
+  while (i < NUM_RUNTIME_OPTIONS &&
+         (strlen(RuntimeOptions[i].name) != n || strncmp(RuntimeOptions[i].name, item, n)))
+    ++i;
+  if (i == NUM_RUNTIME_OPTIONS) {
+    drv_error("unknown runtime option '%.*s' (see 'ompdp run --help')", (int)n, item);
+    return -1;
+  }
+  /* The value, through the runtime's own parser (rt/options.c): a value it
+   * would refuse (journal_ms=x, verify_hashes=maybe, mode=fast) would cost
+   * the run the protection asked for, so it is refused here, before the
+   * program starts, in the runtime's words. */
+  ompdp_strbuf_t one = {0};
+  add_option(&one, item, n, eq + 1);
+  int rc = -1;
+  if (one.oom) {
+    drv_error("out of memory");
+  } else {
+    ompdp_options_reset();
+    ompdp_options_refuse = 1;
+    rc = ompdp_options_parse(one.d);
+    ompdp_options_free();
+  }
+  free(one.d);
+  return rc;
 }
 
 /*--- the runtime and the temporary directory --------------------------------*/

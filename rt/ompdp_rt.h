@@ -217,6 +217,10 @@ extern ompdp_options_t ompdp_opts;
  * names and bad values are reported on stderr and make it return -1; valid
  * settings are still applied. */
 int ompdp_options_parse(const char *text);
+/* Set by a caller that refuses what does not parse (`ompdp run` checking
+ * --option): the messages then leave out the default the runtime would use
+ * instead. */
+extern int ompdp_options_refuse;
 void ompdp_options_reset(void);
 void ompdp_options_free(void);
 

@@ -19,6 +19,7 @@
 #include <string.h>
 
 ompdp_options_t ompdp_opts;
+int ompdp_options_refuse;
 
 /* Strings allocated by the parser, freed on reset. */
 static char *owned[32];
@@ -170,6 +171,24 @@ int ompdp_options_parse(const char *text) {
     value[n] = 0;
     if (apply(name_buf, value))
       rc = -1;
+  }
+  /* The options whose value is one of a few words. The runtime goes on with
+   * the default; `ompdp run`, which parses each --option with this parser,
+   * refuses the run before the program starts. */
+  if (strcmp(ompdp_opts.mode, "stream") && strcmp(ompdp_opts.mode, "full") &&
+      strcmp(ompdp_opts.mode, "check")) {
+    fprintf(stderr, "ompdp: option 'mode' wants stream, full or check, not '%s'%s\n",
+            show(ompdp_opts.mode, SIZE_MAX).s, ompdp_options_refuse ? "" : "; using stream");
+    ompdp_opts.mode = "stream";
+    rc = -1;
+  }
+  if (strcmp(ompdp_opts.timeline, "bounded") && strcmp(ompdp_opts.timeline, "full") &&
+      strcmp(ompdp_opts.timeline, "off")) {
+    fprintf(stderr,
+            "ompdp: option 'timeline' wants bounded, full or off, not '%s'%s\n",
+            show(ompdp_opts.timeline, SIZE_MAX).s, ompdp_options_refuse ? "" : "; using bounded");
+    ompdp_opts.timeline = "bounded";
+    rc = -1;
   }
   /* The formats the runtime writes (report/report_formats.inc). */
   ompdp_report_format_t f;

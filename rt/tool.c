@@ -565,21 +565,9 @@ EXPORT ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version,
   ompdp_options_parse(getenv("OMPDP_OPTIONS"));
   ompdp_output_reserve();
   ompdp_alloc_arm(ompdp_opts.test_fail_alloc, ompdp_opts.test_fail_alloc_count);
-  if (!strcmp(ompdp_opts.mode, "full")) {
-    mode = MODE_FULL;
-  } else if (!strcmp(ompdp_opts.mode, "check")) {
-    mode = MODE_CHECK;
-  } else {
-    mode = MODE_STREAM;
-    if (strcmp(ompdp_opts.mode, "stream"))
-      fprintf(stderr,
-              "ompdp: option 'mode' wants stream, full or check, not '%s'; using stream\n",
-              ompdp_opts.mode);
-  }
-  if (strcmp(ompdp_opts.timeline, "bounded") && strcmp(ompdp_opts.timeline, "full") &&
-      strcmp(ompdp_opts.timeline, "off"))
-    fprintf(stderr,
-            "ompdp: option 'timeline' wants bounded, full or off, not '%s'; using bounded\n",
-            ompdp_opts.timeline);
+  /* options.c has refused any other value (and put the default back). */
+  mode = !strcmp(ompdp_opts.mode, "full")    ? MODE_FULL
+         : !strcmp(ompdp_opts.mode, "check") ? MODE_CHECK
+                                             : MODE_STREAM;
   return &result;
 }
