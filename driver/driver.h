@@ -150,6 +150,8 @@ void drv_run_bases(const char *bases[3], size_t *n);
  * that was killed, as it would have (info), to output when given instead
  * of the recorded -o. The number of reports written, or -1. */
 int drv_run_render_dir(const char *dir, const drv_run_info_t *info, const char *output);
+/* dir/name, malloc'd; NULL when out of memory. */
+char *drv_path_join(const char *dir, const char *name);
 /* Removes a run directory and what is in it (it is flat). */
 void drv_remove_run_dir(const char *dir);
 /* recover_cmd.c: one line when earlier runs of `ompdp run` were killed and

@@ -37,14 +37,6 @@ typedef struct orphan {
   size_t files; /* besides `run`: none when ompdp run was killed removing it */
 } orphan_t;
 
-static char *path_join(const char *a, const char *b) {
-  size_t n = strlen(a) + strlen(b) + 2;
-  char *p = malloc(n);
-  if (p)
-    snprintf(p, n, "%s/%s", a, b);
-  return p;
-}
-
 /* 1 when pid is a live process of the run in dir: its environment names
  * the directory (OMPDP_OPTIONS), so a pid used again by another process
  * is not taken for one. */
@@ -84,7 +76,7 @@ static long file_pid(const char *name) {
  * one of its processes still runs. 1 when it is one, 0 when not. */
 static int inspect(const char *dir, orphan_t *o) {
   memset(o, 0, sizeof(*o));
-  char *run = path_join(dir, "run");
+  char *run = drv_path_join(dir, "run");
   long holder = 0;
   int rc = run && drv_run_file_read(run, &o->info, &holder) == 0;
   free(run);
@@ -126,7 +118,7 @@ static size_t find_orphans(orphan_t **out) {
           fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISDIR(st.st_mode) ||
           st.st_uid != geteuid())
         continue;
-      char *dir = path_join(bases[b], e->d_name);
+      char *dir = drv_path_join(bases[b], e->d_name);
       if (n == cap) {
         orphan_t *v = realloc(*out, (cap = cap ? 2 * cap : 8) * sizeof(*v));
         if (!v) {
@@ -238,7 +230,7 @@ static int recover_one_dir(const orphan_t *o, const char *output) {
     return -1;
   }
   /* Ours now: a second `ompdp recover` leaves it alone. */
-  char *run = path_join(o->dir, "run");
+  char *run = drv_path_join(o->dir, "run");
   int fd = run ? open(run, O_RDWR | O_CLOEXEC | O_NOFOLLOW) : -1;
   struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
   free(run);
@@ -325,7 +317,7 @@ int drv_recover_main(int argc, char **argv) {
       if (!inspect(dirs[i], &o)) {
         long holder = 0;
         drv_run_info_t info;
-        char *run = path_join(dirs[i], "run");
+        char *run = drv_path_join(dirs[i], "run");
         int ok = run && drv_run_file_read(run, &info, &holder) == 0;
         free(run);
         if (ok)

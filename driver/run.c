@@ -561,7 +561,7 @@ static long events_pid(const char *name) {
   return pid;
 }
 
-static char *join(const char *dir, const char *name) {
+char *drv_path_join(const char *dir, const char *name) {
   size_t len = strlen(dir) + strlen(name) + 2;
   char *path = malloc(len);
   if (path)
@@ -595,7 +595,7 @@ static size_t find_reports(const char *dir, pid_t main_pid, found_report_t **out
     long pid = report_pid(e->d_name, &journal);
     if (pid < 0)
       continue;
-    char *path = join(dir, e->d_name);
+    char *path = drv_path_join(dir, e->d_name);
     found_report_t *f = path ? add_found(out, &n, &cap) : NULL;
     if (!f) {
       free(path);
@@ -631,7 +631,7 @@ static size_t find_reports(const char *dir, pid_t main_pid, found_report_t **out
       ++i;
     if (i < n && !(*out)[i].journal)
       continue;
-    char *path = join(dir, e->d_name);
+    char *path = drv_path_join(dir, e->d_name);
     found_report_t *f = !path ? NULL : i < n ? &(*out)[i] : add_found(out, &n, &cap);
     if (!f) {
       free(path);
@@ -967,7 +967,7 @@ static char *find_final(const char *dir, long pid, int *code) {
     if (*end || v < 0 || v > 255)
       continue;
     *code = (int)v;
-    path = join(dir, e->d_name);
+    path = drv_path_join(dir, e->d_name);
   }
   if (d)
     closedir(d);
@@ -1005,12 +1005,12 @@ int drv_run_render_dir(const char *dir, const drv_run_info_t *info, const char *
     char name[64];
     snprintf(name, sizeof(name), "report.%ld.json", pid);
     unlinkat(AT_FDCWD, final, 0);
-    char *rep = join(dir, name);
+    char *rep = drv_path_join(dir, name);
     if (rep)
       unlink(rep);
     free(rep);
     snprintf(name, sizeof(name), "events.%ld", pid);
-    if ((rep = join(dir, name)))
+    if ((rep = drv_path_join(dir, name)))
       unlink(rep);
     free(rep);
   }

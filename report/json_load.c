@@ -64,9 +64,9 @@ int ompdp_json_fail(ompdp_json_doc_t *r, const char *fmt, ...) {
 
 /* Appends text to the path; a path too long for it ends in "...". */
 static void path_put(ompdp_json_doc_t *r, const char *text) {
-  size_t n = strlen(text), room = sizeof(r->path) - 4 - r->path_len;
   if (r->path_len > sizeof(r->path) - 4)
     return; /* already cut */
+  size_t n = strlen(text), room = sizeof(r->path) - 4 - r->path_len;
   if (n > room) {
     memcpy(r->path + r->path_len, text, room);
     memcpy(r->path + r->path_len + room, "...", 4);
