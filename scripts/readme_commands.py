@@ -25,8 +25,9 @@
 #     the repository's root, with --long (scripts/test.sh runs the same
 #     configurations in its asan, fuzz and tsan stages);
 #   - the NVIDIA build without a CUDA toolkit, MPI lines without Open MPI
-#     (mpicc, mpirun), `scripts/demo.sh` with a build directory other than
-#     build/ (it builds build/);
+#     (mpicc, mpirun), `scripts/demo.sh` and `scripts/setup.sh` with a build
+#     directory other than build/ (they build build/), or where packages
+#     are missing (they would install them);
 #   - `sudo` lines when not root and without sudo.
 #
 #   python3 scripts/readme_commands.py [--build DIR] [--long] [--keep]
@@ -46,7 +47,8 @@ COMMANDS = ("ompdp", "clang-19", "bash", "cmake", "mpirun", "python3", "export",
             "OMP_TOOL_LIBRARIES=", "OMPDP_")
 LONG = (re.compile(r"^cmake .*build-(asan|tsan)"), re.compile(r"^bash scripts/fuzz\.sh"))
 # Lines that build in the repository itself: run from its root.
-AT_ROOT = LONG + (re.compile(r"^bash scripts/(demo|test)\.sh"),)
+BUILDS_ROOT = re.compile(r"(^|\s)bash scripts/(demo|setup)\.sh")
+AT_ROOT = LONG + (BUILDS_ROOT, re.compile(r"^bash scripts/test\.sh"))
 
 
 def blocks(readme):
@@ -107,7 +109,7 @@ class Runner:
         if cmd.startswith("ompdp merge") and not any(
                 re.match(r"report\.\d+\.json$", f) for f in os.listdir(self.work)):
             return "DEFER"  # after the MPI block, which makes the ranks' reports
-        if cmd.startswith("bash scripts/demo.sh"):
+        if BUILDS_ROOT.search(cmd):
             if os.path.realpath(self.build) != os.path.realpath(os.path.join(REPO, "build")):
                 return "it builds build/, and this check runs from %s" % self.build
             if subprocess.run(["bash", os.path.join(REPO, "scripts", "setup.sh"), "--check"],

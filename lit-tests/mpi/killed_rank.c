@@ -12,13 +12,33 @@
 // nothing: the merge of the other two says that rank 1 of 3 is missing,
 // in one line on stderr and in the report (JSON, text and SARIF).
 //
+// RUN: %clang-offload -g %s -o %t
+// RUN: rm -rf %t.d && mkdir %t.d
+// RUN: not %mpirun -np 3 %ompdp run --option crash_log_mb=0 --option journal_ms=50 --format=json -o %t.d/report.%r.json -- %t %t.d > %t.out 2> %t.err
+// RUN: FileCheck %s --check-prefix=ERR < %t.err
+// RUN: FileCheck %s --check-prefix=RANK1 < %t.d/report.1.json
+// RUN: %ompdp merge -o %t.d/merged.json %t.d/report.*.json 2> %t.merge.err
+// RUN: FileCheck %s --check-prefix=MERGE-ERR < %t.merge.err
+// RUN: FileCheck %s --check-prefix=JSON < %t.d/merged.json
+// RUN: %ompdp report %t.d/merged.json | FileCheck %s --check-prefix=TEXT
+//
+// RUN: rm -rf %t.e && mkdir %t.e
+// RUN: not %mpirun -np 3 %ompdp run --option crash_log_mb=0 --option journal_ms=0 --format=json -o %t.e/report.%r.json -- %t %t.e > %t.out 2> %t.err
+// RUN: FileCheck %s --check-prefix=NOJOURNAL < %t.err
+// RUN: test ! -e %t.e/report.1.json
+// RUN: %ompdp merge -o %t.e/merged.json %t.e/report.*.json 2> %t.merge.err
+// RUN: FileCheck %s --check-prefix=MISSING-ERR < %t.merge.err
+// RUN: FileCheck %s --check-prefix=MISSING < %t.e/merged.json
+// RUN: %ompdp report %t.e/merged.json | FileCheck %s --check-prefix=MISSING-TEXT
+// RUN: %ompdp report --format=sarif %t.e/merged.json | FileCheck %s --check-prefix=MISSING-SARIF
+//
 // With the default options (the event log in shared memory), rank 1's
 // `ompdp run` rebuilds its report from the event log, and the report says
 // which rank it was (DEFAULT): the merge has the three ranks.
 //
-// In a teardown, four ranks run with the default options; rank 1 kills itself while
-// the others still run, and mpirun tears the job down: it ends the other
-// ranks (SIGTERM, then SIGKILL), their `ompdp run`s included, so some may
+// In a teardown, four ranks run with the default options; rank 1 kills
+// itself while the others still run, and mpirun tears the job down: it
+// ends the other ranks (SIGTERM, then SIGKILL), their `ompdp run`s included, so some may
 // be killed before they rebuilt their program's report, or before they
 // passed SIGTERM on (such a program runs on to its end, and its runtime
 // writes its report where -o said). `ompdp recover --all` (in
@@ -41,26 +61,6 @@
 // RUN: %ompdp merge -o %t.g/merged.json %t.g/report.0.json %t.g/report.1.json %t.g/report.2.json %t.g/report.3.json 2> %t.merge.err
 // RUN: FileCheck %s --check-prefix=TEARDOWN-MERGE < %t.merge.err
 // RUN: FileCheck %s --check-prefix=TEARDOWN < %t.g/merged.json
-//
-// RUN: %clang-offload -g %s -o %t
-// RUN: rm -rf %t.d && mkdir %t.d
-// RUN: not %mpirun -np 3 %ompdp run --option crash_log_mb=0 --option journal_ms=50 --format=json -o %t.d/report.%r.json -- %t %t.d > %t.out 2> %t.err
-// RUN: FileCheck %s --check-prefix=ERR < %t.err
-// RUN: FileCheck %s --check-prefix=RANK1 < %t.d/report.1.json
-// RUN: %ompdp merge -o %t.d/merged.json %t.d/report.*.json 2> %t.merge.err
-// RUN: FileCheck %s --check-prefix=MERGE-ERR < %t.merge.err
-// RUN: FileCheck %s --check-prefix=JSON < %t.d/merged.json
-// RUN: %ompdp report %t.d/merged.json | FileCheck %s --check-prefix=TEXT
-//
-// RUN: rm -rf %t.e && mkdir %t.e
-// RUN: not %mpirun -np 3 %ompdp run --option crash_log_mb=0 --option journal_ms=0 --format=json -o %t.e/report.%r.json -- %t %t.e > %t.out 2> %t.err
-// RUN: FileCheck %s --check-prefix=NOJOURNAL < %t.err
-// RUN: test ! -e %t.e/report.1.json
-// RUN: %ompdp merge -o %t.e/merged.json %t.e/report.*.json 2> %t.merge.err
-// RUN: FileCheck %s --check-prefix=MISSING-ERR < %t.merge.err
-// RUN: FileCheck %s --check-prefix=MISSING < %t.e/merged.json
-// RUN: %ompdp report %t.e/merged.json | FileCheck %s --check-prefix=MISSING-TEXT
-// RUN: %ompdp report --format=sarif %t.e/merged.json | FileCheck %s --check-prefix=MISSING-SARIF
 //===----------------------------------------------------------------------===//
 #include <omp.h>
 #include <signal.h>
