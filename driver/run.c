@@ -260,6 +260,22 @@ void drv_remove_run_dir(const char *dir) {
               strerror(errno));
 }
 
+/* pattern (an -o pattern: '%' doubled) made absolute from the current
+ * directory; NULL (after an error line) when out of memory or the current
+ * directory is unknown: then it stays as it is. */
+static char *absolute_pattern(const char *pattern) {
+  if (pattern[0] == '/')
+    return strdup(pattern);
+  char cwd[PATH_MAX];
+  if (!getcwd(cwd, sizeof(cwd)))
+    return NULL;
+  ompdp_strbuf_t b = {0};
+  for (const char *p = cwd; *p; ++p)
+    ompdp_sb_puts(&b, *p == '%' ? "%%" : (char[2]){*p, '\0'});
+  ompdp_sb_printf(&b, "/%s", pattern);
+  return ompdp_sb_take(&b);
+}
+
 /* The file `run` in dir (run_file.c): what we were asked, locked while we
  * live, so that a runtime that finds the lock free when the program ends
  * knows we were killed and lands the report itself (rt/orphan_linux.c),
@@ -1087,16 +1103,21 @@ int drv_run_main(int argc, char **argv) {
   char *final = dir && a.finished ? runtime_path(dir, "/final.%p") : NULL;
   if (dir && (!report_path || !crash_log || (a.finished && !final)))
     drv_error("out of memory");
+  /* Where the report goes if we are killed, for the runtime (whose
+   * program may change directory) and ompdp recover (run from anywhere):
+   * absolute. */
+  char *abs_pattern = out_pattern && strcmp(out_pattern, "-") ? absolute_pattern(out_pattern)
+                                                              : NULL;
   drv_run_info_t info = {.driver_pid = (long)getpid(),
                          .format = (char *)drv_format_name(a.format),
-                         .output = out_pattern,
+                         .output = abs_pattern ? abs_pattern : out_pattern,
                          .device = (char *)a.proj.device,
                          .host_memory = (char *)a.proj.host_memory,
                          .kernel_scale = (char *)a.proj.kernel_scale,
                          .program = a.program[0]};
   int run_fd = -1;
   if (!report_path || !crash_log || (a.finished && !final) ||
-      set_environment(runtime, report_path, crash_log, final, out_pattern, &a) ||
+      set_environment(runtime, report_path, crash_log, final, info.output, &a) ||
       lock_run_dir(dir, &info, &run_fd)) {
     if (run_fd >= 0)
       close(run_fd);
@@ -1107,6 +1128,7 @@ int drv_run_main(int argc, char **argv) {
     free(report_path);
     free(dir);
     free(runtime);
+    free(abs_pattern);
     free(out_pattern);
     free(out_path);
     free(a.options);
@@ -1166,6 +1188,7 @@ int drv_run_main(int argc, char **argv) {
   free(final);
   free(report_path);
   free(dir);
+  free(abs_pattern);
   free(out_pattern);
   free(out_path);
   free(a.options);
