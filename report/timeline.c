@@ -283,7 +283,7 @@ int ompdp_report_groups(const ompdp_report_t *r, ompdp_finding_group_t **groups,
     size_t e = b;
     while (e < nv && v[e].group == a)
       ++e;
-    group_saving(r, &g[a], idx, v + b, e - b, shown);
+    group_saving(r, &g[a], idx, v ? v + b : NULL, e - b, shown);
     b = e;
   }
   free(gof);
