@@ -131,7 +131,7 @@ char *drv_output_path(const char *pattern, long pid);
  * (output NULL: stderr). */
 typedef struct drv_run_info {
   long driver_pid, program_pid; /* program_pid 0: not started */
-  char *format;                 /* drv_format_name */
+  char *format;                 /* ompdp_report_format_name */
   char *output;                 /* the -o pattern of drv_output_pattern (%p kept) */
   char *device, *host_memory, *kernel_scale; /* --device and its companions */
   char *program;                /* the program's argv[0] */

@@ -266,40 +266,42 @@ static void recover_usage(FILE *out) {
         out);
 }
 
+typedef struct recover_ctx {
+  int all;
+  drv_operands_t dirs;
+} recover_ctx_t;
+
+/* --all, the one flag of its own. */
+static int recover_flag(void *ctx, int argc, char **argv, int *i) {
+  (void)argc;
+  if (strcmp(argv[*i], "--all"))
+    return 0;
+  ((recover_ctx_t *)ctx)->all = 1;
+  return 1;
+}
+
+static int recover_operand(void *ctx, const char *arg) {
+  return drv_keep_operand(&((recover_ctx_t *)ctx)->dirs, arg);
+}
+
 int drv_recover_main(int argc, char **argv) {
-  int all = 0;
   const char *output = NULL;
-  char **dirs = calloc((size_t)argc + 1, sizeof(*dirs));
-  size_t ndirs = 0;
-  if (!dirs) {
+  recover_ctx_t c = {0};
+  c.dirs.v = calloc((size_t)argc + 1, sizeof(*c.dirs.v));
+  if (!c.dirs.v) {
     drv_error("out of memory");
     return DRV_EXIT_FAILURE;
   }
-  for (int i = 1; i < argc; ++i) {
-    const char *a = argv[i], *v;
-    int m;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      recover_usage(stdout);
-      free(dirs);
-      return 0;
-    }
-    if (!strcmp(a, "--all")) {
-      all = 1;
-    } else if ((m = drv_flag_value(argc, argv, &i, "o", &v)) != 0 ||
-               (m = drv_flag_value(argc, argv, &i, "output", &v)) != 0) {
-      if (m < 0) {
-        free(dirs);
-        return DRV_EXIT_USAGE;
-      }
-      output = v;
-    } else if (a[0] == '-') {
-      drv_error("unknown option '%s' (see 'ompdp recover --help')", a);
-      free(dirs);
-      return DRV_EXIT_USAGE;
-    } else {
-      dirs[ndirs++] = argv[i];
-    }
+  drv_args_t spec = {.command = "recover", .usage = recover_usage, .output = &output,
+                     .flag = recover_flag, .operand = recover_operand, .ctx = &c};
+  int prc = drv_parse_args(argc, argv, &spec);
+  if (prc) {
+    free(c.dirs.v);
+    return prc > 0 ? 0 : DRV_EXIT_USAGE;
   }
+  int all = c.all;
+  char **dirs = c.dirs.v;
+  size_t ndirs = c.dirs.n;
   if (all && ndirs) {
     drv_error("--all or directories, not both");
     free(dirs);

@@ -139,23 +139,17 @@ static int check_option(const char *item) {
     drv_error("unknown runtime option '%.*s' (see 'ompdp run --help')", (int)n, item);
     return -1;
   }
-  /* The value, through the runtime's own parser (rt/options.c): a value it
-   * would refuse (journal_ms=x, verify_hashes=maybe, mode=fast) would cost
-   * the run the protection asked for, so it is refused here, before the
-   * program starts, in the runtime's words. */
-  ompdp_strbuf_t one = {0};
-  add_option(&one, item, n, eq + 1);
-  int rc = -1;
-  if (one.oom) {
-    drv_error("out of memory");
-  } else {
-    ompdp_options_reset();
-    ompdp_options_refuse = 1;
-    rc = ompdp_options_parse(one.d);
-    ompdp_options_free();
+  /* The value, by the rules the runtime's parser applies (rt/option_values.c):
+   * a value it would refuse (journal_ms=x, verify_hashes=maybe, mode=fast)
+   * would cost the run the protection asked for, so it is refused here,
+   * before the program starts, in the runtime's words. */
+  char name[65], err[256];
+  snprintf(name, sizeof(name), "%.*s", (int)(n < 64 ? n : 64), item);
+  if (ompdp_option_check(name, eq + 1, err, sizeof(err))) {
+    drv_error("%s", err);
+    return -1;
   }
-  free(one.d);
-  return rc;
+  return 0;
 }
 
 /*--- the runtime and the temporary directory --------------------------------*/
@@ -997,7 +991,7 @@ int drv_run_render_dir(const char *dir, const drv_run_info_t *info, const char *
   char *program[2] = {info->program ? info->program : "?", NULL};
   a.program = program;
   if (!info->format || drv_parse_format(info->format, &a.format))
-    a.format = DRV_FORMAT_TEXT;
+    a.format = OMPDP_RF_TEXT;
   a.proj.device = info->device;
   a.proj.host_memory = info->host_memory;
   a.proj.kernel_scale = info->kernel_scale;
@@ -1109,7 +1103,7 @@ int drv_run_main(int argc, char **argv) {
   char *abs_pattern = out_pattern && strcmp(out_pattern, "-") ? absolute_pattern(out_pattern)
                                                               : NULL;
   drv_run_info_t info = {.driver_pid = (long)getpid(),
-                         .format = (char *)drv_format_name(a.format),
+                         .format = (char *)ompdp_report_format_name(a.format),
                          .output = abs_pattern ? abs_pattern : out_pattern,
                          .device = (char *)a.proj.device,
                          .host_memory = (char *)a.proj.host_memory,

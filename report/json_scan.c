@@ -1,14 +1,15 @@
 /*===- json_scan.c - reading JSON in place, token by token ----------*- C -*-===*\
 |*
 |* The pull reader of json_scan.h. It checks what jansson checks, in the
-|* words of the report reader (json_load.c, whose error and UTF-8 helpers
-|* it shares), and allocates nothing: a string is decoded into the caller's
+|* words of the report reader (json_load.c, whose error and escape helpers
+|* it shares; UTF-8 as the writers check it, report.h), and allocates nothing: a string is decoded into the caller's
 |* buffer, a number into integers or a double. Nesting is followed by
 |* recursion, bounded by OMPDP_JS_MAX_DEPTH.
 |*
 \*===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE /* strtod_l, newlocale */
 #include "json_scan.h"
+#include "report.h" /* ompdp_utf8_len */
 
 #include <locale.h>
 #include <math.h>
