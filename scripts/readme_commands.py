@@ -43,8 +43,9 @@ import sys
 import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-COMMANDS = ("ompdp", "clang-19", "bash", "cmake", "mpirun", "python3", "export", "sudo",
-            "OMP_TOOL_LIBRARIES=", "OMPDP_")
+# A command line starts with a program (then a blank) or with a variable's
+# assignment; "ompdp: ..." is output.
+COMMAND = re.compile(r"^((ompdp|clang-19|bash|cmake|mpirun|python3|export|sudo)\s|[A-Z_]+=\S)")
 LONG = (re.compile(r"^cmake .*build-(asan|tsan)"), re.compile(r"^bash scripts/fuzz\.sh"))
 # Lines that build in the repository itself: run from its root.
 BUILDS_ROOT = re.compile(r"(^|\s)bash scripts/(demo|setup)\.sh")
@@ -56,7 +57,7 @@ def blocks(readme):
     out = []
     for b in re.findall(r"^```[a-z]*\n(.*?)^```", readme, re.S | re.M):
         lines = [l for l in b.splitlines() if l.strip()]
-        if lines and lines[0].startswith(COMMANDS):
+        if lines and COMMAND.match(lines[0]):
             out.append(lines)
     return out
 
