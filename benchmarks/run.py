@@ -401,6 +401,88 @@ def bench_program(name, base, runs, ompdp, work, nulltool, odp, cwd=None,
     return out
 
 
+# Short runs (a test program, a CI job's smoke run): `ompdp run` against
+# the program alone, in many alternated rounds, and where the difference
+# goes, side by side: plain; the null tool (what loading any OMPT tool
+# costs); ompdp's runtime loaded by hand, writing its report (what ompdp
+# costs inside the program: start-up, callbacks, analysis and report at
+# exit); `ompdp run` (adds the driver: its process, the run directory,
+# reading the report back and printing it). /bin/true has no OpenMP, so
+# only its plain and `ompdp run` sides are measured: the driver alone.
+SHORT_ROUNDS = (200, 15)      # full, --quick
+SHORT_SIZE = 16               # doubles in one_region's one region
+GOAL_SHORT_MS = 1.0           # ompdp run over the program alone
+
+
+def bench_short(cc, ompdp, nulltool, work, quick):
+    exe = os.path.join(work, "one_region")
+    cmd = [cc, "-O2", "-g", "-fopenmp", "-fopenmp-targets=x86_64-pc-linux-gnu",
+           "-Wl,-rpath,/usr/lib/llvm-19/lib",
+           os.path.join(HERE, "programs", "one_region.c"), "-o", exe]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        die(f"cannot build one_region.c:\n{' '.join(cmd)}\n{r.stderr}")
+    rt = os.path.join(os.path.dirname(os.path.dirname(ompdp)), "lib",
+                      "libompdp-rt.so")
+    true = shutil.which("true") or "/bin/true"
+    report = os.path.join(work, "short-report.txt")
+    err = os.path.join(work, "short.err")
+    env = dict(os.environ)
+    for k in ("OMP_TOOL_LIBRARIES", "OMP_TOOL", "OMPDP_OPTIONS"):
+        env.pop(k, None)
+    tool = lambda lib, **o: dict(env, OMP_TOOL="enabled",
+                                 OMP_TOOL_LIBRARIES=lib, **o)
+    prog = [exe, str(SHORT_SIZE)]
+    sides = [
+        ("true_plain", [true], env, False),
+        ("true_run", [ompdp, "run", "-o", report, "--", true], env, False),
+        ("plain", prog, env, True),
+        ("null", prog, tool(nulltool), True),
+        ("runtime", prog, tool(rt, OMPDP_OPTIONS=f"output={report}"), True),
+        ("run", [ompdp, "run", "-o", report, "--"] + prog, env, True),
+    ]
+    rounds = SHORT_ROUNDS[1] if quick else SHORT_ROUNDS[0]
+    wall = {k: [] for k, *_ in sides}
+    after = {k: [] for k, *_ in sides}
+    cpu = {k: [] for k, *_ in sides}
+    for _ in range(rounds):
+        for k, argv, e, mark in sides:
+            w, _, a, c = must(argv, err, env=e, mark=mark)
+            wall[k].append(w)
+            cpu[k].append(c)
+            if a is not None:
+                after[k].append(a)
+    ms = lambda v: statistics.median(v) * 1e3
+    def diff(a, b):
+        """a - b per round (next to each other in time): median and the
+        middle half of the rounds, in ms."""
+        d = sorted((x - y) * 1e3 for x, y in zip(wall[a], wall[b]))
+        q = lambda f: d[min(len(d) - 1, int(f * len(d)))]
+        return {"median": statistics.median(d), "q1": q(0.25), "q3": q(0.75)}
+    res = {"rounds": rounds, "size": SHORT_SIZE,
+           "wall_ms": {k: ms(v) for k, v in wall.items()},
+           "cpu_ms": {k: ms(v) for k, v in cpu.items()},
+           "after_main_ms": {k: ms(v) for k, v in after.items() if v},
+           "true_over_plain": diff("true_run", "true_plain"),
+           "run_over_plain": diff("run", "plain"),
+           "parts": [
+               ("loading an OMPT tool (null tool - plain)",
+                diff("null", "plain")),
+               ("ompdp in the program: start-up, callbacks, analysis, "
+                "report (runtime - null tool)", diff("runtime", "null")),
+               ("the driver: its process, run directory, reading and "
+                "printing the report (ompdp run - runtime)",
+                diff("run", "runtime")),
+           ]}
+    am = res["after_main_ms"]
+    if "runtime" in am and "null" in am:
+        res["parts"].append(
+            ("  of which after main: analysis and report (runtime - null "
+             "tool, after main)", {"median": am["runtime"] - am["null"],
+                                  "q1": None, "q3": None}))
+    return res
+
+
 def stream_run(ompdp, exe, args, work, tag):
     """One run of small_events in stream mode: peak RSS, wall time and what
     the report says about forgotten hashes."""
@@ -604,17 +686,18 @@ def render(res):
             lines.append(f"\n{p['name']}: {p['odp_note']}")
     s = res["summary"]
     lines.append("")
-    lines.append(f"slowdown (geometric mean, worst): ompdp "
-                 f"{s['geomean_slowdown']:.3f}, {s['worst_slowdown']:.3f} "
-                 f"({s['worst_program']}); null tool "
-                 f"{s['geomean_null_slowdown']:.3f}, "
-                 f"{s['worst_null_slowdown']:.3f} "
-                 f"({s['worst_null_program']})" +
-                 (f"; OMPDataPerf {s['geomean_odp_slowdown']:.3f}, "
-                  f"{s['worst_odp_slowdown']:.3f} ({s['worst_odp_program']})"
-                  f" over its {s['odp_rows']} rows (ompdp over the same: "
-                  f"{s['geomean_slowdown_odp_rows']:.3f})"
-                  if s.get("geomean_odp_slowdown") else ""))
+    if s.get("geomean_slowdown") is not None:
+        lines.append(f"slowdown (geometric mean, worst): ompdp "
+                     f"{s['geomean_slowdown']:.3f}, {s['worst_slowdown']:.3f} "
+                     f"({s['worst_program']}); null tool "
+                     f"{s['geomean_null_slowdown']:.3f}, "
+                     f"{s['worst_null_slowdown']:.3f} "
+                     f"({s['worst_null_program']})" +
+                     (f"; OMPDataPerf {s['geomean_odp_slowdown']:.3f}, "
+                      f"{s['worst_odp_slowdown']:.3f} ({s['worst_odp_program']})"
+                      f" over its {s['odp_rows']} rows (ompdp over the same: "
+                      f"{s['geomean_slowdown_odp_rows']:.3f})"
+                      if s.get("geomean_odp_slowdown") else ""))
     if s.get("geomean_over_null") is not None:
         lines.append(f"ompdp / null tool over the rows not transfer-bound: "
                      f"geometric mean {s['geomean_over_null']:.3f} "
@@ -722,6 +805,33 @@ def render(res):
                  for r in rd]
         lines.append(fmt_table(["report", "format", "MiB", "wall s", "CPU s",
                                 "MiB/CPU s", "peak RSS MiB"], rrows))
+    sh = res.get("short")
+    if sh:
+        lines.append("")
+        lines.append(f"short runs ({sh['rounds']} alternated rounds, medians "
+                     f"of the per-round differences in ms, in parentheses "
+                     f"the middle half of the rounds; one_region "
+                     f"{sh['size']}: one target region, 4 events):")
+        lines.append("")
+        w = sh["wall_ms"]
+        def dr(d):
+            if d["q1"] is None:
+                return f"{d['median']:.2f}"
+            return f"{d['median']:.2f} ({d['q1']:.2f}..{d['q3']:.2f})"
+        c = sh["cpu_ms"]
+        srows = [["/bin/true", f"{w['true_plain']:.2f}", f"{w['true_run']:.2f}",
+                  dr(sh["true_over_plain"]), f"{c['true_plain']:.2f}",
+                  f"{c['true_run']:.2f}"],
+                 ["one_region", f"{w['plain']:.2f}", f"{w['run']:.2f}",
+                  dr(sh["run_over_plain"]), f"{c['plain']:.2f}",
+                  f"{c['run']:.2f}"]]
+        lines.append(fmt_table(["program", "wall ms (alone)",
+                                "wall ms (ompdp run)", "ompdp run - alone, ms",
+                                "CPU ms (alone)", "CPU ms (ompdp run)"],
+                               srows))
+        lines.append("")
+        lines.append(fmt_table(["where one_region's difference goes", "ms"],
+                               [[n, dr(d)] for n, d in sh["parts"]]))
     lines.append("")
     lines.append("goals (reported, not enforced):")
     for g in res["goals"]:
@@ -734,6 +844,14 @@ def render(res):
 def goals(res):
     s = res["summary"]
     out = []
+    sh = res.get("short")
+    if sh:
+        t, o = sh["true_over_plain"]["median"], sh["run_over_plain"]["median"]
+        out.append({"goal": f"ompdp run costs at most {GOAL_SHORT_MS:g} ms "
+                    "more than the program (/bin/true, one tiny region)",
+                    "measured": f"/bin/true +{t:.2f} ms, one_region "
+                    f"+{o:.2f} ms",
+                    "met": max(t, o) <= GOAL_SHORT_MS})
     if s.get("geomean_over_null") is not None:
         out.append({"goal": f"ompdp / null tool geomean <= "
                     f"{GOAL_NULL_GEOMEAN} (rows not transfer-bound)",
@@ -930,7 +1048,7 @@ def main():
     runs = a.runs or (3 if a.quick else 5)
     if runs < 1:
         die("--runs must be at least 1")
-    known = [p[0] for p in PROGRAMS] + [e[0] for e in EXTERNAL]
+    known = [p[0] for p in PROGRAMS] + [e[0] for e in EXTERNAL] + ["short"]
     names = a.only or known
     for n in names:
         if n not in known:
@@ -988,6 +1106,9 @@ def main():
                               nulltool, odp, cwd=work, mark=False)
             r["measures"] = f"HeCBench src/{folder}, built from {hecbench}"
             res["programs"].append(r)
+        if not a.only or "short" in a.only:
+            print("running the short runs ...", file=sys.stderr, flush=True)
+            res["short"] = bench_short(a.cc, ompdp, nulltool, work, a.quick)
         print("running hashbench ...", file=sys.stderr, flush=True)
         res["hash"] = bench_hash(hb, a.quick)
         if not a.only:
@@ -1021,6 +1142,11 @@ def main():
         shutil.rmtree(work, ignore_errors=True)
 
     progs = res["programs"]
+    if not progs and res.get("short"):
+        res["summary"] = {}
+        res["goals"] = goals(res)
+        print(render(res))
+        return 0
     if not progs:
         # --only named programs that could not be built here (nw without a
         # HeCBench checkout): said above, nothing to tabulate.
