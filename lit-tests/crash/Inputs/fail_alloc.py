@@ -30,7 +30,9 @@ import sys
 import tempfile
 
 TIMINGS = {"wall_time_ns", "time_ns", "time_saved_ns", "transfer_time_ns", "kernel_time_ns",
-           "predicted_speedup", "flushed_at_ns", "bin_ns", "bins"}
+           "predicted_speedup", "flushed_at_ns", "bin_ns", "bins",
+           # device memory: when the peak came, and the times of its series
+           "peak_time_ns", "end_ns", "series"}
 # Columns of the timeline's operations that are measured times.
 TIMELINE_TIMES = {"start_ns", "dur_ns"}
 OOM = "ompdp ran out of memory: "
