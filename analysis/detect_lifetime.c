@@ -599,7 +599,7 @@ static char *lifetime_text(const ompdp_finding_t *f, const ompdp_region_info_t *
   if (f->variable)
     snprintf(what, sizeof(what), "`%s`", f->variable);
   else
-    snprintf(what, sizeof(what), "the memory allocated here");
+    snprintf(what, sizeof(what), "the memory mapped here");
   int enter = item && item->construct == OMPDP_CK_TARGET_ENTER_DATA;
   int region = item && item->construct == OMPDP_CK_TARGET_DATA;
   const char *how =

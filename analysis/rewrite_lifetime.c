@@ -149,7 +149,7 @@ static int plan_move(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const ompdp_r
   ompdp_strbuf_t d = {0}, a = {0};
   ompdp_sb_printf(&d, "%s `%s` on device %d %s its %s use: move `map(%s: %s)` from `target %s data` "
                   "at %s:%" PRIu32 " to a `target %s data` %s line %" PRIu32
-                  " (the construct at line %" PRIu32 ", which %s it); no statement in between "
+                  " (the construct at line %" PRIu32 ", which %s); no statement in between "
                   "uses `%s`",
                   early ? "allocate" : "release", it->variable,
                   f->num_devices ? f->devices[0] : 0, early ? "at" : "after",
