@@ -385,5 +385,5 @@ int main(void) {
   exit_copy_back();
   blind_kernels();
   threshold();
-  CHECK_DONE();
+  return CHECK_DONE();
 }

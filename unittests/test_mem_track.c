@@ -262,5 +262,5 @@ int main(void) {
   replaced_and_strays();
   series_bounded();
   checkpoints();
-  CHECK_DONE();
+  return CHECK_DONE();
 }

@@ -194,5 +194,5 @@ int main(void) {
   round_trip();
   refused();
   ranks_keep_theirs();
-  CHECK_DONE();
+  return CHECK_DONE();
 }
