@@ -98,6 +98,20 @@ STREAM_EVENTS = (10**8, 10**6)
 STREAM_PERIOD = 4096
 # mode=check runs (program, size full, size quick): one run analysed online
 # and from the kept log, and the two JSON reports compared byte for byte.
+# Reading reports back (`ompdp report`): a real report of a long run with
+# every event in its timeline (small_events N --option timeline=full, about
+# 58 bytes of JSON per event), and one with many findings (a real report's
+# finding repeated at distinct lines), each at two sizes: full / quick
+# events or findings of the larger one, the smaller half of it.
+READ_EVENTS = (10**6, 10**5)
+READ_FINDINGS = (10**5, 10**4)
+READ_RUNS = 3
+# Reading is linear: CPU time per byte of the larger report at most this
+# many times that of the smaller, and peak memory growing by at most this
+# many bytes per byte of report from the smaller to the larger (the
+# driver's own few MiB aside).
+GOAL_READ_SCALING = 1.25
+GOAL_READ_RSS_PER_BYTE = 4.0
 CHECK_RUNS = [("small_events", "small_events.c", 10**7, 10**5),
               ("patterns_M", "patterns.c", 1 << 15, 1 << 13),
               ("threads_nowait", "threads_nowait.c", 1 << 18, 1 << 14)]
@@ -424,6 +438,72 @@ def check_run(ompdp, exe, size, name, work):
             "findings": len(rep["findings"])}
 
 
+def findings_report(src, dst, n):
+    """A report of n findings: src's first finding repeated at n distinct
+    lines (no timeline), as a long run of many constructs would give.
+    Written one finding at a time: the benchmark's own memory must not grow
+    with it (a child forked from it starts with its pages, which its peak
+    RSS would count)."""
+    with open(src) as f:
+        rep = json.load(f)
+    f0 = rep["findings"][0]
+    rep["findings"] = []
+    rep.pop("timeline", None)
+    head = json.dumps(rep, indent=1)
+    cut = head.rindex('"findings": [')
+    with open(dst, "w") as out:
+        out.write(head[:cut] + '"findings": [\n')
+        for i in range(n):
+            f0["line"] = i + 1
+            out.write((",\n" if i else "") + json.dumps(f0, indent=1))
+        out.write(head[cut + len('"findings": ['):])
+
+
+def read_report(ompdp, path, fmt, work):
+    """Median wall and CPU seconds and peak RSS (KiB) of `ompdp report` over
+    READ_RUNS runs."""
+    runs = [must([ompdp, "report", f"--format={fmt}", "-o", os.devnull,
+                  path], os.path.join(work, "read.stderr"), mark=False)
+            for _ in range(READ_RUNS)]
+    return {"wall_s": statistics.median(r[0] for r in runs),
+            "cpu_s": statistics.median(r[3] for r in runs),
+            "peak_rss_kib": statistics.median(r[1] for r in runs)}
+
+
+def bench_read(ompdp, exe, work, quick):
+    """`ompdp report` of large reports at two sizes each: time and memory
+    must follow the report's size."""
+    events = READ_EVENTS[1] if quick else READ_EVENTS[0]
+    nfind = READ_FINDINGS[1] if quick else READ_FINDINGS[0]
+    rows = []
+    # The finding to repeat, from a short run (a small report to load).
+    seed = os.path.join(work, "read-seed.json")
+    must([ompdp, "run", "--format=json", "-o", seed, "--", exe, "1000"],
+         os.path.join(work, "read.stderr"))
+    for shape in ("timeline", "findings"):
+        for scale in (2, 1):
+            path = os.path.join(work, f"read-{shape}-{scale}.json")
+            if shape == "timeline":
+                n = events // scale
+                must([ompdp, "run", "--format=json", "-o", path, "--option",
+                      "timeline=full", "--", exe, str(n)],
+                     os.path.join(work, "read.stderr"))
+                label, fmt = f"{n} events, timeline=full", "html"
+            else:
+                n = nfind // scale
+                findings_report(seed, path, n)
+                label, fmt = f"{n} findings", "text"
+            r = read_report(ompdp, path, fmt, work)
+            r.update({"shape": shape, "label": label, "format": fmt,
+                      "bytes": os.path.getsize(path)})
+            rows.append(r)
+    for shape in ("timeline", "findings"):
+        for scale in (2, 1):
+            os.unlink(os.path.join(work, f"read-{shape}-{scale}.json"))
+    os.unlink(seed)
+    return rows
+
+
 def bench_hash(hb, quick):
     # Largest buffer, and the shortest timing a measurement may rest on.
     args = [hb, str(16 << 20), "0.01"] if quick else \
@@ -629,6 +709,19 @@ def render(res):
                      f"{a['analysis_cpu_s']:.2f} s CPU; log "
                      f"{a['log_bytes_per_event']:.1f} B/event, peak "
                      f"{a['peak_bytes_per_event']:.1f} B/event")
+    rd = res.get("read")
+    if rd:
+        lines.append("")
+        lines.append(f"reading a report back (`ompdp report`, the format "
+                     f"shown; median of {READ_RUNS}):")
+        lines.append("")
+        rrows = [[r["label"], r["format"], f"{r['bytes'] / 2**20:.1f}",
+                  f"{r['wall_s']:.2f}", f"{r['cpu_s']:.2f}",
+                  f"{r['bytes'] / 2**20 / max(r['cpu_s'], 1e-9):.0f}",
+                  f"{r['peak_rss_kib'] / 1024:.1f}"]
+                 for r in rd]
+        lines.append(fmt_table(["report", "format", "MiB", "wall s", "CPU s",
+                                "MiB/CPU s", "peak RSS MiB"], rrows))
     lines.append("")
     lines.append("goals (reported, not enforced):")
     for g in res["goals"]:
@@ -709,6 +802,24 @@ def goals(res):
                     "measured": "identical in every mode=check run" if not bad
                     else "differ: " + ", ".join(bad),
                     "met": not bad})
+    rd = res.get("read")
+    if rd:
+        scal, grow = [], []
+        for shape in ("timeline", "findings"):
+            small, big = [r for r in rd if r["shape"] == shape]
+            scal.append((shape, (big["cpu_s"] / max(small["cpu_s"], 1e-9)) /
+                         (big["bytes"] / small["bytes"])))
+            grow.append((shape, (big["peak_rss_kib"] - small["peak_rss_kib"]) *
+                         1024 / (big["bytes"] - small["bytes"])))
+        out.append({"goal": "reading a report: time linear in its size (CPU "
+                    "per byte at twice the size / at the size <= "
+                    f"{GOAL_READ_SCALING})",
+                    "measured": ", ".join(f"{n} {x:.2f}" for n, x in scal),
+                    "met": max(x for _, x in scal) <= GOAL_READ_SCALING})
+        out.append({"goal": "reading a report: peak memory grows by <= "
+                    f"{GOAL_READ_RSS_PER_BYTE:.0f} bytes per byte of report",
+                    "measured": ", ".join(f"{n} {x:.2f}" for n, x in grow),
+                    "met": max(x for _, x in grow) <= GOAL_READ_RSS_PER_BYTE})
     lb = res.get("logbench")
     if lb:
         one = lb["callbacks"][0]["updates_per_s"]
@@ -901,6 +1012,9 @@ def main():
                       file=sys.stderr, flush=True)
                 res["check"].append(check_run(ompdp, built[src], size, name,
                                               work))
+            print("reading large reports back ...", file=sys.stderr,
+                  flush=True)
+            res["read"] = bench_read(ompdp, exe, work, a.quick)
             if lb:
                 res["logbench"] = bench_logbench(lb, a.quick, runs)
     finally:

@@ -125,6 +125,40 @@ int drv_output_pattern(const char *output, char **pattern);
 /* The pattern with %p as pid; NULL after an error message. */
 char *drv_output_path(const char *pattern, long pid);
 
+/* What `ompdp run` was asked, in the file `run` of its directory, which it
+ * keeps locked while it lives (run_file.c): for the runtime and `ompdp
+ * recover` when it was killed. Strings are malloc'd, NULL when not given
+ * (output NULL: stderr). */
+typedef struct drv_run_info {
+  long driver_pid, program_pid; /* program_pid 0: not started */
+  char *format;                 /* ompdp_report_format_name */
+  char *output;                 /* the -o pattern of drv_output_pattern (%p kept) */
+  char *device, *host_memory, *kernel_scale; /* --device and its companions */
+  char *program;                /* the program's argv[0] */
+} drv_run_info_t;
+/* Writes info over the whole file fd. 0, or -1 with errno set. */
+int drv_run_file_write(int fd, const drv_run_info_t *info);
+/* Reads the file at path into *info, and who holds its lock (0: nobody,
+ * ompdp run is gone). 0, or -1 with errno set (no such file, not one). */
+int drv_run_file_read(const char *path, drv_run_info_t *info, long *lock_holder);
+void drv_run_info_free(drv_run_info_t *info);
+/* Where `ompdp run` makes its directories, ompdp.XXXXXX: $OMPDP_RUN_DIR
+ * when set, else /dev/shm (when it has room) and the temporary directory
+ * ($TMPDIR, /tmp). *n bases into bases[3]. */
+void drv_run_bases(const char *bases[3], size_t *n);
+/* run.c: renders what the runtime left in the directory of an `ompdp run`
+ * that was killed, as it would have (info), to output when given instead
+ * of the recorded -o. The number of reports written, or -1. */
+int drv_run_render_dir(const char *dir, const drv_run_info_t *info, const char *output);
+/* dir/name, malloc'd; NULL when out of memory. */
+char *drv_path_join(const char *dir, const char *name);
+/* Removes a run directory and what is in it (it is flat). */
+void drv_remove_run_dir(const char *dir);
+/* recover_cmd.c: one line when earlier runs of `ompdp run` were killed and
+ * left what `ompdp recover` turns into reports; the subcommand. */
+void drv_orphans_notice(void);
+int drv_recover_main(int argc, char **argv);
+
 /* merge.c: reads the reports (or journals) at paths, one rank each, and
  * merges them into *out. Returns 0, or an exit status after an error
  * message. */

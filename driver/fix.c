@@ -42,7 +42,9 @@ typedef struct src_file {
 } src_file_t;
 
 typedef struct fixer {
-  const char *root;
+  const char *root;        /* --root, else the current directory */
+  int root_given;          /* --root: it alone */
+  const ompdp_report_t *rep; /* its compile commands: where files were built */
   src_file_t **files;
   size_t num_files;
   ompdp_fix_plan_t plan;
@@ -78,6 +80,27 @@ static int read_source(src_file_t *s, const char *name) {
   return 0;
 }
 
+/* Where the file an edit names is: a relative name is relative to the
+ * directory it was compiled in, which the report records (so a report
+ * copied or moved elsewhere still finds its sources), or, where the report
+ * records none or the file is not there, to the current directory; --root
+ * overrides both. malloc'd. */
+static char *source_path(const fixer_t *fx, const char *name) {
+  if (name[0] == '/' || fx->root_given)
+    return join_path(fx->root, name);
+  for (size_t i = 0; i < fx->rep->num_compile_commands; ++i) {
+    const ompdp_compile_command_t *c = &fx->rep->compile_commands[i];
+    if (strcmp(c->file, name) || !c->directory || !c->directory[0])
+      continue;
+    char *p = join_path(c->directory, name);
+    struct stat st;
+    if (!p || (stat(p, &st) == 0 && S_ISREG(st.st_mode)))
+      return p;
+    free(p);
+  }
+  return join_path(fx->root, name);
+}
+
 /* The planner's source: the file named name, read once; NULL when it
  * cannot be read (said once). */
 static ompdp_fix_file_t *open_file(void *ctx, const char *name) {
@@ -94,7 +117,7 @@ static ompdp_fix_file_t *open_file(void *ctx, const char *name) {
     return NULL;
   fx->files[fx->num_files++] = s;
   s->ff.name = name;
-  s->path = join_path(fx->root, name);
+  s->path = source_path(fx, name);
   if (!s->path || read_source(s, name)) {
     drv_error("cannot read '%s': %s; its rewrites are left out", s->path ? s->path : name,
               strerror(errno));
@@ -492,7 +515,8 @@ static void fix_usage(FILE *out) {
         "              are taken back\n"
         "  --no-recompile  with --apply: skip that check\n"
         "  --root DIR  directory that relative source paths are relative to\n"
-        "              (default: the current directory)\n",
+        "              (default: the directory each file was compiled in, as the\n"
+        "              report records it, else the current directory)\n",
         out);
 }
 
@@ -564,7 +588,7 @@ int drv_fix_main(int argc, char **argv) {
     return DRV_EXIT_FAILURE;
   }
   drv_plan_rewrites(&r); /* a runtime's own report: its rewrites */
-  fixer_t fx = {.root = root};
+  fixer_t fx = {.root = root, .root_given = root != cwd, .rep = &r};
   int rc = 0;
   if (choose(&fx, &r)) {
     drv_error("out of memory");

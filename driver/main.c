@@ -152,6 +152,8 @@ static void usage(FILE *out) {
         "  lsp     a language server: findings as diagnostics, rewrites as code\n"
         "          actions, in any editor that speaks LSP (docs/lsp.md)\n"
         "          ompdp lsp [--report FILE]... [--source-root DIR]\n"
+        "  recover the reports that runs of 'ompdp run' which were killed left behind\n"
+        "          ompdp recover [--all | DIR...] [-o FILE]\n"
         "\n"
         "options:\n"
         "  --help      show this help ('ompdp <command> --help' for a command's)\n"
@@ -190,6 +192,8 @@ int main(int argc, char **argv) {
     return drv_diff_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "lsp"))
     return drv_lsp_main(argc - 1, argv + 1);
+  if (!strcmp(cmd, "recover"))
+    return drv_recover_main(argc - 1, argv + 1);
   if (cmd[0] == '-')
     drv_error("unknown option '%s' (see 'ompdp --help')", cmd);
   else

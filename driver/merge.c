@@ -74,6 +74,13 @@ int drv_merge_files(char *const *paths, size_t n, ompdp_report_t *out) {
   char line[512];
   if (ompdp_merge_summary_line(out, line, sizeof(line)))
     drv_error("%s", line);
+  /* A rank whose `ompdp run` was killed (mpirun tearing the job down) may
+   * have left its event log for `ompdp recover`: say so. */
+  int missing = 0;
+  for (size_t i = 0; out->merge && i < out->merge->num_ranks; ++i)
+    missing |= out->merge->ranks[i].status == OMPDP_RANK_MISSING;
+  if (missing)
+    drv_orphans_notice();
   return 0;
 }
 

@@ -12,6 +12,9 @@
 |* process would have had to do is needed: every operation that completed
 |* before it died is in the report; the one in flight, not.
 |*
+|* Under MPI the file also says which rank the process was, and so does the
+|* report rebuilt from it, so that `ompdp merge` takes it with the others.
+|*
 |* What the end of a run decides (unused allocations and transfers) is
 |* decided as of the death, and said so; rewrites are planned only at the
 |* end of a run that completes, so there are none.
@@ -26,6 +29,8 @@
 #include "ompdp/crashlog.h"
 #include "attribution.h"
 #include "engine.h"
+#include "process.h"
+#include "rank.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -88,6 +93,8 @@ typedef struct crash_log {
   const char **warnings;
   size_t num_warnings;
   uint64_t bad_records, bad_meta;
+  int has_process; /* the MPI rank the process was (OMPDP_CL_PROCESS) */
+  ompdp_process_t process; /* its strings point into the mapped file */
 } crash_log_t;
 
 static crash_log_t *the_log; /* for the attribution callbacks */
@@ -202,6 +209,30 @@ static int read_meta(crash_log_t *L, const block_ref_t *blk) {
         if (ok)
           L->argv[L->argc++] = a;
       }
+      break;
+    }
+    case OMPDP_CL_PROCESS: {
+      ompdp_cl_process_t cp;
+      ok = (size_t)(rend - q) >= sizeof(cp);
+      if (!ok)
+        break;
+      memcpy(&cp, q, sizeof(cp));
+      q += sizeof(cp);
+      const char *strs[5];
+      for (int k = 0; k < 5 && ok; ++k)
+        ok = (strs[k] = string_at(&q, rend)) != NULL;
+      ok = ok && cp.rank >= 0 && cp.size > cp.rank && cp.local_rank >= -1;
+      if (!ok)
+        break;
+      ompdp_process_t *p = &L->process;
+      ompdp_process_init(p);
+      p->rank = cp.rank;
+      p->size = cp.size;
+      p->local_rank = cp.local_rank;
+      char **const dst[5] = {&p->launcher, &p->job, &p->host, &p->executable, &p->build_id};
+      for (int k = 0; k < 5; ++k)
+        *dst[k] = strs[k][0] ? (char *)strs[k] : NULL;
+      L->has_process = 1;
       break;
     }
     case OMPDP_CL_WARNING: {
@@ -385,6 +416,7 @@ static int64_t replay(crash_log_t *L, ompdp_engine_t *g, uint64_t *last_end) {
       L->bad_records++;
       continue;
     }
+    ompdp_rank_note_devices(&op); /* the rank's devices (rank_linux.c) */
     uint32_t id = ompdp_op_intern(&op);
     if (id == OMPDP_NONE) {
       rc = -1;
@@ -511,6 +543,7 @@ int drv_recover(const char *path, const char *reason, uint64_t ended_at_ns, ompd
                                .lifetime_all = h->lifetime_all != 0};
   ompdp_engine_t *g = ompdp_engine_create(&cfg);
   uint64_t last_end = h->start_ticks;
+  ompdp_rank_forget_devices();
   int64_t events = g ? replay(&L, g, &last_end) : -1;
   uint64_t mult = tick_mult(h);
   uint64_t last_ns =
@@ -552,6 +585,11 @@ int drv_recover(const char *path, const char *reason, uint64_t ended_at_ns, ompd
   }
   for (size_t i = 0; i < L.num_warnings; ++i)
     oom |= ompdp_report_add_warning(r, L.warnings[i]) != 0;
+  /* Under MPI: which rank, so that ompdp merge takes the report. */
+  if (L.has_process) {
+    ompdp_rank_fill_as(r, &L.process, h->pid, host);
+    oom |= !r->process;
+  }
   oom |= warn(r, "unused allocations and unused transfers are decided as of the end of the "
                  "event log: a mapping the process would have used later is reported unused") != 0;
   if (L.num_sites)

@@ -20,6 +20,7 @@
 #define _GNU_SOURCE /* pipe2 */
 #include "driver.h"
 #include "journal_format.h"
+#include "ompdp_rt.h"
 #include "report_views.h"
 #include "projection.h"
 #include "timeline.h"
@@ -63,7 +64,8 @@ static int is_driver_option(const char *name, size_t n) {
          (n == 6 && !strncmp(name, "format", 6)) ||
          (n == 9 && !strncmp(name, "crash_log", 9)) ||
          (n == 5 && !strncmp(name, "final", 5)) ||
-         (n == 12 && !strncmp(name, "final_format", 12));
+         (n == 12 && !strncmp(name, "final_format", 12)) ||
+         (n == 10 && !strncmp(name, "run_output", 10));
 }
 
 static void run_usage(FILE *out) {
@@ -129,13 +131,25 @@ static int check_option(const char *item) {
               item[0] == 'o' ? " (use -o FILE)" : item[0] == 'f' ? " (use --format)" : "");
     return -1;
   }
-  for (size_t i = 0; i < NUM_RUNTIME_OPTIONS; ++i)
-    if (strlen(RuntimeOptions[i].name) == n &&
-        !strncmp(RuntimeOptions[i].name, item, n))
-      return 0;
-  drv_error("unknown runtime option '%.*s' (see 'ompdp run --help')", (int)n,
-            item);
-  return -1;
+  size_t i = 0;
+  while (i < NUM_RUNTIME_OPTIONS &&
+         (strlen(RuntimeOptions[i].name) != n || strncmp(RuntimeOptions[i].name, item, n)))
+    ++i;
+  if (i == NUM_RUNTIME_OPTIONS) {
+    drv_error("unknown runtime option '%.*s' (see 'ompdp run --help')", (int)n, item);
+    return -1;
+  }
+  /* The value, by the rules the runtime's parser applies (rt/option_values.c):
+   * a value it would refuse (journal_ms=x, verify_hashes=maybe, mode=fast)
+   * would cost the run the protection asked for, so it is refused here,
+   * before the program starts, in the runtime's words. */
+  char name[65], err[256];
+  snprintf(name, sizeof(name), "%.*s", (int)(n < 64 ? n : 64), item);
+  if (ompdp_option_check(name, eq + 1, err, sizeof(err))) {
+    drv_error("%s", err);
+    return -1;
+  }
+  return 0;
 }
 
 /*--- the runtime and the temporary directory --------------------------------*/
@@ -164,8 +178,21 @@ static char *find_runtime(void) {
   return real;
 }
 
+void drv_run_bases(const char *bases[3], size_t *n) {
+  const char *own = getenv("OMPDP_RUN_DIR"), *tmp = getenv("TMPDIR");
+  *n = 0;
+  if (own && *own) {
+    bases[(*n)++] = own;
+    return;
+  }
+  bases[(*n)++] = "/dev/shm";
+  bases[(*n)++] = tmp && *tmp ? tmp : "/tmp";
+}
+
 static char *make_temp_dir(void) {
-  const char *base = getenv("TMPDIR");
+  const char *base = getenv("OMPDP_RUN_DIR");
+  if (!base || !*base)
+    base = getenv("TMPDIR");
   if (!base || !*base)
     base = "/tmp";
   size_t n = strlen(base) + sizeof("/ompdp.XXXXXX");
@@ -188,10 +215,13 @@ static char *make_temp_dir(void) {
  * journals for us: a private directory in /dev/shm, whose pages live in memory and are never written
  * back to a disk; NULL (then the temporary directory) where there is none,
  * or where it is small (a container's 64 MiB), which the program may need
- * for its own shared memory. */
+ * for its own shared memory, or where $OMPDP_RUN_DIR chooses the place. */
 static char *make_shm_dir(void) {
   struct stat st;
   struct statvfs vfs;
+  const char *own = getenv("OMPDP_RUN_DIR");
+  if (own && *own)
+    return NULL; /* the directory the user chose (make_temp_dir) */
   if (stat("/dev/shm", &st) || !S_ISDIR(st.st_mode) || access("/dev/shm", W_OK | X_OK) ||
       statvfs("/dev/shm", &vfs) || (uint64_t)vfs.f_bavail * vfs.f_frsize < ((uint64_t)1 << 30))
     return NULL;
@@ -204,21 +234,62 @@ static char *make_shm_dir(void) {
 }
 
 /* Removes the temporary directory and whatever the runtime left in it (the
- * report, maybe a partly written one). It is ours alone, and flat. */
-static void remove_temp_dir(const char *dir) {
+ * report, maybe a partly written one). It is ours alone, and flat. The file
+ * `run` goes last: killed halfway, we leave a directory that `ompdp
+ * recover` still knows for one of ours (it removes it, empty). */
+void drv_remove_run_dir(const char *dir) {
   DIR *d = opendir(dir);
   if (d) {
     struct dirent *e;
     while ((e = readdir(d))) {
-      if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+      if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, "run"))
         continue;
       unlinkat(dirfd(d), e->d_name, 0);
     }
+    unlinkat(dirfd(d), "run", 0);
     closedir(d);
   }
   if (rmdir(dir) != 0 && errno != ENOENT)
     drv_error("cannot remove the temporary directory '%s': %s", dir,
               strerror(errno));
+}
+
+/* pattern (an -o pattern: '%' doubled) made absolute from the current
+ * directory; NULL (after an error line) when out of memory or the current
+ * directory is unknown: then it stays as it is. */
+static char *absolute_pattern(const char *pattern) {
+  if (pattern[0] == '/')
+    return strdup(pattern);
+  char cwd[PATH_MAX];
+  if (!getcwd(cwd, sizeof(cwd)))
+    return NULL;
+  ompdp_strbuf_t b = {0};
+  for (const char *p = cwd; *p; ++p)
+    ompdp_sb_puts(&b, *p == '%' ? "%%" : (char[2]){*p, '\0'});
+  ompdp_sb_printf(&b, "/%s", pattern);
+  return ompdp_sb_take(&b);
+}
+
+/* The file `run` in dir (run_file.c): what we were asked, locked while we
+ * live, so that a runtime that finds the lock free when the program ends
+ * knows we were killed and lands the report itself (rt/orphan_linux.c),
+ * and `ompdp recover` knows what to do with what is left. Its descriptor
+ * is not inherited (and fcntl locks never are). 0, or -1 after an error. */
+static int lock_run_dir(const char *dir, const drv_run_info_t *info, int *fd) {
+  size_t len = strlen(dir) + sizeof("/run");
+  char *path = malloc(len);
+  if (!path) {
+    drv_error("out of memory");
+    return -1;
+  }
+  snprintf(path, len, "%s/run", dir);
+  *fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+  int rc = *fd < 0 || fcntl(*fd, F_SETLK, &fl) || drv_run_file_write(*fd, info) ? -1 : 0;
+  if (rc)
+    drv_error("cannot write '%s': %s", path, strerror(errno));
+  free(path);
+  return rc;
 }
 
 /*--- running the program ----------------------------------------------------*/
@@ -344,6 +415,7 @@ typedef struct run_args {
   char **program; /* NULL-terminated, points into argv */
   drv_projection_t proj; /* --device and its companions */
   int finished; /* the runtime writes the finished report (option final) */
+  int orphaned; /* ompdp recover: what a killed run left; how the program ended is unknown */
 } run_args_t;
 
 /* Returns 0, or the exit status to leave with (0 included for --help: then
@@ -405,7 +477,8 @@ static int tool_disabled(void) {
 /* Sets the environment that makes the OpenMP runtime load ours. An
  * OMP_TOOL the user set is left alone. */
 static int set_environment(const char *runtime, const char *report_path,
-                           const char *crash_log, const char *final, const run_args_t *a) {
+                           const char *crash_log, const char *final, const char *out_pattern,
+                           const run_args_t *a) {
   ompdp_strbuf_t libs = {0}, opts = {0};
   ompdp_sb_puts(&libs, runtime);
   const char *prev = getenv("OMP_TOOL_LIBRARIES");
@@ -424,6 +497,8 @@ static int set_environment(const char *runtime, const char *report_path,
     add_option(&opts, "final", 5, final);
     add_option(&opts, "final_format", 12, ompdp_report_format_name(a->format));
   }
+  /* Where the report goes if we are killed (rt/orphan_linux.c). */
+  add_option(&opts, "run_output", 10, out_pattern ? out_pattern : "-");
   int rc = 0;
   if (libs.oom || opts.oom) {
     drv_error("out of memory");
@@ -496,7 +571,7 @@ static long events_pid(const char *name) {
   return pid;
 }
 
-static char *join(const char *dir, const char *name) {
+char *drv_path_join(const char *dir, const char *name) {
   size_t len = strlen(dir) + strlen(name) + 2;
   char *path = malloc(len);
   if (path)
@@ -530,7 +605,7 @@ static size_t find_reports(const char *dir, pid_t main_pid, found_report_t **out
     long pid = report_pid(e->d_name, &journal);
     if (pid < 0)
       continue;
-    char *path = join(dir, e->d_name);
+    char *path = drv_path_join(dir, e->d_name);
     found_report_t *f = path ? add_found(out, &n, &cap) : NULL;
     if (!f) {
       free(path);
@@ -566,7 +641,7 @@ static size_t find_reports(const char *dir, pid_t main_pid, found_report_t **out
       ++i;
     if (i < n && !(*out)[i].journal)
       continue;
-    char *path = join(dir, e->d_name);
+    char *path = drv_path_join(dir, e->d_name);
     found_report_t *f = !path ? NULL : i < n ? &(*out)[i] : add_found(out, &n, &cap);
     if (!f) {
       free(path);
@@ -733,8 +808,10 @@ static void complete_other(ompdp_report_t *r, const run_args_t *a) {
  * only the driver knows: how the program ended. The runtime's finished
  * report (option final) must come out the same. */
 static void complete_report(ompdp_report_t *r, const run_args_t *a, int status) {
-  r->has_exit_status = WIFEXITED(status) || WIFSIGNALED(status);
-  r->exit_status = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+  if (!a->orphaned) {
+    r->has_exit_status = WIFEXITED(status) || WIFSIGNALED(status);
+    r->exit_status = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+  }
   /* A runtime that could not read its command line leaves argv empty. */
   if (r->argc == 0) {
     size_t n = 0;
@@ -759,7 +836,10 @@ static void render_one(const found_report_t *f, int is_main, const run_args_t *a
                        int status, uint64_t ended_at_ns, const char *path) {
   ompdp_report_t r;
   char err[1024], why[256];
-  if (!is_main)
+  if (a->orphaned)
+    snprintf(why, sizeof(why), "ompdp run was killed, and %s ended without writing its report",
+             is_main ? "the program" : "a process it started");
+  else if (!is_main)
     snprintf(why, sizeof(why), "process %ld ended without writing its report", f->pid);
   else if (WIFSIGNALED(status))
     snprintf(why, sizeof(why), "the program was killed by signal %d (%s) before it could "
@@ -842,18 +922,21 @@ static int print_finished(const char *dir, pid_t pid, const found_report_t *foun
 /* Renders every report the runtime wrote: the program's own (or the only
  * one) where -o says, further ones (other processes) after it on stderr, or
  * to <-o FILE>.<pid>. */
-static void render(const char *dir, pid_t pid, const run_args_t *a, int status,
-                   uint64_t ended_at_ns, int disabled) {
+static size_t render(const char *dir, pid_t pid, const run_args_t *a, int status,
+                     uint64_t ended_at_ns, int disabled) {
   found_report_t *found;
   size_t n = find_reports(dir, pid, &found);
-  if (n == 0)
+  if (n == 0 && !a->orphaned)
     explain_no_report(a, status, disabled);
   int printed = print_finished(dir, pid, found, n, a, status);
   int to_file = a->output && strcmp(a->output, "-") != 0;
   for (size_t i = 0; i < n && !printed; ++i) {
-    int is_main = found[i].pid == (long)pid || n == 1;
+    /* What a killed run left: the program's own report may have been
+     * written by its runtime (rt/orphan_linux.c), and the one found first
+     * is then another process's. */
+    int is_main = found[i].pid == (long)pid || (n == 1 && !a->orphaned);
     char *path = NULL;
-    if (i == 0) {
+    if (i == 0 && (!a->orphaned || is_main)) {
       path = a->output ? strdup(a->output) : NULL;
     } else if (to_file) {
       size_t len = strlen(a->output) + 24;
@@ -875,6 +958,76 @@ static void render(const char *dir, pid_t pid, const run_args_t *a, int status,
     free(found[i].events);
   }
   free(found);
+  return n;
+}
+
+/* final.<pid>.<status> in dir: the finished report of the program (the
+ * runtime wrote it for us, and we were killed before printing it), its
+ * path and the status; NULL when there is none. */
+static char *find_final(const char *dir, long pid, int *code) {
+  DIR *d = opendir(dir);
+  char prefix[40], *path = NULL;
+  snprintf(prefix, sizeof(prefix), "final.%ld.", pid);
+  struct dirent *e;
+  while (d && !path && (e = readdir(d))) {
+    char *end;
+    if (strncmp(e->d_name, prefix, strlen(prefix)))
+      continue;
+    long v = strtol(e->d_name + strlen(prefix), &end, 10);
+    if (*end || v < 0 || v > 255)
+      continue;
+    *code = (int)v;
+    path = drv_path_join(dir, e->d_name);
+  }
+  if (d)
+    closedir(d);
+  return path;
+}
+
+int drv_run_render_dir(const char *dir, const drv_run_info_t *info, const char *output) {
+  run_args_t a;
+  memset(&a, 0, sizeof(a));
+  a.orphaned = 1;
+  char *program[2] = {info->program ? info->program : "?", NULL};
+  a.program = program;
+  if (!info->format || drv_parse_format(info->format, &a.format))
+    a.format = OMPDP_RF_TEXT;
+  a.proj.device = info->device;
+  a.proj.host_memory = info->host_memory;
+  a.proj.kernel_scale = info->kernel_scale;
+  if (drv_projection_load(&a.proj))
+    return -1;
+  long pid = info->program_pid;
+  char *path = output ? strdup(output)
+               : info->output && pid ? drv_output_path(info->output, pid)
+               : info->output ? strdup(info->output) : NULL;
+  if ((output || info->output) && !path) {
+    drv_error("out of memory");
+    return -1;
+  }
+  a.output = path;
+  int code, written = 0;
+  /* The runtime's finished report, which we were killed before printing:
+   * as it is, and the program's other files with it are done. */
+  char *final = pid ? find_final(dir, pid, &code) : NULL;
+  if (final && drv_copy_report(final, a.output, stderr) == 0) {
+    ++written;
+    char name[64];
+    snprintf(name, sizeof(name), "report.%ld.json", pid);
+    unlinkat(AT_FDCWD, final, 0);
+    char *rep = drv_path_join(dir, name);
+    if (rep)
+      unlink(rep);
+    free(rep);
+    snprintf(name, sizeof(name), "events.%ld", pid);
+    if ((rep = drv_path_join(dir, name)))
+      unlink(rep);
+    free(rep);
+  }
+  free(final);
+  written += (int)render(dir, (pid_t)pid, &a, 0, 0, 0);
+  free(path);
+  return written;
 }
 
 /* dir + name, with any '%' of dir doubled: a path pattern for the runtime,
@@ -907,6 +1060,8 @@ int drv_run_main(int argc, char **argv) {
     free(a.options);
     return rc;
   }
+  /* Reports that earlier runs, killed, could not print (recover_cmd.c). */
+  drv_orphans_notice();
   /* %r, %h and %p in -o (output_path.c); %p is the program's pid, and until
    * the program runs, ompdp's own. */
   char *out_pattern = NULL, *out_path = NULL;
@@ -942,15 +1097,32 @@ int drv_run_main(int argc, char **argv) {
   char *final = dir && a.finished ? runtime_path(dir, "/final.%p") : NULL;
   if (dir && (!report_path || !crash_log || (a.finished && !final)))
     drv_error("out of memory");
+  /* Where the report goes if we are killed, for the runtime (whose
+   * program may change directory) and ompdp recover (run from anywhere):
+   * absolute. */
+  char *abs_pattern = out_pattern && strcmp(out_pattern, "-") ? absolute_pattern(out_pattern)
+                                                              : NULL;
+  drv_run_info_t info = {.driver_pid = (long)getpid(),
+                         .format = (char *)ompdp_report_format_name(a.format),
+                         .output = abs_pattern ? abs_pattern : out_pattern,
+                         .device = (char *)a.proj.device,
+                         .host_memory = (char *)a.proj.host_memory,
+                         .kernel_scale = (char *)a.proj.kernel_scale,
+                         .program = a.program[0]};
+  int run_fd = -1;
   if (!report_path || !crash_log || (a.finished && !final) ||
-      set_environment(runtime, report_path, crash_log, final, &a)) {
+      set_environment(runtime, report_path, crash_log, final, info.output, &a) ||
+      lock_run_dir(dir, &info, &run_fd)) {
+    if (run_fd >= 0)
+      close(run_fd);
     if (dir)
-      remove_temp_dir(dir);
+      drv_remove_run_dir(dir);
     free(crash_log);
     free(final);
     free(report_path);
     free(dir);
     free(runtime);
+    free(abs_pattern);
     free(out_pattern);
     free(out_path);
     free(a.options);
@@ -966,6 +1138,10 @@ int drv_run_main(int argc, char **argv) {
   install_signals(&sigs);
   int exec_status, status = 0;
   pid_t pid = start_program(a.program, &sigs, &exec_status);
+  if (pid > 0) {
+    info.program_pid = (long)pid;
+    drv_run_file_write(run_fd, &info); /* without it, ompdp recover guesses */
+  }
   char *prog_path = pid > 0 && out_pattern ? drv_output_path(out_pattern, (long)pid) : NULL;
   if (prog_path) {
     free(out_path);
@@ -1000,11 +1176,13 @@ int drv_run_main(int argc, char **argv) {
   }
   restore_signals(&sigs);
 
-  remove_temp_dir(dir);
+  drv_remove_run_dir(dir);
+  close(run_fd); /* the lock goes with it */
   free(crash_log);
   free(final);
   free(report_path);
   free(dir);
+  free(abs_pattern);
   free(out_pattern);
   free(out_path);
   free(a.options);

@@ -2,13 +2,15 @@
 |*
 |* ompdp_options_parse() reads the OMPDP_OPTIONS environment variable of
 |* whatever program ompdp is loaded into. Any string must leave the options
-|* valid (every string option set, the format text or json) without a
+|* valid (every string option set, the format one the runtime writes, from
+|* report/report_formats.inc) without a
 |* crash, a leak or undefined behaviour; parsing the same string twice
 |* gives the same result and the same verdict.
 |*
 \*===----------------------------------------------------------------------===*/
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #include "ompdp_rt.h"
+#include "report_formats.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -22,7 +24,8 @@ static void check_valid(void) {
   if (!_Generic(ompdp_opts.Name, int: int_set, default: str_set)(&ompdp_opts.Name)) \
     __builtin_trap();
 #include "options.inc"
-  if (strcmp(ompdp_opts.format, "text") && strcmp(ompdp_opts.format, "json"))
+  ompdp_report_format_t f;
+  if (ompdp_report_format_parse(ompdp_opts.format, OMPDP_RF_RUNTIME, &f))
     __builtin_trap();
 }
 

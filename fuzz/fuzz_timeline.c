@@ -1,7 +1,7 @@
 /*===- fuzz_timeline.c - libFuzzer target: a report with its timeline ----===*\
 |*
 |* ompdp_report_read_with_timeline() (report/timeline_read.c: the report
-|* reader, then the "timeline" section with jansson) must take any bytes
+|* reader, then the "timeline" section in place) must take any bytes
 |* without a crash, a leak or undefined behaviour, and refuse them with a
 |* one-line reason or accept them. What it accepts must render as HTML and
 |* as a Chrome trace, and as JSON that reads back to the same JSON (the

@@ -40,12 +40,33 @@ config.test_exec_root = os.path.join(config.ompdp_obj_root, "lit-tests")
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_bindir, os.path.join(config.ompdp_obj_root, "bin"), config.environment.get("PATH", os.environ.get("PATH", ""))])
 # Tests must not inherit a tool or options from the caller's shell.
-for var in ("OMP_TOOL_LIBRARIES", "OMPDP_OPTIONS", "OMP_TOOL"):
+for var in ("OMP_TOOL_LIBRARIES", "OMPDP_OPTIONS", "OMP_TOOL", "OMPDP_RUN_DIR"):
     config.environment.pop(var, None)
 for var in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS", "HOME", "TMPDIR",
             "OMPDP_CHECK_FINAL"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
+
+# `ompdp run` makes its directories (event logs, reports) in a place of this
+# build's own, as it would in /dev/shm: what runs of `ompdp run` that were
+# killed left there (other users', other builds') is not this suite's, and
+# `ompdp run` says when such wait (driver/recover_cmd.c). Tests of that set
+# OMPDP_RUN_DIR themselves.
+def run_dir_base():
+    import hashlib
+    tag = "ompdp-lit-%d-%s" % (os.getuid(), hashlib.sha1(config.ompdp_obj_root.encode()).hexdigest()[:8])
+    try:
+        st = os.statvfs("/dev/shm")
+        if os.access("/dev/shm", os.W_OK | os.X_OK) and st.f_bavail * st.f_frsize >= 1 << 30:
+            return os.path.join("/dev/shm", tag)
+    except OSError:
+        pass
+    return os.path.join(config.ompdp_obj_root, "lit-tests", tag)
+
+
+run_base = run_dir_base()
+os.makedirs(run_base, exist_ok=True)
+config.environment["OMPDP_RUN_DIR"] = run_base
 
 bindir = os.path.join(config.ompdp_obj_root, "bin")
 libdir = os.path.join(config.ompdp_obj_root, "lib")

@@ -17,6 +17,7 @@
 \*===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE /* strtod_l, newlocale */
 #include "json_load.h"
+#include "json_scan.h"
 #include "report.h"
 
 #include <inttypes.h>
@@ -35,21 +36,71 @@
 
 /*===- errors --------------------------------------------------------------------===*/
 
-int ompdp_json_fail(ompdp_json_doc_t *r, const char *fmt, ...) {
+/* The reason, and where in the report it is: " (at findings[3].count)"
+ * while a member is being read (none for a syntax error, which says its
+ * line and column). */
+static int fail_v(ompdp_json_doc_t *r, int with_path, const char *fmt, va_list ap) {
   if (r->failed)
     return -1;
   r->failed = 1;
   if (r->err && r->errlen) {
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(r->err, r->errlen, fmt, ap);
-    va_end(ap);
+    size_t n = strlen(r->err);
+    if (with_path && r->path_len && n < r->errlen)
+      snprintf(r->err + n, r->errlen - n, " (at %s)", r->path);
   }
   return -1;
 }
 
+int ompdp_json_fail(ompdp_json_doc_t *r, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fail_v(r, 1, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+/*===- the path of what is read ----------------------------------------------===*/
+
+/* Appends text to the path; a path too long for it ends in "...". */
+static void path_put(ompdp_json_doc_t *r, const char *text) {
+  if (r->path_len > sizeof(r->path) - 4)
+    return; /* already cut */
+  size_t n = strlen(text), room = sizeof(r->path) - 4 - r->path_len;
+  if (n > room) {
+    memcpy(r->path + r->path_len, text, room);
+    memcpy(r->path + r->path_len + room, "...", 4);
+    r->path_len = sizeof(r->path) - 1;
+    return;
+  }
+  memcpy(r->path + r->path_len, text, n + 1);
+  r->path_len += n;
+}
+
+void ompdp_json_path_cut(ompdp_json_doc_t *r, size_t len) {
+  if (len < sizeof(r->path)) {
+    r->path_len = len;
+    r->path[len] = '\0';
+  }
+}
+
+void ompdp_json_path_key(ompdp_json_doc_t *r, size_t base, const char *key) {
+  char shown[64];
+  ompdp_json_path_cut(r, base);
+  if (r->path_len)
+    path_put(r, ".");
+  path_put(r, ompdp_json_printable(shown, sizeof(shown), key));
+}
+
+void ompdp_json_path_index(ompdp_json_doc_t *r, size_t base, size_t i) {
+  char idx[32];
+  snprintf(idx, sizeof(idx), "[%zu]", i);
+  ompdp_json_path_cut(r, base);
+  path_put(r, idx);
+}
+
 /* "invalid JSON at line L, column C: msg" for byte offset at of the text. */
-static int fail_at(ompdp_json_doc_t *r, size_t at, const char *fmt, ...) {
+int ompdp_json_fail_at(ompdp_json_doc_t *r, size_t at, const char *fmt, ...) {
   size_t line = 1, col = 1;
   for (size_t i = 0; i < at && i < r->n; ++i) {
     if (r->text[i] == '\n') {
@@ -64,10 +115,18 @@ static int fail_at(ompdp_json_doc_t *r, size_t at, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof(msg), fmt, ap);
   va_end(ap);
-  return ompdp_json_fail(r, "invalid JSON at line %zu, column %zu: %s", line, col, msg);
+  return ompdp_json_fail_plain(r, "invalid JSON at line %zu, column %zu: %s", line, col, msg);
 }
 
-static int oom(ompdp_json_doc_t *r) { return ompdp_json_fail(r, "out of memory"); }
+int ompdp_json_fail_plain(ompdp_json_doc_t *r, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fail_v(r, 0, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+static int oom(ompdp_json_doc_t *r) { return ompdp_json_fail_plain(r, "out of memory"); }
 
 /* Copies an untrusted string for an error message: printable ASCII only,
  * and short, so the reason stays one line. */
@@ -91,9 +150,9 @@ const char *ompdp_json_printable(char *buf, size_t size, const char *s) {
 static int is_digit(int c) { return c >= '0' && c <= '9'; }
 
 /* The four hex digits at text[at..]: their value, or -1 with the reason. */
-static int64_t hex4(ompdp_json_doc_t *r, size_t at) {
+int64_t ompdp_json_hex4(ompdp_json_doc_t *r, size_t at) {
   if (r->n - at < 4)
-    return fail_at(r, at, "unexpected end of input in a \\u escape");
+    return ompdp_json_fail_at(r, at, "unexpected end of input in a \\u escape");
   uint32_t v = 0;
   for (size_t i = 0; i < 4; ++i) {
     char c = r->text[at + i];
@@ -105,7 +164,7 @@ static int64_t hex4(ompdp_json_doc_t *r, size_t at) {
     else if (c >= 'A' && c <= 'F')
       v |= (uint32_t)(c - 'A' + 10);
     else
-      return fail_at(r, at + i, "invalid hex digit in a \\u escape");
+      return ompdp_json_fail_at(r, at + i, "invalid hex digit in a \\u escape");
   }
   return v;
 }
@@ -117,31 +176,31 @@ static int prepare_string(ompdp_json_doc_t *r, size_t *pos) {
   ompdp_sb_putn(&r->copy, "\"", 1);
   for (;;) {
     if (p >= r->n)
-      return fail_at(r, start, "unterminated string");
+      return ompdp_json_fail_at(r, start, "unterminated string");
     unsigned char c = (unsigned char)r->text[p];
     if (c == '"')
       break;
     if (c < 0x20)
-      return fail_at(r, p, "control character 0x%02x in a string", c);
+      return ompdp_json_fail_at(r, p, "control character 0x%02x in a string", c);
     if (c == '\\') {
       if (p + 1 >= r->n)
-        return fail_at(r, start, "unterminated string");
+        return ompdp_json_fail_at(r, start, "unterminated string");
       char e = r->text[p + 1];
       if (e != 'u') {
         if (!strchr("\"\\/bfnrt", e))
-          return fail_at(r, p, "invalid escape in a string");
+          return ompdp_json_fail_at(r, p, "invalid escape in a string");
         ompdp_sb_putn(&r->copy, r->text + p, 2);
         p += 2;
         continue;
       }
-      int64_t cp = hex4(r, p + 2);
+      int64_t cp = ompdp_json_hex4(r, p + 2);
       if (cp < 0)
         return -1;
       if (cp == 0)
-        return fail_at(r, p, "\\u0000 is not allowed in a report string");
+        return ompdp_json_fail_at(r, p, "\\u0000 is not allowed in a report string");
       if (cp >= 0xD800 && cp <= 0xDBFF && r->n - p >= 12 && r->text[p + 6] == '\\' &&
           r->text[p + 7] == 'u') {
-        int64_t lo = hex4(r, p + 8);
+        int64_t lo = ompdp_json_hex4(r, p + 8);
         if (lo < 0)
           return -1;
         if (lo >= 0xDC00 && lo <= 0xDFFF) { /* a pair: jansson joins it */
@@ -158,9 +217,13 @@ static int prepare_string(ompdp_json_doc_t *r, size_t *pos) {
       p += 6;
       continue;
     }
-    if (c < 0x80) {
-      ompdp_sb_putn(&r->copy, r->text + p, 1);
-      ++p;
+    if (c < 0x80) { /* a run of plain bytes, copied at once */
+      size_t q = p + 1;
+      while (q < r->n && (unsigned char)r->text[q] >= 0x20 && (unsigned char)r->text[q] < 0x80 &&
+             r->text[q] != '"' && r->text[q] != '\\')
+        ++q;
+      ompdp_sb_putn(&r->copy, r->text + p, q - p);
+      p = q;
       continue;
     }
     size_t len = ompdp_utf8_len((const unsigned char *)r->text + p, r->n - p);
@@ -191,41 +254,19 @@ static int prepare_string(ompdp_json_doc_t *r, size_t *pos) {
 /* Copies the number-like token at *pos: an integer of BIG_DIGITS digits or
  * more becomes a placeholder (the header's comment). */
 static int prepare_number(ompdp_json_doc_t *r, size_t *pos) {
-  size_t at = *pos, p = at, digits = 0;
-  int is_int = 1;
-  if (r->text[p] == '-')
-    ++p;
-  if (p >= r->n || !is_digit(r->text[p]))
-    return fail_at(r, at, "invalid number");
-  if (r->text[p] == '0') {
-    ++p, ++digits;
-    if (p < r->n && is_digit(r->text[p]))
-      return fail_at(r, at, "invalid number (leading zero)");
-  }
-  while (p < r->n && is_digit(r->text[p]))
-    ++p, ++digits;
-  if (p < r->n && r->text[p] == '.') {
-    is_int = 0;
-    if (++p >= r->n || !is_digit(r->text[p]))
-      return fail_at(r, at, "invalid number");
-    while (p < r->n && is_digit(r->text[p]))
-      ++p;
-  }
-  if (p < r->n && (r->text[p] == 'e' || r->text[p] == 'E')) {
-    is_int = 0;
-    if (++p < r->n && (r->text[p] == '+' || r->text[p] == '-'))
-      ++p;
-    if (p >= r->n || !is_digit(r->text[p]))
-      return fail_at(r, at, "invalid number");
-    while (p < r->n && is_digit(r->text[p]))
-      ++p;
-  }
+  ompdp_js_t sc = {r, *pos, r->n};
+  ompdp_json_num_t num;
+  int is_int;
+  size_t at = *pos;
+  if (ompdp_js_number(&sc, &is_int, &num, NULL))
+    return -1;
+  size_t p = sc.pos, digits = p - at - (size_t)num.neg;
   size_t len = p - at;
   *pos = p;
   /* No number in a report needs more digits than this; a longer one is
    * junk (and would cost strtod its time). */
   if (!is_int && len > MAX_REAL_CHARS)
-    return fail_at(r, at, "a number has too many digits (more than %d)", MAX_REAL_CHARS);
+    return ompdp_json_fail_at(r, at, "a number has too many digits (more than %d)", MAX_REAL_CHARS);
   if (!is_int || digits < BIG_DIGITS) {
     ompdp_sb_putn(&r->copy, r->text + at, len);
     return 0;
@@ -247,13 +288,47 @@ static int prepare_number(ompdp_json_doc_t *r, size_t *pos) {
   return 0;
 }
 
+/* The top-level member whose key ends at *pos (past its closing quote), to
+ * be read in place (span k): its value is checked here (json_scan.c) and
+ * stands in the copy as a placeholder. */
+static int skip_value(ompdp_json_doc_t *r, size_t *pos, int k, const char *name) {
+  ompdp_json_span_t *sp = &r->spans[k];
+  ompdp_js_t sc = {r, *pos, r->n};
+  ompdp_js_peek(&sc);
+  if (sc.pos >= r->n || r->text[sc.pos] != ':')
+    return 0; /* not a member: jansson says what it is */
+  ++sc.pos;
+  ompdp_js_peek(&sc);
+  /* Findings that are not an array go to jansson, and the reader says so. */
+  if (k == OMPDP_JSON_SPAN_FINDINGS && (sc.pos >= r->n || r->text[sc.pos] != '['))
+    return 0;
+  if (sp->present)
+    return ompdp_json_fail_at(r, *pos - strlen(name) - 2, "member \"%s\" appears twice", name);
+  ompdp_sb_putn(&r->copy, r->text + *pos, sc.pos - *pos);
+  size_t at = sc.pos;
+  if (ompdp_js_skip(&sc, 1))
+    return -1;
+  const char *ph = k == OMPDP_JSON_SPAN_TIMELINE ? "null" : "[]";
+  *sp = (ompdp_json_span_t){1, at, sc.pos - at, r->copy.len, strlen(ph)};
+  ompdp_sb_puts(&r->copy, ph);
+  *pos = sc.pos;
+  return 0;
+}
+
 static int prepare(ompdp_json_doc_t *r, size_t start) {
   size_t p = start;
+  unsigned depth = 0; /* of objects and arrays, outside strings */
   while (p < r->n && !r->failed) {
     char c = r->text[p];
     if (c == '"') {
+      size_t at = p;
       if (prepare_string(r, &p))
         return -1;
+      static const char *const InPlace[OMPDP_JSON_SPANS] = {"timeline", "findings"};
+      for (int k = 0; depth == 1 && !r->part && k < OMPDP_JSON_SPANS; ++k)
+        if (p - at == strlen(InPlace[k]) + 2 && !memcmp(r->text + at + 1, InPlace[k], p - at - 2) &&
+            skip_value(r, &p, k, InPlace[k]))
+          return -1;
     } else if (c == '-' || is_digit(c)) {
       if (prepare_number(r, &p))
         return -1;
@@ -264,7 +339,11 @@ static int prepare(ompdp_json_doc_t *r, size_t start) {
         ++q;
       /* jansson would stop at a NUL byte as at the end of the text. */
       if (q < r->n && !r->text[q])
-        return fail_at(r, q, "unexpected byte 0x00");
+        return ompdp_json_fail_at(r, q, "unexpected byte 0x00");
+      for (size_t i = p; i < q; ++i)
+        depth += r->text[i] == '{' || r->text[i] == '[' ? 1u
+                 : (r->text[i] == '}' || r->text[i] == ']') && depth ? (unsigned)-1
+                                                                      : 0u;
       ompdp_sb_putn(&r->copy, r->text + p, q - p);
       p = q;
     }
@@ -274,10 +353,14 @@ static int prepare(ompdp_json_doc_t *r, size_t start) {
 
 /* The offset in the text of offset at of the copy. */
 static size_t text_offset(const ompdp_json_doc_t *r, size_t at) {
-  size_t grown = 0;
+  int64_t t = (int64_t)at;
   for (size_t i = 0; i < r->num_grown && r->grown[i] < at; ++i)
-    grown += 2;
-  return at > grown ? at - grown : 0;
+    t -= 2;
+  /* Values read in place stand as placeholders in the copy. */
+  for (int k = 0; k < OMPDP_JSON_SPANS; ++k)
+    if (r->spans[k].present && at >= r->spans[k].copy_at + r->spans[k].copy_len)
+      t += (int64_t)r->spans[k].len - (int64_t)r->spans[k].copy_len;
+  return t > 0 ? (size_t)t : 0;
 }
 
 /* jansson's reason, in the words of this reader. */
@@ -304,25 +387,25 @@ static int parse_error(ompdp_json_doc_t *r, size_t start, const json_error_t *e)
   ompdp_json_printable(shown, sizeof(shown), token);
   switch (json_error_code(e)) {
   case json_error_premature_end_of_input:
-    return fail_at(r, at, "unexpected end of input (%s)", what);
+    return ompdp_json_fail_at(r, at, "unexpected end of input (%s)", what);
   case json_error_end_of_input_expected:
-    return fail_at(r, at, "unexpected data after the report");
+    return ompdp_json_fail_at(r, at, "unexpected data after the report");
   case json_error_duplicate_key:
-    return fail_at(r, at, "member %s appears twice", shown);
+    return ompdp_json_fail_at(r, at, "member %s appears twice", shown);
   case json_error_numeric_overflow:
-    return fail_at(r, at, "the number %s is out of range", shown);
+    return ompdp_json_fail_at(r, at, "the number %s is out of range", shown);
   case json_error_stack_overflow:
-    return fail_at(r, at, "nesting deeper than the parser allows");
+    return ompdp_json_fail_at(r, at, "nesting deeper than the parser allows");
   case json_error_out_of_memory:
     return oom(r);
   default:
     if (!strcmp(what, "string or '}' expected"))
-      return fail_at(r, at, "unexpected '%s' (expected a member name)", shown);
+      return ompdp_json_fail_at(r, at, "unexpected '%s' (expected a member name)", shown);
     if (!strcmp(what, "']' expected"))
-      return fail_at(r, at, "unexpected '%s' (expected ',' or ']')", shown);
+      return ompdp_json_fail_at(r, at, "unexpected '%s' (expected ',' or ']')", shown);
     if (!strcmp(what, "'}' expected"))
-      return fail_at(r, at, "unexpected '%s' (expected ',' or '}')", shown);
-    return fail_at(r, at, "%s%s%s", what, token[0] ? " near " : "", shown);
+      return ompdp_json_fail_at(r, at, "unexpected '%s' (expected ',' or '}')", shown);
+    return ompdp_json_fail_at(r, at, "%s%s%s", what, token[0] ? " near " : "", shown);
   }
 }
 
@@ -333,6 +416,21 @@ int ompdp_json_load(ompdp_json_doc_t *r, size_t start, json_t **out) {
   json_error_t e;
   *out = json_loadb(r->copy.d ? r->copy.d : "", r->copy.len, JSON_REJECT_DUPLICATES, &e);
   return *out ? 0 : parse_error(r, start, &e);
+}
+
+int ompdp_json_load_part(ompdp_json_doc_t *d, size_t at, size_t end, ompdp_json_doc_t *part,
+                         json_t **out) {
+  memset(part, 0, sizeof(*part));
+  part->text = d->text;
+  part->n = end;
+  part->err = d->err;
+  part->errlen = d->errlen;
+  part->part = 1;
+  memcpy(part->path, d->path, sizeof(part->path));
+  part->path_len = d->path_len;
+  int rc = ompdp_json_load(part, at, out);
+  d->failed |= part->failed;
+  return rc;
 }
 
 const ompdp_json_big_t *ompdp_json_big(const ompdp_json_doc_t *r, const json_t *v) {

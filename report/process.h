@@ -162,5 +162,10 @@ int ompdp_process_read_json(const char *text, size_t len, ompdp_report_t *r, cha
 struct json_t;
 int ompdp_process_read_json_root(const struct json_t *root, ompdp_report_t *r, char *err,
                                  size_t errlen);
+/* A finding's "spread" (its ranks, in a merged report) from the finding's
+ * own tree, into f, whose rewrites are read already: for a reader that
+ * reads findings one at a time, whose whole tree holds none. */
+int ompdp_process_read_finding_json(const struct json_t *finding, ompdp_finding_t *f, char *err,
+                                    size_t errlen);
 
 #endif /* OMPDP_PROCESS_H */

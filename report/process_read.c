@@ -285,6 +285,13 @@ static int read_findings(reader_t *rd, const json_t *arr, ompdp_report_t *r) {
   return 0;
 }
 
+int ompdp_process_read_finding_json(const json_t *finding, ompdp_finding_t *f, char *err,
+                                    size_t errlen) {
+  reader_t rd = {err, errlen, 0};
+  const json_t *s = json_object_get(finding, "spread");
+  return s && !json_is_null(s) ? read_spread(&rd, s, f) : 0;
+}
+
 int ompdp_process_read_json(const char *text, size_t len, ompdp_report_t *r, char *err,
                             size_t errlen) {
   reader_t rd = {err, errlen, 0};

@@ -9,7 +9,10 @@
 |* The data is prepared here, so the script only draws:
 |*   - the summary, what was observed, warnings;
 |*   - every finding with its verdict (kind, explanation, suggestion) and
-|*     rewrites, each edit shown as a diff of the source lines when the file
+|*     rewrites, grouped by variable and construct, each group with what
+|*     its findings save together (each avoidable operation once, as the
+|*     run's total counts it: timeline.c), each edit shown as a diff of the
+|*     source lines when the file
 |*     is readable and still what the run saw (the XXH3 the compiler
 |*     recorded, the original text), else as the bare edit: no line of a
 |*     file whose hash the report does not give is ever put in a page;
@@ -556,6 +559,35 @@ static json_t *memory_json(const ompdp_report_t *r) {
   return a;
 }
 
+/* The findings by variable and construct (timeline.c): each group's
+ * positions and what its findings save together, each avoidable operation
+ * once ("saved_max_ns" above "saved_ns" when the timeline cannot tell). */
+static json_t *groups_json(const ompdp_report_t *r) {
+  ompdp_finding_group_t *g;
+  size_t ng, *order;
+  if (ompdp_report_groups(r, &g, &ng, &order))
+    return NULL;
+  json_t *a = json_array();
+  for (size_t k = 0; a && k < ng; ++k) {
+    json_t *o = json_object(), *fs;
+    if (push(a, o) || !(fs = child(o, "findings", json_array())) ||
+        put(o, "saved_ns", jint(g[k].saved_ns)) || put(o, "saved_max_ns", jint(g[k].saved_max_ns))) {
+      json_decref(a);
+      a = NULL;
+      break;
+    }
+    for (size_t i = g[k].first; i < g[k].first + g[k].n; ++i)
+      if (push(fs, jint(order[i]))) {
+        json_decref(a);
+        a = NULL;
+        break;
+      }
+  }
+  free(g);
+  free(order);
+  return a;
+}
+
 static json_t *page_data(const ompdp_report_t *r) {
   json_t *d = json_object(), *prog, *argv, *sum, *obs, *warn, *fs;
   uint64_t *shown = calloc(r->num_findings ? r->num_findings : 1, sizeof(*shown));
@@ -599,7 +631,7 @@ static json_t *page_data(const ompdp_report_t *r) {
       put(d, "predicted_speedup",
           isfinite(r->predicted_speedup) ? json_real(r->predicted_speedup) : json_null()) ||
       put(d, "partial", json_boolean(r->partial)) ||
-      put(d, "recovered", jstr(r->recovered_reason)) ||
+      put(d, "recovered", jstr(r->recovered_reason)) || put(d, "groups", groups_json(r)) ||
       put(d, "timeline", r->timeline ? timeline_json(r) : json_null()))
     goto fail;
   if (put(d, "device_memory", memory_json(r)))

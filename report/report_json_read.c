@@ -18,6 +18,7 @@
 #define _GNU_SOURCE /* O_CLOEXEC */
 #include "json_load.h"
 #include "memory.h" /* device memory in use */
+#include "json_scan.h"
 #include "report.h"
 #include "process.h" /* MPI: a rank's process, a merged report's ranks */
 
@@ -30,6 +31,18 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* json_object_foreach, with the doc's path at each member while its body
+ * runs ("findings[3].count": what an error names), and back after it. */
+#define MEMBERS(r, obj, key, m)                                                                    \
+  for (size_t base_ = (r)->path_len, once_ = 1; once_; once_ = 0, ompdp_json_path_cut(r, base_))  \
+    json_object_foreach((json_t *)(obj), key, m) if ((ompdp_json_path_key(r, base_, key), 1))
+
+/* A loop over the elements of an array, each with its index in the path. */
+#define ELEMENTS(r, arr, i)                                                                        \
+  for (size_t base_ = (r)->path_len, once_ = 1; once_; once_ = 0, ompdp_json_path_cut(r, base_))  \
+    for (size_t i = 0; i < json_array_size(arr); ++i)                                              \
+      if ((ompdp_json_path_index(r, base_, i), 1))
 
 /* Finds key in names[]; returns its index or -1. */
 static int lookup(const char *const *names, int count, const char *key) {
@@ -72,7 +85,7 @@ static int read_related(ompdp_json_doc_t *r, const json_t *v, ompdp_loc_t *l) {
     return ompdp_json_fail(r, "\"related\" must be an object or null");
   const char *key;
   json_t *m;
-  json_object_foreach((json_t *)v, key, m) {
+  MEMBERS(r, v, key, m) {
     int k = lookup(LocNames, L_COUNT, key);
     if (k >= 0 && get_loc_member(r, k, m, l))
       return -1;
@@ -100,7 +113,7 @@ static int read_devices(ompdp_json_doc_t *r, const json_t *v, ompdp_finding_t *f
     return 0;
   if (!(f->devices = calloc(model_capacity(n), sizeof(*f->devices))))
     return ompdp_json_fail(r, "out of memory");
-  for (size_t i = 0; i < n; ++i) {
+  ELEMENTS(r, v, i) {
     if (ompdp_json_get_int(r, "devices", json_array_get(v, i), &f->devices[i]))
       return -1;
     f->num_devices++;
@@ -160,7 +173,7 @@ static int read_range(ompdp_json_doc_t *r, const json_t *v, ompdp_range_t *g) {
   unsigned seen = 0;
   const char *key;
   json_t *m;
-  json_object_foreach((json_t *)v, key, m) {
+  MEMBERS(r, v, key, m) {
     int k = lookup(RangeNames, R_NUM, key);
     if (k < 0)
       continue;
@@ -181,7 +194,7 @@ static int read_edit(ompdp_json_doc_t *r, const json_t *v, ompdp_edit_t *e) {
   unsigned seen = 0;
   const char *key;
   json_t *m;
-  json_object_foreach((json_t *)v, key, m) {
+  MEMBERS(r, v, key, m) {
     int k = lookup(RangeNames, R_NUM, key);
     if (k < 0 && (k = lookup(EditNames, E_NUM - R_NUM, key)) >= 0)
       k += R_NUM;
@@ -232,7 +245,7 @@ static int read_ops(ompdp_json_doc_t *r, const char *name, const json_t *v, ompd
     return ompdp_json_fail(r, "\"%s\" must be an object", name);
   const char *key;
   json_t *m;
-  json_object_foreach((json_t *)v, key, m) {
+  MEMBERS(r, v, key, m) {
     int c = lookup(OpClassNames, OMPDP_OC_COUNT, key);
     if (c < 0)
       continue;
@@ -241,7 +254,7 @@ static int read_ops(ompdp_json_doc_t *r, const char *name, const json_t *v, ompd
     uint64_t *dest[3] = {&ops->c[c].count, &ops->c[c].bytes, &ops->c[c].time_ns};
     const char *k2;
     json_t *m2;
-    json_object_foreach(m, k2, m2) {
+    MEMBERS(r, m, k2, m2) {
       int st = lookup(OpStatNames, 3, k2);
       if (st >= 0 && ompdp_json_get_u64(r, OpStatNames[st], m2, UINT64_MAX, dest[st]))
         return -1;
@@ -277,7 +290,7 @@ static int read_rewrite(ompdp_json_doc_t *r, const json_t *v, ompdp_rewrite_t *r
   int has_kind = 0;
   const char *key;
   json_t *m;
-  json_object_foreach((json_t *)v, key, m) {
+  MEMBERS(r, v, key, m) {
     int k = lookup(RewriteNames, W_NUM, key), err = 0;
     char *kind = NULL;
     switch (k) {
@@ -323,9 +336,10 @@ static int read_rewrite(ompdp_json_doc_t *r, const json_t *v, ompdp_rewrite_t *r
         err = ompdp_json_fail(r, "\"edits\" must be an array of objects");
         break;
       }
-      for (size_t i = 0; i < json_array_size(m) && !err; ++i) {
+      ELEMENTS(r, m, i) {
         ompdp_edit_t *e = ompdp_rewrite_add_edit(rw);
-        err = e ? read_edit(r, json_array_get(m, i), e) : ompdp_json_fail(r, "out of memory");
+        if ((err = e ? read_edit(r, json_array_get(m, i), e) : ompdp_json_fail(r, "out of memory")))
+          return -1;
       }
       break;
     default:
@@ -344,7 +358,7 @@ static int read_rewrite(ompdp_json_doc_t *r, const json_t *v, ompdp_rewrite_t *r
 static int read_rewrites(ompdp_json_doc_t *r, const json_t *v, ompdp_finding_t *f) {
   if (!json_is_array(v))
     return ompdp_json_fail(r, "\"rewrites\" must be an array of objects");
-  for (size_t i = 0; i < json_array_size(v); ++i) {
+  ELEMENTS(r, v, i) {
     ompdp_rewrite_t *rw = ompdp_finding_add_rewrite(f, OMPDP_RK_OTHER);
     if (!rw)
       return ompdp_json_fail(r, "out of memory");
@@ -405,7 +419,7 @@ static int read_finding(ompdp_json_doc_t *r, const json_t *v, ompdp_finding_t *f
     return ompdp_json_fail(r, "\"findings\" must be an array of objects");
   const char *key;
   json_t *m;
-  json_object_foreach((json_t *)v, key, m) {
+  MEMBERS(r, v, key, m) {
     int k = lookup(FindingNames, F_NUM, key), e = 0;
     int lk = k < 0 ? lookup(LocNames, L_COUNT, key) : -1;
     uint64_t item;
@@ -493,18 +507,47 @@ static int read_finding(ompdp_json_doc_t *r, const json_t *v, ompdp_finding_t *f
   return 0;
 }
 
+/* Reads one finding, the tree of its text alone (findings are read one at
+ * a time: a tree of them all would take ten times their size), with the
+ * ranks it was seen on when the report is a merge (process_read.c). */
+static int read_one_finding(ompdp_json_doc_t *r, size_t at, size_t end, ompdp_finding_t *f,
+                            char **kind_name) {
+  if (r->text[at] != '{')
+    return ompdp_json_fail(r, "\"findings\" must be an array of objects");
+  ompdp_json_doc_t part;
+  json_t *tree = NULL;
+  int rc = ompdp_json_load_part(r, at, end, &part, &tree);
+  if (!rc)
+    rc = read_finding(&part, tree, f, kind_name);
+  if (!rc && ompdp_finding_kind_from_json(*kind_name) != OMPDP_FK_COUNT &&
+      ompdp_process_read_finding_json(tree, f, r->err, r->errlen))
+    rc = -1;
+  r->failed |= rc != 0;
+  json_decref(tree);
+  ompdp_json_doc_free(&part);
+  return rc;
+}
+
 static int read_findings(ompdp_json_doc_t *r, const json_t *v, ompdp_report_t *rep) {
-  if (!json_is_array(v))
+  const ompdp_json_span_t *sp = &r->spans[OMPDP_JSON_SPAN_FINDINGS];
+  if (!json_is_array(v) || !sp->present)
     return ompdp_json_fail(r, "\"findings\" must be an array");
-  size_t unknown = 0;
+  size_t unknown = 0, base = r->path_len;
   char unknown_name[64] = "";
-  for (size_t i = 0; i < json_array_size(v); ++i) {
+  ompdp_js_t sc = {r, sp->at, sp->at + sp->len};
+  int first = 1, more;
+  ompdp_js_array(&sc);
+  for (size_t i = 0; (more = ompdp_js_element(&sc, &first)) > 0; ++i) {
     ompdp_finding_t f;
     char *kind_name = NULL;
     memset(&f, 0, sizeof(f));
+    f.timeline_id = (uint32_t)i; /* the timeline names findings by position */
     f.item = -1;
     f.range.offset = f.range.end_offset = -1;
-    if (read_finding(r, json_array_get(v, i), &f, &kind_name)) {
+    ompdp_json_path_index(r, base, i);
+    size_t at = sc.pos;
+    r->num_findings = i + 1;
+    if (ompdp_js_skip(&sc, 2) || read_one_finding(r, at, sc.pos, &f, &kind_name)) {
       ompdp_finding_free(&f);
       free(kind_name);
       return -1;
@@ -527,6 +570,9 @@ static int read_findings(ompdp_json_doc_t *r, const json_t *v, ompdp_report_t *r
     f.kind = k;
     *slot = f;
   }
+  if (more < 0)
+    return -1;
+  ompdp_json_path_cut(r, base);
   if (unknown) {
     char msg[160];
     snprintf(msg, sizeof(msg),
@@ -549,7 +595,7 @@ static int read_string_array(ompdp_json_doc_t *r, const char *name, const json_t
   if (!a)
     return ompdp_json_fail(r, "out of memory");
   *arr = a;
-  for (size_t i = 0; i < n; ++i) {
+  ELEMENTS(r, v, i) {
     if (ompdp_json_get_str(r, name, json_array_get(v, i), 0, &a[i]))
       return -1;
     ++*count;
@@ -565,7 +611,7 @@ static int read_program(ompdp_json_doc_t *r, const json_t *v, ompdp_report_t *re
     return ompdp_json_fail(r, "\"program\" must be an object");
   const char *key;
   json_t *m;
-  json_object_foreach((json_t *)v, key, m) {
+  MEMBERS(r, v, key, m) {
     int e = 0;
     switch (lookup(ProgramNames, P_NUM, key)) {
     case P_ARGV:
@@ -601,7 +647,7 @@ static int read_summary(ompdp_json_doc_t *r, const json_t *v, ompdp_report_t *re
     return ompdp_json_fail(r, "\"summary\" must be an object");
   const char *key;
   json_t *m;
-  json_object_foreach((json_t *)v, key, m) {
+  MEMBERS(r, v, key, m) {
     int k = lookup(Keys, OMPDP_FK_COUNT, key), e = 0;
     if (k >= 0)
       e = ompdp_json_get_u64(r, Keys[k], m, UINT64_MAX, &rep->counts[k]);
@@ -635,7 +681,7 @@ static int read_observed(ompdp_json_doc_t *r, const json_t *v, ompdp_report_t *r
     return ompdp_json_fail(r, "\"observed\" must be an object");
   const char *key;
   json_t *m;
-  json_object_foreach((json_t *)v, key, m) {
+  MEMBERS(r, v, key, m) {
     int k = lookup(ObservedNames, O_NUM, key);
     if (k == O_OPS ? read_ops(r, "ops", m, &rep->observed_ops)
                    : k >= 0 && ompdp_json_get_u64(r, ObservedNames[k], m, UINT64_MAX, Dest[k]))
@@ -654,7 +700,7 @@ static int read_recovered(ompdp_json_doc_t *r, const json_t *v, ompdp_report_t *
     return ompdp_json_fail(r, "\"recovered\" must be an object or null");
   const char *key;
   json_t *m;
-  json_object_foreach((json_t *)v, key, m) {
+  MEMBERS(r, v, key, m) {
     int e = 0;
     if (!strcmp(key, "reason"))
       e = ompdp_json_get_str(r, "reason", m, 0, &rep->recovered_reason);
@@ -685,9 +731,8 @@ static int read_recovered(ompdp_json_doc_t *r, const json_t *v, ompdp_report_t *
 static int read_compile_commands(ompdp_json_doc_t *r, const json_t *v, ompdp_report_t *rep) {
   if (!json_is_array(v))
     return ompdp_json_fail(r, "\"compile_commands\" must be an array");
-  size_t i;
-  json_t *c;
-  json_array_foreach(v, i, c) {
+  ELEMENTS(r, v, i) {
+    const json_t *c = json_array_get(v, i);
     if (!json_is_object(c))
       return ompdp_json_fail(r, "\"compile_commands\" must be an array of objects");
     char *file = NULL, *dir = NULL;
@@ -695,12 +740,15 @@ static int read_compile_commands(ompdp_json_doc_t *r, const json_t *v, ompdp_rep
     size_t nargs = 0;
     const json_t *m;
     int e = 0;
+    size_t el = r->path_len;
     if ((m = json_object_get(c, "file")))
-      e = ompdp_json_get_str(r, "file", m, 0, &file);
+      e = (ompdp_json_path_key(r, el, "file"), ompdp_json_get_str(r, "file", m, 0, &file));
     if (!e && (m = json_object_get(c, "directory")))
-      e = ompdp_json_get_str(r, "directory", m, 0, &dir);
+      e = (ompdp_json_path_key(r, el, "directory"),
+           ompdp_json_get_str(r, "directory", m, 0, &dir));
     if (!e && (m = json_object_get(c, "arguments")))
-      e = read_string_array(r, "arguments", m, &args, &nargs);
+      e = (ompdp_json_path_key(r, el, "arguments"),
+           read_string_array(r, "arguments", m, &args, &nargs));
     size_t len = 0;
     int ok = !e && file && dir && nargs;
     for (size_t k = 0; ok && k < nargs; ++k) {
@@ -789,7 +837,7 @@ static int read_top(ompdp_json_doc_t *r, const json_t *top, ompdp_report_t *rep)
   unsigned seen = 0;
   const char *key;
   json_t *m;
-  json_object_foreach((json_t *)top, key, m) {
+  MEMBERS(r, top, key, m) {
     int k = lookup(TopNames, T_NUM, key), e = 0;
     if (k >= 0)
       seen |= 1u << k;
@@ -839,7 +887,15 @@ static int read_top(ompdp_json_doc_t *r, const json_t *top, ompdp_report_t *rep)
 
 int ompdp_report_read_json(const char *text, size_t len, ompdp_report_t *rep, char *err,
                            size_t errlen) {
+  return ompdp_report_read_json_doc(text, len, rep, err, errlen, NULL, NULL, NULL);
+}
+
+int ompdp_report_read_json_doc(const char *text, size_t len, ompdp_report_t *rep, char *err,
+                               size_t errlen, size_t *timeline_at, size_t *timeline_len,
+                               size_t *num_findings) {
   ompdp_json_doc_t r = {.text = text, .n = len, .err = err, .errlen = errlen};
+  if (timeline_len)
+    *timeline_at = *timeline_len = *num_findings = 0;
   if (err && errlen)
     err[0] = '\0';
   ompdp_report_init(rep);
@@ -870,6 +926,9 @@ int ompdp_report_read_json(const char *text, size_t len, ompdp_report_t *rep, ch
     ompdp_report_default_verdicts(rep);
   if (rc)
     ompdp_report_free(rep);
+  else if (timeline_len && r.spans[OMPDP_JSON_SPAN_TIMELINE].present)
+    *timeline_at = r.spans[OMPDP_JSON_SPAN_TIMELINE].at,
+    *timeline_len = r.spans[OMPDP_JSON_SPAN_TIMELINE].len, *num_findings = r.num_findings;
   json_decref(top);
   ompdp_json_doc_free(&r);
   return rc;

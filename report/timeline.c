@@ -141,6 +141,161 @@ void ompdp_timeline_count_shown(const ompdp_report_t *r, uint64_t *counts) {
   free(m);
 }
 
+/*===- findings by variable and construct ------------------------------------===*/
+
+static int str_cmp(const char *a, const char *b) { return strcmp(a ? a : "", b ? b : ""); }
+
+static const ompdp_report_t *group_sort_r;
+
+/* By variable, then location (file, line, column, function), then
+ * position: a group's findings come together, in report order. */
+static int cmp_group_key(const void *a, const void *b) {
+  size_t i = *(const size_t *)a, j = *(const size_t *)b;
+  const ompdp_finding_t *x = &group_sort_r->findings[i], *y = &group_sort_r->findings[j];
+  int c = str_cmp(x->variable, y->variable);
+  if (!c)
+    c = str_cmp(x->loc.file, y->loc.file);
+  if (!c)
+    c = x->loc.line < y->loc.line ? -1 : x->loc.line > y->loc.line;
+  if (!c)
+    c = x->loc.column < y->loc.column ? -1 : x->loc.column > y->loc.column;
+  if (!c)
+    c = str_cmp(x->loc.function, y->loc.function);
+  return c ? c : i < j ? -1 : i > j;
+}
+
+static int same_group(const ompdp_finding_t *x, const ompdp_finding_t *y) {
+  return !str_cmp(x->variable, y->variable) && !str_cmp(x->loc.file, y->loc.file) &&
+         x->loc.line == y->loc.line && x->loc.column == y->loc.column &&
+         !str_cmp(x->loc.function, y->loc.function);
+}
+
+typedef struct giv {
+  size_t group, finding; /* finding: position in r->findings */
+  uint64_t start, end;
+} giv_t;
+
+static int cmp_giv(const void *a, const void *b) {
+  const giv_t *x = a, *y = b;
+  if (x->group != y->group)
+    return x->group < y->group ? -1 : 1;
+  return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* The length of the union of v[0..n) (sorted by start); with only, of
+ * those of that finding. */
+static uint64_t union_len(const giv_t *v, size_t n, long only) {
+  uint64_t total = 0, cs = 0, ce = 0;
+  int open = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (only >= 0 && v[i].finding != (size_t)only)
+      continue;
+    if (open && v[i].start <= ce) {
+      ce = v[i].end > ce ? v[i].end : ce;
+      continue;
+    }
+    total += open ? ce - cs : 0;
+    cs = v[i].start;
+    ce = v[i].end;
+    open = 1;
+  }
+  return total + (open ? ce - cs : 0);
+}
+
+/* What a group's saving findings save together, as the run's total counts
+ * it: each avoidable operation once (the union of their intervals), from
+ * the timeline's operations of those findings (v, sorted). Exact when the
+ * timeline holds every one (shown == count) or one finding saves alone;
+ * else a range: from what is known to at most that plus what the missing
+ * operations of each finding can add. */
+static void group_saving(const ompdp_report_t *r, ompdp_finding_group_t *g, const size_t *idx,
+                         const giv_t *v, size_t nv, const uint64_t *shown) {
+  uint64_t most = 0, sum = 0, rest = 0;
+  size_t saving = 0;
+  int complete = 1;
+  uint64_t u = union_len(v, nv, -1);
+  for (size_t k = g->first; k < g->first + g->n; ++k) {
+    const ompdp_finding_t *f = &r->findings[idx[k]];
+    if (!ompdp_verdict_saves(f->verdict))
+      continue;
+    ++saving;
+    most = f->time_saved_ns > most ? f->time_saved_ns : most;
+    sum += f->time_saved_ns;
+    if (shown[idx[k]] < f->count) {
+      complete = 0;
+      uint64_t known = union_len(v, nv, (long)idx[k]);
+      rest += f->time_saved_ns > known ? f->time_saved_ns - known : 0;
+    }
+  }
+  if (saving <= 1) {
+    g->saved_ns = g->saved_max_ns = most;
+    return;
+  }
+  g->saved_ns = u > most ? u : most;
+  if (complete) {
+    g->saved_max_ns = g->saved_ns;
+    return;
+  }
+  uint64_t hi = u + rest < sum ? u + rest : sum;
+  g->saved_max_ns = hi > g->saved_ns ? hi : g->saved_ns;
+}
+
+int ompdp_report_groups(const ompdp_report_t *r, ompdp_finding_group_t **groups, size_t *ngroups,
+                        size_t **order) {
+  *groups = NULL;
+  *ngroups = 0;
+  *order = NULL;
+  if (!r->num_findings)
+    return 0;
+  size_t n = r->num_findings, ng = 0, nv = 0;
+  size_t *idx = malloc(n * sizeof(*idx)), *gof = malloc(n * sizeof(*gof));
+  ompdp_finding_group_t *g = calloc(n, sizeof(*g));
+  uint64_t *shown = malloc(n * sizeof(*shown));
+  long *pos = ompdp_timeline_link_positions(r);
+  const ompdp_timeline_t *t = r->timeline;
+  giv_t *v = t && t->num_links ? malloc(t->num_links * sizeof(*v)) : NULL;
+  if (!idx || !gof || !g || !shown || (t && t->num_links && (!pos || !v))) {
+    free(idx), free(gof), free(g), free(shown), free(pos), free(v);
+    return -1;
+  }
+  for (size_t i = 0; i < n; ++i)
+    idx[i] = i;
+  group_sort_r = r;
+  qsort(idx, n, sizeof(*idx), cmp_group_key);
+  for (size_t k = 0; k < n; ++k) {
+    if (!k || !same_group(&r->findings[idx[k - 1]], &r->findings[idx[k]]))
+      g[ng++].first = k;
+    g[ng - 1].n++;
+    gof[idx[k]] = ng - 1;
+  }
+  ompdp_timeline_count_shown(r, shown);
+  /* The avoidable operations of the saving findings, by group. */
+  for (size_t i = 0; t && i < t->num_ops; ++i) {
+    const ompdp_tl_op_t *o = &t->ops[i];
+    for (size_t k = o->first_link; k < o->first_link + o->num_links && k < t->num_links; ++k)
+      if (!t->links[k].related && pos[k] >= 0 &&
+          ompdp_verdict_saves(r->findings[pos[k]].verdict))
+        v[nv++] = (giv_t){gof[pos[k]], (size_t)pos[k], o->start_ns, o->start_ns + o->dur_ns};
+  }
+  if (nv > 1)
+    qsort(v, nv, sizeof(*v), cmp_giv);
+  for (size_t a = 0, b = 0; a < ng; ++a) {
+    size_t e = b;
+    while (e < nv && v[e].group == a)
+      ++e;
+    group_saving(r, &g[a], idx, v ? v + b : NULL, e - b, shown);
+    b = e;
+  }
+  free(gof);
+  free(shown);
+  free(pos);
+  free(v);
+  *groups = g;
+  *ngroups = ng;
+  *order = idx;
+  return 0;
+}
+
 /*===- JSON ----------------------------------------------------------------------===*/
 
 /* Integers written by hand into a line buffer, then one fwrite: the bounded

@@ -123,4 +123,21 @@ long *ompdp_timeline_link_positions(const struct ompdp_report *r);
  * not their deletes). counts has r->num_findings entries. */
 void ompdp_timeline_count_shown(const struct ompdp_report *r, uint64_t *counts);
 
+/* The findings by variable and construct (same variable, file, line,
+ * column and function), as the HTML page shows them: group k holds the
+ * findings at positions order[first .. first + n), in report order, and
+ * what its findings that save (fix, advice) save together, each avoidable
+ * operation once, as the run's total counts it: from the timeline's
+ * operations, exact (saved_ns == saved_max_ns) when the timeline holds
+ * every one of them or one finding saves alone; else at least saved_ns
+ * and at most saved_max_ns. Groups are in the order of their findings
+ * (variable, then location). 0, or -1 when out of memory (nothing
+ * allocated); free *groups and *order. */
+typedef struct ompdp_finding_group {
+  size_t first, n;
+  uint64_t saved_ns, saved_max_ns;
+} ompdp_finding_group_t;
+int ompdp_report_groups(const struct ompdp_report *r, ompdp_finding_group_t **groups,
+                        size_t *ngroups, size_t **order);
+
 #endif /* OMPDP_TIMELINE_H */

@@ -217,6 +217,18 @@ extern ompdp_options_t ompdp_opts;
  * names and bad values are reported on stderr and make it return -1; valid
  * settings are still applied. */
 int ompdp_options_parse(const char *text);
+/* The rules of the options' values (option_values.c), which `ompdp run`
+ * applies to --option too: a number option's value into *out (0, or -1 when
+ * it is none); the words an option of a few takes ("stream, full or check",
+ * *first its default; NULL for another option); whether value is one of
+ * them (1 also for another option); one setting checked, 0 or -1 with the
+ * reason ("option 'x' wants ..., not '...'", "unknown option 'x'") in err;
+ * untrusted text for a message, printable and short, in buf. */
+int ompdp_option_int(const char *value, int *out);
+const char *ompdp_option_words(const char *name, const char **first);
+int ompdp_option_word_ok(const char *name, const char *value);
+int ompdp_option_check(const char *name, const char *value, char *err, size_t errlen);
+const char *ompdp_option_shown(const char *text, size_t len, char buf[80]);
 void ompdp_options_reset(void);
 void ompdp_options_free(void);
 

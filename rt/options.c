@@ -12,7 +12,6 @@
 #include "ompdp_rt.h"
 #include "report_formats.h"
 
-#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,53 +35,27 @@ void ompdp_options_reset(void) {
 #include "options.inc"
 }
 
-/* Untrusted text for a message: printable ASCII only, at most 64 bytes. */
+/* Untrusted text for a message: printable ASCII only, at most 64 bytes
+ * (option_values.c). */
 typedef struct shown {
   char s[80];
 } shown_t;
 
 static shown_t show(const char *text, size_t len) {
   shown_t out;
-  size_t j = 0;
-  for (size_t i = 0; i < len && text[i]; ++i) {
-    if (j == 64) {
-      memcpy(out.s + j, "...", 3);
-      j += 3;
-      break;
-    }
-    unsigned char c = (unsigned char)text[i];
-    out.s[j++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
-  }
-  out.s[j] = '\0';
+  ompdp_option_shown(text, len, out.s);
   return out;
 }
 
-/* Setters by type; each takes ownership of value. */
+/* Setters by type; each takes ownership of value. A value is checked by the
+ * rules that `ompdp run --option` checks it by (option_values.c). */
 static int set_int(void *dst, const char *name, char *value) {
-  static const char *const yes[] = {"1", "true", "yes", "on"};
-  static const char *const no[] = {"0", "false", "no", "off"};
   int rc = 0;
-  for (size_t i = 0; i < 4; ++i) {
-    if (!strcmp(value, yes[i])) {
-      *(int *)dst = 1;
-      goto out;
-    }
-    if (!strcmp(value, no[i])) {
-      *(int *)dst = 0;
-      goto out;
-    }
-  }
-  char *end;
-  errno = 0;
-  long l = strtol(value, &end, 10);
-  if (*value && !*end && !errno && l >= 0 && l <= 1000000) {
-    *(int *)dst = (int)l;
-  } else {
+  if (ompdp_option_int(value, (int *)dst)) {
     fprintf(stderr, "ompdp: option '%s' wants a number or true/false, not '%s'\n", name,
             show(value, SIZE_MAX).s);
     rc = -1;
   }
-out:
   free(value);
   return rc;
 }
@@ -170,6 +143,20 @@ int ompdp_options_parse(const char *text) {
     value[n] = 0;
     if (apply(name_buf, value))
       rc = -1;
+  }
+  /* The options whose value is one of a few words. The runtime goes on with
+   * the default; `ompdp run` refuses the run before the program starts. */
+  static const char *const Worded[] = {"mode", "timeline"};
+  const char **const WordedValue[] = {&ompdp_opts.mode, &ompdp_opts.timeline};
+  for (size_t i = 0; i < sizeof(Worded) / sizeof(Worded[0]); ++i) {
+    const char *first;
+    if (ompdp_option_word_ok(Worded[i], *WordedValue[i]))
+      continue;
+    const char *words = ompdp_option_words(Worded[i], &first);
+    fprintf(stderr, "ompdp: option '%s' wants %s, not '%s'; using %s\n", Worded[i], words,
+            show(*WordedValue[i], SIZE_MAX).s, first);
+    *WordedValue[i] = first;
+    rc = -1;
   }
   /* The formats the runtime writes (report/report_formats.inc). */
   ompdp_report_format_t f;

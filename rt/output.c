@@ -313,20 +313,42 @@ int ompdp_output_expand(const char *pattern, char *out, size_t size) {
   return expand_path(pattern, 0, out, size);
 }
 
+int ompdp_output_expand_other(const char *pattern, char *out, size_t size) {
+  return expand_path(pattern, 1, out, size);
+}
+
+int ompdp_output_report_path(pid_t start_pid, char *out, size_t size) {
+  const char *pattern = ompdp_opts.output && *ompdp_opts.output ? ompdp_opts.output : "-";
+  if (!strcmp(pattern, "-") || expand_path(pattern, getpid() != start_pid, out, size))
+    return -1;
+  return 0;
+}
+
 /*--- the finished report ----------------------------------------------------===*/
 
 static int emit_final(const void *ctx, FILE *out) {
   return write_as(ctx, ompdp_opts.final_format, out);
 }
 
-int ompdp_output_final(const ompdp_report_t *r, int exit_status, uint64_t failed) {
-  char path[PATH_MAX];
-  if (expand_path(ompdp_opts.final, 0, path, sizeof(path) - 8)) {
-    errno = ENAMETOOLONG;
-    return -1;
+int ompdp_output_finished(const ompdp_report_t *r, const char *path, uint64_t failed) {
+  if (!strcmp(path, "-")) {
+    /* Nothing to take back once written: refused first if memory ran out. */
+    if (ompdp_alloc_failures() != failed) {
+      errno = ENOMEM;
+      return -1;
+    }
+    if (!ompdp_stderr_usable()) {
+      errno = EBADF;
+      return -1;
+    }
+    return emit_to(emit_final, r, fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3));
   }
-  snprintf(path + strlen(path), 8, ".%d", exit_status & 0xff);
-  if (replace_file(path, emit_final, r))
+  struct stat st;
+  int rc = lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)
+               ? emit_to(emit_final, r,
+                         open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK))
+               : replace_file(path, emit_final, r);
+  if (rc)
     return -1;
   if (ompdp_alloc_failures() != failed) {
     unlink(path);
@@ -336,13 +358,22 @@ int ompdp_output_final(const ompdp_report_t *r, int exit_status, uint64_t failed
   return 0;
 }
 
+int ompdp_output_final(const ompdp_report_t *r, int exit_status, uint64_t failed) {
+  char path[PATH_MAX];
+  if (expand_path(ompdp_opts.final, 0, path, sizeof(path) - 8)) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  snprintf(path + strlen(path), 8, ".%d", exit_status & 0xff);
+  return ompdp_output_finished(r, path, failed);
+}
+
 /*--- the journal ------------------------------------------------------------===*/
 
 /* <report path>.journal; -1 when the report goes to stderr (no journal) or
  * the path does not fit. */
 int ompdp_output_journal_path(pid_t start_pid, char *out, size_t size) {
-  const char *pattern = ompdp_opts.output && *ompdp_opts.output ? ompdp_opts.output : "-";
-  if (!strcmp(pattern, "-") || expand_path(pattern, getpid() != start_pid, out, size))
+  if (ompdp_output_report_path(start_pid, out, size))
     return -1;
   size_t n = strlen(out);
   if (n + sizeof(".journal") > size)

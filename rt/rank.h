@@ -9,6 +9,7 @@
 #define OMPDP_RANK_H
 
 #include "ompdp_rt.h"
+#include "process.h"
 
 /* Notes the devices of an operation seen for the first time (intern.c,
  * under its shard's lock; lock-free itself). */
@@ -20,6 +21,17 @@ void ompdp_rank_note_devices(const ompdp_op_t *op);
  * only one; stderr_ok: a launcher's variables that hold no rank may be
  * said on stderr (once). */
 void ompdp_rank_fill(ompdp_report_t *r, int host_device, int stderr_ok);
+
+/* This process as a launcher started it (rank, size, host, ...), or NULL
+ * without a launcher; stderr_ok as for ompdp_rank_fill. */
+const ompdp_process_t *ompdp_rank_self(int stderr_ok);
+
+/* For `ompdp run` and `ompdp recover` rebuilding a report from an event
+ * log (driver/recover.c): r gets the process who (its rank, host, ...)
+ * with pid and the devices noted since ompdp_rank_forget_devices. */
+void ompdp_rank_forget_devices(void);
+void ompdp_rank_fill_as(ompdp_report_t *r, const ompdp_process_t *who, int64_t pid,
+                        int host_device);
 
 /* What %r and %h stand for in the output option (rt/output.c): the
  * launcher's rank (0 without a launcher) and the host name, into buf;

@@ -148,23 +148,38 @@ const char *ompdp_rank_path_part(char which, char *buf, size_t size, int stderr_
   return buf;
 }
 
-void ompdp_rank_fill(ompdp_report_t *r, int host_device, int stderr_ok) {
+const ompdp_process_t *ompdp_rank_self(int stderr_ok) {
   atomic_store_explicit(&detect_stderr_ok, stderr_ok, memory_order_relaxed);
   pthread_once(&detect_once, detect);
-  if (!under_launcher || r->process)
+  return under_launcher ? &self : NULL;
+}
+
+void ompdp_rank_forget_devices(void) {
+  for (size_t i = 0; i < MAX_DEVICES / 64; ++i)
+    atomic_store_explicit(&devices_seen[i], 0, memory_order_relaxed);
+}
+
+void ompdp_rank_fill_as(ompdp_report_t *r, const ompdp_process_t *who, int64_t pid,
+                        int host_device) {
+  if (r->process)
     return;
   ompdp_process_t *p = malloc(sizeof(*p));
   if (!p)
     return;
-  *p = self;
-  p->launcher = ompdp_strdup(self.launcher);
-  p->job = ompdp_strdup(self.job);
-  p->host = ompdp_strdup(self.host);
-  p->executable = ompdp_strdup(self.executable);
-  p->build_id = ompdp_strdup(self.build_id);
+  *p = *who;
+  p->launcher = ompdp_strdup(who->launcher);
+  p->job = ompdp_strdup(who->job);
+  p->host = ompdp_strdup(who->host);
+  p->executable = ompdp_strdup(who->executable);
+  p->build_id = ompdp_strdup(who->build_id);
   p->devices = NULL;
   p->num_devices = 0;
-  p->pid = (int64_t)getpid(); /* a forked child's own */
+  p->pid = pid;
   fill_devices(p, host_device);
   r->process = p;
+}
+
+void ompdp_rank_fill(ompdp_report_t *r, int host_device, int stderr_ok) {
+  if (ompdp_rank_self(stderr_ok))
+    ompdp_rank_fill_as(r, &self, (int64_t)getpid() /* a forked child's own */, host_device);
 }

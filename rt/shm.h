@@ -41,6 +41,10 @@ void ompdp_shm_note_alloc_failure(void);
  * (and now says why), 0 otherwise (the runtime must report what it has). */
 int ompdp_shm_abandon(uint32_t why);
 
+/* Removes the file (its mappings stay): the report that supersedes it was
+ * written where no ompdp run will remove it (rt/orphan_linux.c). */
+void ompdp_shm_remove(void);
+
 /* Bytes of the file so far (verbose=1 says, at exit). */
 uint64_t ompdp_shm_bytes(void);
 

@@ -31,6 +31,7 @@
 #include "shm.h"
 #include "ompdp/crashlog.h"
 #include "ompdp_rt.h"
+#include "rank.h"
 #include "regions.h"
 #include "tool.h"
 
@@ -534,6 +535,15 @@ int ompdp_shm_init(void) {
       args[argc++] = buf + i;
     append_locked(OMPDP_CL_ARGV, &argc, sizeof(argc), args, argc);
   }
+  /* The rank, so that a report rebuilt from the file says which it was
+   * (driver/recover.c), even where the launcher's environment is gone. */
+  const ompdp_process_t *self = ompdp_rank_self(ompdp_stderr_usable());
+  if (self) {
+    ompdp_cl_process_t cp = {self->rank, self->size, self->local_rank, 0};
+    const char *strs[] = {self->launcher, self->job, self->host, self->executable,
+                          self->build_id};
+    append_locked(OMPDP_CL_PROCESS, &cp, sizeof(cp), strs, 5);
+  }
   ompdp_op_set_store(op_chunk, on_new_op);
   ompdp_log_store_t store = {event_chunk, ompdp_shm_free, ompdp_shm_note_dropped};
   ompdp_log_set_store(&store);
@@ -549,4 +559,9 @@ int ompdp_shm_abandon(uint32_t why) {
 
 uint64_t ompdp_shm_bytes(void) {
   return cl_hdr ? __atomic_load_n(&cl_hdr->next_off, __ATOMIC_ACQUIRE) : 0;
+}
+
+void ompdp_shm_remove(void) {
+  if (cl_hdr && cl_path[0])
+    unlink(cl_path);
 }

@@ -131,6 +131,7 @@ static int ompdp_initialize(ompt_function_lookup_t lookup, int initial_device_nu
   pthread_atfork(NULL, NULL, on_fork_child);
   if (ompdp_opts.final[0])
     on_exit(note_exit_status, NULL);
+  ompdp_orphan_init(); /* ompdp run's lock: is it still there at the end? */
   /* The journal needs the stream engine: in full mode one runs beside the
    * kept log for the journal alone (journal_ms=0 to do without). */
   int journal = ompdp_opts.journal_ms > 0 && ompdp_journal_init(start_pid, attribute_op) == 0;
@@ -374,17 +375,20 @@ static int oom_warning(char *buf, size_t size, int analysis_stopped, int rewrite
  * saves the driver reading the report back, which is most of the time that
  * ompdp adds to a short run. Nothing is lost if it cannot be written: the
  * driver completes the report written before it. */
-static void write_final(ompdp_report_t *r) {
+static int write_final(ompdp_report_t *r, const char *to) {
   /* Any allocation that fails from here on (some only lose a word of the
    * report) leaves the report to the driver, which says what was lost. */
   uint64_t failed = ompdp_alloc_failures();
   if (ompdp_rewrite_report(r) || ompdp_alloc_failures() != failed)
-    return;
+    return -1;
   r->has_exit_status = 1;
   r->exit_status = exit_status;
   ompdp_report_sort(r);
-  if (ompdp_output_final(r, exit_status, failed) && ompdp_opts.verbose)
+  /* to: where ompdp run would have put it, when it is gone (orphan_linux.c). */
+  int rc = to ? ompdp_output_finished(r, to, failed) : ompdp_output_final(r, exit_status, failed);
+  if (rc && ompdp_opts.verbose)
     fprintf(stderr, "ompdp: cannot write the finished report: %s\n", strerror(errno));
+  return rc;
 }
 
 void ompdp_write_report_once(int signo) {
@@ -533,9 +537,16 @@ void ompdp_write_report_once(int signo) {
     /* The report supersedes the journal (and the crash log, which ompdp
      * run removes after printing the report: freeing it takes time). */
     ompdp_journal_remove();
-    if (!signo && !rc && !forked_at && r.argc && r.warnings != view && ompdp_opts.final[0] &&
-        atomic_load(&exit_status_known))
-      write_final(&r);
+    /* ompdp run killed: the finished report goes where it would have
+     * gone, a forked child's too; else it stays for ompdp recover. */
+    int orphan = ompdp_orphan_driver_gone();
+    const char *to = orphan ? ompdp_orphan_main_output(forked_at != 0) : NULL;
+    int landed = 0;
+    if (!signo && !rc && (!forked_at || to) && r.argc && r.warnings != view &&
+        ompdp_opts.final[0] && atomic_load(&exit_status_known) && (!orphan || to))
+      landed = write_final(&r, to) == 0;
+    if (orphan)
+      ompdp_orphan_done(start_pid, landed ? to : NULL);
   }
   if (r.warnings == view) {
     r.warnings = own;
@@ -567,21 +578,9 @@ EXPORT ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version,
   ompdp_options_parse(getenv("OMPDP_OPTIONS"));
   ompdp_output_reserve();
   ompdp_alloc_arm(ompdp_opts.test_fail_alloc, ompdp_opts.test_fail_alloc_count);
-  if (!strcmp(ompdp_opts.mode, "full")) {
-    mode = MODE_FULL;
-  } else if (!strcmp(ompdp_opts.mode, "check")) {
-    mode = MODE_CHECK;
-  } else {
-    mode = MODE_STREAM;
-    if (strcmp(ompdp_opts.mode, "stream"))
-      fprintf(stderr,
-              "ompdp: option 'mode' wants stream, full or check, not '%s'; using stream\n",
-              ompdp_opts.mode);
-  }
-  if (strcmp(ompdp_opts.timeline, "bounded") && strcmp(ompdp_opts.timeline, "full") &&
-      strcmp(ompdp_opts.timeline, "off"))
-    fprintf(stderr,
-            "ompdp: option 'timeline' wants bounded, full or off, not '%s'; using bounded\n",
-            ompdp_opts.timeline);
+  /* options.c has refused any other value (and put the default back). */
+  mode = !strcmp(ompdp_opts.mode, "full")    ? MODE_FULL
+         : !strcmp(ompdp_opts.mode, "check") ? MODE_CHECK
+                                             : MODE_STREAM;
   return &result;
 }

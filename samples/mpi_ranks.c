@@ -9,14 +9,16 @@
 // sum their fields (and the odd ranks' scaled coefficients) with
 // MPI_Reduce.
 //
-//   clang-19 -g -fopenmp -fopenmp-targets=x86_64-pc-linux-gnu $(mpicc --showme:compile) \
-//     samples/mpi_ranks.c $(mpicc --showme:link) -Wl,-rpath,/usr/lib/llvm-19/lib -o mpi_ranks
-//   mpirun -np 4 build/bin/ompdp run --format=json -o report.%r.json -- ./mpi_ranks
+//   clang-19 --config=build/lib/ompdp.cfg -fopenmp -fopenmp-targets=x86_64-pc-linux-gnu \
+//     $(mpicc --showme:compile) samples/mpi_ranks.c $(mpicc --showme:link) -o mpi_ranks \
+//     -Wl,-rpath,/usr/lib/llvm-19/lib
+//   mpirun --allow-run-as-root --oversubscribe -np 4 build/bin/ompdp run --format=json \
+//     -o report.%r.json -- ./mpi_ranks
 //   build/bin/ompdp merge -o merged.json report.*.json
 //   build/bin/ompdp report merged.json
 //
-// (As root, Open MPI also wants --allow-run-as-root; on fewer cores than
-// ranks, --oversubscribe.)
+// (Open MPI wants --allow-run-as-root as root, and --oversubscribe on fewer
+// cores than ranks; README.md, MPI programs.)
 //===----------------------------------------------------------------------===//
 #include <mpi.h>
 #include <omp.h>

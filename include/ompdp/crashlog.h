@@ -130,7 +130,16 @@ enum ompdp_cl_meta_type {
   OMPDP_CL_ARGV = 3,
   /* A warning for the report: the text. */
   OMPDP_CL_WARNING = 4,
+  /* The MPI rank this process is (report/process.h), when a launcher
+   * started it: ompdp_cl_process_t, then the launcher, the job, the host,
+   * the executable and its build ID ("" for unknown). A reader that does
+   * not know it skips it, and its report has no rank. */
+  OMPDP_CL_PROCESS = 5,
 };
+
+typedef struct ompdp_cl_process {
+  int32_t rank, size, local_rank, reserved;
+} ompdp_cl_process_t;
 
 typedef struct ompdp_cl_code {
   uint64_t codeptr; /* a call site's return address */

@@ -31,6 +31,36 @@
 // RUN: FileCheck %s --check-prefix=MISSING < %t.e/merged.json
 // RUN: %ompdp report %t.e/merged.json | FileCheck %s --check-prefix=MISSING-TEXT
 // RUN: %ompdp report --format=sarif %t.e/merged.json | FileCheck %s --check-prefix=MISSING-SARIF
+//
+// With the default options (the event log in shared memory), rank 1's
+// `ompdp run` rebuilds its report from the event log, and the report says
+// which rank it was (DEFAULT): the merge has the three ranks.
+//
+// In a teardown, four ranks run with the default options; rank 1 kills
+// itself while the others still run, and mpirun tears the job down: it
+// ends the other ranks (SIGTERM, then SIGKILL), their `ompdp run`s included, so some may
+// be killed before they rebuilt their program's report, or before they
+// passed SIGTERM on (such a program runs on to its end, and its runtime
+// writes its report where -o said). `ompdp recover --all` (in
+// $OMPDP_RUN_DIR, this test's own) writes what the killed ones left, each
+// report with its rank; the merge has all four ranks, rank 1 rebuilt from
+// its event log.
+//
+// RUN: rm -rf %t.f && mkdir %t.f
+// RUN: not %mpirun -np 3 %ompdp run --format=json -o %t.f/report.%r.json -- %t %t.f > %t.out 2> %t.err
+// RUN: FileCheck %s --check-prefix=DEFAULT-ERR < %t.err
+// RUN: FileCheck %s --check-prefix=FROM-LOG < %t.f/report.1.json
+// RUN: %ompdp merge -o %t.f/merged.json %t.f/report.*.json 2>&1 | FileCheck %s --check-prefix=DEFAULT-MERGE
+//
+// RUN: rm -rf %t.g %t.shm && mkdir %t.g %t.shm
+// RUN: env OMPDP_RUN_DIR=%t.shm not %mpirun -np 4 %ompdp run --format=json -o %t.g/report.%r.json -- %t teardown > %t.out 2> %t.err
+// RUN: %python %S/Inputs/wait_for_run.py %t.shm | FileCheck %s --check-prefix=GONE
+// RUN: env OMPDP_RUN_DIR=%t.shm %ompdp recover --all
+// RUN: %python -c "import os; print(os.listdir('%t.shm'))" | FileCheck %s --check-prefix=EMPTY
+// RUN: FileCheck %s --check-prefix=FROM-LOG < %t.g/report.1.json
+// RUN: %ompdp merge -o %t.g/merged.json %t.g/report.0.json %t.g/report.1.json %t.g/report.2.json %t.g/report.3.json 2> %t.merge.err
+// RUN: FileCheck %s --check-prefix=TEARDOWN-MERGE < %t.merge.err
+// RUN: FileCheck %s --check-prefix=TEARDOWN < %t.g/merged.json
 //===----------------------------------------------------------------------===//
 #include <omp.h>
 #include <signal.h>
@@ -74,6 +104,19 @@
 // MISSING-TEXT: warning: rank 1 of 3 is missing
 // MISSING-SARIF: {"level": "warning", "message": {"text": "rank 1 of 3 is missing: no report or journal of it was merged"}}
 
+// DEFAULT-ERR: ompdp: the program was killed by signal 9 (Killed) before it could write its report; ompdp rebuilt its report from the event log it kept
+// FROM-LOG: "process": {"rank": 1, "size": {{[34]}},
+// FROM-LOG: "partial": true,
+// FROM-LOG: "source": "event_log"
+// DEFAULT-MERGE: ompdp: merged 3 of 3 ranks; partial: 1{{$}}
+// GONE: gone
+// EMPTY: []
+// TEARDOWN-MERGE: ompdp: merged 4 of 4 ranks; partial: {{.*}}
+// TEARDOWN-MERGE-NOT: missing
+// TEARDOWN: "merged": [0, 1, 2, 3], "partial": [{{.*}}1{{.*}}], "missing": [],
+// TEARDOWN: {"rank": 1, "status": "recovered", {{.*}} "exit_status": 137,
+// TEARDOWN: "kind": "duplicate_transfer",
+
 static int a[1024];
 
 static void nap(int ms) {
@@ -100,11 +143,12 @@ static void wait_for(const char *path, const char *want) {
 }
 
 // The journal's path: the report's (option `output`, %p the pid) plus
-// `.journal`; nothing to wait for when the journal is off.
+// `.journal`; nothing to wait for when the journal is off, or not written
+// (the event log is on: it holds every event).
 static void wait_for_journal(const char *events) {
   const char *opts = getenv("OMPDP_OPTIONS");
   const char *o = opts ? strstr(opts, "output=") : NULL;
-  if (!o || strstr(opts, "journal_ms=0"))
+  if (!o || strstr(opts, "journal_ms=0") || !strstr(opts, "crash_log_mb=0"))
     return;
   char path[4096];
   size_t n = 0;
@@ -130,7 +174,11 @@ int main(int argc, char **argv) {
   for (int step = 0; step < 4; ++step) {
 #pragma omp target update to(a) device(dev)
   }
-  if (rank == 1 && argc > 1) {
+  if (argc > 1 && !strcmp(argv[1], "teardown")) {
+    if (rank == 1)
+      raise(SIGKILL);
+    nap(3000); // ended by mpirun (or, its ompdp run killed first, on its own)
+  } else if (rank == 1 && argc > 1) {
     char path[4096];
     for (int other = 0; other < 3; other += 2) {
       snprintf(path, sizeof(path), "%s/report.%d.json", argv[1], other);

@@ -402,13 +402,14 @@
     box.appendChild(body);
     return box;
   }
+  // The groups as the data gives them (report_html.c): a group's saving
+  // counts each avoidable operation once, as the run's total does; a range
+  // where the timeline does not hold every operation of its findings.
   function groups() {
-    var by = {}, list = [];
-    D.findings.forEach(function (f) {
-      var key = (f.variable || '') + '\u0000' + fmtLoc(f.loc);
-      if (!by[key]) list.push(by[key] = { variable: f.variable, loc: f.loc, findings: [], saved: 0 });
-      by[key].findings.push(f);
-      by[key].saved += f.time_saved_ns;
+    var list = D.groups.map(function (g) {
+      var fs = g.findings.map(function (i) { return D.findings[i]; });
+      return { variable: fs[0].variable, loc: fs[0].loc, findings: fs,
+               saved: g.saved_ns, savedMax: g.saved_max_ns };
     });
     var cmp = state.sort === 'saved' ? function (a, b) { return b.saved - a.saved; }
             : state.sort === 'saved-asc' ? function (a, b) { return a.saved - b.saved; }
@@ -417,6 +418,10 @@
                                           : function (a, b) { return b.time_saved_ns - a.time_saved_ns; };
     list.forEach(function (g) { g.findings.sort(fcmp); });
     return list.sort(cmp);
+  }
+  function groupSaves(g) {
+    return g.savedMax > g.saved ? 'saves ' + fmtTime(g.saved) + ' to ' + fmtTime(g.savedMax)
+                                : 'saves ' + fmtTime(g.saved);
   }
   var fBox = null;
   function drawFindings() {
@@ -430,7 +435,11 @@
     groups().forEach(function (g) {
       var gb = el('div', { cls: 'group' },
         el('div', { cls: 'gh' }, el('span', { cls: 'var', text: g.variable || '(item not named: compile with the ompdp plugin)' }),
-          el('span', { text: fmtLoc(g.loc) }), el('span', { cls: 'saved', text: 'saves ' + fmtTime(g.saved) })));
+          el('span', { text: fmtLoc(g.loc) }),
+          el('span', { cls: 'saved', text: groupSaves(g),
+                       title: g.savedMax > g.saved ? 'each avoidable operation once; the timeline does ' +
+                         'not hold every one of them, so this is a range' : 'each avoidable operation once, ' +
+                         'as the run\u2019s total counts it' })));
       g.findings.forEach(function (f) { gb.appendChild(findingView(f)); });
       fBox.appendChild(gb);
     });

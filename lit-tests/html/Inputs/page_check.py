@@ -11,6 +11,7 @@
 #   findings: <n>
 #   finding <i> <kind> <variable> shown=<n> count=<n> rewrites=<n> verdict=<v> saves=<bool>
 #   diff <i>.<r> <file> source=<bool> -<n> +<n>   (then each diff line with --diffs)
+#   group <variable> <kinds> saves=<ns> | saves=<at least>-<at most>   (by variable and construct)
 #   timeline: none | ops=<n> events=<n> folded=<n> rest=<n>
 #   memory device <d> peak=<bytes> at=<ns> saved=<bytes> holders=<var>:<bytes>,... series=<n>
 # Exits 1 with "error: ..." when the page is not what ompdp writes: no data
@@ -111,6 +112,12 @@ def main():
                         print("  @@ %d" % h["start"])
                         for tag, line in h["lines"]:
                             print("  %s %s" % (tag, line))
+    for g in d["groups"]:
+        saves = "%d" % g["saved_ns"] if g["saved_max_ns"] == g["saved_ns"] else \
+            "%d-%d" % (g["saved_ns"], g["saved_max_ns"])
+        fs = [d["findings"][i] for i in g["findings"]]
+        print("group %s %s saves=%s" % (fs[0]["variable"] or "-",
+                                        ",".join(sorted(f["kind"] for f in fs)), saves))
     t = d["timeline"]
     if t is None:
         print("timeline: none")

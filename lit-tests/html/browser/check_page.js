@@ -8,7 +8,7 @@
 //   - it loads with no console error, no uncaught exception and no request
 //     for anything outside the file;
 //   - the summary shows the report's count of each kind, the finding list
-//     one row per finding of the report;
+//     one row per finding of the report, under group headers (printed);
 //   - a click on the finding with the most operations on the timeline opens
 //     it, dims the timeline and highlights exactly its operations (the
 //     page's data says which), and its rewrites show a diff;
@@ -64,6 +64,9 @@ async function main() {
     }
     const note = await page.$('#timeline-note');
     console.log('timeline note: ' + (note ? await note.textContent() : 'none'));
+    for (const h of await page.$$eval('#findings .group .gh', (gs) =>
+      gs.map((g) => Array.from(g.children).map((c) => c.textContent).join(' | '))))
+      console.log('group header: ' + h);
     const rows = await page.$$eval('#findings .finding', (fs) => fs.length);
     console.log('findings: page=' + rows + ' report=' + report.findings.length);
     if (rows !== report.findings.length) fail('finding rows differ');
