@@ -143,8 +143,10 @@ int drv_run_file_write(int fd, const drv_run_info_t *info);
 int drv_run_file_read(const char *path, drv_run_info_t *info, long *lock_holder);
 void drv_run_info_free(drv_run_info_t *info);
 /* Where `ompdp run` makes its directories, ompdp.XXXXXX: $OMPDP_RUN_DIR
- * when set, else /dev/shm (when it has room) and the temporary directory
- * ($TMPDIR, /tmp). *n bases into bases[3]. */
+ * when set, else this user's folder ompdp-<uid> in /dev/shm (when it has
+ * room) and in the temporary directory ($TMPDIR, /tmp), or those
+ * themselves where such a folder is not ours alone; the folders that
+ * exist. *n bases into bases[3], valid until the next call. */
 void drv_run_bases(const char *bases[3], size_t *n);
 /* run.c: renders what the runtime left in the directory of an `ompdp run`
  * that was killed, as it would have (info), to output when given instead
