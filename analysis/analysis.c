@@ -21,6 +21,8 @@
 |*
 \*===----------------------------------------------------------------------===*/
 #include "detect.h"
+#include "mem_track.h"
+#include "memory.h"
 #include "op_account.h"
 #include "timeline_collect.h"
 
@@ -57,6 +59,8 @@ typedef struct fstate {
   uint64_t ref_seq;
   uint64_t count, bytes, time, saved, same, other;
   uint32_t rule; /* overbroad maps: OMPDP_OVERBROAD_* */
+  int peak;       /* device memory held while unused: no time, a peak saving */
+  uint64_t peak_saved;
   ompdp_oc_t oc;  /* its operations by class (the cost model's input) */
   int *devices;
   size_t num_devices;
@@ -79,6 +83,7 @@ struct ompdp_engine {
   ompdp_describe_fn describe; /* the region tables, for the words; or NULL */
   uint32_t last_op[OMPDP_FK_COUNT], last_f[OMPDP_FK_COUNT]; /* g_finding's last answer */
   ompdp_tlc_t *tl; /* the timeline's operations (timeline_collect.c), or NULL */
+  ompdp_memtrack_t *mem; /* device memory in use (mem_track.c) */
 };
 
 int ompdp_g_host(const ompdp_engine_t *g) { return g->host; }
@@ -192,6 +197,27 @@ int ompdp_g_account(ompdp_engine_t *g, uint32_t fi, const ompdp_op_t *o, uint64_
 }
 
 int ompdp_g_collecting(const ompdp_engine_t *g) { return g->matches != NULL; }
+
+ompdp_memtrack_t *ompdp_g_memory(ompdp_engine_t *g) { return g->mem; }
+
+uint32_t ompdp_g_peak_select(ompdp_engine_t *g, int kind, uint32_t op, uint64_t seq,
+                             const ompdp_xref_t *ref, uint64_t saved) {
+  uint32_t fi = ompdp_g_finding(g, kind, op, seq);
+  if (fi == OMPDP_NONE)
+    return OMPDP_NONE;
+  fstate_t *f = &g->f[fi];
+  const ompdp_op_t *o = ompdp_op_get(op);
+  f->count += 1;
+  f->bytes += o->bytes;
+  f->peak = 1;
+  if (saved > f->peak_saved)
+    f->peak_saved = saved;
+  if (ref && f->ref_op == OMPDP_NONE) {
+    f->ref_op = ref->op;
+    f->ref_seq = ref->seq;
+  }
+  return add_device(f, o->dst_dev) ? OMPDP_NONE : fi;
+}
 
 int ompdp_g_collect(ompdp_engine_t *g, ompdp_matches_t *m, uint32_t avoid, uint32_t ref,
                     uint32_t aux) {
@@ -519,7 +545,8 @@ ompdp_engine_t *ompdp_engine_create(const ompdp_engine_config_t *cfg) {
     g->last_op[k] = OMPDP_NONE;
   g->open = new_cluster(g);
   g->det = calloc(ompdp_num_detections, sizeof(*g->det));
-  int ok = g->open && g->det && ompdp_hmap_init(&g->by_site, 64) == 0;
+  g->mem = ompdp_mem_create(cfg->host_device);
+  int ok = g->open && g->det && g->mem && ompdp_hmap_init(&g->by_site, 64) == 0;
   for (size_t i = 0; ok && i < ompdp_num_detections; ++i)
     ok = (g->det[i] = ompdp_detections[i]->create(cfg)) != NULL;
   if (ok && cfg->timeline && cfg->timeline_mode != OMPDP_TIMELINE_OFF) {
@@ -544,6 +571,7 @@ void ompdp_engine_destroy(ompdp_engine_t *g) {
       ompdp_detections[i]->destroy(g->det[i]);
   free(g->det);
   ompdp_tlc_destroy(g->tl);
+  ompdp_mem_destroy(g->mem);
   if (g->open)
     free_cluster(g, g->open);
   for (size_t i = 0; i < g->nf; ++i)
@@ -562,7 +590,7 @@ static size_t detections_memory(const ompdp_engine_t *g) {
 
 size_t ompdp_engine_memory(const ompdp_engine_t *g) {
   return sizeof(*g) + g->capf * sizeof(fstate_t) + ompdp_hmap_memory(&g->by_site) +
-         g->cluster_bytes + detections_memory(g) +
+         g->cluster_bytes + detections_memory(g) + ompdp_mem_memory(g->mem) +
          (g->tl ? ompdp_tlc_memory(g->tl) : 0);
 }
 
@@ -585,6 +613,8 @@ static ompdp_detection_event_fn event_hook(const ompdp_detection_t *d, int t) {
     return d->on_delete;
   case OMPDP_EV_KERNEL:
     return d->on_kernel;
+  case OMPDP_EV_USE:
+    return d->on_use;
   case OMPDP_EV_TARGET:
     return NULL;
   }
@@ -606,17 +636,21 @@ int ompdp_engine_feed(ompdp_engine_t *g, const ompdp_rec_t *r, uint32_t word, ui
   e.hash = e.type == OMPDP_EV_TRANSFER ? r->x : 0;
   e.hashed = e.type == OMPDP_EV_TRANSFER && (word & OMPDP_REC_HASHED) && e.d->bytes > 0;
   e.member = OMPDP_NONE;
+  /* A kernel's use of an allocation is no operation: it has no time of its
+   * own to save, and no place on the timeline. */
+  int op = e.type != OMPDP_EV_USE;
   /* First, so that the event is there for the matches it makes. */
-  if (g->tl && ompdp_tlc_event(g->tl, &e, g->sink_thread ? g->sink_thread() : 0)) {
+  if (op && g->tl && ompdp_tlc_event(g->tl, &e, g->sink_thread ? g->sink_thread() : 0)) {
     g->failed = 1;
     return -1;
   }
-  ompdp_opacct_feed(&g->acct, e.d, e.type, e.start, e.end, g->host);
-  int rc = 0;
+  if (op)
+    ompdp_opacct_feed(&g->acct, e.d, e.type, e.start, e.end, g->host);
+  int rc = ompdp_mem_event(g->mem, &e);
   for (size_t i = 0; i < ompdp_num_detections && !rc; ++i)
     if (ompdp_detections[i]->advance)
       rc = ompdp_detections[i]->advance(g->det[i], g, e.start);
-  if (!rc && e.type != OMPDP_EV_KERNEL)
+  if (!rc && op && e.type != OMPDP_EV_KERNEL)
     rc = add_member(g, &e);
   if (rc) {
     g->failed = 1;
@@ -637,6 +671,7 @@ int ompdp_engine_feed(ompdp_engine_t *g, const ompdp_rec_t *r, uint32_t word, ui
   case OMPDP_EV_KERNEL:
     g->n_kernels++;
     break;
+  case OMPDP_EV_USE:
   case OMPDP_EV_TARGET:
     break;
   }
@@ -787,6 +822,8 @@ static int fill_report(ompdp_engine_t *g, ompdp_report_t *r, const ompdp_engine_
     }
     f->same_buffer = s->same;
     f->other_buffer = s->other;
+    f->peak = s->peak;
+    f->peak_saved_bytes = s->peak_saved;
     /* The site, for the rewrites (analysis/rewrite_policy.c). */
     f->rt_region = ompdp_op_get(s->site_op)->region;
     f->item = ompdp_op_get(s->site_op)->item;
@@ -799,6 +836,10 @@ static int fill_report(ompdp_engine_t *g, ompdp_report_t *r, const ompdp_engine_
     f->suggestion = suggestion(g, f, s->rule);
   }
   free(order);
+  /* Device memory in use; the peak savings of the findings. */
+  if (!rc && ompdp_mem_fill(g->mem, r, res->tick_mult, res->attribute))
+    rc = -1;
+  ompdp_report_memory_savings(r);
   ompdp_report_update_speedup(r);
   ompdp_report_sort(r);
   return rc;
@@ -809,7 +850,7 @@ static int fill_report(ompdp_engine_t *g, ompdp_report_t *r, const ompdp_engine_
 static int feed_array(ompdp_engine_t *g, const ompdp_event_t *ev, size_t n) {
   for (size_t i = 0; i < n; ++i) {
     ompdp_rec_t rec;
-    if (!(ev[i].flags & OMPDP_EVF_COMPLETE) || ev[i].type > OMPDP_EV_KERNEL)
+    if (!(ev[i].flags & OMPDP_EVF_COMPLETE) || ev[i].type > OMPDP_EV_STORED_LAST)
       continue;
     if (ompdp_rec_from_event(&ev[i], &rec) || ompdp_engine_feed(g, &rec, rec.op, i))
       return -1;

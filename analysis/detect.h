@@ -30,7 +30,10 @@
  *                       overwrote it (OMPDP_NONE: no kernel ran afterwards)
  *   zero transfer:      avoid = the transfer, ref = OMPDP_NONE
  *   overbroad map:      avoid = the allocation or transfer, ref = OMPDP_NONE,
- *                       aux = the rule (OMPDP_OVERBROAD_*) */
+ *                       aux = the rule (OMPDP_OVERBROAD_*)
+ *   early alloc:        avoid = the allocation, ref = its first use (a transfer or
+ *                       a kernel's use)
+ *   late release:       avoid = the allocation, ref = its last use */
 typedef struct ompdp_match {
   uint32_t avoid;
   uint32_t ref;
@@ -220,6 +223,16 @@ uint32_t ompdp_g_commit(ompdp_engine_t *g, int kind, ompdp_agg_t *a);
 void ompdp_agg_free(ompdp_agg_t *a);
 /* Test hook: whether matches are collected, and one match. */
 int ompdp_g_collecting(const ompdp_engine_t *g);
+/* Device memory in use, as the engine follows it (mem_track.h). */
+struct ompdp_memtrack *ompdp_g_memory(ompdp_engine_t *g);
+/* One allocation (operation op at position seq) into the finding of (kind,
+ * op's site), a finding about device memory held while unused: count 1,
+ * its bytes, its device, ref the use that bounds it (NULL: none); the
+ * finding's peak saving is the largest of its allocations' saved. No time,
+ * no operation removed. Returns the finding, or OMPDP_NONE when out of
+ * memory. */
+uint32_t ompdp_g_peak_select(ompdp_engine_t *g, int kind, uint32_t op, uint64_t seq,
+                             const ompdp_xref_t *ref, uint64_t saved);
 /* A match that a detection reports only later (when its decision comes):
  * kept in m for the tests' matches (all of them) or the timeline (the last
  * few: older events are gone from its window). 0, or -1 when out of
@@ -251,6 +264,8 @@ typedef enum ompdp_rewrite_rule {
   OMPDP_RR_SKIP_COPY_IN,    /* unused copies in: the update item goes, or the map copies nothing */
   OMPDP_RR_NARROW_MAP,      /* the item goes, or tofrom becomes to or from */
   OMPDP_RR_ALLOC_AND_FILL,  /* map(alloc:) and a device loop that writes the zeros */
+  OMPDP_RR_SHRINK_LIFETIME, /* enter/exit data moved to the first/last use, or a target
+                               data region left for enter/exit data around the uses */
 } ompdp_rewrite_rule_t;
 
 /* A finding's site as a call of a device memory routine (omp_target_memcpy,
@@ -313,6 +328,8 @@ typedef struct ompdp_detection {
   ompdp_detection_event_fn on_delete;
   ompdp_detection_event_fn on_transfer;
   ompdp_detection_event_fn on_kernel;
+  /* A kernel launch's use of a device allocation (OMPDP_EV_USE). */
+  ompdp_detection_event_fn on_use;
   /* A hashed transfer of hash to device dev is a few events ahead. */
   void (*ahead)(void *d, uint64_t hash, int dev);
   /* The end of the events: decides what only the end can. */

@@ -23,7 +23,8 @@
   D(allocs) K(allocs, REPEATED_ALLOC) K(allocs, UNUSED_ALLOC) /* Algorithms 3 and 4 */          \
   D(unused_transfer) K(unused_transfer, UNUSED_TRANSFER)    /* Algorithm 5 */                   \
   D(zero) K(zero, ZERO_TRANSFER)                                                                 \
-  D(overbroad) K(overbroad, OVERBROAD_MAP)
+  D(overbroad) K(overbroad, OVERBROAD_MAP)                                                       \
+  D(lifetime) K(lifetime, EARLY_ALLOC) K(lifetime, LATE_RELEASE)
 
 #define OMPDP_NO_KIND(name, kind)
 #define OMPDP_NO_DETECTION(name)

@@ -26,8 +26,23 @@ typedef enum ompdp_event_type {
   OMPDP_EV_DELETE,   /* device free: src = device address */
   OMPDP_EV_TRANSFER, /* copy from src (device src_dev) to dst (device dst_dev) */
   OMPDP_EV_KERNEL,   /* kernel execution on dst_dev */
+  /* A kernel launch used a device allocation (its map arguments point into
+   * it): dst_dev, dst = the allocation's device address; region, item and
+   * codeptr are the launch's (rt/uses.c). Not an OMPT event: the runtime
+   * records it right after the kernel whose operation says so
+   * (OMPDP_KERNEL_USES_RECORDED), at most once per allocation between two
+   * allocations or deletes on its device. */
+  OMPDP_EV_USE,
   OMPDP_EV_TARGET,   /* an offload construct (views only; never stored) */
 } ompdp_event_type_t;
+/* The last type a record stores. */
+#define OMPDP_EV_STORED_LAST OMPDP_EV_USE
+
+/* A kernel operation's src_addr: 1 when the runtime records which device
+ * allocations the launch uses (OMPDP_EV_USE records follow the kernel), 0
+ * when it does not know (a launch without the compiler plugin's map
+ * arguments): such a kernel may use every allocation on its device. */
+#define OMPDP_KERNEL_USES_RECORDED 1
 
 enum ompdp_event_flags {
   OMPDP_EVF_COMPLETE = 1 << 0, /* the end callback has been seen */
@@ -82,7 +97,7 @@ typedef struct ompdp_op {
   uint8_t construct; /* ompt_target_t of the construct, 0 when unknown */
 } ompdp_op_t;
 
-#define OMPDP_OP_ID_BITS 28
+#define OMPDP_OP_ID_BITS 27
 #define OMPDP_OP_MAX ((1u << OMPDP_OP_ID_BITS) - 1)
 
 /* The id of op (inserting it when new), or OMPDP_NONE when the table is full
@@ -138,7 +153,8 @@ void ompdp_op_set_store(ompdp_op_t *(*chunk)(uint32_t shard, uint32_t index),
 /*===- records ------------------------------------------------------------===*/
 
 /* One stored event: 24 bytes. `op` holds the operation id in its low
- * OMPDP_OP_ID_BITS bits and the event type, HASHED and COMPLETE above them;
+ * OMPDP_OP_ID_BITS bits and the event type (three bits), HASHED and
+ * COMPLETE above them;
  * COMPLETE is stored last, with release order, by whoever finishes it. */
 typedef struct ompdp_rec {
   uint64_t t_begin; /* ticks */
@@ -152,7 +168,7 @@ typedef struct ompdp_rec {
 #define OMPDP_REC_COMPLETE (1u << 31)
 
 static inline uint32_t ompdp_rec_op_id(uint32_t w) { return w & OMPDP_OP_MAX; }
-static inline int ompdp_rec_type(uint32_t w) { return (int)((w >> OMPDP_REC_TYPE_SHIFT) & 3); }
+static inline int ompdp_rec_type(uint32_t w) { return (int)((w >> OMPDP_REC_TYPE_SHIFT) & 7); }
 static inline uint32_t ompdp_rec_word(uint32_t id, int type, int hashed, int complete) {
   return id | (uint32_t)type << OMPDP_REC_TYPE_SHIFT | (hashed ? OMPDP_REC_HASHED : 0) |
          (complete ? OMPDP_REC_COMPLETE : 0);
@@ -225,7 +241,17 @@ typedef struct ompdp_engine_config {
    * and the words of every finding at its item. NULL: no table, no
    * overbroad findings. */
   ompdp_describe_fn describe;
+  /* early_alloc and late_release (detect_lifetime.c): the least a fix must
+   * lower its device's peak by to be a finding (bytes; 0:
+   * OMPDP_PEAK_MIN_BYTES), and lifetime_all 1 to report every allocation
+   * kept unused while another construct allocated on its device, whatever
+   * its fix saves. */
+  uint64_t peak_min_bytes;
+  int lifetime_all;
 } ompdp_engine_config_t;
+
+/* The peak_min_bytes option's default (rt/options.inc). */
+#define OMPDP_PEAK_MIN_BYTES 4096
 
 typedef struct ompdp_engine_result {
   uint64_t wall_time_ns;

@@ -273,7 +273,7 @@ int ompdp_rec_from_event(const ompdp_event_t *e, ompdp_rec_t *out) {
   o.type = e->type;
   o.construct = (uint8_t)OMPDP_EV_CONSTRUCT(e);
   uint32_t id = ompdp_op_intern(&o);
-  if (id == OMPDP_NONE || e->type > OMPDP_EV_KERNEL)
+  if (id == OMPDP_NONE || e->type > OMPDP_EV_STORED_LAST)
     return -1;
   memset(out, 0, sizeof(*out));
   out->t_begin = e->t_begin;

@@ -118,6 +118,14 @@ static inline int ompdp_rw_is_structured(ompdp_construct_kind_t k) {
   return k == OMPDP_CK_TARGET || k == OMPDP_CK_TARGET_DATA;
 }
 
+/* An early allocation or late release at item s->item of region ri (f's
+ * site): its `target enter data` or `exit data` moved to the first or last
+ * use, or its `target data` item split into enter and exit data around the
+ * uses (rewrite_lifetime.c). 0: a rewrite; -1: none (advice may say why);
+ * -2: out of memory. */
+int ompdp_rw_shrink_lifetime(const struct ompdp_rw_plan *c, ompdp_finding_t *f,
+                             const ompdp_rw_items_t *ri, const ompdp_rw_site_t *s);
+
 /* Repeated allocations at omp_target_alloc calls: the allocation before
  * the loop and its omp_target_free after it, or advice saying why not
  * (rewrite_routine.c). 0, or -1 when out of memory. */

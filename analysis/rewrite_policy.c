@@ -4,8 +4,9 @@
 |* its kind names in the table of detections (ompdp_detection_kind), tried
 |* in a fixed order so that each map item gets one rewrite: the item of an
 |* unused mapping goes (and its unused copies in with it), then unused
-|* copies in, overbroad maps, zero-filled copies in, and last keeping data
-|* resident (rewrite_keep.c) at the sites no other rule claimed. Each rule
+|* copies in, overbroad maps, zero-filled copies in, memory held while
+|* unused (rewrite_lifetime.c), and last keeping data resident
+|* (rewrite_keep.c) at the sites no other rule claimed. Each rule
 |* decides from the run's facts (rewrite_facts.c) and builds its edits
 |* with the text primitives (rewrite_text.c); docs/fixes.md has the rules.
 |*
@@ -916,6 +917,22 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
   if (!rc)
     rc = ompdp_rw_combine_at_construct(r, 1u << OMPDP_RK_CHANGE_MAP_TYPE |
                                               1u << OMPDP_RK_FIRSTPRIVATE);
+  /* Memory held while unused: its enter data or exit data moves to its
+   * first or last use (rewrite_lifetime.c), at sites no rule above
+   * rewrites. */
+  for (size_t i = 0; i < r->num_findings && !rc; ++i) {
+    ompdp_finding_t *f = &r->findings[i];
+    uint32_t si = site_index(&c, f);
+    ompdp_rw_items_t ri;
+    if (ompdp_rw_rule(f) != OMPDP_RR_SHRINK_LIFETIME || !si || removal[si - 1] ||
+        ompdp_rw_load_region(&c, f->rt_region, &ri))
+      continue;
+    const ompdp_rw_site_t *s = &facts->sites[si - 1];
+    int prc = (uint32_t)s->item < ri.reg.num_items ? ompdp_rw_shrink_lifetime(&c, f, &ri, s) : -1;
+    free(ri.items);
+    if (prc == -2)
+      rc = -1;
+  }
   /* A site that another rule already rewrites (its map type changed, say)
    * is not also kept resident: the two would not add up (a `target data`
    * around it would make the narrowed map move nothing anyway). */

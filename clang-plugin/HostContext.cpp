@@ -15,12 +15,10 @@
 
 #include "AccessAnalysis.h"
 
-namespace {
-
 /// A jump out of S when it is a loop body or a block's statement
 /// (break/continue not inside a nested loop or switch; return, goto), or,
 /// with Labels, a label in it (a goto from outside may jump in).
-bool leavesIteration(const Stmt *S, bool Nested = false, bool Labels = false) {
+bool ompdp::collector::leavesIteration(const Stmt *S, bool Nested, bool Labels) {
   if (!S)
     return false;
   if (Labels && isa<LabelStmt>(S))
@@ -41,8 +39,6 @@ bool leavesIteration(const Stmt *S, bool Nested = false, bool Labels = false) {
       return true;
   return false;
 }
-
-} // namespace
 
 /// Just past the last token of S, its ';' included (an expression
 /// statement's range ends before it).

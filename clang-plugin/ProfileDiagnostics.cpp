@@ -200,8 +200,9 @@ std::string costMessage(const ompdp_finding_t &F) {
   llvm::raw_string_ostream OS(M);
   OS << "measured: " << F.count << " "
      << ompdp_finding_kind_noun(F.kind, F.count != 1)
-     << ", " << ompdp_format_bytes(B, F.bytes) << " in "
-     << ompdp_format_time(T, F.time_ns);
+     << ", " << ompdp_format_bytes(B, F.bytes);
+  if (!F.peak || F.time_ns) // a finding about the peak took no time
+    OS << " in " << ompdp_format_time(T, F.time_ns);
   if (F.num_devices) {
     OS << (F.num_devices == 1 ? " on device " : " on devices ");
     for (size_t I = 0; I < F.num_devices; ++I)
@@ -209,6 +210,9 @@ std::string costMessage(const ompdp_finding_t &F) {
   }
   if (!ompdp_verdict_saves(F.verdict))
     OS << "; no saving: " << ompdp_verdict_description(F.verdict);
+  else if (F.peak) // memory held while unused: the peak, never time
+    OS << "; the fix lowers the device's peak of memory in use by "
+       << ompdp_format_bytes(S, F.peak_saved_bytes);
   else
     OS << "; the fix saves " << ompdp_format_time(S, F.time_saved_ns);
   return M;
@@ -219,8 +223,15 @@ std::string fixSummary(const ompdp_rewrite_t &RW) {
   std::string M;
   llvm::raw_string_ostream OS(M);
   OS << "fix (" << ompdp_rewrite_kind_json(RW.kind)
-     << "): " << (RW.description ? RW.description : "")
-     << "  [saves " << (RW.lower_bound ? "at least " : "")
+     << "): " << (RW.description ? RW.description : "");
+  if (RW.peak) {
+    OS << "  [lowers the peak of device memory by "
+       << ompdp_format_bytes(B, RW.peak_saved_bytes) << "; saves no time]";
+    if (RW.assumption)
+      OS << "; it assumes " << RW.assumption;
+    return M;
+  }
+  OS << "  [saves " << (RW.lower_bound ? "at least " : "")
      << ompdp_format_time(T, RW.time_saved_ns) << ": "
      << RW.transfers_removed << " transfers ("
      << ompdp_format_bytes(B, RW.bytes_removed) << "), " << RW.allocs_removed

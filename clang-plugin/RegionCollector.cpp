@@ -397,6 +397,7 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
       R.Items[I].AccessFlags |= IA_HOST_UNREAD;
   }
   fillHostAccesses(P, D);
+  fillUseBounds(P, D);
   size_t NumItems = R.Items.size();
   bool Added = false;
   uint32_t Index = Table.add(std::move(R), Added);

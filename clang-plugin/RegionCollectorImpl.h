@@ -53,12 +53,19 @@ const clang::Expr *stripToVariable(const clang::Expr *E);
 /// recorded as written.
 std::string collapseSpace(llvm::StringRef T);
 
+/// A jump out of S when it is a loop body or a block's statement
+/// (break/continue not inside a nested loop or switch; return, goto), or,
+/// with Labels, a label in it (a goto from outside may jump in)
+/// (HostContext.cpp).
+bool leavesIteration(const clang::Stmt *S, bool Nested = false, bool Labels = false);
+
 } // namespace collector
 } // namespace ompdp
 
 using namespace clang;
 using namespace ompdp;
 using ompdp::collector::collapseSpace;
+using ompdp::collector::leavesIteration;
 using ompdp::collector::stripToVariable;
 
 class RegionCollector::Impl : public RecursiveASTVisitor<Impl> {
@@ -256,6 +263,7 @@ private:
   void fillFile(Pending &P, SourceLocation B);
   void fillContext(Region &R);
   void fillHostAccesses(Pending &P, OMPExecutableDirective *D);
+  void fillUseBounds(Pending &P, OMPExecutableDirective *D);
   std::vector<const Stmt *> runsBetween(const OMPExecutableDirective *D) const;
   void fillLoopExits(Pending &P);
   SourceLocation stmtEnd(const Stmt *S) const;

@@ -32,6 +32,7 @@ add_library(ompdp-plugin MODULE
   ${CMAKE_SOURCE_DIR}/clang-plugin/PluginArgs.cpp
   ${CMAKE_SOURCE_DIR}/clang-plugin/RegionCollector.cpp
   ${CMAKE_SOURCE_DIR}/clang-plugin/HostContext.cpp
+  ${CMAKE_SOURCE_DIR}/clang-plugin/UseBounds.cpp
   ${CMAKE_SOURCE_DIR}/clang-plugin/Markers.cpp
   ${CMAKE_SOURCE_DIR}/clang-plugin/Routines.cpp
   $<TARGET_OBJECTS:ompdp-region-table>

@@ -4,8 +4,8 @@
 |* typically before and after a fix (report/report_diff.c says how findings
 |* are matched), as text or JSON. The exit status gates CI as diff(1)'s
 |* does: 0 when the waste did not grow, 1 when it grew (a new finding, more
-|* avoidable operations or bytes), 2 on trouble (a bad command line, a
-|* report that cannot be read).
+|* avoidable operations or bytes) or a device's peak of memory in use
+|* grew, 2 on trouble (a bad command line, a report that cannot be read).
 |*
 \*===----------------------------------------------------------------------===*/
 #define _POSIX_C_SOURCE 200809L
@@ -42,8 +42,9 @@ static void diff_usage(FILE *out) {
         "map item from the compiler plugin, else file:line:column and function).\n"
         "\n"
         "Exit status: 0 when the waste did not grow, 1 when it grew (a new finding,\n"
-        "or more avoidable operations or bytes; times alone never count), 2 on a\n"
-        "bad command line or an unreadable report.\n"
+        "or more avoidable operations or bytes; times alone never count) or the peak\n"
+        "of a device's memory in use grew, 2 on a bad command line or an unreadable\n"
+        "report.\n"
         "\n"
         "options:\n",
         out);
@@ -138,7 +139,7 @@ int drv_diff_main(int argc, char **argv) {
         drv_error("cannot write the comparison to %s: %s", output ? output : "standard output",
                   strerror(errno));
       else
-        rc = d.waste_grew ? DIFF_GREW : 0;
+        rc = d.waste_grew || d.peak_grew ? DIFF_GREW : 0;
     }
     ompdp_diff_free(&d);
   }

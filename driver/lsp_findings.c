@@ -34,6 +34,7 @@
 \*===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE /* strdup, strndup */
 #include "lsp_impl.h"
+#include "memory.h" /* a finding about the peak: its device's */
 #include "strbuf.h"
 
 #include <errno.h>
@@ -459,7 +460,25 @@ static void refusal(const lsp_plan_t *p, const ompdp_fix_t *x, char *out, size_t
 
 /*===- what a finding says ----------------------------------------------------------------===*/
 
+/* The device peak a finding about memory lowers: the largest of its
+ * devices' (their ranks' too, merged); 0 when the report has none. */
+static uint64_t finding_peak(const lsp_anchor_t *a) {
+  const ompdp_report_t *r = &a->report->rep;
+  uint64_t peak = 0;
+  for (size_t i = 0; i < r->num_device_memory; ++i)
+    for (size_t j = 0; j < a->f->num_devices; ++j)
+      if (r->device_memory[i].device == a->f->devices[j] && r->device_memory[i].peak_bytes > peak)
+        peak = r->device_memory[i].peak_bytes;
+  return peak;
+}
+
+/* The share of the run's time a fix saves; of the device's peak, for a
+ * finding about memory (it saves no time). */
 static double share(const lsp_anchor_t *a) {
+  if (a->f->peak) {
+    uint64_t peak = finding_peak(a);
+    return peak ? (double)a->f->peak_saved_bytes / (double)peak : 1.0;
+  }
   uint64_t wall = a->report->rep.wall_time_ns;
   return wall ? (double)a->f->time_saved_ns / (double)wall : 1.0;
 }
@@ -500,9 +519,10 @@ static void headline(ompdp_strbuf_t *b, const ompdp_finding_t *f) {
 static void measured(ompdp_strbuf_t *b, const lsp_anchor_t *a) {
   const ompdp_finding_t *f = a->f;
   char by[OMPDP_UNIT_BUF], tm[OMPDP_UNIT_BUF], sv[OMPDP_UNIT_BUF], wall[OMPDP_UNIT_BUF];
-  ompdp_sb_printf(b, "measured: %" PRIu64 " %s, %s in %s", f->count,
-          ompdp_finding_kind_noun(f->kind, f->count != 1), ompdp_format_bytes(by, f->bytes),
-          ompdp_format_time(tm, f->time_ns));
+  ompdp_sb_printf(b, "measured: %" PRIu64 " %s, %s", f->count,
+          ompdp_finding_kind_noun(f->kind, f->count != 1), ompdp_format_bytes(by, f->bytes));
+  if (!f->peak || f->time_ns) /* a finding about the peak took no time */
+    ompdp_sb_printf(b, " in %s", ompdp_format_time(tm, f->time_ns));
   for (size_t i = 0; i < f->num_devices; ++i)
     ompdp_sb_printf(b, "%s%d", i ? "," : f->num_devices == 1 ? " on device " : " on devices ",
             f->devices[i]);
@@ -512,6 +532,15 @@ static void measured(ompdp_strbuf_t *b, const lsp_anchor_t *a) {
   }
   if (f->verdict != OMPDP_V_NONE)
     ompdp_sb_printf(b, "; verdict %s", ompdp_verdict_json(f->verdict));
+  if (f->peak) { /* memory held while unused: the peak, never time */
+    uint64_t peak = finding_peak(a);
+    ompdp_sb_printf(b, "; the fix lowers the device's peak of memory in use by %s",
+                    ompdp_format_bytes(sv, f->peak_saved_bytes));
+    if (peak)
+      ompdp_sb_printf(b, " (%.2g%% of its %s)", 100.0 * share(a),
+                      ompdp_format_bytes(wall, peak));
+    return;
+  }
   ompdp_sb_printf(b, "; the fix saves %s", ompdp_format_time(sv, f->time_saved_ns));
   if (a->report->rep.wall_time_ns)
     ompdp_sb_printf(b, " (%.2g%% of the run's %s)", 100.0 * share(a),
@@ -522,6 +551,11 @@ static void fix_summary(ompdp_strbuf_t *b, const ompdp_rewrite_t *rw) {
   char t[OMPDP_UNIT_BUF], by[OMPDP_UNIT_BUF];
   ompdp_sb_printf(b, "fix (%s): ", ompdp_rewrite_kind_json(rw->kind));
   ompdp_sb_puts(b, rw->description ? rw->description : "");
+  if (rw->peak) {
+    ompdp_sb_printf(b, "  [lowers the peak of device memory by %s; saves no time]",
+                    ompdp_format_bytes(by, rw->peak_saved_bytes));
+    return;
+  }
   ompdp_sb_printf(b, "  [saves %s%s: %" PRIu64 " transfers (%s), %" PRIu64 " allocations]",
           rw->lower_bound ? "at least " : "", ompdp_format_time(t, rw->time_saved_ns),
           rw->transfers_removed, ompdp_format_bytes(by, rw->bytes_removed), rw->allocs_removed);
@@ -761,8 +795,12 @@ static void title(ompdp_strbuf_t *b, const ompdp_rewrite_t *rw) {
   }
   ompdp_sb_puts(b, "ompdp: ");
   ompdp_sb_putn(b, d, n);
-  ompdp_sb_printf(b, "%s (saves %s%s)", cut ? "..." : "", rw->lower_bound ? "at least " : "",
-          ompdp_format_time(t, rw->time_saved_ns));
+  if (rw->peak) /* the peak, never time */
+    ompdp_sb_printf(b, "%s (lowers the peak by %s)", cut ? "..." : "",
+                    ompdp_format_bytes(t, rw->peak_saved_bytes));
+  else
+    ompdp_sb_printf(b, "%s (saves %s%s)", cut ? "..." : "", rw->lower_bound ? "at least " : "",
+                    ompdp_format_time(t, rw->time_saved_ns));
 }
 
 json_t *lsp_code_actions(lsp_server_t *s, lsp_doc_t *doc, json_t *params, int *code, char *err,

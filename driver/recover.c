@@ -335,7 +335,7 @@ static int op_of(const crash_log_t *L, uint32_t id, ompdp_op_t *out) {
   if (!b)
     return -1;
   memcpy(out, b->payload + (size_t)(idx % OMPDP_CL_OPS_PER_BLOCK) * sizeof(*out), sizeof(*out));
-  return out->type <= OMPDP_EV_KERNEL ? 0 : -1;
+  return out->type <= OMPDP_EV_STORED_LAST ? 0 : -1;
 }
 
 /*===- the merge --------------------------------------------------------------===*/
@@ -538,7 +538,9 @@ int drv_recover(const char *path, const char *reason, uint64_t ended_at_ns, ompd
   int host = h->host_device == OMPDP_CL_HOST_UNKNOWN ? -1 : h->host_device;
   ompdp_engine_config_t cfg = {.host_device = host,
                                .content_limit = h->content_limit,
-                               .zero_min_bytes = h->zero_min_bytes ? h->zero_min_bytes : 1};
+                               .zero_min_bytes = h->zero_min_bytes ? h->zero_min_bytes : 1,
+                               .peak_min_bytes = h->peak_min_bytes ? h->peak_min_bytes : 1,
+                               .lifetime_all = h->lifetime_all != 0};
   ompdp_engine_t *g = ompdp_engine_create(&cfg);
   uint64_t last_end = h->start_ticks;
   ompdp_rank_forget_devices();

@@ -193,6 +193,18 @@ std::string TableBuilder::serialize() const {
       I.FillLength = Pool.get(It.FillLength);
       I.FillCount = It.FillCount;
       I.AccessFlags = It.AccessFlags;
+      I.UseFlags = It.UseFlags;
+      I.UseBeginLine = It.UseBegin.Line;
+      I.UseBeginColumn = It.UseBegin.Column;
+      I.UseBeginOffset = It.UseBeginOffset;
+      I.UseLeadLine = It.UseLead.Line;
+      I.UseLeadColumn = It.UseLead.Column;
+      I.UseEndLine = It.UseEnd.Line;
+      I.UseEndColumn = It.UseEnd.Column;
+      I.UseEndOffset = It.UseEndOffset;
+      I.UseTailLine = It.UseTail.Line;
+      I.UseTailColumn = It.UseTail.Column;
+      I.UseIndent = It.UseIndent;
       I.FirstHostAccess = uint32_t(HR.size());
       I.NumHostAccesses = uint32_t(It.HostAccesses.size());
       for (const HostAccess &A : It.HostAccesses) {
@@ -420,6 +432,22 @@ void TableBuilder::dump(llvm::raw_ostream &OS) const {
           OS << " scalar";
       }
       OS << "\n";
+      if (It.UseFlags || It.UseBegin.Line || It.UseEnd.Line) {
+        // Where the block may use it (enter/exit data, target data).
+        OS << "    uses:";
+        if (It.UseBegin.Line)
+          OS << " first " << It.UseBegin.Line << ":" << It.UseBegin.Column << " @"
+             << It.UseBeginOffset << " lead " << It.UseLead.Line << ":" << It.UseLead.Column;
+        if (It.UseEnd.Line)
+          OS << " last-end " << It.UseEnd.Line << ":" << It.UseEnd.Column << " @"
+             << It.UseEndOffset << " tail " << It.UseTail.Line << ":" << It.UseTail.Column;
+        OS << " indent " << It.UseIndent;
+#define OMPDP_USE_FLAG(Enum, Bit, Spelling)                                    \
+  if (It.UseFlags & (1u << (Bit)))                                             \
+    OS << " " Spelling;
+#include "ompdp/OmpdpFormat.inc"
+        OS << "\n";
+      }
     }
     OS << "  source: '" << R.SourceFile << "' hash "
        << llvm::format_hex(R.FileHash, 18) << " directive-bytes ";

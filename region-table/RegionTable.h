@@ -90,6 +90,10 @@ enum ItemAccessFlag : uint32_t {
 #define OMPDP_ITEM_ACCESS_FLAG(Enum, Bit, Spelling) IA_##Enum = 1u << Bit,
 #include "ompdp/OmpdpFormat.inc"
 };
+enum UseFlag : uint32_t {
+#define OMPDP_USE_FLAG(Enum, Bit, Spelling) UF_##Enum = 1u << Bit,
+#include "ompdp/OmpdpFormat.inc"
+};
 enum Access : uint32_t {
 #define OMPDP_ACCESS(Enum, Spelling) AC_##Enum,
 #include "ompdp/OmpdpFormat.inc"
@@ -136,6 +140,11 @@ struct Item {
   uint32_t FillElemSize = 0, FillFlags = 0, FillCount = 0;
   /// OMPDP_ITEM_ACCESS_FLAG bits.
   uint32_t AccessFlags = 0;
+  /// The statements of the construct's block that may use the item
+  /// (OMPDP_USE_FLAG, Use* fields): the first one's begin and the construct
+  /// it leads with, the last one's end and the construct it ends with.
+  uint32_t UseFlags = 0, UseBeginOffset = 0, UseEndOffset = 0, UseIndent = 0;
+  Pos UseBegin, UseLead, UseEnd, UseTail;
 };
 
 /// One offload construct, before serialization.

@@ -10,6 +10,7 @@
 \*===----------------------------------------------------------------------===*/
 #define _POSIX_C_SOURCE 200809L /* gmtime_r */
 #include "report.h"
+#include "memory.h"
 #include "process.h"
 #include "timeline.h"
 
@@ -350,6 +351,7 @@ void ompdp_report_free(ompdp_report_t *r) {
   ompdp_merge_info_free(r->merge);
   ompdp_timeline_free(r->timeline);
   free(r->timeline);
+  ompdp_report_memory_free(r);
   ompdp_plan_free(&r->plan);
   ompdp_compile_commands_free(r);
   ompdp_report_init(r);
@@ -417,6 +419,8 @@ int ompdp_rewrite_copy(ompdp_rewrite_t *dst, const ompdp_rewrite_t *src) {
   dst->ops = src->ops;
   dst->ops_added = src->ops_added;
   dst->projected_saved_ns = src->projected_saved_ns;
+  dst->peak = src->peak;
+  dst->peak_saved_bytes = src->peak_saved_bytes;
   dst->description = ompdp_strdup(src->description);
   dst->assumption = ompdp_strdup(src->assumption);
   if ((src->description && !dst->description) || (src->assumption && !dst->assumption))

@@ -67,6 +67,11 @@ typedef struct ompdp_rewrite {
   ompdp_ops_t ops;         /* the operations it removes, by class */
   ompdp_ops_t ops_added;   /* ... and those it adds (updates it inserts) */
   uint64_t projected_saved_ns; /* with a projection: its saving there */
+  /* A rewrite that shortens how long device memory is held (shrink_lifetime):
+   * peak is 1 and peak_saved_bytes how much lower the device's peak of
+   * memory in use becomes; it claims no time. */
+  int peak;
+  uint64_t peak_saved_bytes;
   ompdp_edit_t *edits;
   size_t num_edits;
 } ompdp_rewrite_t;
@@ -104,6 +109,12 @@ typedef struct ompdp_finding {
   size_t num_rewrites;
   ompdp_ops_t ops;             /* the avoidable operations, by class */
   uint64_t projected_saved_ns; /* with a projection: the saving there */
+  /* A finding about device memory held while unused (early_alloc,
+   * late_release: report/memory.h): peak is 1, and peak_saved_bytes is how
+   * much lower its fix would make its device's peak (0: the peak is
+   * reached at another moment too). Such a finding claims no time. */
+  int peak;
+  uint64_t peak_saved_bytes;
   /* The region handle (rt/regions.h) of the operations the finding counts,
    * 0 when unknown: with item, the site of the report's plan the rewrites
    * look up. Written ("region_handle") only with the plan. */
@@ -239,6 +250,10 @@ typedef struct ompdp_report {
   struct ompdp_merge_info *merge;
   /* The operations of the run (report/timeline.h); NULL: none. Owned. */
   struct ompdp_timeline *timeline;
+  /* Device memory in use: per device (and rank, merged), its peak and what
+   * held it (report/memory.h). Owned. */
+  struct ompdp_device_memory *device_memory;
+  size_t num_device_memory;
   /* The planner's input (present only in the runtime's own reports): the
    * driver plans the rewrites from it, then drops it. */
   ompdp_plan_t plan;
@@ -436,5 +451,8 @@ void ompdp_json_format_double(char *buf, size_t size, double d);
 #define OMPDP_UNIT_BUF 32
 const char *ompdp_format_bytes(char *buf, uint64_t bytes);
 const char *ompdp_format_time(char *buf, uint64_t ns);
+/* s with control characters escaped C-style (a name holding a newline
+ * stays on its line of the text report). */
+void ompdp_text_put_str(FILE *out, const char *s);
 
 #endif /* OMPDP_REPORT_H */

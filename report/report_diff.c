@@ -14,9 +14,12 @@
 |* had the finding, which now shows at the new construct). Counts and bytes
 |* decide whether a
 |* finding grew: they are the same from run to run of the same input, where
-|* times are not (times are shown, never judged).
+|* times are not (times are shown, never judged). So does each device's peak
+|* of memory in use (report/memory.h): a peak that grew fails the CI gate
+|* as waste that grew does.
 |*
 \*===----------------------------------------------------------------------===*/
+#include "memory.h"
 #include "report_views.h"
 
 #include <inttypes.h>
@@ -58,6 +61,49 @@ static uint64_t total_count(const ompdp_report_t *r) {
 static int same_variable(const ompdp_finding_t *a, const ompdp_finding_t *b) {
   return a->kind == b->kind && a->variable && b->variable && !strcmp(a->variable, b->variable) &&
          same_str(a->loc.file, b->loc.file);
+}
+
+/* The peak of (device, rank) in d's peaks, added when new; NULL when out
+ * of memory. */
+static struct ompdp_diff_peak *peak_of(ompdp_diff_t *d, int32_t dev, int rank) {
+  for (size_t i = 0; i < d->num_peaks; ++i)
+    if (d->peaks[i].device == dev && d->peaks[i].rank == rank)
+      return &d->peaks[i];
+  struct ompdp_diff_peak *v = realloc(d->peaks, (d->num_peaks + 1) * sizeof(*v));
+  if (!v)
+    return NULL;
+  d->peaks = v;
+  v[d->num_peaks] = (struct ompdp_diff_peak){dev, rank, 0, 0};
+  return &v[d->num_peaks++];
+}
+
+static int cmp_peak(const void *a, const void *b) {
+  const struct ompdp_diff_peak *x = a, *y = b;
+  if (x->rank != y->rank)
+    return x->rank < y->rank ? -1 : 1;
+  return (x->device > y->device) - (x->device < y->device);
+}
+
+static int diff_peaks(ompdp_diff_t *d) {
+  for (int side = 0; side < 2; ++side) {
+    const ompdp_report_t *r = side ? d->after : d->before;
+    for (size_t i = 0; i < r->num_device_memory; ++i) {
+      const ompdp_device_memory_t *m = &r->device_memory[i];
+      struct ompdp_diff_peak *p = peak_of(d, m->device, m->rank);
+      if (!p) {
+        ompdp_diff_free(d);
+        return -1;
+      }
+      if (side)
+        p->after = m->peak_bytes;
+      else
+        p->before = m->peak_bytes;
+    }
+  }
+  qsort(d->peaks, d->num_peaks, sizeof(*d->peaks), cmp_peak);
+  for (size_t i = 0; i < d->num_peaks; ++i)
+    d->peak_grew |= d->peaks[i].after > d->peaks[i].before;
+  return 0;
 }
 
 int ompdp_diff_compute(const ompdp_report_t *before, const ompdp_report_t *after,
@@ -121,13 +167,16 @@ int ompdp_diff_compute(const ompdp_report_t *before, const ompdp_report_t *after
   free(used);
   free(moved);
   d->waste_grew = d->added || d->grew || total_count(after) > total_count(before);
-  return 0;
+  return diff_peaks(d);
 }
 
 void ompdp_diff_free(ompdp_diff_t *d) {
   free(d->rows);
   d->rows = NULL;
   d->num_rows = 0;
+  free(d->peaks);
+  d->peaks = NULL;
+  d->num_peaks = 0;
 }
 
 static const char *status(const ompdp_diff_row_t *row) {
@@ -194,6 +243,15 @@ int ompdp_diff_write_text(const ompdp_diff_t *d, FILE *out) {
   for (int k = 0; k < OMPDP_FK_COUNT; ++k)
     if (a->counts[k] || b->counts[k])
       text_total(out, ompdp_finding_kind_summary_key(k), U_COUNT, a->counts[k], b->counts[k]);
+  for (size_t i = 0; i < d->num_peaks; ++i) {
+    const struct ompdp_diff_peak *p = &d->peaks[i];
+    char name[64];
+    if (p->rank >= 0)
+      snprintf(name, sizeof(name), "peak memory rank %d dev %" PRId32, p->rank, p->device);
+    else
+      snprintf(name, sizeof(name), "peak memory device %" PRId32, p->device);
+    text_total(out, name, U_BYTES, p->before, p->after);
+  }
   fprintf(out, "findings: %zu gone, %zu new, %zu with more avoidable operations, %zu with "
                "fewer, %zu the same, %zu moved\n",
           d->gone, d->added, d->grew, d->shrank, d->same, d->moved);
@@ -213,10 +271,18 @@ int ompdp_diff_write_text(const ompdp_diff_t *d, FILE *out) {
             ompdp_format_time(s1, row->before ? row->before->time_saved_ns : 0),
             ompdp_format_time(s2, row->after ? row->after->time_saved_ns : 0));
   }
-  fprintf(out, "verdict: the waste %s\n",
+  fprintf(out, "verdict: the waste %s",
           d->waste_grew ? "grew"
           : total_count(b) < total_count(a) || d->gone ? "shrank"
                                                        : "is the same");
+  if (d->num_peaks) {
+    int shrank = 0;
+    for (size_t i = 0; i < d->num_peaks; ++i)
+      shrank |= d->peaks[i].after < d->peaks[i].before;
+    fprintf(out, "; the peak of device memory %s",
+            d->peak_grew ? "grew" : shrank ? "shrank" : "is the same");
+  }
+  fputc('\n', out);
   return ferror(out) ? -1 : 0;
 }
 
@@ -245,6 +311,18 @@ int ompdp_diff_write_json(const ompdp_diff_t *d, FILE *out) {
   fputs(",\n  \"after\": ", out);
   ompdp_json_put_string(out, d->after_name);
   fprintf(out, ",\n  \"waste_grew\": %s,\n", d->waste_grew ? "true" : "false");
+  fprintf(out, "  \"peak_grew\": %s,\n  \"device_memory\": [", d->peak_grew ? "true" : "false");
+  for (size_t i = 0; i < d->num_peaks; ++i) {
+    const struct ompdp_diff_peak *p = &d->peaks[i];
+    fprintf(out, "%s\n    {\"device\": %" PRId32 ", ", i ? "," : "", p->device);
+    if (p->rank >= 0)
+      fprintf(out, "\"rank\": %d, ", p->rank);
+    fprintf(out, "\"peak_bytes\": {\"before\": %" PRIu64 ", \"after\": %" PRIu64
+                 ", \"change\": %s%" PRIu64 "}}",
+            p->before, p->after, p->after < p->before ? "-" : "",
+            p->after < p->before ? p->before - p->after : p->after - p->before);
+  }
+  fputs(d->num_peaks ? "\n  ],\n" : "],\n", out);
   fprintf(out, "  \"findings_summary\": {\"gone\": %zu, \"new\": %zu, \"more\": %zu, "
                "\"fewer\": %zu, \"same\": %zu, \"moved\": %zu},\n",
           d->gone, d->added, d->grew, d->shrank, d->same, d->moved);

@@ -16,6 +16,9 @@
 |*     is readable and still what the run saw (the XXH3 the compiler
 |*     recorded, the original text), else as the bare edit: no line of a
 |*     file whose hash the report does not give is ever put in a page;
+|*   - each device's memory in use (report/memory.h): its peak and what
+|*     held it, and the bytes in use over time, a track of the timeline
+|*     with the peak marked;
 |*   - the timeline, with links to findings turned into their positions.
 |*     A page with more than HTML_MAX_OPS operations keeps the operations
 |*     of findings first, then the earliest others, and adds the rest to
@@ -27,6 +30,7 @@
 \*===----------------------------------------------------------------------===*/
 #define _POSIX_C_SOURCE 200809L
 #include "fix_plan.h"
+#include "memory.h"
 #include "report_views.h"
 #include "timeline.h"
 
@@ -373,7 +377,9 @@ static json_t *finding_json(srcs_t *ss, const ompdp_finding_t *f, size_t idx, ui
       put(o, "call", jstr(f->call)) ||
       put(o, "suggestion", jstr(f->suggestion)) || put(o, "shown", jint(shown)) ||
       put(o, "verdict", jstr(ompdp_verdict_json(f->verdict))) ||
-      put(o, "saves", json_boolean(ompdp_verdict_saves(f->verdict))))
+      put(o, "saves", json_boolean(ompdp_verdict_saves(f->verdict))) ||
+      put(o, "related_at", jstr(ompdp_finding_related_at(f))) ||
+      put(o, "peak_saved_bytes", f->peak ? jint(f->peak_saved_bytes) : json_null()))
     goto fail;
   return o;
 fail:
@@ -515,6 +521,44 @@ fail:
   return NULL;
 }
 
+/* Device memory in use: per device (and rank), the peak, its holders and
+ * the series. */
+static json_t *memory_json(const ompdp_report_t *r) {
+  json_t *a = json_array();
+  for (size_t i = 0; a && i < r->num_device_memory; ++i) {
+    const ompdp_device_memory_t *m = &r->device_memory[i];
+    json_t *o = json_object(), *hs = NULL, *ser = NULL;
+    int bad = push(a, o) || !(hs = child(o, "holders", json_array())) ||
+              !(ser = child(o, "series", json_array())) ||
+              put(o, "device", json_integer(m->device)) ||
+              put(o, "rank", m->rank >= 0 ? json_integer(m->rank) : json_null()) ||
+              put(o, "peak_bytes", jint(m->peak_bytes)) ||
+              put(o, "peak_time_ns", jint(m->peak_time_ns)) ||
+              put(o, "peak_allocations", jint(m->peak_allocations)) ||
+              put(o, "peak_saved_bytes", jint(m->peak_saved_bytes)) ||
+              put(o, "final_bytes", jint(m->final_bytes)) || put(o, "end_ns", jint(m->end_ns)) ||
+              put(o, "other_bytes", jint(m->other_bytes)) ||
+              put(o, "other_allocations", jint(m->other_allocations));
+    for (size_t k = 0; !bad && k < m->num_holders; ++k) {
+      const ompdp_mem_holder_t *h = &m->holders[k];
+      json_t *ho = json_object();
+      bad = push(hs, ho) || put(ho, "variable", jstr(h->variable)) ||
+            put(ho, "clause", jstr(h->clause)) || put(ho, "call", jstr(h->call)) ||
+            put(ho, "loc", loc_json(&h->loc)) || put(ho, "bytes", jint(h->bytes)) ||
+            put(ho, "allocations", jint(h->allocations));
+    }
+    for (size_t k = 0; !bad && k < m->num_series; ++k) {
+      json_t *pt = json_array();
+      bad = push(ser, pt) || push(pt, jint(m->series[k].t_ns)) || push(pt, jint(m->series[k].bytes));
+    }
+    if (bad) {
+      json_decref(a);
+      return NULL;
+    }
+  }
+  return a;
+}
+
 /* The findings by variable and construct (timeline.c): each group's
  * positions and what its findings save together, each avoidable operation
  * once ("saved_max_ns" above "saved_ns" when the timeline cannot tell). */
@@ -589,6 +633,8 @@ static json_t *page_data(const ompdp_report_t *r) {
       put(d, "partial", json_boolean(r->partial)) ||
       put(d, "recovered", jstr(r->recovered_reason)) || put(d, "groups", groups_json(r)) ||
       put(d, "timeline", r->timeline ? timeline_json(r) : json_null()))
+    goto fail;
+  if (put(d, "device_memory", memory_json(r)))
     goto fail;
   free(shown);
   free_srcs(&ss);

@@ -11,6 +11,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "report.h"
 #include "cost_model.h" /* operations by class and projections */
+#include "memory.h"     /* device memory in use */
 #include "process.h"
 #include "timeline.h"
 
@@ -197,6 +198,8 @@ static void put_rewrite(FILE *out, const ompdp_rewrite_t *rw, int projected) {
   fprintf(out, ",\n          \"bytes_removed\": %" PRIu64, rw->bytes_removed);
   if (rw->lower_bound)
     fputs(",\n          \"lower_bound\": true", out);
+  if (rw->peak)
+    fprintf(out, ",\n          \"peak_saved_bytes\": %" PRIu64, rw->peak_saved_bytes);
   fputs(",\n          \"edits\": [", out);
   for (size_t i = 0; i < rw->num_edits; ++i) {
     fputs(i ? ",\n" : "\n", out);
@@ -287,6 +290,9 @@ static void put_finding(FILE *out, const ompdp_finding_t *f, int projected, int 
   }
   if (projected)
     fprintf(out, ",\n      \"projected_time_saved_ns\": %" PRIu64, f->projected_saved_ns);
+  /* Device memory held while unused: what its fix takes off the peak. */
+  if (f->peak)
+    fprintf(out, ",\n      \"peak_saved_bytes\": %" PRIu64, f->peak_saved_bytes);
   ompdp_json_put_spread(out, f); /* a merged report's: over the ranks */
   fputs("\n    }", out);
 }
@@ -334,6 +340,7 @@ int ompdp_report_write_json(const ompdp_report_t *r, FILE *out) {
     ompdp_ops_write_json(out, &r->observed_ops);
   }
   fputs("\n  },\n", out);
+  ompdp_json_put_memory(out, r); /* the peak of each device, what held it */
   /* Only when the report was priced for a device (--device). */
   if (r->projection) {
     fputs("  \"projection\": ", out);

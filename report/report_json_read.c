@@ -17,6 +17,7 @@
 \*===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE /* O_CLOEXEC */
 #include "json_load.h"
+#include "memory.h" /* device memory in use */
 #include "json_scan.h"
 #include "report.h"
 #include "process.h" /* MPI: a rank's process, a merged report's ranks */
@@ -275,12 +276,13 @@ enum {
   W_LOWER,
   W_OPS,
   W_OPS_ADDED,
+  W_PEAK_SAVED,
   W_NUM
 };
 static const char *const RewriteNames[W_NUM] = {
     "kind",           "description",   "assumption", "time_saved_ns", "transfers_removed",
     "allocs_removed", "bytes_removed", "edits",      "lower_bound",   "ops",
-    "ops_added"};
+    "ops_added",      "peak_saved_bytes"};
 
 static int read_rewrite(ompdp_json_doc_t *r, const json_t *v, ompdp_rewrite_t *rw) {
   if (!json_is_object(v))
@@ -324,6 +326,10 @@ static int read_rewrite(ompdp_json_doc_t *r, const json_t *v, ompdp_rewrite_t *r
       break;
     case W_OPS_ADDED:
       err = read_ops(r, "ops_added", m, &rw->ops_added);
+      break;
+    case W_PEAK_SAVED:
+      err = ompdp_json_get_u64(r, "peak_saved_bytes", m, UINT64_MAX, &rw->peak_saved_bytes);
+      rw->peak = 1;
       break;
     case W_EDITS:
       if (!json_is_array(m)) {
@@ -383,13 +389,14 @@ enum {
   F_OPS,
   F_VERDICT,
   F_CALL,
+  F_PEAK_SAVED,
   F_NUM
 };
 static const char *const FindingNames[F_NUM] = {
     "kind",      "count",  "bytes",      "time_ns", "time_saved_ns", "devices",
     "variable",  "clause", "suggestion", "related", "same_buffer",   "other_buffer",
     "region_id", "item",   "range",      "rewrites", "region_handle",
-    "ops",       "verdict", "call"};
+    "ops",       "verdict", "call",       "peak_saved_bytes"};
 
 /* A finding's "verdict". A name this version does not know (a newer
  * writer's) is left undecided: the reader then gives it the verdict an
@@ -484,6 +491,10 @@ static int read_finding(ompdp_json_doc_t *r, const json_t *v, ompdp_finding_t *f
       break;
     case F_VERDICT:
       e = read_verdict(r, m, &f->verdict);
+      break;
+    case F_PEAK_SAVED:
+      e = ompdp_json_get_u64(r, "peak_saved_bytes", m, UINT64_MAX, &f->peak_saved_bytes);
+      f->peak = 1;
       break;
     default:
       break;
@@ -781,6 +792,7 @@ enum {
   T_RECOVERED,
   T_PLAN,
   T_COMPILE,
+  T_MEMORY,
   T_NUM
 };
 static const char *const TopNames[T_NUM] = {"ompdp_report_version",
@@ -792,7 +804,8 @@ static const char *const TopNames[T_NUM] = {"ompdp_report_version",
                                             "findings",
                                             "recovered",
                                             "plan",
-                                            "compile_commands"};
+                                            "compile_commands",
+                                            "device_memory"};
 
 /* The version first: another tool's file, or a newer ompdp's, is refused
  * with that reason rather than with whatever its layout would cause. */
@@ -855,6 +868,9 @@ static int read_top(ompdp_json_doc_t *r, const json_t *top, ompdp_report_t *rep)
       break;
     case T_COMPILE:
       e = read_compile_commands(r, m, rep);
+      break;
+    case T_MEMORY:
+      e = ompdp_memory_read_json(r, m, rep);
       break;
     default:
       break; /* the version (checked), or a newer writer's member */

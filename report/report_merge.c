@@ -10,12 +10,17 @@
 |* clause and related location. A rank whose report holds two findings of
 |* one key (two devices of one site) contributes their sum.
 |*
+|* Device memory is per rank: each rank's devices keep their own peak
+|* (ranks do not share a device's memory, and when they share a device
+|* their peaks need not coincide), one entry per rank and device.
+|*
 |* The result does not depend on the order of the inputs: what is taken
 |* from one rank (a finding's text and location, a rewrite's description,
 |* the program's argv) is the lowest rank's, and lists are sorted.
 |*
 \*===----------------------------------------------------------------------===*/
 #define _POSIX_C_SOURCE 200809L /* gmtime_r */
+#include "memory.h"
 #include "report_merge.h"
 #include "strbuf.h"
 
@@ -539,6 +544,9 @@ static int fold_finding(ompdp_merger_t *m, ompdp_finding_t *f, int rank) {
   d->time_saved_ns += f->time_saved_ns;
   d->same_buffer += f->same_buffer;
   d->other_buffer += f->other_buffer;
+  d->peak |= f->peak; /* a rank's own peak: the largest saving of any rank */
+  if (f->peak_saved_bytes > d->peak_saved_bytes)
+    d->peak_saved_bytes = f->peak_saved_bytes;
   d->verdict = merge_verdict(d->verdict, f->verdict);
   if (add_value(x, rank, f) || merge_devices(&d->devices, &d->num_devices, f->devices,
                                              f->num_devices))
@@ -657,6 +665,9 @@ int ompdp_merger_add(ompdp_merger_t *m, ompdp_report_t *r, const char *name, cha
     goto oom;
   for (size_t i = 0; i < r->num_findings; ++i)
     if (fold_finding(m, &r->findings[i], rank))
+      goto oom;
+  for (size_t i = 0; i < r->num_device_memory; ++i)
+    if (ompdp_report_copy_memory(a, &r->device_memory[i], rank))
       goto oom;
   return 0;
 oom:
@@ -808,6 +819,13 @@ static int add_grouped_warnings(ompdp_merger_t *m, ompdp_report_t *out) {
   return rc;
 }
 
+static int cmp_memory(const void *a, const void *b) {
+  const ompdp_device_memory_t *x = a, *y = b;
+  if (x->rank != y->rank)
+    return x->rank < y->rank ? -1 : 1;
+  return (x->device > y->device) - (x->device < y->device);
+}
+
 int ompdp_merger_finish(ompdp_merger_t *m, ompdp_report_t *out, char *err, size_t errlen) {
   ompdp_report_init(out);
   if (m->oom)
@@ -829,6 +847,12 @@ int ompdp_merger_finish(ompdp_merger_t *m, ompdp_report_t *out, char *err, size_
   out->bytes_transferred = a->bytes_transferred;
   out->transfer_time_ns = a->transfer_time_ns;
   out->hash_collisions = a->hash_collisions;
+  /* Each rank's devices, in rank and device order whatever the inputs'. */
+  qsort(a->device_memory, a->num_device_memory, sizeof(*a->device_memory), cmp_memory);
+  out->device_memory = a->device_memory;
+  out->num_device_memory = a->num_device_memory;
+  a->device_memory = NULL;
+  a->num_device_memory = 0;
   out->wall_time_ns = m->max_wall;
   out->predicted_speedup =
       m->max_wall && m->max_rest && out->time_saved_ns ? (double)m->max_wall / (double)m->max_rest

@@ -97,6 +97,11 @@ static void put_result_message(FILE *out, const ompdp_finding_t *f,
     n += (size_t)snprintf(head + n, sizeof(head) - n, ": %" PRIu64 " repeated, %s, no saving (%s).",
                           f->count, ompdp_format_bytes(b1, f->bytes),
                           ompdp_verdict_json(f->verdict));
+  else if (n < sizeof(head) && f->peak) /* memory held while unused: a peak, no time */
+    n += (size_t)snprintf(head + n, sizeof(head) - n,
+                          ": %" PRIu64 " allocation%s, %s, the device's peak %s lower.", f->count,
+                          f->count == 1 ? "" : "s", ompdp_format_bytes(b1, f->bytes),
+                          ompdp_format_bytes(b2, f->peak_saved_bytes));
   else if (n < sizeof(head))
     n += (size_t)snprintf(head + n, sizeof(head) - n, ": %" PRIu64 " avoidable, %s, %s to save.",
                           f->count, ompdp_format_bytes(b1, f->bytes),
@@ -230,6 +235,8 @@ static void put_result(FILE *out, const ompdp_finding_t *f, const ompdp_projecti
   for (size_t i = 0; i < f->num_devices; ++i)
     fprintf(out, "%s%d", i ? ", " : "", f->devices[i]);
   fputs("]", out);
+  if (f->peak)
+    fprintf(out, ", \"peakSavedBytes\": %" PRIu64, f->peak_saved_bytes);
   if (f->variable) {
     fputs(", \"variable\": ", out);
     ompdp_json_put_string(out, f->variable);

@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 200809L /* gmtime_r */
 #include "report.h"
 #include "cost_model.h" /* ompdp_projection_label */
+#include "memory.h"     /* the peak of device memory */
 #include "process.h"
 
 #include <errno.h>
@@ -66,6 +67,7 @@ static void put_str_n(FILE *out, const char *s, size_t n) {
 }
 
 static void put_str(FILE *out, const char *s) { put_str_n(out, s, SIZE_MAX); }
+void ompdp_text_put_str(FILE *out, const char *s) { put_str(out, s); }
 
 static int loc_known(const ompdp_loc_t *l) {
   return l->file || l->function || l->line;
@@ -144,15 +146,21 @@ static void put_rewrite(FILE *out, const ompdp_rewrite_t *rw, int projected) {
   char b1[OMPDP_UNIT_BUF], b2[OMPDP_UNIT_BUF], b3[OMPDP_UNIT_BUF];
   fprintf(out, "    rewrite (%s): ", ompdp_rewrite_kind_json(rw->kind));
   put_str(out, rw->description ? rw->description : "");
-  fprintf(out, "  [saves %s%s: %" PRIu64 " transfer%s (%s), %" PRIu64 " allocation%s",
-          rw->lower_bound ? "at least " : "", ompdp_format_time(b1, rw->time_saved_ns),
-          rw->transfers_removed,
-          rw->transfers_removed == 1 ? "" : "s", ompdp_format_bytes(b2, rw->bytes_removed),
-          rw->allocs_removed, rw->allocs_removed == 1 ? "" : "s");
-  if (projected)
-    fprintf(out, "; projected: saves %s%s", rw->lower_bound ? "at least " : "",
-            ompdp_format_time(b3, rw->projected_saved_ns));
-  fputs("]\n", out);
+  if (rw->peak) {
+    /* Memory held for less time: the peak is what it saves, not time. */
+    fprintf(out, "  [lowers the peak of device memory by %s; saves no time]\n",
+            ompdp_format_bytes(b1, rw->peak_saved_bytes));
+  } else {
+    fprintf(out, "  [saves %s%s: %" PRIu64 " transfer%s (%s), %" PRIu64 " allocation%s",
+            rw->lower_bound ? "at least " : "", ompdp_format_time(b1, rw->time_saved_ns),
+            rw->transfers_removed,
+            rw->transfers_removed == 1 ? "" : "s", ompdp_format_bytes(b2, rw->bytes_removed),
+            rw->allocs_removed, rw->allocs_removed == 1 ? "" : "s");
+    if (projected)
+      fprintf(out, "; projected: saves %s%s", rw->lower_bound ? "at least " : "",
+              ompdp_format_time(b3, rw->projected_saved_ns));
+    fputs("]\n", out);
+  }
   if (rw->assumption) {
     fputs("      assumes: ", out);
     put_str(out, rw->assumption);
@@ -204,6 +212,8 @@ static void put_finding(FILE *out, const ompdp_finding_t *v, size_t i, int proje
     fprintf(out, "%s%d", i ? "," : "", f->devices[i]);
   if (projected)
     fprintf(out, " projected_saved=%s", ompdp_format_time(b1, f->projected_saved_ns));
+  if (f->peak)
+    fprintf(out, " peak_saved=%s", ompdp_format_bytes(b1, f->peak_saved_bytes));
   fputc('\n', out);
   ompdp_text_put_spread(out, f); /* a merged report's: over the ranks */
 
@@ -321,6 +331,7 @@ static void put_header(FILE *out, const ompdp_report_t *r) {
       fputs("warning: the projection infers operations from the finding kinds: this report "
             "has no per-operation breakdown\n", out);
   }
+  ompdp_text_put_memory(out, r); /* each device's peak, what held it */
   if (r->recovered_reason) {
     /* Said before everything else a reader looks at: these are the counts
      * of the last journal flush, not of the whole run. */

@@ -15,6 +15,11 @@
 |*     each operation again, avoidable ones with the findings they belong to
 |*     in args, and counters ("C") of the operations that are not kept one
 |*     by one, per time bin;
+|*   - per device (and rank, in a merged report) that allocated memory, a
+|*     counter ("C") of the bytes in use over time, "device memory in use"
+|*     (report/memory.h: the series the report keeps, each value the most
+|*     in use until the next), and an instant ("i") at the peak with what
+|*     held it in its args;
 |*   - flows ("s"/"f") from the operation a finding repeats or undoes to
 |*     each avoidable operation after it (round trips: the copy back to the
 |*     copy out again; repeated allocations: the first one to each repeat).
@@ -22,6 +27,7 @@
 |* %f (no locale can put a comma in them).
 |*
 \*===----------------------------------------------------------------------===*/
+#include "memory.h"
 #include "report_views.h"
 #include "timeline.h"
 
@@ -37,6 +43,10 @@ static void put_us(FILE *out, uint64_t ns) {
 }
 
 static long device_pid(int32_t dev) { return (long)PID_DEVICE0 + dev; }
+/* A device of a merged report's rank: a process of its own. */
+static long memory_pid(const ompdp_device_memory_t *m) {
+  return m->rank < 0 ? device_pid(m->device) : 100000L * (m->rank + 1) + device_pid(m->device);
+}
 /* The device's track of a kind of operation from one host thread. */
 static long lane_tid(int type, uint32_t thread) { return (long)(type + 1) * 1000 + thread; }
 
@@ -128,6 +138,45 @@ static void put_finding_args(FILE *out, const ompdp_finding_t *f, uint64_t shown
   fputs("]}", out);
 }
 
+/* Device memory in use: a counter per device, and the peak as an instant
+ * with what held it. */
+static void put_memory(FILE *out, const ompdp_report_t *r) {
+  char b[OMPDP_UNIT_BUF];
+  for (size_t i = 0; i < r->num_device_memory; ++i) {
+    const ompdp_device_memory_t *m = &r->device_memory[i];
+    for (size_t k = 0; k <= m->num_series; ++k) {
+      /* The last value lasts until the run's end, where what was never
+       * freed is left. */
+      uint64_t ts = k < m->num_series ? m->series[k].t_ns : m->end_ns;
+      uint64_t bytes = k < m->num_series ? m->series[k].bytes : m->final_bytes;
+      if (k == m->num_series && m->num_series && ts < m->series[k - 1].t_ns)
+        break;
+      fprintf(out, ",\n{\"ph\": \"C\", \"name\": \"device memory in use\", \"pid\": %ld, "
+                   "\"tid\": 0, \"ts\": ",
+              memory_pid(m));
+      put_us(out, ts);
+      fprintf(out, ", \"args\": {\"bytes\": %" PRIu64 "}}", bytes);
+    }
+    fprintf(out, ",\n{\"ph\": \"i\", \"s\": \"p\", \"name\": \"peak device memory %s\", "
+                 "\"cat\": \"memory\", \"pid\": %ld, \"tid\": 0, \"ts\": ",
+            ompdp_format_bytes(b, m->peak_bytes), memory_pid(m));
+    put_us(out, m->peak_time_ns);
+    fprintf(out, ", \"args\": {\"bytes\": %" PRIu64 ", \"allocations\": %" PRIu64
+                 ", \"saved_by_the_fixes\": %" PRIu64 ", \"held_by\": [",
+            m->peak_bytes, m->peak_allocations, m->peak_saved_bytes);
+    for (size_t k = 0; k < m->num_holders; ++k) {
+      const ompdp_mem_holder_t *h = &m->holders[k];
+      char what[1024];
+      snprintf(what, sizeof(what), "%s%s%s %s:%u: %" PRIu64 " bytes", h->variable ? h->variable : "",
+               h->variable ? " " : "", h->clause ? h->clause : h->call ? h->call : "",
+               h->loc.file ? h->loc.file : "<unknown file>", h->loc.line, h->bytes);
+      fputs(k ? ", " : "", out);
+      ompdp_json_put_string(out, what);
+    }
+    fputs("]}}", out);
+  }
+}
+
 int ompdp_report_write_trace(const ompdp_report_t *r, FILE *out) {
   const ompdp_timeline_t *t = r->timeline;
   long *pos = t ? ompdp_timeline_link_positions(r) : NULL;
@@ -201,6 +250,22 @@ int ompdp_report_write_trace(const ompdp_report_t *r, FILE *out) {
     }
   }
   free(seen);
+  /* Devices that allocated memory but whose operations the timeline does
+   * not hold (no timeline, a merged report's ranks). */
+  for (size_t i = 0; i < r->num_device_memory; ++i) {
+    const ompdp_device_memory_t *m = &r->device_memory[i];
+    int drawn = 0;
+    for (size_t k = 0; t && m->rank < 0 && k < t->num_ops + t->num_lanes && !drawn; ++k)
+      drawn = (k < t->num_ops ? t->ops[k].device : t->lanes[k - t->num_ops].device) == m->device;
+    if (drawn)
+      continue;
+    char name[64];
+    if (m->rank >= 0)
+      snprintf(name, sizeof(name), "rank %d device %" PRId32, m->rank, m->device);
+    else
+      snprintf(name, sizeof(name), "device %" PRId32, m->device);
+    put_meta(out, &first, "process", memory_pid(m), 0, name, 10 + memory_pid(m));
+  }
 
   /* Operations, on their device and on their host thread. */
   for (size_t i = 0; t && i < t->num_ops; ++i) {
@@ -274,6 +339,7 @@ int ompdp_report_write_trace(const ompdp_report_t *r, FILE *out) {
       fprintf(out, ", \"args\": {\"operations\": %" PRIu64 "}}", l->bins[bi]);
     }
   }
+  put_memory(out, r);
   fputs("\n]}\n", out);
   free(pos);
   free(shown);

@@ -57,6 +57,17 @@ typedef struct ompdp_diff {
    * of all findings together grew. Times alone never count: they vary from
    * run to run. */
   int waste_grew;
+  /* The peak of device memory (report/memory.h) of each device (and rank)
+   * of either report: before and after (0 where a report has none). */
+  struct ompdp_diff_peak {
+    int32_t device;
+    int rank; /* -1: not a merged report's */
+    uint64_t before, after;
+  } *peaks;
+  size_t num_peaks;
+  /* 1 when some device's peak grew: a CI gate as waste_grew is (allocations
+   * are the same from run to run of the same input). */
+  int peak_grew;
 } ompdp_diff_t;
 
 /* Returns 0, or -1 when out of memory. */

@@ -34,6 +34,7 @@
 #include "ompdp_rt.h"
 #include "regions.h"
 #include "shm.h"
+#include "uses.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -176,11 +177,14 @@ static void release_slot(construct_t *c) {
     atomic_store_explicit(&c->in_use, 0, memory_order_release);
 }
 
-static uint32_t kernel_word(const construct_t *c, const void *codeptr) {
+/* uses: the launch's uses of device allocations will be recorded
+ * (rt/uses.c). */
+static uint32_t kernel_word(const construct_t *c, const void *codeptr, int uses) {
   ompdp_op_t op;
   memset(&op, 0, sizeof(op));
   op.type = OMPDP_EV_KERNEL;
   op.item = -1;
+  op.src_addr = uses ? OMPDP_KERNEL_USES_RECORDED : 0;
   if (c) {
     op.dst_dev = c->device;
     op.codeptr = c->codeptr;
@@ -227,7 +231,7 @@ void ompdp_cb_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, int
     /* Without the submit callback, a `target` construct stands for its
      * kernel, from its begin to its end. */
     if (stands_for_kernel) {
-      uint32_t w = kernel_word(c, codeptr_ra);
+      uint32_t w = kernel_word(c, codeptr_ra, 0);
       ompdp_rec_t *k = w == OMPDP_NONE ? NULL : ompdp_log_new();
       if (!k && w == OMPDP_NONE)
         ompdp_log_note_dropped(); /* ompdp_log_new counts its own failures */
@@ -263,7 +267,8 @@ void ompdp_cb_target_submit_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *tar
     if (c)
       ompdp_provision_launch_begin(c->codeptr, c->region, c->device, c->kind,
                                    requested_num_teams);
-    uint32_t w = kernel_word(c, NULL);
+    int uses = c && ompdp_uses_ready(c->device);
+    uint32_t w = kernel_word(c, NULL, uses);
     ompdp_rec_t *k = w == OMPDP_NONE ? NULL : ompdp_log_new();
     if (!k) {
       if (w == OMPDP_NONE)
@@ -272,6 +277,9 @@ void ompdp_cb_target_submit_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *tar
     }
     k->x = k->t_begin;
     __atomic_store_n(&k->op, w, __ATOMIC_RELAXED); /* read by the consumer */
+    /* Right after the kernel, on its thread: the allocations it uses. */
+    if (uses)
+      ompdp_uses_kernel(c->device, c->codeptr, c->region);
     if (host_op_id)
       *host_op_id = (ompt_id_t)(uintptr_t)k;
     if (c) {
@@ -427,6 +435,8 @@ void ompdp_cb_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *ta
                                                   &routine_items))) {
       in_routine = 1;
     }
+    if (type == OMPDP_EV_DELETE)
+      ompdp_uses_delete(src_device_num, op.src_addr);
     if (in_routine) {
       /* A routine call's items are its pointers: a copy's host side is its
        * source (item 1) when that is the host, else its destination (item
@@ -577,6 +587,7 @@ void ompdp_cb_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *ta
     uint32_t id = ompdp_op_intern(&op);
     if (id != OMPDP_NONE)
       w = ompdp_rec_word(id, type, 0, 0);
+    ompdp_uses_alloc(op.dst_dev, op.src_addr, op.bytes, op.dst_addr);
     if (op.region)
       live_remember(op.dst_addr, op.dst_dev, &op);
   }

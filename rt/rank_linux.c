@@ -52,6 +52,7 @@ void ompdp_rank_note_devices(const ompdp_op_t *op) {
     break;
   case OMPDP_EV_ALLOC:
   case OMPDP_EV_KERNEL:
+  case OMPDP_EV_USE:
   case OMPDP_EV_TARGET:
     note(op->dst_dev);
     break;

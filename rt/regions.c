@@ -79,6 +79,7 @@ typedef struct ompdp_call {
   void **mappers;
   const int16_t *items;
   uint32_t teams_asked, threads_asked; /* a kernel's num_teams, thread_limit (0: none) */
+  int kernel; /* a kernel launch: ptrs, sizes and types are its map arguments */
 } ompdp_call_t;
 
 static _Thread_local ompdp_call_t pending __attribute__((tls_model("initial-exec")));
@@ -402,11 +403,13 @@ void __ompdp_region_call(const void *descriptor, void *a, void *b, void *c) {
     pending.mappers = k ? k->mappers : NULL;
     pending.teams_asked = k && k->version >= 2 ? k->num_teams[0] : 0;
     pending.threads_asked = k && k->version >= 2 ? k->thread_limit[0] : 0;
+    pending.kernel = k != NULL;
     /* Items were matched for the arguments the compiler saw. */
     if (d->NumArgs != (uint32_t)pending.n)
       pending.items = NULL;
     return;
   }
+  pending.kernel = 0;
   pending.n = (int32_t)d->NumArgs;
   pending.ptrs = a;
   pending.sizes = b ? b : (int64_t *)(uintptr_t)d->Sizes;
@@ -459,6 +462,17 @@ uint32_t ompdp_regions_begin(const void *codeptr_ra) {
   }
   active_handle = (t << OMPDP_RH_SHIFT) | active.rec->Index;
   return active_handle;
+}
+
+int ompdp_regions_kernel_args(int32_t *n, void *const **ptrs, const int64_t **sizes,
+                              const int64_t **types) {
+  if (!active.rec || !active.kernel || active.n < 0 || (active.n && (!active.ptrs || !active.types)))
+    return -1;
+  *n = active.n;
+  *ptrs = active.ptrs;
+  *sizes = active.sizes;
+  *types = active.types;
+  return 0;
 }
 
 void ompdp_regions_kernel_asks(uint32_t *teams, uint32_t *threads) {
@@ -688,6 +702,18 @@ int ompdp_regions_describe(uint32_t region, int item,
   out->fill_type = str_at(h, it->FillType);
   out->fill_lower = str_at(h, it->FillLower);
   out->fill_length = str_at(h, it->FillLength);
+  out->use_flags = it->UseFlags;
+  out->use_begin_line = it->UseBeginLine;
+  out->use_begin_column = it->UseBeginColumn;
+  out->use_begin_offset = it->UseBeginOffset;
+  out->use_lead_line = it->UseLeadLine;
+  out->use_lead_column = it->UseLeadColumn;
+  out->use_end_line = it->UseEndLine;
+  out->use_end_column = it->UseEndColumn;
+  out->use_end_offset = it->UseEndOffset;
+  out->use_tail_line = it->UseTailLine;
+  out->use_tail_column = it->UseTailColumn;
+  out->use_indent = it->UseIndent;
   if (it->NumHostAccesses) {
     out->host_accesses = host_access_at(h, it->FirstHostAccess);
     out->num_host_accesses = it->NumHostAccesses;

@@ -57,6 +57,12 @@ int ompdp_regions_match_item(uint64_t host_addr, uint64_t bytes);
 /* The active call's num_teams and thread_limit, when it launches a kernel
  * and the compiler passed them (0: not given, or no table). */
 void ompdp_regions_kernel_asks(uint32_t *teams, uint32_t *threads);
+/* The map arguments of the active call when it is a kernel launch (host
+ * pointers, sizes, map types, as the plugin's tag passed them): 0 and
+ * their number in *n, or -1 when they are unknown (no table, not a
+ * kernel). Valid until ompdp_regions_end. */
+int ompdp_regions_kernel_args(int32_t *n, void *const **ptrs, const int64_t **sizes,
+                              const int64_t **types);
 
 /* At target_emi end: forgets the active call. */
 void ompdp_regions_end(void);

@@ -420,6 +420,8 @@ static void fill_header(ompdp_cl_header_t *h) {
   h->content_limit =
       ompdp_opts.memory_cap_mb > 0 ? (uint64_t)ompdp_opts.memory_cap_mb << 19 : 0;
   h->zero_min_bytes = (uint64_t)(ompdp_opts.zero_min_bytes > 0 ? ompdp_opts.zero_min_bytes : 0);
+  h->peak_min_bytes = (uint64_t)(ompdp_opts.peak_min_bytes > 0 ? ompdp_opts.peak_min_bytes : 0);
+  h->lifetime_all = ompdp_opts.lifetime_all != 0;
   h->next_off = OMPDP_CL_PAGE;
 }
 

@@ -231,6 +231,8 @@ static ompdp_engine_config_t engine_config(int host, int capped, int timeline) {
     cfg.content_limit = (uint64_t)ompdp_opts.memory_cap_mb << 19; /* half */
   /* The option's 0 means every non-empty copy: the engine's 1. */
   cfg.zero_min_bytes = ompdp_opts.zero_min_bytes > 0 ? (uint64_t)ompdp_opts.zero_min_bytes : 1;
+  cfg.peak_min_bytes = ompdp_opts.peak_min_bytes > 0 ? (uint64_t)ompdp_opts.peak_min_bytes : 1;
+  cfg.lifetime_all = ompdp_opts.lifetime_all != 0;
   return cfg;
 }
 

@@ -61,6 +61,15 @@ mutation unused-alloc-kernel-ignored analysis/detect_allocs.c \
 mutation unused-transfer-cover analysis/detect_unused.c \
   'if (o->bytes >= c->bytes && select_b' 'if (o->bytes > c->bytes && select_b' \
   'lit:boundaries/unused_transfer.test'
+mutation lifetime-threshold analysis/detect_lifetime.c \
+  'saved >= l->min_bytes' 'saved > l->min_bytes' \
+  'lit:boundaries/lifetime.test unit:test_lifetime'
+mutation lifetime-blind-kernel-unused analysis/detect_lifetime.c \
+  'while (d->unused)' 'while (0)' \
+  'unit:test_lifetime'
+mutation memory-peak-later-moment analysis/mem_track.c \
+  'if (d->in_use > d->max) {' 'if (d->in_use >= d->max) {' \
+  'unit:test_mem_track'
 mutation overbroad-always analysis/detect_overbroad.c \
   'if (it->construct != OMPDP_CK_TARGET || (it->modifiers & OMPDP_MOD_ALWAYS))' \
   'if (it->construct != OMPDP_CK_TARGET)' \

@@ -255,10 +255,11 @@ VERDICT = re.compile(
 NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 
 KINDS = ["duplicate_transfer", "round_trip", "repeated_alloc", "unused_alloc",
-         "unused_transfer", "zero_transfer", "overbroad_map"]
+         "unused_transfer", "zero_transfer", "overbroad_map", "early_alloc", "late_release"]
 KIND_ABBR = {"duplicate_transfer": "dup", "round_trip": "rt", "repeated_alloc": "ralloc",
              "unused_alloc": "ualloc", "unused_transfer": "uxfer",
-             "zero_transfer": "zero", "overbroad_map": "over"}
+             "zero_transfer": "zero", "overbroad_map": "over", "early_alloc": "early",
+             "late_release": "late"}
 
 
 def log(msg):
@@ -614,6 +615,13 @@ def applied_rewrites(rewrites, yaml_text):
     return chosen
 
 
+def peak_of(rep):
+    """The largest peak of device memory in use of the report's devices
+    (bytes), or None for a report without device memory."""
+    peaks = [m.get("peak_bytes", 0) for m in rep.get("device_memory", [])]
+    return max(peaks) if peaks else None
+
+
 def findings_by_kind(rep):
     counts = {k: 0 for k in KINDS}
     for f in rep.get("findings", []):
@@ -658,7 +666,7 @@ def check_program(name, a, hec, yaml_tests):
            "output_kept": None, "output_diff": "", "exit_kept": None, "files_kept": None,
            "hang": False, "tool_hang": False, "rounds": [], "deterministic": None, "transfers": {}, "allocs": {},
            "prediction_ok": None, "lower_bound": False, "wall": {}, "notes": [],
-           "ompdp_defects": []}
+           "ompdp_defects": [], "peak": {}}
     if cfg.get("skip"):
         res["build_reason"] = "skipped: " + cfg["skip"]
         return res
@@ -747,6 +755,7 @@ def check_program(name, a, hec, yaml_tests):
     obs = rep.get("observed", {})
     res["transfers"]["before"] = obs.get("transfers")
     res["allocs"]["before"] = obs.get("allocs")
+    res["peak"]["before"] = peak_of(rep)
     res["time_saved_ns"] = rep.get("summary", {}).get("time_saved_ns")
     # What each finding is worth (docs/report-format.md, Verdicts), and the
     # time of those that are no saving, kept out of time_saved_ns.
@@ -780,6 +789,7 @@ def check_program(name, a, hec, yaml_tests):
             res["rewrites_applied"] = r["applied"]
             res["transfers"].update(r["transfers"])
             res["allocs"].update(r["allocs"])
+            res["peak"].update(r["peak"])
             if "after" in r["wall"]:
                 res["wall"]["after"] = r["wall"]["after"]
             res["findings_after"] = r.get("findings_after")
@@ -808,7 +818,7 @@ def fix_round(a, ctx, rnd, report):
          "fixed_built": None, "fixed_reason": "", "output_kept": None, "output_diff": "",
          "exit_kept": None, "files_kept": None, "hang": False, "prediction_ok": None,
          "lower_bound": False, "rewrite_kinds": [], "transfers": {}, "allocs": {},
-         "wall": {}, "defects": []}
+         "peak": {}, "wall": {}, "defects": []}
     tag = "after" if rnd == 1 else f"after{rnd}"
     adir_root = os.path.join(base, tag)
     copy_program(ctx["src"], name, ctx["extra"], adir_root)
@@ -859,6 +869,14 @@ def fix_round(a, ctx, rnd, report):
     r["lower_bound"] = any(rw.get("lower_bound") for rw, f in chosen)
     r["transfers"] = {"before": obs.get("transfers"), "predicted": obs.get("transfers", 0) - pred_t}
     r["allocs"] = {"before": obs.get("allocs"), "predicted": obs.get("allocs", 0) - pred_a}
+    # The peak of device memory: rewrites that shorten how long memory is
+    # held predict how much lower (together, at least the most any of them
+    # does); the others predict nothing about it (keeping data resident may
+    # raise it).
+    peak_saved = [rw["peak_saved_bytes"] for rw, f in chosen if "peak_saved_bytes" in rw]
+    r["peak"] = {"before": peak_of(rep)}
+    if peak_saved and r["peak"]["before"] is not None:
+        r["peak"]["predicted"] = r["peak"]["before"] - max(peak_saved)
 
     ok, reason, how, secs = build(adir, cfg, ctx["wrapper"], base, tag, a.build_timeout)
     r["fixed_built"] = ok
@@ -908,6 +926,11 @@ def fix_round(a, ctx, rnd, report):
     aobs = arep.get("observed", {})
     r["transfers"]["after"] = aobs.get("transfers")
     r["allocs"]["after"] = aobs.get("allocs")
+    r["peak"]["after"] = peak_of(arep)
+    if r["peak"].get("predicted") is not None and r["peak"]["after"] is not None and \
+            r["peak"]["after"] > r["peak"]["predicted"]:
+        r["defects"].append(f"peak prediction missed: {r['peak']['after']} bytes after, predicted "
+                            f"at most {r['peak']['predicted']}")
     r["findings_after"] = findings_by_kind(arep)
     r["rewrites_after"] = len(distinct_rewrites(arep))
     dt = obs.get("transfers", 0) - aobs.get("transfers", 0)
@@ -942,7 +965,7 @@ def table_md(results):
     later = any(len(r.get("rounds", [])) > 1 for r in results)
     hdr = ["program", "builds", "runs", "findings", "rewrites offered/applied",
            "fixed builds", "output kept", "hang", "transfers before/after/pred",
-           "allocs before/after/pred", "wall s plain/before/after"]
+           "allocs before/after/pred", "peak KiB before/after/pred", "wall s plain/before/after"]
     if later:
         hdr.append("later rounds offered/applied")
     rows = ["| " + " | ".join(hdr) + " |", "|" + "---|" * len(hdr)]
@@ -981,10 +1004,20 @@ def table_md(results):
             p = d.get("predicted")
             ps = "-" if p is None else (("≤" if lower else "") + str(p))
             return f"{d.get('before', '-')}/{d.get('after', '-')}/{ps}"
+        def kib(d):
+            # The largest device's peak of memory in use; predicted only when
+            # a rewrite that shortens how long memory is held was applied
+            # (at most that much: together they lower it at least as much).
+            if not d or d.get("before") is None:
+                return "-"
+            v = ["-" if d.get(k) is None else f"{d[k] / 1024:.0f}" for k in ("before", "after")]
+            p = d.get("predicted")
+            return "/".join(v + ["-" if p is None else f"≤{p / 1024:.0f}"])
         w = r["wall"]
         ws = "/".join("-" if w.get(k) is None else f"{w[k]:.2f}" for k in ("plain", "before", "after"))
         row = [r["program"], b, rn, fnd, rw, fb, ok, hang,
-               tri(r["transfers"], r.get("lower_bound")), tri(r["allocs"], False), ws]
+               tri(r["transfers"], r.get("lower_bound")), tri(r["allocs"], False),
+               kib(r.get("peak")), ws]
         if later:
             parts = []
             for rd in r.get("rounds", [])[1:]:

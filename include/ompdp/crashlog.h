@@ -45,7 +45,10 @@
 #include <stdint.h>
 
 #define OMPDP_CL_MAGIC 0x474f4c4850444d4full /* "OMDPHLOG" little-endian */
-#define OMPDP_CL_VERSION 1
+/* 2: a record's event type has three bits (OMPDP_EV_USE), its operation
+ * id 27 (analysis/engine.h); header fields peak_min_bytes and
+ * lifetime_all (were reserved). */
+#define OMPDP_CL_VERSION 2
 #define OMPDP_CL_PAGE 4096u
 #define OMPDP_CL_BLOCK_MAGIC 0x4b4c4250u /* "PBLK" */
 #define OMPDP_CL_EVENTS_OFFSET 64u       /* eventlog.c's chunk header */
@@ -92,8 +95,9 @@ typedef struct ompdp_cl_header {
   uint64_t alloc_failures;    /* allocations of the runtime that failed */
   uint64_t zero_min_bytes;    /* the zero_transfer option */
   uint32_t gave_up;           /* the runtime left its report to ompdp run: why */
-  uint32_t pad1;
-  uint64_t reserved[15];
+  uint32_t lifetime_all;      /* the lifetime_all option */
+  uint64_t peak_min_bytes;    /* the peak_min_bytes option */
+  uint64_t reserved[14];
 } ompdp_cl_header_t;
 
 typedef struct ompdp_cl_block {

@@ -96,6 +96,13 @@ enum {
 #include "ompdp/OmpdpFormat.inc"
 };
 
+/* Where an item may be used in its construct's block (OMPDP_USE_FLAG):
+ * region table 3.3. */
+enum {
+#define OMPDP_USE_FLAG(Enum, Bit, Spelling) OMPDP_USE_##Enum = 1u << Bit,
+#include "ompdp/OmpdpFormat.inc"
+};
+
 /* Spellings, as OmpdpFormat.inc gives them; out-of-range values (a newer
  * table's) read as the table's first entry ("unknown", "none", ""). */
 static inline const char *ompdp_construct_kind_name(ompdp_construct_kind_t k) {

@@ -9,8 +9,10 @@
 // track per kind of operation and thread, a findings process with one track
 // per finding (a slice over its operations, its verdict in args), counters
 // of what is not kept one by one, flows from each outgoing copy to the copy
-// that repeats it. NOTIMELINE, a report without a timeline still gives a
-// valid trace: the findings as instants. The validator itself refuses what
+// that repeats it, a counter of the device's memory in use and its peak as
+// an instant with what held it. NOTIMELINE, a report without a timeline
+// still gives a valid trace: the findings as instants, and the device's
+// memory in use (its process, its counter). The validator itself refuses what
 // the format forbids (BAD-*).
 //
 // REQUIRES: plugin
@@ -69,24 +71,28 @@ int main(void) {
 // TRACE-DAG: thread to device (host thread 1)
 // TRACE-DAG: thread from device (host thread 1)
 // TRACE-DAG: thread kernel (host thread 0)
-// TRACE-DAG: thread round_trip x trace.c:53:1
-// TRACE-DAG: thread repeated_alloc x trace.c:53:1
-// TRACE-DAG: thread duplicate_transfer x trace.c:53:1
+// TRACE-DAG: thread round_trip x trace.c:55:1
+// TRACE-DAG: thread repeated_alloc x trace.c:55:1
+// TRACE-DAG: thread duplicate_transfer x trace.c:55:1
 
 // EVENTS: "displayTimeUnit": "ns"
 // EVENTS: "traceEvents": [
 // EVENTS-DAG: {"ph": "X", "name": "h2d 4.0 KiB", "cat": "avoidable", "pid": 100, "tid": {{[0-9]+}}, "ts": {{[0-9]+\.[0-9][0-9][0-9]}}, "dur": {{[0-9]+\.[0-9][0-9][0-9]}}, "cname": "terrible", "args": {"seq": {{[0-9]+}}, "bytes": 4096, "device": 0, "src_device": 0, "host_thread": {{[01]}}, "avoidable": ["{{[a-z_]+}} x trace.c:
 // EVENTS-DAG: {"ph": "s", "name": "round_trip", "cat": "finding", "id": {{[0-9]+}}, "pid": 100,
 // EVENTS-DAG: {"ph": "f", "bp": "e", "name": "round_trip", "cat": "finding",
-// EVENTS-DAG: {"ph": "X", "name": "round_trip x trace.c:53:1", "cat": "finding", "cname": "terrible", "pid": 2, "tid": {{[0-9]+}}, "ts": {{.*}}, "dur": {{.*}}, "args": {"location": "{{.*}}trace.c:53:1 in {{.*}}", "variable": "x", "clause": "map(tofrom : x[0:N])", "count": {{[0-9]+}}
+// EVENTS-DAG: {"ph": "C", "name": "device memory in use", "pid": 100, "tid": 0, "ts": {{[0-9]+\.[0-9][0-9][0-9]}}, "args": {"bytes": 4096}}
+// EVENTS-DAG: {"ph": "C", "name": "device memory in use", "pid": 100, "tid": 0, "ts": {{[0-9]+\.[0-9][0-9][0-9]}}, "args": {"bytes": 0}}
+// EVENTS-DAG: {"ph": "i", "s": "p", "name": "peak device memory {{[0-9.]+ K?i?B}}", "cat": "memory", "pid": 100, "tid": 0, "ts": {{[0-9]+\.[0-9][0-9][0-9]}}, "args": {"bytes": {{[0-9]+}}, "allocations": {{[12]}}, "saved_by_the_fixes": 0, "held_by": ["x map(tofrom : x[0:N]) {{.*}}trace.c:55: {{[0-9]+}} bytes"
+// EVENTS-DAG: {"ph": "X", "name": "round_trip x trace.c:55:1", "cat": "finding", "cname": "terrible", "pid": 2, "tid": {{[0-9]+}}, "ts": {{.*}}, "dur": {{.*}}, "args": {"location": "{{.*}}trace.c:55:1 in {{.*}}", "variable": "x", "clause": "map(tofrom : x[0:N])", "count": {{[0-9]+}}
 // EVENTS-DAG: {"ph": "C", "name": "not drawn one by one: {{[a-z ]+}}", "pid": 100, "tid": 0, "ts": {{.*}}, "args": {"operations": {{[0-9]+}}}}
 
 // VALID: valid:
 
-// NOTIMELINE: valid: {{[0-9]+}} events, 2 processes, 0 tracks, 0 flows
+// NOTIMELINE: valid: {{[0-9]+}} events, 3 processes, 0 tracks, 0 flows
 // NOTIMELINE: process host
+// NOTIMELINE: process device 0
 // NOTIMELINE: process ompdp findings
-// INSTANT: {"ph": "i", "s": "t", "name": "round_trip x trace.c:53:1"
+// INSTANT: {"ph": "i", "s": "t", "name": "round_trip x trace.c:55:1"
 
 // BAD-OVERLAP: invalid: traceEvents[{{[0-9]+}}]: overlaps traceEvents[{{[0-9]+}}] on track
 // BAD-DUR: invalid: traceEvents[{{[0-9]+}}]: an X event needs dur >= 0

@@ -104,6 +104,81 @@
       o.transfers + ' transfers (' + fmtBytes(o.bytes_transferred) + ', ' +
       fmtTime(o.transfer_time_ns) + '), ' + o.allocs + ' allocations, ' + o.deletes +
       ' deletes, ' + o.kernels + ' kernels.' }));
+    memorySummary();
+  }
+
+  /*--- device memory in use ---*/
+  var MEM = D.device_memory || [];
+  function memWhere(m) { return (m.rank === null ? '' : 'rank ' + m.rank + ' ') + 'device ' + m.device; }
+  // Each device's peak, when it came, what held it, and what the fixes
+  // take off it.
+  function memorySummary() {
+    if (!MEM.length) return;
+    var box = el('div', { cls: 'memory', id: 'device-memory' });
+    MEM.forEach(function (m) {
+      var line = el('div', { cls: 'mem-peak-line', 'data-device': m.device },
+        el('b', { text: 'Peak device memory: ' }),
+        fmtBytes(m.peak_bytes) + ' on ' + memWhere(m) + ' at ' + fmtTime(m.peak_time_ns) + ', ' +
+        m.peak_allocations + ' allocation' + (m.peak_allocations === 1 ? '' : 's') + ' live' +
+        (m.peak_saved_bytes ? '; with the fixes at most ' + fmtBytes(m.peak_bytes - m.peak_saved_bytes) +
+                              ' (' + fmtBytes(m.peak_saved_bytes) + ' less)' : ''));
+      var ul = el('ul', { cls: 'holders' });
+      m.holders.forEach(function (h) {
+        ul.appendChild(el('li', {}, h.variable ? el('code', { text: h.variable }) : null,
+          (h.variable ? ' ' : '') + fmtBytes(h.bytes) +
+          (h.allocations > 1 ? ' in ' + h.allocations + ' allocations' : '') + ' · ',
+          h.clause || h.call ? el('code', { text: h.clause || h.call }) : null,
+          (h.clause || h.call ? ' at ' : '') + fmtLoc(h.loc)));
+      });
+      if (m.other_allocations)
+        ul.appendChild(el('li', { cls: 'muted', text: 'and ' + m.other_allocations + ' more (' +
+          fmtBytes(m.other_bytes) + ')' }));
+      box.appendChild(line);
+      box.appendChild(ul);
+    });
+    app.appendChild(box);
+  }
+  function memOf(dev) {
+    for (var i = 0; i < MEM.length; i++) if (MEM[i].rank === null && MEM[i].device === dev) return MEM[i];
+    return null;
+  }
+  // The memory-in-use track of a device: the bytes in use as steps (each
+  // point the most until the next), scaled to the peak, which is marked.
+  function drawMemory(svg, m, LABEL, w, y, H, v, sx) {
+    svg.appendChild(sv('rect', { 'class': 'lane-bg', x: LABEL, y: y, width: w, height: H - 2 }));
+    var lab = sv('text', { x: 4, y: y + 12 }); lab.textContent = 'memory in use'; svg.appendChild(lab);
+    var top = Math.max(m.peak_bytes, 1), base = y + H - 3, span = H - 8;
+    function X(t) { return Math.min(Math.max(LABEL + (t - v[0]) * sx, LABEL), LABEL + w); }
+    function Y(b) { return base - span * b / top; }
+    var pts = m.series.concat([[Math.max(m.end_ns, m.series.length ? m.series[m.series.length - 1][0] : 0),
+                                m.final_bytes]]);
+    var d = 'M' + X(pts[0][0]) + ' ' + base, last = base;
+    pts.forEach(function (p, i) {
+      var x = X(p[0]);
+      d += ' L' + x + ' ' + last + ' L' + x + ' ' + Y(p[1]);
+      last = Y(p[1]);
+    });
+    d += ' L' + X(pts[pts.length - 1][0]) + ' ' + base + ' Z';
+    var area = sv('path', { 'class': 'mem-area', d: d, 'data-device': m.device });
+    var tt = sv('title');
+    tt.textContent = 'device memory in use on device ' + m.device + ': peak ' + fmtBytes(m.peak_bytes) +
+      ' at ' + fmtTime(m.peak_time_ns);
+    area.appendChild(tt);
+    svg.appendChild(area);
+    var px = LABEL + (m.peak_time_ns - v[0]) * sx;
+    if (px >= LABEL && px <= LABEL + w) {
+      var g = sv('g', { 'class': 'mem-peak', 'data-device': m.device });
+      g.appendChild(sv('line', { x1: px, x2: px, y1: y, y2: base }));
+      g.appendChild(sv('circle', { cx: px, cy: Y(m.peak_bytes), r: 3 }));
+      var pl = sv('text', { x: px + 4, y: y + 10 });
+      pl.textContent = 'peak ' + fmtBytes(m.peak_bytes);
+      g.appendChild(pl);
+      var pt = sv('title');
+      pt.textContent = 'peak device memory ' + fmtBytes(m.peak_bytes) + ' at ' + fmtTime(m.peak_time_ns) +
+        m.holders.map(function (h) { return '\n' + (h.variable || fmtLoc(h.loc)) + ': ' + fmtBytes(h.bytes); }).join('');
+      g.appendChild(pt);
+      svg.appendChild(g);
+    }
   }
 
   /*--- the timeline ---*/
@@ -112,6 +187,7 @@
     var seen = {};
     T.ops.forEach(function (o) { (seen[o[2]] = seen[o[2]] || {})[o[1]] = 1; });
     T.rest.forEach(function (l) { (seen[l.device] = seen[l.device] || {})[l.type] = 1; });
+    MEM.forEach(function (m) { if (m.rank === null) seen[m.device] = seen[m.device] || {}; });
     return Object.keys(seen).map(Number).sort(function (a, b) { return a - b; })
       .map(function (d) { return { device: d, types: TYPES.filter(function (t) { return seen[d][t]; }) }; });
   }
@@ -120,7 +196,8 @@
     return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
   }
   function drawDevice(dev, width) {
-    var LABEL = 110, LANE = 18, TOP = 18, w = width - LABEL - 8;
+    var LABEL = 110, LANE = 18, w = width - LABEL - 8;
+    var mem = memOf(dev.device), MEMH = mem ? 44 : 0, TOP = 18 + MEMH;
     var v = state.view, span = v[1] - v[0] || 1, sx = w / span;
     var h = TOP + dev.types.length * LANE + 4;
     var svg = sv('svg', { 'class': 'tl' + (state.selected >= 0 ? ' dim' : ''), width: width,
@@ -135,6 +212,7 @@
       axis.appendChild(lab);
     }
     svg.appendChild(axis);
+    if (mem) drawMemory(svg, mem, LABEL, w, 18, MEMH, v, sx);
     var maxBin = 1;
     T.rest.forEach(function (l) { l.bins.forEach(function (b) { if (b > maxBin) maxBin = b; }); });
     dev.types.forEach(function (type, li) {
@@ -303,15 +381,17 @@
       el('span', { text: 'count ' + f.count }),
       el('span', { text: fmtBytes(f.bytes) }),
       el('span', { text: 'time ' + fmtTime(f.time_ns) }),
-      el('span', { cls: 'saved', text: f.saves ? 'saves ' + fmtTime(f.time_saved_ns)
-                                               : 'no saving (' + f.verdict + ')' }),
+      el('span', { cls: 'saved', text: f.peak_saved_bytes !== null
+        ? (f.peak_saved_bytes ? 'lowers the peak by ' + fmtBytes(f.peak_saved_bytes) : 'does not lower the peak')
+        : f.saves ? 'saves ' + fmtTime(f.time_saved_ns) : 'no saving (' + f.verdict + ')' }),
       el('span', { cls: 'muted', text: 'device' + (f.devices.length > 1 ? 's ' : ' ') + f.devices.join(', ') }),
       el('span', { cls: 'muted', text: shown })));
     var body = el('div', { cls: 'fb' },
       el('div', { cls: 'muted', text: f.title + ': ' + f.explanation }),
       f.clause ? el('div', {}, 'clause: ', el('code', { text: f.clause })) : null,
       f.call ? el('div', {}, 'call: ', el('code', { text: f.call })) : null,
-      f.related ? el('div', { text: (f.kind === 'round_trip' ? 'outgoing copy at ' : 'first at ') +
+      f.related ? el('div', { text: (f.peak_saved_bytes !== null ? f.related_at + ' '
+                                     : f.kind === 'round_trip' ? 'outgoing copy at ' : 'first at ') +
                                fmtLoc(f.related) }) : null,
       el('div', { cls: 'verdict' }, el('b', { text: 'Verdict: ' }), f.verdict || ''),
       el('div', {}, el('b', { text: 'Suggestion: ' }), f.suggestion || ''));

@@ -18,6 +18,16 @@
 |*                      again, changed, before any kernel; then a kernel
 |*   unused N [kernel]  N bytes allocated on the device and freed with no
 |*                      kernel between (kernel: one kernel between)
+|*   early N M          N bytes allocated on the device, then M bytes more
+|*                      (the peak) freed again with no kernel (an unused
+|*                      allocation), then the N bytes are first used (a
+|*                      target update, a kernel) and freed: allocated at its
+|*                      first use, the peak would be min(N, M) lower
+|*   late N M           N bytes on the device, used by a kernel, then M bytes
+|*                      more allocated and freed with no kernel (the peak, an
+|*                      unused allocation), then the N bytes freed: released
+|*                      after their last use, the peak would be min(N, M)
+|*                      lower
 |*
 |* The bytes are never zero except for `zero`. Prints what the kernels saw.
 |*
@@ -102,6 +112,28 @@ int main(int argc, char **argv) {
     }
 #pragma omp target exit data map(delete : a[0:n])
     seen = 1;
+  } else if (!strcmp(what, "early") || !strcmp(what, "late")) {
+    unsigned char *b = malloc(m + 1);
+    if (!b)
+      return 1;
+    fill(a, n, 7);
+    fill(b, m, 8);
+    int early = !strcmp(what, "early");
+#pragma omp target enter data map(alloc : a[0:n])
+    if (!early) {
+#pragma omp target update to(a[0:n])
+#pragma omp target map(alloc : a[0:n]) map(tofrom : seen)
+      seen = a[n - 1];
+    }
+#pragma omp target enter data map(alloc : b[0:m])
+#pragma omp target exit data map(delete : b[0:m])
+    if (early) {
+#pragma omp target update to(a[0:n])
+#pragma omp target map(alloc : a[0:n]) map(tofrom : seen)
+      seen = a[n - 1];
+    }
+#pragma omp target exit data map(delete : a[0:n])
+    free(b);
   } else {
     fprintf(stderr, "boundary: unknown pattern '%s'\n", what);
     return 2;

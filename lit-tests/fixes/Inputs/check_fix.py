@@ -10,7 +10,11 @@ program rebuilt after `ompdp fix --apply BEFORE.json`. Checks that
      exactly what the (distinct) rewrites of BEFORE predicted (the
      transfers by at least that much when a rewrite says its saving is a
      lower bound: updates it inserts under a condition);
-  2. every finding of BEFORE that had a rewrite is gone from AFTER (no
+  2. the peak of each device's memory in use dropped by what the rewrites
+     that shorten how long memory is held (peak_saved_bytes) predicted:
+     exactly, for one such rewrite on the device; at least the largest of
+     them for several (together they lower it at least as much as any);
+  3. every finding of BEFORE that had a rewrite is gone from AFTER (no
      finding of the same kind on the same variable in the same function
      with the same clause text: a rewrite that changed the clause leaves
      findings of other clauses of that variable, such as a necessary copy
@@ -54,6 +58,24 @@ def main():
         if (b - a < predicted) if at_least else (b - a != predicted):
             failures.append("%s dropped by %d, not by %sthe predicted %d"
                             % (what, b - a, "at least " if at_least else "", predicted))
+    peaks = {}
+    for f in fixed:
+        for rw in f.get("rewrites", []):
+            if "peak_saved_bytes" in rw:
+                for dev in f.get("devices", []):
+                    peaks.setdefault(dev, {})[edits_key(rw)] = rw["peak_saved_bytes"]
+    for dev, saved in sorted(peaks.items()):
+        def peak(report):
+            return max([m["peak_bytes"] for m in report.get("device_memory", [])
+                        if m["device"] == dev and "rank" not in m] or [0])
+        b, a = peak(before), peak(after)
+        predicted = max(saved.values())
+        exact = len(saved) == 1
+        print("peak of device %d: %d -> %d (lowered by %d, predicted %s%d)"
+              % (dev, b, a, b - a, "" if exact else "at least ", predicted))
+        if (b - a != predicted) if exact else (b - a < predicted):
+            failures.append("the peak of device %d dropped by %d, not by %sthe predicted %d"
+                            % (dev, b - a, "" if exact else "at least ", predicted))
     for f in fixed:
         same = [g for g in after["findings"]
                 if g["kind"] == f["kind"] and g.get("variable") == f.get("variable")

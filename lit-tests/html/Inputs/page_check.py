@@ -13,6 +13,7 @@
 #   diff <i>.<r> <file> source=<bool> -<n> +<n>   (then each diff line with --diffs)
 #   group <variable> <kinds> saves=<ns> | saves=<at least>-<at most>   (by variable and construct)
 #   timeline: none | ops=<n> events=<n> folded=<n> rest=<n>
+#   memory device <d> peak=<bytes> at=<ns> saved=<bytes> holders=<var>:<bytes>,... series=<n>
 # Exits 1 with "error: ..." when the page is not what ompdp writes: no data
 # script, data that is not JSON, markup from the data, an external
 # reference.
@@ -129,6 +130,16 @@ def main():
             if ops != f["shown"] and not t["folded"]:
                 print("error: finding %d shows %d operations, %d are linked" % (i, f["shown"], ops))
                 return 1
+    for m in d.get("device_memory") or []:
+        print("memory device %d peak=%d at=%d saved=%d holders=%s series=%d" % (
+            m["device"], m["peak_bytes"], m["peak_time_ns"], m["peak_saved_bytes"],
+            ",".join("%s:%d" % (h["variable"] or "-", h["bytes"]) for h in m["holders"]),
+            len(m["series"])))
+        if any(m["series"][k][0] < m["series"][k - 1][0] for k in range(1, len(m["series"]))) \
+                or max([p[1] for p in m["series"]] or [0]) != m["peak_bytes"]:
+            print("error: the memory series of device %d is out of order or misses the peak"
+                  % m["device"])
+            return 1
     return 0
 
 

@@ -13,7 +13,9 @@
 //     it, dims the timeline and highlights exactly its operations (the
 //     page's data says which), and its rewrites show a diff;
 //   - sorting by time saved, ascending, puts the smallest saving first;
-//   - a click on an avoidable bar selects a finding it belongs to.
+//   - a click on an avoidable bar selects a finding it belongs to;
+//   - each device that allocated memory has a memory-in-use track on the
+//     timeline with its peak marked, and a line of the summary.
 // Prints one line per check for FileCheck, keeps a screenshot (the whole
 // page, the finding selected) and exits 1 at the first failure, after an
 // "error:" line.
@@ -71,6 +73,17 @@ async function main() {
 
     // The page's own data says which operations belong to which finding.
     const data = await page.$eval('#ompdp-data', (s) => JSON.parse(s.textContent));
+    // Device memory (report/memory.h): a track and a marked peak per device
+    // on the timeline, a line per device in the summary.
+    const mem = report.device_memory || [];
+    const tracks = await page.$$eval('svg.tl path.mem-area', (s) => s.length);
+    const peaks = await page.$$eval('svg.tl g.mem-peak', (s) => s.length);
+    const lines = await page.$$eval('#device-memory .mem-peak-line', (s) => s.map((e) => e.textContent));
+    console.log('memory: devices=' + mem.length + ' tracks=' + tracks + ' peaks marked=' + peaks +
+                ' summary lines=' + lines.length);
+    lines.forEach((l) => console.log('memory line: ' + l));
+    if (lines.length !== mem.length || (data.timeline && (tracks !== mem.length || peaks !== mem.length)))
+      fail('the memory tracks or lines differ from the report');
     if (data.timeline && data.findings.length) {
       const linked = (i) => data.timeline.ops.filter((o) => o[8].indexOf(i) >= 0).length;
       let best = 0;

@@ -5,7 +5,9 @@
 # removed (wall_time_ns, time_ns, time_saved_ns, excluded_time_ns, transfer_time_ns, kernel_time_ns,
 # predicted_speedup, and in rewrites time_saved_ns), and the findings in an
 # order that does not depend on them (the report sorts by time saved): by
-# kind, location, variable, count and bytes. The timeline keeps its
+# kind, location, variable, count and bytes. Device memory keeps its bytes
+# without the times they were in use at (peak_time_ns, end_ns, the times of
+# the series). The timeline keeps its
 # operations without their times (and the counts of the rest without their
 # time bins), with links to findings renumbered in that order. Two runs of a
 # deterministic program, in whatever analysis mode, must then print the same
@@ -46,4 +48,8 @@ if timeline:
     timeline["omitted"].pop("bin_ns", None)
     for lane in timeline["omitted"]["lanes"]:
         lane.pop("bins", None)
+for mem in report.get("device_memory", []):
+    mem.pop("peak_time_ns", None)
+    mem.pop("end_ns", None)
+    mem["series"] = [p[1] for p in mem.get("series", [])]
 print(json.dumps(report, indent=1, sort_keys=True))
