@@ -357,7 +357,8 @@ static int holding(ompdp_lifetime_t *l, int dev, uint64_t addr, lt_alloc_t **out
       }
       d->sorted[d->nsorted++] = x;
     }
-    qsort(d->sorted, d->nsorted, sizeof(*d->sorted), cmp_addr);
+    if (d->nsorted > 1)
+      qsort(d->sorted, d->nsorted, sizeof(*d->sorted), cmp_addr);
     d->dirty = 0;
   }
   size_t lo = 0, hi = d->nsorted;

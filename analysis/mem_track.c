@@ -486,7 +486,8 @@ int ompdp_mem_fill(ompdp_memtrack_t *t, ompdp_report_t *r, uint64_t mult,
                    ompdp_attribute_fn attribute) {
   if (!mult)
     mult = 1ull << 32;
-  qsort(t->dv, t->ndv, sizeof(*t->dv), cmp_dev);
+  if (t->ndv > 1) /* qsort wants a pointer even for none */
+    qsort(t->dv, t->ndv, sizeof(*t->dv), cmp_dev);
   for (size_t i = 0; i < t->ndv; ++i) /* the index follows the sort */
     *ompdp_hmap_find(&t->devs, (uint64_t)(int64_t)t->dv[i]->dev, 0, 0) = i + 1;
   for (size_t i = 0; i < t->ndv; ++i) {
@@ -503,7 +504,8 @@ int ompdp_mem_fill(ompdp_memtrack_t *t, ompdp_report_t *r, uint64_t mult,
     m->allocated_bytes = d->allocated;
     m->allocations = d->allocs;
     m->end_ns = ompdp_ticks_to_ns(t->end - t->t0, mult);
-    qsort(d->snap, d->nsnap, sizeof(*d->snap), cmp_hold);
+    if (d->nsnap > 1)
+      qsort(d->snap, d->nsnap, sizeof(*d->snap), cmp_hold);
     size_t keep = d->nsnap < OMPDP_MEM_HOLDERS ? d->nsnap : OMPDP_MEM_HOLDERS;
     if (keep && !(m->holders = calloc(keep, sizeof(*m->holders))))
       return -1;
