@@ -848,7 +848,8 @@ int ompdp_merger_finish(ompdp_merger_t *m, ompdp_report_t *out, char *err, size_
   out->transfer_time_ns = a->transfer_time_ns;
   out->hash_collisions = a->hash_collisions;
   /* Each rank's devices, in rank and device order whatever the inputs'. */
-  qsort(a->device_memory, a->num_device_memory, sizeof(*a->device_memory), cmp_memory);
+  if (a->num_device_memory > 1)
+    qsort(a->device_memory, a->num_device_memory, sizeof(*a->device_memory), cmp_memory);
   out->device_memory = a->device_memory;
   out->num_device_memory = a->num_device_memory;
   a->device_memory = NULL;
