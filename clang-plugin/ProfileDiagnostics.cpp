@@ -559,7 +559,8 @@ void Emitter::emitFinding(Placed &P) {
       FileID FID = static_cast<SourceFile *>(E.file->user)->FID;
       SourceLocation B = SM.getComposedLoc(FID, unsigned(E.start));
       SourceLocation End = SM.getComposedLoc(FID, unsigned(E.end));
-      llvm::StringRef Text = E.e->replacement ? E.e->replacement : "";
+      std::string Text(ompdp_fix_edit_text(&E, nullptr), '\0');
+      ompdp_fix_edit_text(&E, Text.data()); // in the file's line breaks
       if (E.start == E.end)
         Hints.push_back(FixItHint::CreateInsertion(B, Text));
       else if (Text.empty())

@@ -255,7 +255,13 @@ static int write_yaml(const fixer_t *fx, FILE *out) {
       fprintf(out, "\n          Offset:          %zu\n          Length:          %zu",
               p->start, p->end - p->start);
       fputs("\n          ReplacementText: ", out);
-      yaml_str(out, p->e->replacement ? p->e->replacement : "");
+      size_t tl = ompdp_fix_edit_text(p, NULL);
+      char *t = malloc(tl + 1);
+      if (!t)
+        return -1;
+      t[ompdp_fix_edit_text(p, t)] = 0;
+      yaml_str(out, t);
+      free(t);
     }
     fputs("\n    Level:           Warning", out);
   }
@@ -329,7 +335,7 @@ static int file_text(const fixer_t *fx, const src_file_t *s, const unsigned char
         const ompdp_fix_edit_t *p = &plan->fixes[i].edits[j];
         if (p->file == &s->ff) {
           v[k++] = p;
-          grow += strlen(p->e->replacement ? p->e->replacement : "");
+          grow += ompdp_fix_edit_text(p, NULL);
         }
       }
   qsort(v, n, sizeof(*v), cmp_placed);
@@ -343,10 +349,7 @@ static int file_text(const fixer_t *fx, const src_file_t *s, const unsigned char
   for (size_t i = 0; i < n; ++i) {
     memcpy(out + o, s->text + at, v[i]->start - at);
     o += v[i]->start - at;
-    const char *rep = v[i]->e->replacement ? v[i]->e->replacement : "";
-    size_t rl = strlen(rep);
-    memcpy(out + o, rep, rl);
-    o += rl;
+    o += ompdp_fix_edit_text(v[i], out + o);
     at = v[i]->end;
   }
   memcpy(out + o, s->text + at, len - at);

@@ -725,11 +725,18 @@ static json_t *workspace_edit(lsp_server_t *s, const ompdp_fix_t *const *fixes, 
       }
     qsort(mine, m, sizeof(*mine), cmp_edit);
     json_t *edits = json_array();
-    for (size_t j = 0; j < m; ++j)
+    for (size_t j = 0; j < m; ++j) {
+      /* In the document's own line breaks. */
+      size_t tl = ompdp_fix_edit_text(mine[j], NULL);
+      char *text = malloc(tl + 1);
+      if (text)
+        text[ompdp_fix_edit_text(mine[j], text)] = 0;
       json_array_append_new(
           edits, json_pack("{s:o,s:o}", "range",
                            range_of(s, t, (lsp_span_t){mine[j]->start, mine[j]->end}),
-                           "newText", jstr(mine[j]->e->replacement)));
+                           "newText", jstr(text ? text : mine[j]->e->replacement)));
+      free(text);
+    }
     free(mine);
     char *uri = lsp_uri_for(s, lf->path);
     json_t *juri = jstr(uri);

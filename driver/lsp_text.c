@@ -7,6 +7,8 @@
 \*===----------------------------------------------------------------------===*/
 #include "lsp_text.h"
 
+#include "fix_plan.h" /* ompdp_line_starts */
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,23 +24,6 @@ const char *lsp_encoding_name(lsp_encoding_t enc) {
   return "utf-16";
 }
 
-static size_t *index_lines(const char *s, size_t n, size_t *num) {
-  size_t count = 1;
-  for (size_t i = 0; i < n; ++i)
-    if (s[i] == '\n' || (s[i] == '\r' && (i + 1 == n || s[i + 1] != '\n')))
-      ++count;
-  size_t *lines = malloc(count * sizeof(*lines));
-  if (!lines)
-    return NULL;
-  size_t k = 0;
-  lines[k++] = 0;
-  for (size_t i = 0; i < n; ++i)
-    if (s[i] == '\n' || (s[i] == '\r' && (i + 1 == n || s[i + 1] != '\n')))
-      lines[k++] = i + 1;
-  *num = count;
-  return lines;
-}
-
 int lsp_text_set(lsp_text_t *t, const char *s, size_t n) {
   char *copy = malloc(n + 1);
   if (!copy)
@@ -46,7 +31,8 @@ int lsp_text_set(lsp_text_t *t, const char *s, size_t n) {
   memcpy(copy, s, n);
   copy[n] = '\0';
   size_t num;
-  size_t *lines = index_lines(copy, n, &num);
+  /* Lines as LSP counts them ('\n', '\r\n', '\r'), which is clang's way. */
+  size_t *lines = ompdp_line_starts(copy, n, &num);
   if (!lines) {
     free(copy);
     return -1;
@@ -67,12 +53,7 @@ void lsp_text_free(lsp_text_t *t) {
 
 /* The end of line i's text, before its line break. */
 static size_t content_end(const lsp_text_t *t, size_t i) {
-  if (i + 1 >= t->num_lines)
-    return t->len;
-  size_t e = t->lines[i + 1] - 1; /* the '\n' or the lone '\r' */
-  if (t->s[e] == '\n' && e > t->lines[i] && t->s[e - 1] == '\r')
-    --e;
-  return e;
+  return ompdp_line_end(t->s, t->len, t->lines, t->num_lines, i);
 }
 
 /* The length of the UTF-8 sequence at s[i] (1 for a byte that starts no
@@ -165,7 +146,7 @@ int lsp_text_replace(lsp_text_t *t, size_t start, size_t end, const char *s, siz
   memcpy(out + start + n, t->s + end, t->len - end);
   out[len] = '\0';
   size_t num;
-  size_t *lines = index_lines(out, len, &num);
+  size_t *lines = ompdp_line_starts(out, len, &num);
   if (!lines) {
     free(out);
     return -1;

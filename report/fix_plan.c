@@ -23,23 +23,60 @@
 
 /*===- files -----------------------------------------------------------------===*/
 
+/* A line ends at '\n', at '\r', or at "\r\n" (one break), as clang's
+ * SourceManager counts them: "\n\r" is two breaks, and a lone '\r' (old Mac
+ * files, a stray one in a comment) ends a line too, so that line numbers
+ * from the compiler name the same text here. */
+static size_t line_break(const char *text, size_t len, size_t i) {
+  if (text[i] == '\n')
+    return 1;
+  if (text[i] != '\r')
+    return 0;
+  return i + 1 < len && text[i + 1] == '\n' ? 2 : 1;
+}
+
+size_t *ompdp_line_starts(const char *text, size_t len, size_t *num) {
+  size_t n = 1;
+  for (size_t i = 0, k; i < len; i += k ? k : 1)
+    n += (k = line_break(text, len, i)) != 0;
+  size_t *lines = malloc(n * sizeof(*lines));
+  if (!lines)
+    return NULL;
+  size_t m = 0;
+  lines[m++] = 0;
+  for (size_t i = 0, k; i < len; i += k ? k : 1)
+    if ((k = line_break(text, len, i)))
+      lines[m++] = i + k;
+  *num = m;
+  return lines;
+}
+
+size_t ompdp_line_end(const char *text, size_t len, const size_t *starts, size_t num,
+                      size_t line) {
+  if (line + 1 >= num)
+    return len;
+  size_t e = starts[line + 1] - 1; /* the break's last byte */
+  if (text[e] == '\n' && e > starts[line] && text[e - 1] == '\r')
+    --e;
+  return e;
+}
+
+const char *ompdp_line_break_of(const char *text, size_t len) {
+  for (size_t i = 0; i < len; ++i) {
+    size_t k = line_break(text, len, i);
+    if (k)
+      return k == 2 ? "\r\n" : text[i] == '\r' ? "\r" : "\n";
+  }
+  return "\n";
+}
+
 int ompdp_fix_file_init(ompdp_fix_file_t *f, const char *name, const char *text, size_t len) {
   memset(f, 0, sizeof(*f));
   f->name = name;
   f->text = text;
   f->len = len;
-  size_t n = 1;
-  for (size_t i = 0; i < len; ++i)
-    n += text[i] == '\n';
-  f->lines = malloc(n * sizeof(*f->lines));
-  if (!f->lines)
-    return -1;
-  f->lines[0] = 0;
-  f->num_lines = 1;
-  for (size_t i = 0; i < len; ++i)
-    if (text[i] == '\n')
-      f->lines[f->num_lines++] = i + 1;
-  return 0;
+  f->lines = ompdp_line_starts(text, len, &f->num_lines);
+  return f->lines ? 0 : -1;
 }
 
 void ompdp_fix_file_free(ompdp_fix_file_t *f) {
@@ -52,7 +89,8 @@ int64_t ompdp_fix_offset(const ompdp_fix_file_t *f, uint32_t line, uint32_t col)
   if (line == 0 || col == 0 || line > f->num_lines)
     return -1;
   size_t start = f->lines[line - 1];
-  size_t end = line < f->num_lines ? f->lines[line] - 1 : f->len; /* the '\n' or EOF */
+  /* The line's break (its last byte, for "\r\n"), or EOF. */
+  size_t end = line < f->num_lines ? f->lines[line] - 1 : f->len;
   if ((uint64_t)col - 1 > end - start)
     return -1;
   return (int64_t)(start + col - 1);
@@ -78,6 +116,43 @@ static void shown(char *buf, size_t size, const char *t, size_t n) {
   buf[j] = '\0';
 }
 
+/* The break that ends the line holding offset `at` ("\n", "\r\n", "\r"),
+ * the file's first one for a last line without one, "\n" for none. */
+static const char *break_at(const ompdp_fix_file_t *f, size_t at) {
+  if (!f || !f->lines || !f->num_lines)
+    return "\n";
+  size_t lo = 0, hi = f->num_lines; /* the last line starting at or before `at` */
+  while (hi - lo > 1) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (f->lines[mid] <= at)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  if (lo + 1 >= f->num_lines)
+    return ompdp_line_break_of(f->text, f->len);
+  size_t e = f->lines[lo + 1] - 1;
+  return f->text[e] == '\r' ? "\r" : e > f->lines[lo] && f->text[e - 1] == '\r' ? "\r\n" : "\n";
+}
+
+size_t ompdp_fix_edit_text(const ompdp_fix_edit_t *p, char *out) {
+  const char *r = p->e && p->e->replacement ? p->e->replacement : "";
+  const char *nl = break_at(p->file, p->start);
+  size_t nll = strlen(nl), n = 0;
+  for (; *r; ++r) {
+    if (*r == '\n') {
+      if (out)
+        memcpy(out + n, nl, nll);
+      n += nll;
+    } else {
+      if (out)
+        out[n] = *r;
+      ++n;
+    }
+  }
+  return n;
+}
+
 /*===- placing an edit ---------------------------------------------------------===*/
 
 /* Where the comments at the start of text[a, b) end: past white space and
@@ -88,7 +163,7 @@ static size_t past_comments(const char *t, size_t a, size_t b) {
     while (i < b && (t[i] == ' ' || t[i] == '\t'))
       ++i;
     if (i + 1 < b && t[i] == '/' && t[i + 1] == '/') {
-      while (i < b && t[i] != '\n')
+      while (i < b && t[i] != '\n' && t[i] != '\r')
         ++i;
       end = i;
     } else if (i + 1 < b && t[i] == '/' && t[i + 1] == '*') {

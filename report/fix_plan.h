@@ -44,6 +44,17 @@ typedef struct ompdp_fix_file {
   void *user; /* the caller's */
 } ompdp_fix_file_t;
 
+/* The offset of the start of every line of text[0..len), lines counted as
+ * clang counts them ('\n', '\r' and "\r\n" each end one), in a malloc'd
+ * array of *num; NULL when out of memory. */
+size_t *ompdp_line_starts(const char *text, size_t len, size_t *num);
+/* Where the text of line `line` (0-based) of starts[0..num) ends: where its
+ * break begins, or len for the last line. */
+size_t ompdp_line_end(const char *text, size_t len, const size_t *starts, size_t num,
+                      size_t line);
+/* The first line break of text ("\n", "\r\n" or "\r"; "\n" when none). */
+const char *ompdp_line_break_of(const char *text, size_t len);
+
 /* Indexes text[0..len) (which must outlive f). 0, or -1 when out of memory. */
 int ompdp_fix_file_init(ompdp_fix_file_t *f, const char *name, const char *text, size_t len);
 void ompdp_fix_file_free(ompdp_fix_file_t *f);
@@ -95,6 +106,12 @@ typedef struct ompdp_fix {
   size_t winner;            /* OVERLAPS: index of the fix kept instead */
   size_t at, other_at;      /* SELF_OVERLAP: the edit that conflicts; OVERLAPS: and the winner's */
 } ompdp_fix_t;
+
+/* The replacement text of placed edit p as it goes into its file: the new
+ * lines the planner writes as '\n' take the break of the line the edit
+ * starts on, so that a CRLF (or CR) file stays one. Writes it to out (when not NULL; no NUL
+ * added) and returns its length. */
+size_t ompdp_fix_edit_text(const ompdp_fix_edit_t *p, char *out);
 
 /* Why a file does not match the report, found at its edit e, in words,
  * into buf[size]: the one wording of `ompdp fix`, the language server and

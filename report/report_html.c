@@ -156,9 +156,9 @@ static void free_srcs(srcs_t *ss) {
   free(ss->v);
 }
 
-/* End of the line that holds offset o (the '\n' or the end of the file). */
+/* End of the text of line `line` (1-based): where its break begins. */
 static size_t line_end(const src_t *s, size_t line) {
-  return line < s->ff.num_lines ? s->ff.lines[line] - 1 : s->len;
+  return ompdp_line_end(s->text, s->len, s->ff.lines, s->ff.num_lines, line - 1);
 }
 
 typedef struct placed {
@@ -192,16 +192,18 @@ static int add_lines(json_t *lines, const char *tag, const src_t *s, size_t from
   return 0;
 }
 
-/* Every line of text[0..n), tagged. */
+/* Every line of text[0..n), tagged (lines as clang counts them). */
 static int add_text_lines(json_t *lines, const char *tag, const char *text, size_t n) {
-  size_t a = 0;
-  for (size_t i = 0; i <= n; ++i)
-    if (i == n || text[i] == '\n') {
-      if (add_line(lines, tag, text + a, i - a))
-        return -1;
-      a = i + 1;
-    }
-  return 0;
+  size_t num, *starts = ompdp_line_starts(text, n, &num);
+  if (!starts)
+    return -1;
+  int rc = 0;
+  for (size_t l = 0; l < num && !rc; ++l) {
+    size_t a = starts[l], b = ompdp_line_end(text, n, starts, num, l);
+    rc = add_line(lines, tag, text + a, b - a);
+  }
+  free(starts);
+  return rc;
 }
 
 /* The hunks of the edits p[0..n) (sorted, in s): lines they touch, before

@@ -11,6 +11,7 @@
 #include "check.h"
 #include "fix_plan.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define XXH_INLINE_ALL
@@ -155,8 +156,52 @@ static void test_mismatch(void) {
   ompdp_fix_file_free(&f);
 }
 
+/* Lines counted as clang counts them: '\n', '\r' and "\r\n" each end one
+ * ("\n\r" is two), so that the compiler's line:column names the same byte
+ * here (a stray '\r' in a comment used to shift every later line by one).
+ * An edit's new lines take the file's own break. */
+static void test_line_endings(void) {
+  static const char T[] = "a\rb\r\nc\n\rd\n";
+  size_t num = 0, *l = ompdp_line_starts(T, sizeof(T) - 1, &num);
+  REQUIRE(l != NULL);
+  REQUIRE_EQ_U64(num, 6);
+  CHECK(l[0] == 0 && l[1] == 2 && l[2] == 5 && l[3] == 7 && l[4] == 8 && l[5] == 10);
+  CHECK_EQ_U64(ompdp_line_end(T, sizeof(T) - 1, l, num, 1), 3); /* before "\r\n" */
+  CHECK_EQ_U64(ompdp_line_end(T, sizeof(T) - 1, l, num, 3), 7); /* empty: the '\r' */
+  CHECK_EQ_U64(ompdp_line_end(T, sizeof(T) - 1, l, num, 5), 10);
+  free(l);
+  l = ompdp_line_starts("", 0, &num);
+  CHECK(l && num == 1 && l[0] == 0);
+  free(l);
+  CHECK(!strcmp(ompdp_line_break_of("x;\r\ny;\n", 8), "\r\n"));
+  CHECK(!strcmp(ompdp_line_break_of("x;\ry;", 6), "\r"));
+  CHECK(!strcmp(ompdp_line_break_of("x;", 2), "\n"));
+
+  /* `int c;` is line 3 of the first two (CRLF, CR) and line 4 of an LF file
+   * with a stray CR in a comment; an edit there writes the break of its
+   * line. */
+  static const char *Files[] = {"int a;\r\nint b;\r\nint c;\r\n", "int a;\rint b;\rint c;\r",
+                                "int a; // \r x\nint b;\nint c;\n"};
+  static const char *Breaks[] = {"\r\n", "\r", "\n"};
+  for (int i = 0; i < 3; ++i) {
+    ompdp_fix_file_t f;
+    REQUIRE(ompdp_fix_file_init(&f, "a.c", Files[i], strlen(Files[i])) == 0);
+    int64_t at = ompdp_fix_offset(&f, i == 2 ? 4 : 3, 5);
+    CHECK(at >= 0 && !strncmp(Files[i] + at, "c;", 2));
+    ompdp_edit_t e = {.replacement = "x\ny\n"};
+    ompdp_fix_edit_t p = {.file = &f, .start = (size_t)at, .end = (size_t)at, .e = &e};
+    char out[16] = {0};
+    size_t n = ompdp_fix_edit_text(&p, out);
+    char want[16];
+    snprintf(want, sizeof(want), "x%sy%s", Breaks[i], Breaks[i]);
+    CHECK(n == strlen(want) && !strcmp(out, want) && ompdp_fix_edit_text(&p, NULL) == n);
+    ompdp_fix_file_free(&f);
+  }
+}
+
 int main(void) {
   test_choice();
   test_mismatch();
+  test_line_endings();
   return CHECK_DONE();
 }
