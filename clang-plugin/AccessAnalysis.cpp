@@ -194,6 +194,7 @@ private:
     Uses.push_back({Root, SmallVector<const void *, 4>(S.begin(), S.end()), K});
   }
   void call(const CallExpr *C);
+  void object(const CXXMemberCallExpr *MC);
   bool summarized(const CallExpr *C, const FunctionDecl *FD);
   /// Definite: local pointers declared as another pointer plus an offset
   /// (`float *d = data + m * n`), to what that pointer points to: a write
@@ -265,12 +266,32 @@ void Walker::call(const CallExpr *C) {
   if (!Pure)
     OpaqueCall = true;
   if (auto *MC = dyn_cast<CXXMemberCallExpr>(C))
-    escape(MC->getImplicitObjectArgument());
+    object(MC);
   else if (!FD)
     any(C->getCallee());
   // Arguments bound to references or passed as pointers escape.
   for (const Expr *A : C->arguments())
     escape(A);
+}
+
+/// Whether method MD can change the object it is called on only through
+/// its pointers: a const method of a class without mutable members.
+static bool readsItsObject(const CXXMethodDecl *MD) {
+  if (!MD || !MD->isConst() || MD->isStatic())
+    return false;
+  const CXXRecordDecl *RD = MD->getParent();
+  return RD && RD->hasDefinition() && !RD->hasMutableFields();
+}
+
+/// The object a member function is called on: read by a const method (what
+/// its pointers reach goes along, as for a copy), else it escapes.
+void Walker::object(const CXXMemberCallExpr *MC) {
+  const Expr *Obj = MC->getImplicitObjectArgument();
+  if (!Obj || !readsItsObject(MC->getMethodDecl()))
+    return escape(Obj);
+  if (Obj->isGLValue())
+    return lvalue(Obj, Read, {});
+  rvalue(Obj, Read, {}); // p->f(): what p points to
 }
 
 void Walker::rvalue(const Expr *E, Kind K, Suffix S) {
@@ -372,6 +393,17 @@ void Walker::rvalue(const Expr *E, Kind K, Suffix S) {
   if (auto *C = dyn_cast<CallExpr>(E))
     return call(C);
   if (auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    // An object passed or captured by value: a trivial copy (or move) reads
+    // the source's bytes and nothing else, so the source is read, and what
+    // its pointers point to goes along with the copy (the uses of storage
+    // around an item reached through a pointer count as an escape). Any
+    // other constructor may do anything with what it is given.
+    const CXXConstructorDecl *Ctor = CE->getConstructor();
+    if (Ctor && Ctor->isTrivial() && Ctor->isCopyOrMoveConstructor() &&
+        CE->getNumArgs() == 1 && CE->getArg(0)->isGLValue()) {
+      lvalue(CE->getArg(0), Read, {});
+      return;
+    }
     for (const Expr *A : CE->arguments())
       escape(A);
     return;
@@ -447,6 +479,19 @@ void Walker::lvalue(const Expr *E, Kind K, Suffix S) {
     rvalue(CO->getCond(), None, {});
     lvalue(CO->getTrueExpr(), K, S);
     return lvalue(CO->getFalseExpr(), K, S);
+  }
+  if (auto *CE = dyn_cast<CastExpr>(E)) {
+    // The same object as another type: `const T &` bound to a T, a base
+    // class subobject.
+    switch (CE->getCastKind()) {
+    case CK_NoOp:
+    case CK_DerivedToBase:
+    case CK_UncheckedDerivedToBase:
+    case CK_BaseToDerived:
+      return lvalue(CE->getSubExpr(), K, S);
+    default:
+      break;
+    }
   }
   if (auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
     return any(MT->getSubExpr());
