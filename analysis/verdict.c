@@ -22,8 +22,10 @@
 |*               a construct whose inputs were the same every time gave the
 |*               same output back, or a copy back returned the bytes of the
 |*               last one when a kernel had run but no transfer had brought
-|*               the device new data in between: a timing loop, or
-|*               recomputation.
+|*               the device new data in between, or a construct re-sent
+|*               bytes that host code between its sends writes every time
+|*               (the host computed the same values again): a timing loop,
+|*               or recomputation.
 |*
 |* Only fix and advice count toward the time the fixes would save; the
 |* others' time is the summary's excluded_time_ns. The run's facts are the
@@ -183,6 +185,7 @@ static void gather(const ompdp_plan_t *p, const uint32_t *order, const ompdp_fin
         v->other_function = 1;
     }
   }
+  v->host_written = (it.access_flags & OMPDP_IA_HOST_WRITTEN) != 0;
   v->local_reduction = (it.access_flags & OMPDP_IA_REDUCTION) &&
                        (it.access_flags & OMPDP_IA_AUTOMATIC) && it.loop_kind == OMPDP_LK_NONE;
   for (uint32_t k = 0; k < it.num_host_accesses; ++k) {
@@ -242,6 +245,13 @@ ompdp_verdict_t ompdp_verdict_duplicate(const ompdp_finding_t *f,
    * change it, even when this run's input never made it). */
   if (in->dev_changed || in->kernel_writes || (in->host_writes && in->back_repeated))
     return OMPDP_V_NECESSARY;
+  /* The construct sent its own bytes again, and host code that runs between
+   * two of its sends writes them every time (a routine fills the arrays,
+   * then the update sends them): the host computed the same values again,
+   * and each send carries them. Moving the send would leave the device
+   * with stale data whenever the host's values change. */
+  if (in->host_written && in->site_resends)
+    return OMPDP_V_REPEATED_COMPUTATION;
   return OMPDP_V_ADVICE;
 }
 
@@ -335,7 +345,17 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
                "change");
     break;
   case OMPDP_V_REPEATED_COMPUTATION:
-    if (!in->inputs_same)
+    if (!d2h && in->host_written && in->site_resends)
+      snprintf(buf, sizeof(buf),
+               "a repeated computation: host code that runs between these sends writes %s "
+               "every time (the compiler sees the writes, here or in a function the code "
+               "calls), so each send carries what the host computed anew, and the bytes were "
+               "the same only because it computed the same values again: a timing loop, or "
+               "recomputation the programmer may remove; the send stays, since moving it out "
+               "of the loop would leave the device a stale copy whenever the host's values "
+               "change",
+               v);
+    else if (!in->inputs_same)
       snprintf(buf, sizeof(buf),
                "a repeated computation: no transfer brought the device new data between the "
                "copies back, and the same bytes of %s came back each time; a timing loop, or "

@@ -35,6 +35,8 @@ typedef struct ompdp_verdict_facts {
   int update_to; /* the site is a `target update to` item */
   int update_resets; /* ... device code between two executions of a
                         `target update to` of it (OMPDP_IA_DEVICE_WRITTEN) */
+  int host_written;  /* host code that runs between two executions of the construct
+                        writes the item whenever it runs (OMPDP_IA_HOST_WRITTEN) */
   int host_reads;    /* host code in the loop around the construct reads the item */
   int host_writes;   /* ... writes it (resets it) */
   int back_repeated; /* some construct copies the buffer back more than once */

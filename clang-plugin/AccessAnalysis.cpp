@@ -157,6 +157,10 @@ public:
   /// Definite writes only (DeviceOnly's facts are evidence, not a bound):
   /// an escape or an opaque call does not count as a write.
   bool Definite = false;
+  /// Host writes that happen whenever the code runs (analyzeHostWrites):
+  /// only the condition of an if, switch, ?:, && or || is walked, not what
+  /// it guards, and data motion directives are skipped.
+  bool Unconditional = false;
   const Stmt *Skip = nullptr;
   /// Callees being summarised, outermost first (no recursion, a bounded
   /// depth); set when the bound cut an analysis short (its summary is then
@@ -367,6 +371,8 @@ void Walker::rvalue(const Expr *E, Kind K, Suffix S) {
       any(BO->getLHS());
       return rvalue(BO->getRHS(), K, S);
     }
+    if (Unconditional && BO->isLogicalOp())
+      return rvalue(BO->getLHS(), None, {}); // the right side may not run
     if (Ptr && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub)) {
       // Pointer arithmetic stays within what the pointer points to.
       const Expr *L = BO->getLHS(), *R = BO->getRHS();
@@ -380,6 +386,8 @@ void Walker::rvalue(const Expr *E, Kind K, Suffix S) {
   }
   if (auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
     rvalue(CO->getCond(), None, {});
+    if (Unconditional)
+      return;
     rvalue(CO->getTrueExpr(), K, S);
     return rvalue(CO->getFalseExpr(), K, S);
   }
@@ -555,6 +563,8 @@ void Walker::stmt(const Stmt *S) {
     if (K == llvm::omp::OMPD_target_enter_data ||
         K == llvm::omp::OMPD_target_exit_data ||
         K == llvm::omp::OMPD_target_update) {
+      if (Unconditional)
+        return; // bytes the device had, not ones the host computed
       for (const OMPClause *C : D->clauses())
         if (isa<OMPMapClause, OMPToClause, OMPFromClause>(C))
           for (const Stmt *Child : const_cast<OMPClause *>(C)->children())
@@ -568,6 +578,21 @@ void Walker::stmt(const Stmt *S) {
     if (D->hasAssociatedStmt())
       stmt(D->getAssociatedStmt());
     return;
+  }
+  if (Unconditional) {
+    // Only what runs whenever S runs: the condition, not what it guards.
+    if (auto *IS = dyn_cast<IfStmt>(S)) {
+      if (IS->getInit())
+        stmt(IS->getInit());
+      if (IS->getConditionVariableDeclStmt())
+        stmt(IS->getConditionVariableDeclStmt());
+      return any(IS->getCond());
+    }
+    if (auto *SS = dyn_cast<SwitchStmt>(S)) {
+      if (SS->getInit())
+        stmt(SS->getInit());
+      return any(SS->getCond());
+    }
   }
   if (auto *DS = dyn_cast<DeclStmt>(S)) {
     for (const Decl *Dcl : DS->decls())
@@ -719,7 +744,8 @@ bool Walker::summarized(const CallExpr *C, const FunctionDecl *FD) {
     return false;
   }
   bool SubDevice = DeviceOnly && !InDevice;
-  unsigned Mode = (Host ? 1u : 0u) | (SubDevice ? 2u : 0u) | (Definite ? 4u : 0u);
+  unsigned Mode = (Host ? 1u : 0u) | (SubDevice ? 2u : 0u) | (Definite ? 4u : 0u) |
+                  (Unconditional ? 8u : 0u);
   SummaryKey Key{&Def->getASTContext(), Def, Mode};
   auto Found = summaries().find(Key);
   CallSummary Sum;
@@ -730,6 +756,7 @@ bool Walker::summarized(const CallExpr *C, const FunctionDecl *FD) {
     Sub.Host = Host;
     Sub.DeviceOnly = SubDevice;
     Sub.Definite = Definite;
+    Sub.Unconditional = Unconditional;
     Sub.Stack = Stack;
     Sub.Stack.push_back(Def);
     Sub.stmt(Body->getBody());
@@ -817,4 +844,20 @@ std::vector<uint32_t> ompdp::analyzeDeviceAccesses(ArrayRef<const Stmt *> Stmts,
   for (const Stmt *S : Stmts)
     W.stmt(S);
   return classify(W, Items);
+}
+
+std::vector<bool> ompdp::analyzeHostWrites(ArrayRef<const Stmt *> Stmts, const Stmt *Skip,
+                                           ArrayRef<StoragePath> Items) {
+  Walker W;
+  W.Host = true;
+  W.Definite = true;
+  W.Unconditional = true;
+  W.Skip = Skip;
+  for (const Stmt *S : Stmts)
+    W.stmt(S);
+  std::vector<uint32_t> Access = classify(W, Items);
+  std::vector<bool> Out(Items.size());
+  for (size_t I = 0; I < Items.size(); ++I)
+    Out[I] = Items[I].Valid && (Access[I] == AC_WRITE || Access[I] == AC_READ_WRITE);
+  return Out;
 }

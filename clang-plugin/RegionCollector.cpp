@@ -360,6 +360,25 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
           (Access[I] == AC_WRITE || Access[I] == AC_READ_WRITE))
         R.Items[I].AccessFlags |= IA_DEVICE_WRITTEN;
   }
+  {
+    // Host code that can run between two executions writes an item it
+    // sends, whenever that code runs: each send carries what the host
+    // computed anew, and equal bytes only say the host computed the same
+    // values again (a verdict, never a reason to move the send).
+    auto Sends = [&](size_t I) {
+      uint32_t T = R.Items[I].MapType;
+      return T == MT_TO || T == MT_TOFROM || T == MT_UPDATE_TO;
+    };
+    bool Any = false;
+    for (size_t I = 0; I < R.Items.size(); ++I)
+      Any |= Sends(I);
+    std::vector<bool> W;
+    if (Any)
+      W = analyzeHostWrites(runsBetween(D), D, P.Storage);
+    for (size_t I = 0; I < R.Items.size() && I < W.size(); ++I)
+      if (W[I] && Sends(I))
+        R.Items[I].AccessFlags |= IA_HOST_WRITTEN;
+  }
   if (Kind == CK_TARGET) {
     addUncoveredCaptures(P, D);
     std::vector<uint32_t> Access = analyzeAccesses(D, P.Storage);

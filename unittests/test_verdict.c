@@ -165,6 +165,24 @@ static void test_repeated_computation(void) {
   /* ... and without the plan's facts, advice. */
   v = (ompdp_verdict_facts_t){.d2h = 1, .back_rerun = 1};
   CHECK(ompdp_verdict_decide(&b, &v) == OMPDP_V_ADVICE);
+  /* A construct that sends its own bytes again, which host code between
+   * its sends writes every time: the host computed the same values again. */
+  v = Facts;
+  v.host_written = 1;
+  v.site_resends = 1;
+  CHECK(ompdp_verdict_decide(&h, &v) == OMPDP_V_REPEATED_COMPUTATION);
+  /* ... but a kernel also writes it: each send resets it. */
+  v.kernel_writes = 1;
+  CHECK(ompdp_verdict_decide(&h, &v) == OMPDP_V_NECESSARY);
+  /* Written by the host, but sent once here (an earlier send was another
+   * construct's, before the write ran): not the host's recomputation. */
+  v = Facts;
+  v.host_written = 1;
+  CHECK(ompdp_verdict_decide(&h, &v) == OMPDP_V_ADVICE);
+  /* Re-sent, and no host write seen: advice. */
+  v = Facts;
+  v.site_resends = 1;
+  CHECK(ompdp_verdict_decide(&h, &v) == OMPDP_V_ADVICE);
 }
 
 static void test_repeated_alloc(void) {
@@ -548,6 +566,35 @@ static void test_assign_update_resets(void) {
   }
 }
 
+/* A `target update to` of arrays a host routine fills before it, every
+ * iteration: a repeated computation, and its words never say to move the
+ * update (the flag clear: advice that says why ompdp did not move it). */
+static void test_assign_host_written(void) {
+  for (int flag = 0; flag < 2; ++flag) {
+    ompdp_plan_region_t region;
+    ompdp_region_info_t item;
+    one_region(&region, &item, OMPDP_CK_TARGET_UPDATE, OMPDP_MT_UPDATE_TO);
+    item.access_flags = flag ? OMPDP_IA_HOST_WRITTEN : 0;
+    ompdp_plan_site_t site = {.region = 1, .item = 0, .buf = 1, .h2d = 3};
+    ompdp_plan_t plan = one_site_plan(&site, &region);
+    ompdp_report_t r;
+    one_duplicate(&r, 2, 2 << 20, "h_in", OMPDP_OC_H2D);
+    CHECK(ompdp_assign_verdicts(&r, &plan) == 0);
+    const char *s = r.findings[0].suggestion ? r.findings[0].suggestion : "";
+    if (flag) {
+      CHECK(r.findings[0].verdict == OMPDP_V_REPEATED_COMPUTATION);
+      CHECK(strstr(s, "host code that runs between these sends writes h_in every time") != NULL);
+      CHECK(strstr(s, "the send stays") != NULL);
+      CHECK_EQ_U64(r.excluded_time_ns, 100);
+    } else {
+      CHECK(r.findings[0].verdict == OMPDP_V_ADVICE);
+      CHECK(strstr(s, "No rewrite: moving the update needs proof") != NULL);
+      CHECK_EQ_U64(r.excluded_time_ns, 0);
+    }
+    ompdp_report_free(&r);
+  }
+}
+
 int main(void) {
   test_fix();
   test_advice();
@@ -561,5 +608,6 @@ int main(void) {
   test_assign_unused_some();
   test_assign_local_reduction();
   test_assign_update_resets();
+  test_assign_host_written();
   return CHECK_DONE();
 }
