@@ -164,6 +164,40 @@ PROGRAMS = {
     "tqs": {},
     "tsp": {"args": ["../tsp-cuda/d493.tsp", "2", "2"]},
     "vol2col": {"args": ["1"], "timeout": 60},  # fixed sizes: about 25 s
+    # The 30 programs added for issue 27, sized for about a second here.
+    "adjacent": {"args": ["100000", "3"]},
+    "aligned-types": {"timeout": 30, "why": "fixed size: 1000 iterations over its buffers "
+                                            "(over 30 s here)"},
+    "attention": {"args": ["256", "64", "3"]},
+    "attentionMergeState": {"why": "its reference.h is not in the checkout"},
+    "channelSum": {"args": ["8", "8", "2"]},
+    "entropy": {"args": ["256", "256", "3"]},
+    "filter": {"args": ["100000", "256", "3"]},
+    "gaussian": {"args": ["-q", "-t", "-s", "256"]},
+    "gc": {"args": ["../mis-cuda/internet.egr", "16", "2"], "timeout": 20,
+           "why": "its coloring kernel spins until other teams finish: on host offload the "
+                  "teams do not run at the same time"},
+    "haccmk": {"args": ["2"]},
+    "hwt1d": {"args": ["65536", "3"]},
+    "hypterm": {"args": ["1"], "timeout": 30, "why": "fixed size: one step takes about 37 s here"},
+    "ldpc": {"timeout": 20, "why": "its decoder waits at barriers for 480 threads per team; host "
+                                   "offload gives 2"},
+    "logprob": {"args": ["64", "8", "512", "3"]},
+    "mcpr": {"args": ["../mcpr-cuda/alphas.csv", "2"],
+             "why": "its input is kept compressed (../mcpr-cuda/alphas.csv.bz2)"},
+    "minmax": {"why": "does not compile with clang 19: ../minmax-cuda/utils.hpp uses "
+                      "std::make_tuple without including <tuple>"},
+    "mis": {"args": ["../mis-cuda/internet.egr", "2"], "timeout": 20,
+            "why": "its kernel spins until other teams finish: on host offload the teams do not "
+                   "run at the same time"},
+    "particles": {"args": ["2"],
+                  "why": "indexes team-local arrays by thread number for its thread_limit; host "
+                         "offload gives 2 threads per team (SIGSEGV)"},
+    "popcount": {"args": ["65536", "3"]},
+    "s8n": {"args": ["64", "128", "3"]},
+    "sad": {"why": "its bitmap_image.hpp is not in the checkout"},
+    "simpleSpmv": {"args": ["65536", "1024", "3"]},
+    "wyllie": {"args": ["100000", "1", "3"]},
 }
 
 
