@@ -165,20 +165,21 @@ static char *dup_text(const ompdp_finding_t *f, const ompdp_region_info_t *item,
              "data`) around the constructs that use it, and drop the per-construct copy",
              plural, d, v);
   else if (f->same_buffer == 0)
-    /* The bytes are the same, not the buffer: a pattern the device can
-     * compute, or one input generated again (a fixed seed at each call). */
+    /* The bytes are the same, not the buffer: two variables initialised
+     * alike are each an input of their own; only a copy of one into the
+     * other (which the compiler must show) could be made on the device.
+     * All-zero bytes are zero_transfer's finding. */
     snprintf(buf, sizeof(buf),
-             "other host buffers with identical bytes were already sent to device%s %s: if "
-             "they are a pattern the device can compute (zeros, a constant, an index), map %s "
-             "with `map(alloc: %s)` and initialise it on the device; if the program builds "
-             "the same input again (the same seed at each call), build it once and keep one "
-             "copy on the device for all its uses",
-             plural, d, f->variable ? f->variable : "these", v);
+             "other host buffers with identical bytes were already sent to device%s %s: "
+             "unless %s is a copy of one of them (the device could then make the copy from "
+             "what it has), each is an input of its own that the device needs, and mapping "
+             "it with `map(alloc: ...)` would break the program",
+             plural, d, f->variable ? f->variable : "this buffer");
   else
     snprintf(buf, sizeof(buf),
              "%llu repeat(s) re-send the same host buffer (keep it resident with `target data`) "
-             "and %llu copy other buffers holding identical bytes (initialise those on the "
-             "device with `map(alloc: ...)`)",
+             "and %llu carry bytes that other host buffers held (each an input of its own, "
+             "unless it is a copy of one of them)",
              (unsigned long long)f->same_buffer, (unsigned long long)f->other_buffer);
   return ompdp_strdup(buf);
 }

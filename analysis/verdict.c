@@ -14,8 +14,9 @@
 |*               iteration), or a repeated copy back brought the host other
 |*               bytes than it held then, or the host reads what it brings,
 |*               every iteration;
-|*   coincidence different host buffers that merely held equal bytes, too
-|*               small to be worth initialising on the device, or a repeated
+|*   coincidence different host buffers that merely held equal bytes, none
+|*               a copy of another that the compiler sees (whatever their
+|*               size: each is an input of its own), or a repeated
 |*               allocation of different variables that got the same host
 |*               address (each call's own array, another instantiation's);
 |*   repeated_computation
@@ -186,6 +187,7 @@ static void gather(const ompdp_plan_t *p, const uint32_t *order, const ompdp_fin
     }
   }
   v->host_written = (it.access_flags & OMPDP_IA_HOST_WRITTEN) != 0;
+  v->copy_of_other = (it.access_flags & OMPDP_IA_COPY_OF_OTHER) != 0;
   v->local_reduction = (it.access_flags & OMPDP_IA_REDUCTION) &&
                        (it.access_flags & OMPDP_IA_AUTOMATIC) && it.loop_kind == OMPDP_LK_NONE;
   for (uint32_t k = 0; k < it.num_host_accesses; ++k) {
@@ -208,17 +210,19 @@ static int host_needs_copy_back(const ompdp_verdict_facts_t *in) {
 
 ompdp_verdict_t ompdp_verdict_duplicate(const ompdp_finding_t *f,
                                         const ompdp_verdict_facts_t *in) {
-  uint64_t per = f->count ? f->bytes / f->count : f->bytes;
   /* The detection names the buffer that first sent the bytes; a site that
    * re-sent its own unchanged bytes is a same-buffer repeat even when
    * another variable sent them first (two arrays both initialised to 1). */
   if (!f->same_buffer && f->other_buffer && !in->site_resends) {
-    /* Another variable held the bytes. Coming back to the host, each
-     * variable needs its own copy; going to the device, only large data
-     * repeated every time (zero-filled arrays) is worth initialising there. */
-    if (in->d2h || per < OMPDP_VERDICT_LARGE_BYTES)
-      return OMPDP_V_COINCIDENCE;
-    return OMPDP_V_ADVICE;
+    /* Another variable held the bytes. Different variables that hold equal
+     * bytes are each an input of their own (two buffers initialised alike,
+     * B filled with A's seed): the device needs both, whatever their size,
+     * and `map(alloc:)` of one would break the program. Only when the
+     * compiler sees host code copy another variable into this one could
+     * the device make the copy from what it has. Coming back to the host,
+     * each variable needs its own copy. (All-zero bytes are the
+     * zero_transfer finding's, whose fill rewrite these repeats share.) */
+    return !in->d2h && in->copy_of_other ? OMPDP_V_ADVICE : OMPDP_V_COINCIDENCE;
   }
   if (in->d2h) {
     /* The host received these bytes before, but every copy back here
@@ -341,8 +345,11 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
                f->related.function ? f->related.function : "");
     else
       snprintf(buf, sizeof(buf),
-               "no saving: different variables that happen to hold equal bytes; nothing to "
-               "change");
+               "no saving: %s holds bytes that another variable sent before, and nothing the "
+               "compiler sees copies one into the other: each is an input of its own that the "
+               "device needs (mapping it with `map(alloc: ...)` would break the program); "
+               "nothing to change",
+               v);
     break;
   case OMPDP_V_REPEATED_COMPUTATION:
     if (!d2h && in->host_written && in->site_resends)
@@ -382,6 +389,17 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
                "needed in some executions, so it stays; skip it only on the paths where no "
                "kernel reads it (ompdp does not rewrite this)",
                f->count, in->site_h2d, v);
+      break;
+    }
+    if (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && !d2h && !f->same_buffer &&
+        f->other_buffer && in->copy_of_other) {
+      snprintf(buf, sizeof(buf),
+               "%s is a host copy of another variable (the compiler sees a memcpy, std::copy "
+               "or element-by-element copy into it), and the device already has those bytes: "
+               "map %s with `map(alloc: ...)` and make the copy on the device, from the "
+               "variable it copies, instead of sending it; ompdp does not write that device "
+               "copy",
+               v, f->variable ? f->variable : "it");
       break;
     }
     if (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && d2h && in->back_idle) {
@@ -460,9 +478,6 @@ static const char *no_keep_reason(const ompdp_finding_t *f, const ompdp_verdict_
     return NULL;
   if (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && in->d2h)
     return NULL; /* their words say what and why */
-  if (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && !f->same_buffer)
-    return "ompdp cannot tell a pattern the device could compute from an input the program "
-           "builds again, and either change is the programmer's";
   if (!in->with_facts)
     return NULL;
   if (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && in->update_to)
@@ -502,12 +517,14 @@ static int has_reason(const char *s) {
 }
 
 int ompdp_assign_verdicts(ompdp_report_t *r, const ompdp_plan_t *plan) {
-  if (!plan || !plan->present) {
-    ompdp_report_default_verdicts(r);
-    return 0;
-  }
-  uint32_t *order = ompdp_plan_site_order(plan);
-  if (!order) {
+  /* Without a plan (a program built without the plugin) the rules still
+   * apply to the findings not decided yet, with no facts: nothing then
+   * shows that different variables' equal bytes are a copy, nor that
+   * anything else is no saving. A finding that has its verdict (a finished
+   * report read back, which has no plan any more) keeps it. */
+  int have_plan = plan && plan->present;
+  uint32_t *order = have_plan ? ompdp_plan_site_order(plan) : NULL;
+  if (have_plan && !order) {
     ompdp_report_default_verdicts(r);
     return -1;
   }
@@ -515,8 +532,13 @@ int ompdp_assign_verdicts(ompdp_report_t *r, const ompdp_plan_t *plan) {
   int rc = 0;
   for (size_t i = 0; i < r->num_findings; ++i) {
     ompdp_finding_t *f = &r->findings[i];
+    if (!have_plan && f->verdict != OMPDP_V_NONE)
+      continue;
     ompdp_verdict_facts_t v = {0};
-    gather(plan, order, f, &v);
+    if (have_plan)
+      gather(plan, order, f, &v);
+    else
+      v.d2h = ompdp_finding_is_copy_back(f);
     f->verdict = ompdp_verdict_decide(f, &v);
     if (!ompdp_verdict_saves(f->verdict))
       excluded += f->time_saved_ns;
@@ -535,7 +557,7 @@ int ompdp_assign_verdicts(ompdp_report_t *r, const ompdp_plan_t *plan) {
   free(order);
   /* The run's union less what the excluded findings saved: exact when they
    * did not overlap the others, a lower bound otherwise. */
-  r->excluded_time_ns = excluded;
+  r->excluded_time_ns = (have_plan ? 0 : r->excluded_time_ns) + excluded;
   r->time_saved_ns = r->time_saved_ns > excluded ? r->time_saved_ns - excluded : 0;
   ompdp_report_update_speedup(r);
   return rc;

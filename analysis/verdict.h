@@ -11,14 +11,6 @@
 
 #include "report.h"
 
-/* Repeats of other host buffers' bytes smaller than this (per repeat) are
- * a coincidence, not a saving: small values (two sizes both 64, two
- * dimensions both 512) are equal by chance, and initialising them on the
- * device would save nothing measurable. From this size up, bytes repeated
- * from another buffer every time (typically zero-filled arrays) are worth
- * initialising on the device. */
-#define OMPDP_VERDICT_LARGE_BYTES 4096u
-
 /* What the plan says about a finding's buffer and construct. */
 typedef struct ompdp_verdict_facts {
   int with_facts;    /* the plan has the finding's site (else all below are 0) */
@@ -35,6 +27,8 @@ typedef struct ompdp_verdict_facts {
   int update_to; /* the site is a `target update to` item */
   int update_resets; /* ... device code between two executions of a
                         `target update to` of it (OMPDP_IA_DEVICE_WRITTEN) */
+  int copy_of_other; /* host code copies another variable into the item
+                        (OMPDP_IA_COPY_OF_OTHER) */
   int host_written;  /* host code that runs between two executions of the construct
                         writes the item whenever it runs (OMPDP_IA_HOST_WRITTEN) */
   int host_reads;    /* host code in the loop around the construct reads the item */
@@ -60,7 +54,7 @@ typedef struct ompdp_verdict_facts {
 } ompdp_verdict_facts_t;
 
 /* The verdict of finding f (its kind, rewrites, and for a duplicate
- * transfer same_buffer, other_buffer, count and bytes) given the facts:
+ * transfer same_buffer and other_buffer) given the facts:
  * fix with a rewrite, else its kind's verdict rule (the table of
  * detections), advice for a kind without one. */
 ompdp_verdict_t ompdp_verdict_decide(const ompdp_finding_t *f, const ompdp_verdict_facts_t *v);

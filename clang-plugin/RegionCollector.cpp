@@ -19,6 +19,7 @@
 #include "RegionCollectorImpl.h"
 
 #include "AccessAnalysis.h"
+#include "CopyOf.h"
 #include "FreshHost.h"
 #include "HostUnread.h"
 #include "WritesAll.h"
@@ -415,6 +416,9 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
                            SM))
       R.Items[I].AccessFlags |= IA_HOST_UNREAD;
   }
+  for (size_t I = 0; I < R.Items.size() && I < P.Storage.size(); ++I)
+    if (copiedFromOther(Fn, P.Storage[I]))
+      R.Items[I].AccessFlags |= IA_COPY_OF_OTHER;
   fillHostAccesses(P, D);
   fillUseBounds(P, D);
   size_t NumItems = R.Items.size();

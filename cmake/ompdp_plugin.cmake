@@ -40,6 +40,7 @@ add_library(ompdp-plugin MODULE
   ${CMAKE_SOURCE_DIR}/clang-plugin/JumpCheck.cpp
   ${CMAKE_SOURCE_DIR}/clang-plugin/WritesAll.cpp
   ${CMAKE_SOURCE_DIR}/clang-plugin/FreshHost.cpp
+  ${CMAKE_SOURCE_DIR}/clang-plugin/CopyOf.cpp
   ${CMAKE_SOURCE_DIR}/clang-plugin/HostUnread.cpp
   ${CMAKE_SOURCE_DIR}/clang-plugin/CompileCommand.cpp
   ${CMAKE_SOURCE_DIR}/llvm-pass/OmpdpPassPlugin.cpp

@@ -51,9 +51,12 @@ static void test_advice(void) {
   /* The same host buffer, sent again, unchanged by the device. */
   ompdp_finding_t f = dup(3, 0, 4096, 0);
   CHECK(ompdp_verdict_decide(&f, &Facts) == OMPDP_V_ADVICE);
-  /* Large bytes of another buffer every time: initialise on the device. */
+  /* Bytes of another buffer that the compiler sees copied into this one:
+   * the device could make the copy. */
   ompdp_finding_t z = dup(0, 3, 1 << 20, 0);
-  CHECK(ompdp_verdict_decide(&z, &Facts) == OMPDP_V_ADVICE);
+  ompdp_verdict_facts_t c = Facts;
+  c.copy_of_other = 1;
+  CHECK(ompdp_verdict_decide(&z, &c) == OMPDP_V_ADVICE);
   /* Other kinds without a rewrite. */
   ompdp_finding_t a = {.kind = OMPDP_FK_REPEATED_ALLOC};
   CHECK(ompdp_verdict_decide(&a, &Facts) == OMPDP_V_ADVICE);
@@ -111,15 +114,25 @@ static void test_coincidence(void) {
   /* hotspot's col and row, both 512. */
   ompdp_finding_t f = dup(0, 1, 4, 0);
   CHECK(ompdp_verdict_decide(&f, &Facts) == OMPDP_V_COINCIDENCE);
-  /* Just under the threshold, and at it. */
-  ompdp_finding_t u = dup(0, 2, OMPDP_VERDICT_LARGE_BYTES - 1, 0);
+  /* Size is no evidence: two large buffers initialised alike (B filled
+   * with A's seed) are each an input of their own. */
+  ompdp_finding_t u = dup(0, 2, 4095, 0);
   CHECK(ompdp_verdict_decide(&u, &Facts) == OMPDP_V_COINCIDENCE);
-  ompdp_finding_t l = dup(0, 2, OMPDP_VERDICT_LARGE_BYTES, 0);
-  CHECK(ompdp_verdict_decide(&l, &Facts) == OMPDP_V_ADVICE);
-  /* Coming back to the host, another variable's bytes are never a saving. */
+  ompdp_finding_t l = dup(0, 2, 1 << 24, 0);
+  CHECK(ompdp_verdict_decide(&l, &Facts) == OMPDP_V_COINCIDENCE);
+  /* ... unless the compiler sees one copied into the other. */
+  ompdp_verdict_facts_t cp = Facts;
+  cp.copy_of_other = 1;
+  CHECK(ompdp_verdict_decide(&l, &cp) == OMPDP_V_ADVICE);
+  /* ... and without the plugin's facts nothing shows a copy. */
+  ompdp_verdict_facts_t none = {0};
+  CHECK(ompdp_verdict_decide(&l, &none) == OMPDP_V_COINCIDENCE);
+  /* Coming back to the host, another variable's bytes are never a saving,
+   * a copy or not. */
   ompdp_finding_t b = dup(0, 2, 1 << 20, 1);
   ompdp_verdict_facts_t v = Facts;
   v.d2h = 1;
+  v.copy_of_other = 1;
   CHECK(ompdp_verdict_decide(&b, &v) == OMPDP_V_COINCIDENCE);
   /* The bytes were first another variable's, but the site re-sends its own
    * unchanged bytes every time: a same-buffer repeat, not a coincidence. */

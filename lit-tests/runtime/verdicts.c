@@ -144,7 +144,7 @@
 // COINCIDENCE-NEXT: 0 from the same host buffer, 1 from other buffers with the same bytes
 // COINCIDENCE-NEXT: first sent at
 // COINCIDENCE-NEXT: verdict: coincidence (not counted as a saving)
-// COINCIDENCE-NEXT: suggestion: no saving: different variables that happen to hold equal bytes; nothing to change
+// COINCIDENCE-NEXT: suggestion: no saving: row holds bytes that another variable sent before, and nothing the compiler sees copies one into the other: each is an input of its own that the device needs (mapping it with `map(alloc: ...)` would break the program); nothing to change
 // COINCIDENCE-JSON: "kind": "duplicate_transfer",
 // COINCIDENCE-JSON: "variable": "row",
 // COINCIDENCE-JSON: "verdict": "coincidence",
