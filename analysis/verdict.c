@@ -24,9 +24,9 @@
 |*               same output back, or a copy back returned the bytes of the
 |*               last one when a kernel had run but no transfer had brought
 |*               the device new data in between, or a construct re-sent
-|*               bytes that host code between its sends writes every time
-|*               (the host computed the same values again): a timing loop,
-|*               or recomputation.
+|*               bytes that host code of the loops around it writes (the
+|*               host wrote the same values again): a timing loop, or
+|*               recomputation.
 |*
 |* Only fix and advice count toward the time the fixes would save; the
 |* others' time is the summary's excluded_time_ns. The run's facts are the
@@ -208,6 +208,14 @@ static int host_needs_copy_back(const ompdp_verdict_facts_t *in) {
   return in->host_reads;
 }
 
+/* Whether host code wrote what the construct sent again: the item is
+ * host-written and the construct itself sent it more than once (a repeat
+ * of another construct's send, two updates in one call, has no host code
+ * between them that the flag speaks of). */
+static int host_rewrote(const ompdp_finding_t *f, const ompdp_verdict_facts_t *in) {
+  return in->host_written && (in->site_resends || (f->same_buffer && in->site_h2d >= 2));
+}
+
 ompdp_verdict_t ompdp_verdict_duplicate(const ompdp_finding_t *f,
                                         const ompdp_verdict_facts_t *in) {
   /* The detection names the buffer that first sent the bytes; a site that
@@ -249,12 +257,13 @@ ompdp_verdict_t ompdp_verdict_duplicate(const ompdp_finding_t *f,
    * change it, even when this run's input never made it). */
   if (in->dev_changed || in->kernel_writes || (in->host_writes && in->back_repeated))
     return OMPDP_V_NECESSARY;
-  /* The construct sent its own bytes again, and host code that runs between
-   * two of its sends writes them every time (a routine fills the arrays,
-   * then the update sends them): the host computed the same values again,
-   * and each send carries them. Moving the send would leave the device
-   * with stale data whenever the host's values change. */
-  if (in->host_written && in->site_resends)
+  /* The construct sent its own bytes again, and host code of the loops
+   * around it writes them (a routine fills the arrays, then the update
+   * sends them; an input restored at the end of a timing loop): the host
+   * wrote the same values again, and the send carries them. Moving the
+   * send out of the loop would leave the device with stale data whenever
+   * the host's values change. */
+  if (host_rewrote(f, in))
     return OMPDP_V_REPEATED_COMPUTATION;
   return OMPDP_V_ADVICE;
 }
@@ -352,15 +361,15 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
                v);
     break;
   case OMPDP_V_REPEATED_COMPUTATION:
-    if (!d2h && in->host_written && in->site_resends)
+    if (!d2h && host_rewrote(f, in))
       snprintf(buf, sizeof(buf),
-               "a repeated computation: host code that runs between these sends writes %s "
-               "every time (the compiler sees the writes, here or in a function the code "
-               "calls), so each send carries what the host computed anew, and the bytes were "
-               "the same only because it computed the same values again: a timing loop, or "
-               "recomputation the programmer may remove; the send stays, since moving it out "
-               "of the loop would leave the device a stale copy whenever the host's values "
-               "change",
+               "a repeated computation: host code that can run between these sends writes %s "
+               "(the compiler sees the writes, in the loops around the construct or in a "
+               "function they call), so each send may carry what the host wrote, and the "
+               "same bytes came again because the host wrote the same values again or did "
+               "not write them on that path: a timing loop, or recomputation the programmer "
+               "may remove; the send stays in the loop, since moving it out would leave the "
+               "device a stale copy whenever the host's values change",
                v);
     else if (!in->inputs_same)
       snprintf(buf, sizeof(buf),

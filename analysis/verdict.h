@@ -29,8 +29,8 @@ typedef struct ompdp_verdict_facts {
                         `target update to` of it (OMPDP_IA_DEVICE_WRITTEN) */
   int copy_of_other; /* host code copies another variable into the item
                         (OMPDP_IA_COPY_OF_OTHER) */
-  int host_written;  /* host code that runs between two executions of the construct
-                        writes the item whenever it runs (OMPDP_IA_HOST_WRITTEN) */
+  int host_written;  /* host code of the loops around the construct writes the item
+                        (OMPDP_IA_HOST_WRITTEN) */
   int host_reads;    /* host code in the loop around the construct reads the item */
   int host_writes;   /* ... writes it (resets it) */
   int back_repeated; /* some construct copies the buffer back more than once */

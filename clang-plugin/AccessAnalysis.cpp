@@ -157,10 +157,9 @@ public:
   /// Definite writes only (DeviceOnly's facts are evidence, not a bound):
   /// an escape or an opaque call does not count as a write.
   bool Definite = false;
-  /// Host writes that happen whenever the code runs (analyzeHostWrites):
-  /// only the condition of an if, switch, ?:, && or || is walked, not what
-  /// it guards, and data motion directives are skipped.
-  bool Unconditional = false;
+  /// Host writes of the host's own values (analyzeHostWrites): the data
+  /// motion of target update/enter/exit data is skipped.
+  bool HostValues = false;
   const Stmt *Skip = nullptr;
   /// Callees being summarised, outermost first (no recursion, a bounded
   /// depth); set when the bound cut an analysis short (its summary is then
@@ -246,12 +245,55 @@ static bool libraryArgument(QualType T) {
   return RD->lookup(Call).empty();
 }
 
+/// The C library's and the standard library's routines that fill or copy
+/// memory: which argument points to what they write (Dst) and to what they
+/// read (Src, -1 for none); the others are numbers or values. Their
+/// effect is known, so they are no escape: memcpy(x, y, n) writes x.
+static bool memoryRoutine(const FunctionDecl *FD, const CallExpr *C, int &Dst, int &Src) {
+  if (!FD || !FD->getIdentifier())
+    return false;
+  StringRef N = FD->getName();
+  N.consume_front("__builtin_");
+  unsigned Args = C->getNumArgs();
+  bool Std = FD->isInStdNamespace();
+  Dst = 0;
+  Src = -1;
+  if ((N == "memcpy" || N == "memmove") && Args == 3 && !Std)
+    return Src = 1, true;
+  if (N == "memset" && Args == 3 && !Std)
+    return true;
+  if (N == "bzero" && Args == 2)
+    return true;
+  if (Std && (N == "copy" || N == "copy_n") && Args == 3)
+    return Dst = 2, Src = 0, true;
+  if (Std && (N == "fill" || N == "fill_n") && Args == 3)
+    return true;
+  return false;
+}
+
 void Walker::call(const CallExpr *C) {
   const FunctionDecl *FD = C->getDirectCallee();
   if (FD && FD->getIdentifier() && FD->getName() == OMPDP_MARKER_FN)
     return; // the plugin's own marker: not the program's code
   if (FD && summarized(C, FD))
     return;
+  int Dst, Src;
+  if (memoryRoutine(FD, C, Dst, Src)) {
+    for (unsigned I = 0; I < C->getNumArgs(); ++I) {
+      const Expr *A = C->getArg(I);
+      // std::copy(first, last, out), std::fill(first, last, v): `last`
+      // points into what `first` does.
+      bool SameAsDst = FD->isInStdNamespace() && int(I) == 1 && Dst == 0;
+      bool SameAsSrc = FD->isInStdNamespace() && int(I) == 1 && Src == 0;
+      if (int(I) == Dst || SameAsDst)
+        rvalue(A, Write, {});
+      else if (int(I) == Src || SameAsSrc)
+        rvalue(A, Read, {});
+      else
+        rvalue(A, None, {});
+    }
+    return;
+  }
   // A library function of a system header that is given no pointer to the
   // program's data (only numbers, strings, and the library's own objects,
   // such as std::chrono's time points) cannot reach that data: it would
@@ -371,8 +413,6 @@ void Walker::rvalue(const Expr *E, Kind K, Suffix S) {
       any(BO->getLHS());
       return rvalue(BO->getRHS(), K, S);
     }
-    if (Unconditional && BO->isLogicalOp())
-      return rvalue(BO->getLHS(), None, {}); // the right side may not run
     if (Ptr && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub)) {
       // Pointer arithmetic stays within what the pointer points to.
       const Expr *L = BO->getLHS(), *R = BO->getRHS();
@@ -386,8 +426,6 @@ void Walker::rvalue(const Expr *E, Kind K, Suffix S) {
   }
   if (auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
     rvalue(CO->getCond(), None, {});
-    if (Unconditional)
-      return;
     rvalue(CO->getTrueExpr(), K, S);
     return rvalue(CO->getFalseExpr(), K, S);
   }
@@ -563,7 +601,7 @@ void Walker::stmt(const Stmt *S) {
     if (K == llvm::omp::OMPD_target_enter_data ||
         K == llvm::omp::OMPD_target_exit_data ||
         K == llvm::omp::OMPD_target_update) {
-      if (Unconditional)
+      if (HostValues)
         return; // bytes the device had, not ones the host computed
       for (const OMPClause *C : D->clauses())
         if (isa<OMPMapClause, OMPToClause, OMPFromClause>(C))
@@ -578,21 +616,6 @@ void Walker::stmt(const Stmt *S) {
     if (D->hasAssociatedStmt())
       stmt(D->getAssociatedStmt());
     return;
-  }
-  if (Unconditional) {
-    // Only what runs whenever S runs: the condition, not what it guards.
-    if (auto *IS = dyn_cast<IfStmt>(S)) {
-      if (IS->getInit())
-        stmt(IS->getInit());
-      if (IS->getConditionVariableDeclStmt())
-        stmt(IS->getConditionVariableDeclStmt());
-      return any(IS->getCond());
-    }
-    if (auto *SS = dyn_cast<SwitchStmt>(S)) {
-      if (SS->getInit())
-        stmt(SS->getInit());
-      return any(SS->getCond());
-    }
   }
   if (auto *DS = dyn_cast<DeclStmt>(S)) {
     for (const Decl *Dcl : DS->decls())
@@ -745,7 +768,7 @@ bool Walker::summarized(const CallExpr *C, const FunctionDecl *FD) {
   }
   bool SubDevice = DeviceOnly && !InDevice;
   unsigned Mode = (Host ? 1u : 0u) | (SubDevice ? 2u : 0u) | (Definite ? 4u : 0u) |
-                  (Unconditional ? 8u : 0u);
+                  (HostValues ? 8u : 0u);
   SummaryKey Key{&Def->getASTContext(), Def, Mode};
   auto Found = summaries().find(Key);
   CallSummary Sum;
@@ -756,7 +779,7 @@ bool Walker::summarized(const CallExpr *C, const FunctionDecl *FD) {
     Sub.Host = Host;
     Sub.DeviceOnly = SubDevice;
     Sub.Definite = Definite;
-    Sub.Unconditional = Unconditional;
+    Sub.HostValues = HostValues;
     Sub.Stack = Stack;
     Sub.Stack.push_back(Def);
     Sub.stmt(Body->getBody());
@@ -851,7 +874,7 @@ std::vector<bool> ompdp::analyzeHostWrites(ArrayRef<const Stmt *> Stmts, const S
   Walker W;
   W.Host = true;
   W.Definite = true;
-  W.Unconditional = true;
+  W.HostValues = true;
   W.Skip = Skip;
   for (const Stmt *S : Stmts)
     W.stmt(S);

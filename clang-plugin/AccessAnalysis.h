@@ -70,12 +70,11 @@ std::vector<uint32_t> analyzeDeviceAccesses(llvm::ArrayRef<const clang::Stmt *> 
                                             llvm::ArrayRef<StoragePath> Items,
                                             bool Definite);
 
-/// Which of Items host code Stmts writes for certain whenever it runs
-/// (evidence, as Definite above): writes seen in it and in the functions it
-/// calls whose bodies the translation unit has, but not under a condition
-/// (a branch of an if, switch, ?:, && or ||), not in device code, not the
-/// data motion of target update/enter/exit data (the device's bytes, not
-/// the host's), and not Skip. An escape or an opaque call is no write here.
+/// Which of Items host code Stmts writes (evidence, as Definite above):
+/// writes seen in it and in the functions it calls whose bodies the
+/// translation unit has, under a condition or not; not in device code, not
+/// the data motion of target update/enter/exit data (the device's bytes,
+/// not the host's), not Skip. An escape or an opaque call is no write here.
 std::vector<bool> analyzeHostWrites(llvm::ArrayRef<const clang::Stmt *> Stmts,
                                     const clang::Stmt *Skip,
                                     llvm::ArrayRef<StoragePath> Items);

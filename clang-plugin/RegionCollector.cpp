@@ -362,10 +362,11 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
         R.Items[I].AccessFlags |= IA_DEVICE_WRITTEN;
   }
   {
-    // Host code that can run between two executions writes an item it
-    // sends, whenever that code runs: each send carries what the host
-    // computed anew, and equal bytes only say the host computed the same
-    // values again (a verdict, never a reason to move the send).
+    // Host code of the loops around the construct writes an item it sends
+    // (in any iteration, in any loop level: a restore at the end of an
+    // outer timing loop counts): each send may carry what the host wrote,
+    // and equal bytes only say the host wrote the same values again (a
+    // verdict, never a reason to move the send out of the loop).
     auto Sends = [&](size_t I) {
       uint32_t T = R.Items[I].MapType;
       return T == MT_TO || T == MT_TOFROM || T == MT_UPDATE_TO;
@@ -375,7 +376,9 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
       Any |= Sends(I);
     std::vector<bool> W;
     if (Any)
-      W = analyzeHostWrites(runsBetween(D), D, P.Storage);
+      W = analyzeHostWrites(Loops.empty() ? runsBetween(D)
+                                          : std::vector<const Stmt *>{Loops.front()},
+                            D, P.Storage);
     for (size_t I = 0; I < R.Items.size() && I < W.size(); ++I)
       if (W[I] && Sends(I))
         R.Items[I].AccessFlags |= IA_HOST_WRITTEN;

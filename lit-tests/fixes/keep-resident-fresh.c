@@ -7,8 +7,9 @@
 // map(to: t[0:n])` before the loop, where `t` does not point anywhere yet.
 // The plugin records that the loop stores to the pointer (base-stored) and
 // that the function sets it only from allocations (fresh-host): no
-// keep_resident rewrite for `t`, and its duplicate transfer and repeated
-// allocation say what they are (advice). `s`, in the same loop, is still
+// keep_resident rewrite for `t`, its repeated allocation says what it is
+// (advice), and its duplicate transfer, which the loop's fill writes again
+// each time, is a repeated computation. `s`, in the same loop, is still
 // kept resident. Negative case: `u`, allocated once before the second loop
 // (fresh-host, not base-stored), is kept resident around that loop.
 // Applied, rebuilt, rerun: same output. Under a sanitizer freed memory
@@ -81,8 +82,12 @@ int main(void) {
 // REWRITES-DAG: rewrite (keep_resident): keep `s` on device {{[0-9]+}} for the whole for loop at prog.c:{{[0-9]+}}: `#pragma omp target data map(tofrom: s)`
 // REWRITES-DAG: rewrite (keep_resident): keep `u[0:n]` and `v` on device {{[0-9]+}} for the whole for loop at prog.c:{{[0-9]+}}: `#pragma omp target data map(to: u[0:n]) map(tofrom: v)`
 
+// The loop fills each new `t` with the same values (host-written): its
+// re-sends are a repeated computation, never advice to keep it resident.
 // DUP:      Duplicate transfers
-// DUP:      suggestion: `t` is a new host buffer each time (the loop around the construct sets it; malloc may put one where the last one was) holding the bytes device {{[0-9]+}} already has: fill it once
+// DUP:      variable: t clause: map(to: t[0:n])
+// DUP:      verdict: repeated_computation (not counted as a saving)
+// DUP-NEXT: suggestion: a repeated computation: host code that can run between these sends writes t
 // DUP:      Round trips
 
 // NOFRESH: duplicate_transfer

@@ -2,15 +2,17 @@
 //
 // A host routine fills `a` and `b` in every iteration, then `target update
 // to` sends them (tqs', particles' shape): the same bytes go again only
-// because the host computed the same values again. The plugin sees the
-// host write them between two sends (flag `host-written`, calls followed),
-// so the repeats are a repeated computation, not a saving, and the words
-// never say to move the update out of the loop: with other values it would
-// leave the device stale. The same for a map of `c` in a function whose
-// caller's loop repeats it, filled before the construct on every call.
-// Negative cases: `s`, filled once before the loop, and `t`, refilled only
-// under a condition, are not host-written: advice, with why ompdp did not
-// move the update.
+// because the host wrote the same values again. The plugin sees the host
+// write them in the loop (flag `host-written`, calls followed), so the
+// repeats are a repeated computation, not a saving, and the words never
+// say to move the update out of the loop: with other values it would leave
+// the device stale. The same for `t`, refilled only under a condition (the
+// update may carry the refill), for `u`, which the inner loop that sends it
+// changes under a condition and the outer timing loop restores by memcpy
+// (hwt1d), and for
+// a map of `c` in a function whose caller's loop repeats it, filled before
+// the construct on every call. Negative case: `s`, filled once before the
+// loop, is not host-written: advice, with why ompdp did not move the update.
 //
 // REQUIRES: plugin
 // RUN: rm -f %t.json && %clang-ompdp %s -o %t
@@ -19,16 +21,18 @@
 // RUN: %ompdp report %t.json | grep -A4 "variable: a  clause: to(a, b)" | FileCheck %s --check-prefix=HW
 // RUN: %ompdp report %t.json | grep -A4 "variable: b  clause: to(a, b)" | FileCheck %s --check-prefix=HW
 // RUN: %ompdp report %t.json | grep -A4 "variable: c  clause: map(to: c)" | FileCheck %s --check-prefix=HW
+// RUN: %ompdp report %t.json | grep -A4 "variable: t  clause: to(t)" | FileCheck %s --check-prefix=HW
+// RUN: %ompdp report %t.json | grep -A4 "variable: u  clause: to(u)" | FileCheck %s --check-prefix=HW
 // RUN: %ompdp report %t.json | grep -A4 "variable: s  clause: to(s)" | FileCheck %s --check-prefix=NOT-HW
-// RUN: %ompdp report %t.json | grep -A4 "variable: t  clause: to(t)" | FileCheck %s --check-prefix=NOT-HW
 // RUN: %ompdp report --format=sarif %t.json | FileCheck %s --check-prefix=SARIF
 // RUN: %python %S/Inputs/verdict_saving.py %t.json | FileCheck %s --check-prefix=SUM
 //===----------------------------------------------------------------------===//
 #include <stdio.h>
+#include <string.h>
 
 #define N 2048
 
-static double a[N], b[N], c[N], s[N], t[N], out[N];
+static double a[N], b[N], c[N], s[N], t[N], u[N], keep[N], out[N];
 
 static void fill(double *p, double *q, int n) {
   for (int i = 0; i < n; ++i) {
@@ -54,7 +58,7 @@ int main(void) {
   double total = 0;
   refill(s, N, 1);
   refill(t, N, 2);
-#pragma omp target enter data map(alloc: a, b, s, t, out)
+#pragma omp target enter data map(alloc: a, b, s, t, u, out)
   for (int it = 0; it < 5; ++it) {
     fill(a, b, N);
     if (it == 3)
@@ -68,7 +72,22 @@ int main(void) {
 #pragma omp target update from(out)
     total += out[it] + step();
   }
-#pragma omp target exit data map(release: a, b, s, t, out)
+  refill(u, N, 4);
+  memcpy(keep, u, sizeof(u));
+  for (int rep = 0; rep < 3; ++rep) {
+    for (int step = 0; step < 2; ++step) {
+#pragma omp target update to(u)
+#pragma omp target teams distribute parallel for
+      for (int i = 0; i < N; ++i)
+        out[i] = u[i] * 0.5 + i;
+#pragma omp target update from(out)
+      if (step == 0)
+        memcpy(u, out, sizeof(u));
+    }
+    total += u[rep];
+    memcpy(u, keep, sizeof(u));
+  }
+#pragma omp target exit data map(release: a, b, s, t, u, out)
   printf("total=%g\n", total);
   return 0;
 }
@@ -81,21 +100,20 @@ int main(void) {
 // TABLE: update to 'b' {{.*}} host-written
 // TABLE: item 0: update to 's'
 // TABLE-NOT: host-written
-// TABLE: item 0: update to 't'
-// TABLE-NOT: host-written
-// TABLE: region
+// TABLE: item 0: update to 't' {{.*}} host-written
+// TABLE: item 0: update to 'u' {{.*}} host-written
 
 // HW: verdict: repeated_computation (not counted as a saving)
-// HW-NEXT: suggestion: a repeated computation: host code that runs between these sends writes {{[abc]}} every time (the compiler sees the writes, here or in a function the code calls), so each send carries what the host computed anew, {{.*}}; the send stays, since moving it out of the loop would leave the device a stale copy whenever the host's values change
+// HW-NEXT: suggestion: a repeated computation: host code that can run between these sends writes {{[abctu]}} (the compiler sees the writes, in the loops around the construct or in a function they call), {{.*}}; the send stays in the loop, since moving it out would leave the device a stale copy whenever the host's values change
 
-// The words for s and t: advice, and why no rewrite moved the update.
+// The words for s: advice, and why no rewrite moved the update.
 // NOT-HW: verdict: advice
-// NOT-HW-NEXT: suggestion: `target update to({{[st]}})` sends device 0 the bytes it was sent last time: {{.*}}move the update before the loop{{.*}} No rewrite: moving the update needs proof
+// NOT-HW-NEXT: suggestion: `target update to(s)` sends device 0 the bytes it was sent last time: {{.*}}move the update before the loop{{.*}} No rewrite: moving the update needs proof
 
 // SARIF: "verdict": "repeated_computation"
-// SARIF: host code that runs between these sends writes
+// SARIF: host code that can run between these sends writes
 
 // SUM: advice 3
-// SUM-NEXT: necessary 1
-// SUM-NEXT: repeated_computation 3
+// SUM-NEXT: necessary 2
+// SUM-NEXT: repeated_computation 5
 // SUM-NEXT: ok
