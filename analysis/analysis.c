@@ -69,6 +69,7 @@ typedef struct fstate {
 struct ompdp_engine {
   int host;
   int failed;
+  int ended_early; /* finished as of a death (ompdp_engine_finish_early) */
   ompdp_matches_t *matches;
   fstate_t *f;
   size_t nf, capf;
@@ -87,6 +88,7 @@ struct ompdp_engine {
 };
 
 int ompdp_g_host(const ompdp_engine_t *g) { return g->host; }
+int ompdp_g_ended_early(const ompdp_engine_t *g) { return g->ended_early; }
 
 uint64_t ompdp_host_addr(const ompdp_op_t *o, int host) {
   if (o->dst_dev == host && o->src_dev != host)
@@ -621,9 +623,37 @@ static ompdp_detection_event_fn event_hook(const ompdp_detection_t *d, int t) {
   return NULL;
 }
 
+/* A kernel that began and was never seen to end (the process died in it,
+ * or exited while it ran): it may read anything on its device from its
+ * start on, so the detections see it running to the end of time. It did
+ * not complete: nothing counts it, times it or puts it in a cluster. */
+static int feed_in_flight(ompdp_engine_t *g, const ompdp_rec_t *r, uint32_t word, uint64_t seq) {
+  ompdp_xev_t e;
+  memset(&e, 0, sizeof(e));
+  e.seq = seq;
+  e.op = ompdp_rec_op_id(word);
+  e.d = ompdp_op_get(e.op);
+  e.type = OMPDP_EV_KERNEL;
+  e.start = r->t_begin;
+  e.end = UINT64_MAX;
+  e.member = OMPDP_NONE;
+  int rc = 0;
+  for (size_t i = 0; i < ompdp_num_detections && !rc; ++i)
+    if (ompdp_detections[i]->advance)
+      rc = ompdp_detections[i]->advance(g->det[i], g, e.start);
+  for (size_t i = 0; i < ompdp_num_detections && !rc; ++i)
+    if (ompdp_detections[i]->on_kernel)
+      rc = ompdp_detections[i]->on_kernel(g->det[i], g, &e);
+  if (rc)
+    g->failed = 1;
+  return rc;
+}
+
 int ompdp_engine_feed(ompdp_engine_t *g, const ompdp_rec_t *r, uint32_t word, uint64_t seq) {
   if (g->failed)
     return -1;
+  if (!(word & OMPDP_REC_COMPLETE)) /* only kernels in flight come so */
+    return ompdp_rec_type(word) == OMPDP_EV_KERNEL ? feed_in_flight(g, r, word, seq) : 0;
   ompdp_xev_t e;
   e.seq = seq;
   e.op = ompdp_rec_op_id(word);
@@ -749,6 +779,12 @@ static int cmp_order(const void *a, const void *b) {
 
 static int fill_report(ompdp_engine_t *g, ompdp_report_t *r, const ompdp_engine_result_t *res,
                        int rc, int snapshot);
+
+int ompdp_engine_finish_early(ompdp_engine_t *g, ompdp_report_t *r,
+                              const ompdp_engine_result_t *res) {
+  g->ended_early = 1;
+  return ompdp_engine_finish(g, r, res);
+}
 
 int ompdp_engine_finish(ompdp_engine_t *g, ompdp_report_t *r, const ompdp_engine_result_t *res) {
   int rc = g->failed ? -1 : 0;

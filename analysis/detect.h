@@ -241,6 +241,9 @@ int ompdp_g_collect(ompdp_engine_t *g, ompdp_matches_t *m, uint32_t avoid, uint3
                     uint32_t aux);
 void ompdp_g_match(ompdp_engine_t *g, int kind, uint64_t avoid, uint64_t ref, uint64_t aux);
 int ompdp_g_host(const ompdp_engine_t *g);
+/* Whether the run ended early (ompdp_engine_finish_early): a detection's
+ * finish then decides only what the events so far prove. */
+int ompdp_g_ended_early(const ompdp_engine_t *g);
 
 /*===- the table of detections ------------------------------------------------===*/
 

@@ -392,12 +392,17 @@ static int allocs_kernel(void *p, ompdp_engine_t *g, const ompdp_xev_t *k) {
 
 static int allocs_finish(void *p, ompdp_engine_t *g) {
   ompdp_allocs_t *a = p;
+  /* Freed with no kernel since its allocation: unused, however the run
+   * ended. */
   if (allocs_advance(a, g, UINT64_MAX))
     return -1;
+  /* Never freed: unused only if the run really ended (one that died might
+   * have used it next, or its kernel was in flight). */
+  int early = ompdp_g_ended_early(g);
   for (size_t i = 0; i < a->ndv; ++i)
     while (a->dv[i]->pending) {
       alloc_ent_t *x = a->dv[i]->pending;
-      if (decide_unused(a, g, x))
+      if (early ? decide_used(a, g, x) : decide_unused(a, g, x))
         return -1;
       maybe_free(a, x);
     }

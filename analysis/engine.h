@@ -261,10 +261,21 @@ typedef struct ompdp_engine_result {
 
 ompdp_engine_t *ompdp_engine_create(const ompdp_engine_config_t *cfg);
 /* Feeds one complete record (seq: its position in analysis order). Returns
- * 0, or -1 when out of memory (the engine then ignores what follows). */
+ * 0, or -1 when out of memory (the engine then ignores what follows). A
+ * kernel record without COMPLETE in word is a kernel in flight (begun,
+ * never seen to end: a process that died in it): it is not counted, but
+ * what it may read is used; any other incomplete record is ignored. */
 int ompdp_engine_feed(ompdp_engine_t *g, const ompdp_rec_t *r, uint32_t word, uint64_t seq);
 /* Ends the stream and fills the report's summary and findings. */
 int ompdp_engine_finish(ompdp_engine_t *g, ompdp_report_t *r, const ompdp_engine_result_t *res);
+/* The same for a run that ended early (a death, a fatal signal): what only
+ * the end of a run decides is not decided. An allocation still alive, or a
+ * transfer nothing overwrote, is not called unused (the process might yet
+ * have used it, or a kernel in flight did); only what the log proves is:
+ * an allocation freed, or a transfer overwritten, with no kernel that could
+ * use it in between. */
+int ompdp_engine_finish_early(ompdp_engine_t *g, ompdp_report_t *r,
+                              const ompdp_engine_result_t *res);
 /* Fills the report with what is decided so far (the journal, rt/journal.c):
  * findings that only the end of the run decides are left out, and the
  * engine can still be fed and finished. Costs time in the findings, not the

@@ -15,9 +15,11 @@
 |* Under MPI the file also says which rank the process was, and so does the
 |* report rebuilt from it, so that `ompdp merge` takes it with the others.
 |*
-|* What the end of a run decides (unused allocations and transfers) is
-|* decided as of the death, and said so; rewrites are planned only at the
-|* end of a run that completes, so there are none.
+|* What only the end of a run decides (an allocation never freed, a
+|* transfer nothing overwrote, is unused) is not decided for a run that
+|* died: only what the log proves counts, and a kernel in flight at the
+|* death (begun, never ended) may have read what its device held. Rewrites
+|* are planned only at the end of a run that completes, so there are none.
 |*
 |* The file was written by a program that may have written over any of its
 |* memory before it died: every block, record, operation and string is
@@ -355,8 +357,11 @@ static void advance(const crash_log_t *L, log_cursor_t *k, uint64_t *bad) {
     ompdp_rec_t r;
     memcpy(&r, b->payload + OMPDP_CL_EVENTS_OFFSET + k->ri * sizeof(r), sizeof(r));
     k->ri++;
-    if (!(r.op & OMPDP_REC_COMPLETE))
-      continue; /* never begun, or the operation in flight */
+    /* Never begun, or an operation in flight: not in the report, but a
+     * kernel in flight may have read what the device held (the engine
+     * takes it as running to the end; nothing counts it). */
+    if (!(r.op & OMPDP_REC_COMPLETE) && ompdp_rec_type(r.op) != OMPDP_EV_KERNEL)
+      continue;
     if (r.t_begin < L->h.skip_before_ticks ||
         (L->h.stopped && r.t_begin >= L->h.stopped_at_ticks))
       continue;
@@ -377,8 +382,9 @@ static int before(const log_cursor_t *a, const log_cursor_t *b) {
   return a->id < b->id;
 }
 
-/* Feeds every complete record to g in analysis order. *last_end: the
- * latest end seen (ticks). Returns the events fed, or -1 (out of memory). */
+/* Feeds every complete record to g in analysis order, and every kernel in
+ * flight. *last_end: the latest end seen (ticks). Returns the complete
+ * events fed, or -1 (out of memory). */
 static int64_t replay(crash_log_t *L, ompdp_engine_t *g, uint64_t *last_end) {
   size_t nlogs = 0;
   for (size_t i = 0; i < L->num_events; ++i)
@@ -398,7 +404,7 @@ static int64_t replay(crash_log_t *L, ompdp_engine_t *g, uint64_t *last_end) {
     ++n;
     i = j;
   }
-  uint64_t seq = 0;
+  uint64_t seq = 0, done = 0; /* fed; of them complete (in flight: not an event) */
   int64_t rc = 0;
   for (;;) {
     log_cursor_t *best = NULL;
@@ -424,17 +430,19 @@ static int64_t replay(crash_log_t *L, ompdp_engine_t *g, uint64_t *last_end) {
     }
     if (type != OMPDP_EV_TRANSFER && r.x < r.t_begin)
       r.x = r.t_begin; /* an end before the begin is not the runtime's */
-    r.op = ompdp_rec_word(id, type, (r.op & OMPDP_REC_HASHED) != 0, 1);
-    uint64_t end = ompdp_rec_end(&r, r.op);
+    int complete = (r.op & OMPDP_REC_COMPLETE) != 0;
+    r.op = ompdp_rec_word(id, type, (r.op & OMPDP_REC_HASHED) != 0, complete);
+    uint64_t end = complete ? ompdp_rec_end(&r, r.op) : r.t_begin;
     if (end > *last_end)
       *last_end = end;
+    done += complete;
     if (ompdp_engine_feed(g, &r, r.op, seq++)) {
       rc = -1;
       break;
     }
   }
   free(k);
-  return rc ? rc : (int64_t)seq;
+  return rc ? rc : (int64_t)done;
 }
 
 /*===- attribution ------------------------------------------------------------===*/
@@ -554,7 +562,7 @@ int drv_recover(const char *path, const char *reason, uint64_t ended_at_ns, ompd
                                .tick_mult = mult,
                                .attribute = attribute};
   ompdp_attribution_set_object_finder(find_object);
-  if (!g || events < 0 || ompdp_engine_finish(g, r, &res)) {
+  if (!g || events < 0 || ompdp_engine_finish_early(g, r, &res)) {
     ompdp_engine_destroy(g);
     ompdp_attribution_done();
     ompdp_attribution_set_object_finder(NULL);
@@ -590,8 +598,9 @@ int drv_recover(const char *path, const char *reason, uint64_t ended_at_ns, ompd
     ompdp_rank_fill_as(r, &L.process, h->pid, host);
     oom |= !r->process;
   }
-  oom |= warn(r, "unused allocations and unused transfers are decided as of the end of the "
-                 "event log: a mapping the process would have used later is reported unused") != 0;
+  oom |= warn(r, "unused allocations and unused transfers are only those the event log proves "
+                 "(freed, or overwritten, with no kernel in between): a mapping still alive at "
+                 "the death, or one a kernel in flight could read, is not called unused") != 0;
   if (L.num_sites)
     oom |= warn(r, "no rewrites: the event log does not carry the planner's input (the plan the "
                    "runtime writes at the end of a run that completes), so ompdp run cannot plan "

@@ -265,11 +265,22 @@ static void settle(merge_t *m, cursor_t *k) {
     }
     const ompdp_rec_t *r = &c->rec[k->i];
     uint32_t w = __atomic_load_n(&r->op, __ATOMIC_ACQUIRE);
-    if (r->t_begin < skip_before || (m->final && !(w & OMPDP_REC_COMPLETE))) {
+    /* At the end, a kernel begun and not finished (a thread still in it, a
+     * fatal signal inside it) goes over as it is: the engine takes it as
+     * running to the end, and counts it nowhere. */
+    int in_flight = m->final && !(w & OMPDP_REC_COMPLETE) &&
+                    ompdp_rec_type(w) == OMPDP_EV_KERNEL && r->t_begin >= skip_before;
+    if (r->t_begin < skip_before || (m->final && !(w & OMPDP_REC_COMPLETE) && !in_flight)) {
       /* Before a fork, or never finished: not part of the analysis. */
       k->pinned |= !(w & OMPDP_REC_COMPLETE);
       ++k->i;
       continue;
+    }
+    if (in_flight) {
+      k->pinned = 1; /* the thread may yet complete it */
+      k->r = r;
+      k->w = w;
+      return;
     }
     if (!(w & OMPDP_REC_COMPLETE) || r->t_begin >= m->watermark)
       return;

@@ -391,6 +391,13 @@ static int write_final(ompdp_report_t *r, const char *to) {
   return rc;
 }
 
+/* A run stopped by a fatal signal ended early: what only its end would
+ * decide (an allocation never freed is unused) is not decided. */
+static int finish(ompdp_engine_t *g, ompdp_report_t *r, const ompdp_engine_result_t *res,
+                  int signo) {
+  return signo ? ompdp_engine_finish_early(g, r, res) : ompdp_engine_finish(g, r, res);
+}
+
 void ompdp_write_report_once(int signo) {
   if (atomic_exchange(&report_written, 1))
     return;
@@ -399,8 +406,11 @@ void ompdp_write_report_once(int signo) {
   if (!signo)
     ompdp_provision_warn(&r); /* not from a signal handler: it may read DWARF */
   if (signo) {
-    char buf[128];
-    snprintf(buf, sizeof(buf), "the program was stopped by signal %d (%s); events after it are lost",
+    char buf[320];
+    snprintf(buf, sizeof(buf),
+             "the program was stopped by signal %d (%s); events after it are lost, and "
+             "unused allocations and transfers are only those its events prove (freed, or "
+             "overwritten, with no kernel in between)",
              signo, strsignal(signo));
     ompdp_report_add_warning(&r, buf);
     r.partial = 1;
@@ -433,7 +443,7 @@ void ompdp_write_report_once(int signo) {
     if (fd.engine && ompdp_op_any_region() && !(fd.facts = ompdp_rw_facts_create(host)))
       facts_lost = 1;
     rc = fd.engine ? ompdp_log_replay(full_sink, full_ahead, &fd, 1) : -1;
-    if (fd.engine && ompdp_engine_finish(fd.engine, &r, &res))
+    if (fd.engine && finish(fd.engine, &r, &res, signo))
       rc = -1;
     ompdp_engine_destroy(fd.engine);
     facts = fd.facts;
@@ -454,7 +464,7 @@ void ompdp_write_report_once(int signo) {
                (unsigned long long)forgotten, ompdp_opts.memory_cap_mb);
       ompdp_report_add_warning(&r, buf);
     }
-    if (!stream_engine || ompdp_engine_finish(stream_engine, &r, &res))
+    if (!stream_engine || finish(stream_engine, &r, &res, signo))
       rc = -1;
     ompdp_engine_destroy(stream_engine);
     stream_feed.engine = NULL;
@@ -471,7 +481,7 @@ void ompdp_write_report_once(int signo) {
       ompdp_engine_config_t cfg = engine_config(host, 0, 1);
       feed_t fd = {ompdp_engine_create(&cfg), NULL};
       int frc = fd.engine ? ompdp_log_replay(full_sink, full_ahead, &fd, 1) : -1;
-      if (fd.engine && ompdp_engine_finish(fd.engine, &full, &res))
+      if (fd.engine && finish(fd.engine, &full, &res, signo))
         frc = -1;
       ompdp_engine_destroy(fd.engine);
       size_t la = 0, lb = 0;

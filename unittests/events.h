@@ -115,4 +115,36 @@ static inline int seq_matches(const seq_t *s, int kind, ompdp_matches_t *out) {
   return seq_matches_cfg(s, kind, out, cfg);
 }
 
+/* The matches of one kind for a run that ended early (a death): every
+ * event is fed as the crash log's reader feeds it, a kernel without
+ * OMPDP_EVF_COMPLETE as one in flight, and the engine is finished with
+ * ompdp_engine_finish_early; 0 on success. */
+static inline int seq_matches_early(const seq_t *s, int kind, ompdp_matches_t *out) {
+  ompdp_matches_t all[OMPDP_FK_COUNT];
+  memset(all, 0, sizeof(all));
+  ompdp_engine_config_t cfg = {.host_device = HOST, .matches = all};
+  ompdp_engine_t *g = ompdp_engine_create(&cfg);
+  int rc = g ? 0 : -1;
+  for (size_t i = 0; i < s->n && !rc; ++i) {
+    ompdp_rec_t rec;
+    if (!(s->ev[i].flags & OMPDP_EVF_COMPLETE) && s->ev[i].type != OMPDP_EV_KERNEL)
+      continue;
+    rc = ompdp_rec_from_event(&s->ev[i], &rec) || ompdp_engine_feed(g, &rec, rec.op, i);
+  }
+  ompdp_report_t r;
+  ompdp_report_init(&r);
+  ompdp_engine_result_t res = {0};
+  if (g && ompdp_engine_finish_early(g, &r, &res))
+    rc = -1;
+  ompdp_report_free(&r);
+  ompdp_engine_destroy(g);
+  for (int k = 0; k < OMPDP_FK_COUNT; ++k) {
+    if (k == kind)
+      *out = all[k];
+    else
+      ompdp_matches_free(&all[k]);
+  }
+  return rc;
+}
+
 #endif

@@ -156,6 +156,32 @@ static void delete_end(void) {
   ompdp_matches_free(&m);
 }
 
+/* A run that died: an allocation freed with no kernel in its lifetime is
+ * still unused (proved); one still alive at the death, or one a kernel in
+ * flight (begun, never ended) may read, is not. The same events, the run
+ * complete, call the live one unused. */
+static void ended_early(void) {
+  seq_t s;
+  seq_init(&s);
+  uint32_t freed = alloc(&s, 0, 0x1000, 0xd000, 64);
+  del(&s, 0, 0xd000);
+  uint32_t read = alloc(&s, 0, 0x2000, 0xd100, 64);
+  uint32_t k = kernel(&s, 0);
+  s.ev[k].flags &= (uint8_t)~OMPDP_EVF_COMPLETE; /* the death: in flight */
+  uint32_t live = alloc(&s, 1, 0x3000, 0xd200, 64);
+  ompdp_matches_t m = {0};
+  CHECK(seq_matches_early(&s, OMPDP_FK_UNUSED_ALLOC, &m) == 0);
+  CHECK_EQ_U64(m.n, 1);
+  CHECK(has_avoid(&m, freed, NULL) && !has_avoid(&m, read, NULL) && !has_avoid(&m, live, NULL));
+  ompdp_matches_free(&m);
+  /* Complete, the kernel ran: only what it read is used. */
+  s.ev[k].flags |= OMPDP_EVF_COMPLETE;
+  CHECK(seq_matches(&s, OMPDP_FK_UNUSED_ALLOC, &m) == 0);
+  CHECK_EQ_U64(m.n, 2);
+  CHECK(has_avoid(&m, freed, NULL) && has_avoid(&m, live, NULL) && !has_avoid(&m, read, NULL));
+  ompdp_matches_free(&m);
+}
+
 int main(void) {
   pairing();
   replaced();
@@ -164,5 +190,6 @@ int main(void) {
   unused();
   overlap();
   delete_end();
+  ended_early();
   return CHECK_DONE();
 }

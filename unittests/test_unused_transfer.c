@@ -90,11 +90,46 @@ static void sparse_devices(void) {
   ompdp_matches_free(&m);
 }
 
+/* A run that died: a copy overwritten with no kernel in between is unused
+ * (proved); a copy a kernel in flight may read, or one nothing overwrote
+ * and no kernel followed, is not (the process might have used it next).
+ * Complete, the last one is unused (after the last kernel). */
+static void ended_early(void) {
+  seq_t s;
+  seq_init(&s);
+  uint32_t over = h2d(&s, 0, 0x1000, 0xd000, 64, 1);
+  uint32_t ref = h2d(&s, 0, 0x1000, 0xd000, 64, 2);
+  kernel(&s, 0);
+  uint32_t read = h2d(&s, 0, 0x2000, 0xd100, 64, 3);
+  uint32_t k = kernel(&s, 0);
+  s.ev[k].flags &= (uint8_t)~OMPDP_EVF_COMPLETE; /* the death: in flight */
+  uint32_t last = h2d(&s, 1, 0x3000, 0xd200, 64, 4);
+  ompdp_matches_t m = {0};
+  CHECK(seq_matches_early(&s, OMPDP_FK_UNUSED_TRANSFER, &m) == 0);
+  CHECK_EQ_U64(m.n, 1);
+  if (m.n == 1) {
+    CHECK_EQ_U64(m.v[0].avoid, over);
+    CHECK_EQ_U64(m.v[0].ref, ref);
+  }
+  ompdp_matches_free(&m);
+  s.ev[k].flags |= OMPDP_EVF_COMPLETE;
+  CHECK(seq_matches(&s, OMPDP_FK_UNUSED_TRANSFER, &m) == 0);
+  CHECK_EQ_U64(m.n, 2);
+  int saw_last = 0, saw_read = 0;
+  for (size_t i = 0; i < m.n; ++i) {
+    saw_last |= m.v[i].avoid == last;
+    saw_read |= m.v[i].avoid == read;
+  }
+  CHECK(saw_last && !saw_read);
+  ompdp_matches_free(&m);
+}
+
 int main(void) {
   overwritten();
   after_last_kernel();
   negatives();
   during_kernel();
   sparse_devices();
+  ended_early();
   return CHECK_DONE();
 }

@@ -32,7 +32,7 @@
 // TEXT: observed: {{[0-9]+}} transfers ({{.*}}), {{[0-9]+}} allocations, {{[0-9]+}} kernels, {{[0-9]+}} deletes
 // TEXT: partial: rebuilt by ompdp run from the event log it kept (300 events, up to {{.*}} UTC): every operation that completed is in it, the one in flight is lost: the program was killed by signal 11 (Segmentation fault) before it could write its report
 // TEXT: warning: this report is incomplete
-// TEXT: warning: unused allocations and unused transfers are decided as of the end of the event log: a mapping the process would have used later is reported unused
+// TEXT: warning: unused allocations and unused transfers are only those the event log proves (freed, or overwritten, with no kernel in between): a mapping still alive at the death, or one a kernel in flight could read, is not called unused
 // TEXT: warning: the program was stopped by signal 11 (Segmentation fault): the operations in flight then are lost
 
 #define ITERS 400
