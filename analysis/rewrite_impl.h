@@ -131,6 +131,11 @@ int ompdp_rw_shrink_lifetime(const struct ompdp_rw_plan *c, ompdp_finding_t *f,
  * (rewrite_routine.c). 0, or -1 when out of memory. */
 int ompdp_rw_hoist_allocs(const ompdp_rw_plan_t *c, ompdp_report_t *r);
 
+/* text_rc, having recorded for f (ompdp_rw_advise) why the rewrite's text
+ * could not be made when it could not (text_rc != 0, why not NULL and not
+ * OMPDP_RW_OOM). For the text_rc of ompdp_rw_finish. */
+int ompdp_rw_text_said(ompdp_finding_t *f, int text_rc, const char *why);
+
 /* Attaches the saving and words to the finding's last rewrite and returns
  * 0, or drops that rewrite and returns -1 when its text could not be made
  * (text_rc != 0) or memory ran out. Takes desc and assume (may be NULL). */

@@ -74,41 +74,81 @@ static int host_uses(const ompdp_region_info_t *it, uint32_t *uses, uint32_t *wr
 }
 
 /* 0 and a plan, or -1 when keeping the item resident is not safe or not
- * possible. Two ways to keep the host's view of the item: the construct
- * copies it back every iteration (`map(always, from: x)`), or the copies
- * move to the host statements that use it (`target update`); the one that
- * moves less is taken. */
-static int make_keep_plan(const ompdp_rw_plan_t *c, uint32_t si, keep_plan_t *p) {
+ * possible, with *why the reason (NULL where the words of the verdicts say
+ * it better: a construct in no loop, which the rows of constructs and the
+ * callers' advice cover; a `target update`). Two ways to keep the host's
+ * view of the item: the construct copies it back every iteration
+ * (`map(always, from: x)`), or the copies move to the host statements that
+ * use it (`target update`); the one that moves less is taken. */
+static int make_keep_plan(const ompdp_rw_plan_t *c, uint32_t si, keep_plan_t *p,
+                          const char **why) {
   const ompdp_rw_site_t *s = &c->facts->sites[si];
   memset(p, 0, sizeof(*p));
+  *why = NULL;
   if (s->item < 0 || !s->buf)
     return -1;
   /* One buffer, nobody else's operations on it in between, the same size
-   * every time. */
-  if (s->multi_buf || s->interleaved || s->sizes_differ || s->allocs < 2 || s->deletes != s->allocs)
-    return -1;
+   * every time; said only of a construct the rewrite is for (a structured
+   * one in a loop). */
+  const char *early = NULL;
+  if (s->multi_buf)
+    early = "the construct mapped more than one host buffer here (the pointer is set anew), so "
+            "no one buffer can stay on the device";
+  else if (s->interleaved)
+    early = "other constructs work on the same buffer between its executions";
+  else if (s->sizes_differ)
+    early = "the mapped section changes size between executions";
+  else if (s->allocs < 2)
+    early = "the construct allocated the item once only (it was present at the other "
+            "executions), so a `target data` around the loop would remove no allocation or "
+            "copy of it";
+  else if (s->deletes != s->allocs)
+    early = "the item stays mapped after some executions of the construct, so a `target data` "
+            "around the loop would change how long it lives on the device";
   if (ompdp_rw_load_region(c, s->region, &p->ri))
     return -1;
   if ((uint32_t)s->item >= p->ri.reg.num_items)
     goto no;
   const ompdp_region_info_t *it = &p->ri.items[s->item];
   ompdp_map_type_t mt = it->map_type;
-  if (it->loop_kind == OMPDP_LK_NONE || it->nowait || !ompdp_rw_is_structured(it->construct) ||
-      (!ompdp_rw_has_to(mt) && !ompdp_rw_has_from(mt) && mt != OMPDP_MT_ALLOC))
+  if (it->loop_kind == OMPDP_LK_NONE || !ompdp_rw_is_structured(it->construct))
     goto no;
-  if (it->modifiers & OMPDP_MOD_ALWAYS)
-    goto no; /* always copies even when present: keeping it resident saves nothing */
+  if (early) {
+    *why = early;
+    goto no;
+  }
+  if (it->nowait) {
+    *why = "the construct is `nowait`, and a `target data` around the loop does not wait for "
+           "its deferred tasks";
+    goto no;
+  }
+  if (!ompdp_rw_has_to(mt) && !ompdp_rw_has_from(mt) && mt != OMPDP_MT_ALLOC) {
+    *why = "the item's map type is not one a `target data` around the loop can take over";
+    goto no;
+  }
+  if (it->modifiers & OMPDP_MOD_ALWAYS) {
+    /* always copies even when present: keeping it resident saves nothing */
+    *why = "the map has `always`, which copies even when the data is present, so keeping it "
+           "resident would save nothing";
+    goto no;
+  }
   /* The host points the item at a buffer in the loop (malloc's new one
    * may sit where the freed one was): a `target data` before the loop
    * would map the pointer's value from before. */
-  if (it->access_flags & OMPDP_IA_BASE_STORED)
+  if (it->access_flags & OMPDP_IA_BASE_STORED) {
+    *why = "the code around the construct points the item at another buffer, so a `target "
+           "data` before it would map the wrong one";
     goto no;
+  }
   /* A `to` item the region writes: each iteration starts from the host's
    * copy today, and would start from the previous iteration's writes. The
    * run cannot see such writes; the compiler's read/write facts can. */
   if (ompdp_rw_has_to(mt) && !ompdp_rw_has_from(mt) &&
-      (it->access == OMPDP_ACCESS_WRITE || it->access == OMPDP_ACCESS_READ_WRITE))
+      (it->access == OMPDP_ACCESS_WRITE || it->access == OMPDP_ACCESS_READ_WRITE)) {
+    *why = "the region writes this `to` item, so each execution must start from the host's "
+           "copy";
     goto no;
+  }
   int dev_changes = ompdp_rw_has_from(mt) && (s->dev_changed || !ompdp_rw_has_to(mt));
   uint64_t k = s->allocs; /* executions of the construct: iterations */
   uint64_t before = s->h2d + s->d2h;
@@ -144,6 +184,20 @@ static int make_keep_plan(const ompdp_rw_plan_t *c, uint32_t si, keep_plan_t *p)
     p->num_to = num_to;
     p->lower_bound = bound == 1 && num_from + num_to > 0;
   } else if (!always_ok) {
+    if (s->host_changed && !writes)
+      *why = "the host changed the item's bytes between executions, and the compiler saw no "
+             "host write in the loop after which a `target update to` could send them";
+    else if (bound < 0)
+      *why = "the host uses the item in the loop where a `target update` cannot be placed (not "
+             "a statement of its own, or one that may run more than once per iteration), and "
+             "the host changes it, so it cannot simply stay on the device";
+    else if (update_ok)
+      *why = "the host uses the item in the loop every iteration, and the `target update`s "
+             "its uses need would move as much as the construct moves now";
+    else
+      *why = "the device changes the item and the host changes it too between executions, "
+             "so neither one copy back per iteration nor updates at the host's uses keep both "
+             "views right";
     goto no;
   }
   p->site = si;
@@ -345,11 +399,34 @@ int ompdp_rw_keep_resident_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, cons
     uint32_t si = keep_site(c, f);
     if (!si || plan_of[si - 1] || removed[si - 1])
       continue;
-    if (make_keep_plan(c, si - 1, &plans[np]) == 0) {
+    const char *why = NULL;
+    if (make_keep_plan(c, si - 1, &plans[np], &why) == 0) {
       plan_of[si - 1] = (int)++np;
-    } else {
-      plan_of[si - 1] = -1;
+      continue;
     }
+    plan_of[si - 1] = -1;
+    /* Every finding of the site says why (the verdicts show it where no
+     * other rule rewrites it). */
+    for (size_t j = i; j < r->num_findings && why; ++j)
+      if (keep_site(c, &r->findings[j]) == si && ompdp_rw_advise(&r->findings[j], why))
+        goto out;
+  }
+  /* A site another rule rewrites (its clause changed, the item removed) is
+   * not also kept resident: its findings without a rewrite say so. */
+  for (size_t i = 0; i < r->num_findings; ++i) {
+    ompdp_finding_t *f = &r->findings[i];
+    uint32_t si = keep_site(c, f);
+    if (!si || !removed[si - 1] || f->num_rewrites)
+      continue;
+    const ompdp_finding_t *by = &r->findings[removed[si - 1] - 1];
+    char why[320];
+    snprintf(why, sizeof(why),
+             "the rewrite of this construct's `%s` for its %s finding (%s) changes the same "
+             "clause, and keeping the item resident as well would not add up",
+             f->variable ? f->variable : "item", ompdp_finding_kind_json(by->kind),
+             by->num_rewrites ? ompdp_rewrite_kind_json(by->rewrites[0].kind) : "rewrite");
+    if (ompdp_rw_advise(f, why))
+      goto out;
   }
   /* Group by loop. */
   for (size_t i = 0; i < np; ++i) {

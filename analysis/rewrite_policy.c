@@ -68,6 +68,15 @@ void ompdp_rw_oc_site_allocs(ompdp_oc_t oc, const ompdp_rw_site_t *s, uint64_t n
                all ? s->dur_delete : s->dur_delete - s->dur_delete_last);
 }
 
+int ompdp_rw_text_said(ompdp_finding_t *f, int text_rc, const char *why) {
+  if (!text_rc || !why || !strcmp(why, OMPDP_RW_OOM))
+    return text_rc;
+  char buf[512];
+  snprintf(buf, sizeof(buf), "ompdp could not write the edit in the source: %s", why);
+  ompdp_rw_advise(f, buf); /* out of memory: the verdicts' words say less */
+  return text_rc;
+}
+
 int ompdp_rw_finish(ompdp_finding_t *f, int text_rc, uint64_t transfers, uint64_t allocs,
                     uint64_t bytes, uint64_t time_ns, ompdp_strbuf_t *desc,
                     ompdp_strbuf_t *assume) {
@@ -91,6 +100,12 @@ int ompdp_rw_finish(ompdp_finding_t *f, int text_rc, uint64_t transfers, uint64_
   return -1;
 }
 
+/* Records why f gets no rewrite of this rule (ompdp_rw_advise): -1, or
+ * -2 when out of memory. */
+static int refuse(ompdp_finding_t *f, const char *why) {
+  return ompdp_rw_advise(f, why) ? -2 : -1;
+}
+
 /* The item of a region that maps variable: the only one, else -1. */
 static int item_by_name(const ompdp_rw_items_t *ri, const char *variable) {
   int found = -1;
@@ -110,7 +125,9 @@ static int plan_unused_alloc(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
   const ompdp_region_info_t *it = &ri->items[s->item];
   int enter = it->construct == OMPDP_CK_TARGET_ENTER_DATA;
   if (!enter && it->construct != OMPDP_CK_TARGET_DATA)
-    return -1;
+    return refuse(f, "the memory is mapped by a construct that also runs a kernel, and "
+                     "ompdp removes an unused mapping only from a `target data` or `target "
+                     "enter data`");
   /* Every allocation of the site unused, freed, and nothing but its own
    * copy in and a faithful copy back in its lifetime. */
   if (s->allocs == f->count && s->lt_bad)
@@ -118,9 +135,17 @@ static int plan_unused_alloc(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
                               "allocated (`target update`s), and need it there")
                ? -2
                : -1;
-  if (s->allocs != f->count || s->lt_count != s->allocs || s->lt_bad || s->lt_exit_mixed ||
-      s->multi_buf || !s->lt_exit_region || (!enter && s->lt_exit_region != s->region))
-    return -1;
+  if (s->allocs != f->count)
+    return refuse(f, "kernels used the memory in other executions of the construct, so the "
+                     "mapping is needed there");
+  if (s->multi_buf)
+    return refuse(f, "the construct mapped a different host buffer at different executions, "
+                     "and ompdp removes a mapping only on what it saw of one buffer");
+  if (s->lt_count != s->allocs || !s->lt_exit_region || s->lt_exit_mixed ||
+      (!enter && s->lt_exit_region != s->region))
+    return refuse(f, "the run did not see each allocation freed by one and the same `target "
+                     "exit data` (the end of the `target data`), so there is no pair of "
+                     "clauses to remove");
   ompdp_rw_items_t xr = {0};
   int exit_item = -1;
   if (enter) {
@@ -130,7 +155,8 @@ static int plan_unused_alloc(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
     if (xr.items[0].construct != OMPDP_CK_TARGET_EXIT_DATA || exit_item < 0 ||
         (uint32_t)exit_item >= xr.reg.num_items) {
       free(xr.items);
-      return -1;
+      return refuse(f, "the `target exit data` that frees the memory does not name the item "
+                       "once, so its clause cannot be removed with the `target enter data`'s");
     }
   }
   ompdp_rewrite_t *rw = ompdp_finding_add_rewrite(f, OMPDP_RK_REMOVE_ITEM);
@@ -172,7 +198,7 @@ static int plan_unused_alloc(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
                  lt_t - (uint64_t)(in_share * (double)lt_t));
   }
   return ompdp_rw_with_ops(c, f,
-                           ompdp_rw_finish(f, rc, s->lt_transfers, s->allocs, s->lt_bytes,
+                           ompdp_rw_finish(f, ompdp_rw_text_said(f, rc, why), s->lt_transfers, s->allocs, s->lt_bytes,
                                            ompdp_rw_to_ns(c, s->lt_dur), &d, &a),
                            (const uint64_t(*)[3])rm, NULL);
 }
@@ -184,7 +210,8 @@ static int plan_unused_transfer(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
   const ompdp_region_info_t *it = &ri->items[s->item];
   int update = it->construct == OMPDP_CK_TARGET_UPDATE;
   if (update ? it->map_type != OMPDP_MT_UPDATE_TO : !ompdp_rw_has_to(it->map_type))
-    return -1;
+    return refuse(f, "the clause that made the copy is not a `to` the region table records "
+                     "for this item (a mapper or an implicit map moved it)");
   /* Every copy in of the site unused, and none copied back to the host
    * before being overwritten (without it, the host would get older bytes).
    * A site that worked on several buffers (a loop that maps a new malloc'ed
@@ -198,8 +225,12 @@ static int plan_unused_transfer(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
                               "the host would get the device's older bytes")
                ? -2
                : -1;
-  if (s->h2d != f->count || s->copied_back)
-    return -1;
+  if (s->h2d != f->count)
+    return refuse(f, "kernels read the copies of other executions of the construct, so the "
+                     "copy is needed there");
+  if (s->copied_back)
+    return refuse(f, "some of what it sends is copied back to the host later, and without it "
+                     "the host would get the device's older bytes");
   ompdp_rewrite_t *rw =
       ompdp_finding_add_rewrite(f, update ? OMPDP_RK_REMOVE_ITEM : OMPDP_RK_CHANGE_MAP_TYPE);
   if (!rw)
@@ -226,7 +257,7 @@ static int plan_unused_transfer(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
   ompdp_oc_t rm = {{0}};
   ompdp_oc_add(rm, OMPDP_OC_H2D, s->h2d, s->bytes_h2d, s->dur_h2d);
   return ompdp_rw_with_ops(
-      c, f, ompdp_rw_finish(f, rc, s->h2d, 0, s->bytes_h2d, ompdp_rw_to_ns(c, s->dur_h2d), &d, &a),
+      c, f, ompdp_rw_finish(f, ompdp_rw_text_said(f, rc, why), s->h2d, 0, s->bytes_h2d, ompdp_rw_to_ns(c, s->dur_h2d), &d, &a),
       (const uint64_t(*)[3])rm, NULL);
 }
 
@@ -285,7 +316,7 @@ static int plan_firstprivate(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
   ompdp_rw_oc_site_allocs(add, s, n, 1);
   uint64_t time = s->dur_d2h;
   rc = ompdp_rw_with_ops(c, f,
-                         ompdp_rw_finish(f, rc, s->h2d + s->d2h - n, s->allocs - n,
+                         ompdp_rw_finish(f, ompdp_rw_text_said(f, rc, why), s->h2d + s->d2h - n, s->allocs - n,
                                          s->bytes_h2d + s->bytes_d2h - n * it->fill_elem_size,
                                          ompdp_rw_to_ns(c, time), &d, &a),
                          (const uint64_t(*)[3])rm, (const uint64_t(*)[3])add);
@@ -303,7 +334,7 @@ static int plan_unread(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const ompdp
                        const ompdp_rw_site_t *s) {
   const ompdp_region_info_t *it = &ri->items[s->item];
   if (!s->d2h)
-    return -1;
+    return refuse(f, "the run saw no copy back at this construct for a narrower map to drop");
   int update = it->construct == OMPDP_CK_TARGET_UPDATE;
   ompdp_map_type_t to = it->map_type == OMPDP_MT_TOFROM ? OMPDP_MT_TO
                         : it->construct == OMPDP_CK_TARGET_EXIT_DATA ? OMPDP_MT_RELEASE
@@ -330,7 +361,7 @@ static int plan_unread(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const ompdp
   ompdp_oc_add(rm, OMPDP_OC_D2H, s->d2h, s->bytes_d2h, s->dur_d2h);
   return ompdp_rw_with_ops(
       c, f,
-      ompdp_rw_finish(f, rc, s->d2h, 0, s->bytes_d2h, ompdp_rw_to_ns(c, s->dur_d2h), &d, &a),
+      ompdp_rw_finish(f, ompdp_rw_text_said(f, rc, why), s->d2h, 0, s->bytes_d2h, ompdp_rw_to_ns(c, s->dur_d2h), &d, &a),
       (const uint64_t(*)[3])rm, NULL);
 }
 
@@ -347,15 +378,21 @@ static int plan_overbroad(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
   int rule = ompdp_overbroad_rule(it);
   if (rule == OMPDP_OVERBROAD_UNREAD)
     return plan_unread(c, f, ri, s);
-  if (rule == OMPDP_OVERBROAD_NONE || s->multi_buf)
-    return -1;
+  if (rule == OMPDP_OVERBROAD_NONE)
+    return refuse(f, "the compiler's region table does not show the region only reading, only "
+                     "writing or never touching the item, which a narrower map needs");
+  if (s->multi_buf)
+    return refuse(f, "the construct mapped a different host buffer at different executions, "
+                     "and ompdp narrows a map only on what it saw of one buffer");
   if (rule == OMPDP_OVERBROAD_TO) {
     int prc = plan_firstprivate(c, f, it, s);
     if (prc != -1)
       return prc;
   }
   if (rule != OMPDP_OVERBROAD_FROM && s->d2h && s->dev_changed)
-    return -1;
+    return refuse(f, "a copy back brought the host other bytes than the device had received, "
+                     "so the device changed the data (through a pointer or a call the compiler "
+                     "cannot follow) and the copy back is needed");
   const char *name = it->implicit ? it->variable : it->expr;
   ompdp_strbuf_t from_assume = {0};
   int from_by = 0;
@@ -395,7 +432,8 @@ static int plan_overbroad(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
   }
   if (!transfers && !allocs) {
     free(from_assume.d);
-    return -1;
+    return refuse(f, "the run saw none of the copies a narrower map would drop at this "
+                     "construct");
   }
   ompdp_rewrite_t *rw = ompdp_finding_add_rewrite(
       f, rule == OMPDP_OVERBROAD_REMOVE ? OMPDP_RK_REMOVE_ITEM : OMPDP_RK_CHANGE_MAP_TYPE);
@@ -427,7 +465,7 @@ static int plan_overbroad(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
     a.oom = 1;
   free(from_assume.d);
   return ompdp_rw_with_ops(
-      c, f, ompdp_rw_finish(f, rc, transfers, allocs, bytes, ompdp_rw_to_ns(c, time), &d, &a),
+      c, f, ompdp_rw_finish(f, ompdp_rw_text_said(f, rc, why), transfers, allocs, bytes, ompdp_rw_to_ns(c, time), &d, &a),
       (const uint64_t(*)[3])rm, NULL);
 }
 
@@ -577,7 +615,7 @@ static int device_clause(const ompdp_region_info_t *it, char *dev, size_t size) 
 /* The words of a zero-filled `target update to` that gets no fill: the
  * finding's suggestion says why. Returns -1, or -2 out of memory. */
 static int refuse_update(ompdp_finding_t *f, const char *why) {
-  return ompdp_rw_advise(f, why) ? -2 : -1;
+  return refuse(f, why);
 }
 
 
@@ -613,7 +651,7 @@ static int plan_zero_update(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
                             const ompdp_rw_items_t *ri, const ompdp_rw_site_t *s) {
   const ompdp_region_info_t *it = &ri->items[s->item];
   if (it->map_type != OMPDP_MT_UPDATE_TO || !s->h2d)
-    return -1;
+    return refuse(f, "the `target update` is not a `to` of this item that the run saw copy");
   if (!ompdp_rw_explicit_item(it))
     return refuse_update(f, "the item's clause is not in the region table");
   char dev[256];
@@ -680,7 +718,7 @@ static int plan_zero_update(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
   ompdp_oc_t rm = {{0}};
   ompdp_oc_add(rm, OMPDP_OC_H2D, s->h2d, s->bytes_h2d, s->dur_h2d);
   return ompdp_rw_with_ops(
-      c, f, ompdp_rw_finish(f, rc, s->h2d, 0, s->bytes_h2d, ompdp_rw_to_ns(c, s->dur_h2d), &d, &as),
+      c, f, ompdp_rw_finish(f, ompdp_rw_text_said(f, rc, why), s->h2d, 0, s->bytes_h2d, ompdp_rw_to_ns(c, s->dur_h2d), &d, &as),
       (const uint64_t(*)[3])rm, NULL);
 }
 
@@ -707,42 +745,75 @@ static int plan_zero_fill(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
     return plan_zero_update(c, f, ri, s);
   int enter = it->construct == OMPDP_CK_TARGET_ENTER_DATA;
   int structured = ompdp_rw_is_structured(it->construct);
-  if ((!enter && !structured) || !ompdp_rw_has_to(it->map_type) || !ompdp_rw_explicit_item(it) ||
-      it->nowait)
-    return -1;
-  if (it->modifiers & (OMPDP_MOD_PRESENT | OMPDP_MOD_MAPPER | (enter ? 0 : OMPDP_MOD_ALWAYS)))
-    return -1;
-  if (!s->h2d || s->h2d_zero != s->h2d || s->allocs != s->h2d || !it->fill_elem_size ||
-      s->alloc_bytes % it->fill_elem_size)
-    return -1;
+  if ((!enter && !structured) || !ompdp_rw_has_to(it->map_type))
+    return refuse(f, "the copy is not made by a `to` or `tofrom` map of a `target`, `target "
+                     "data` or `target enter data`, where an allocation and a fill can take "
+                     "its place");
+  if (!ompdp_rw_explicit_item(it))
+    return refuse(f, "the item is mapped implicitly, and ompdp writes `map(alloc: ...)` and a "
+                     "fill only for an item its directive names");
+  if (it->nowait)
+    return refuse(f, "the construct is `nowait`, and the fill before it would have to wait "
+                     "for the same tasks");
+  if (it->modifiers & OMPDP_MOD_PRESENT)
+    return refuse(f, "the map has the `present` modifier: the data is on the device already, "
+                     "and a fill would overwrite it");
+  if (it->modifiers & OMPDP_MOD_MAPPER)
+    return refuse(f, "the item is mapped through a mapper, whose copies a fill of the item "
+                     "does not reproduce");
+  if (!enter && (it->modifiers & OMPDP_MOD_ALWAYS))
+    return refuse(f, "the map has `always`, which copies even when the data is present, so a "
+                     "fill before the construct would be overwritten by the copy");
+  if (!s->h2d || s->h2d_zero != s->h2d)
+    return refuse(f, "other executions of the construct copied bytes other than zeros, so "
+                     "the copy is needed there");
+  if (s->allocs != s->h2d)
+    return refuse(f, "the item was already on the device at some executions (copied without "
+                     "an allocation of its own), where a fill would overwrite what the device "
+                     "holds");
+  if (!it->fill_elem_size || s->alloc_bytes % it->fill_elem_size)
+    return refuse(f, "the compiler gave no element type and size for the item that a fill "
+                     "loop can be written with");
   /* Another buffer at each execution (a malloc per call) is the same case
    * for a structured construct, whose facts hold for every buffer (outside
    * below); other sizes need the section's length, evaluated each time. */
-  if ((s->multi_buf && !structured) ||
-      (s->sizes_differ && !(structured && (it->fill_flags & OMPDP_FILL_SECTION))))
-    return -1;
+  if (s->multi_buf && !structured)
+    return refuse(f, "the `target enter data` mapped a different host buffer at different "
+                     "executions, and ompdp fills after it only on what it saw of one buffer");
+  if (s->sizes_differ && !(structured && (it->fill_flags & OMPDP_FILL_SECTION)))
+    return refuse(f, "the mapped size changes between executions, and the item is not an "
+                     "array section whose length the fill could evaluate again");
   if ((it->fill_flags & OMPDP_FILL_WHOLE) &&
       s->alloc_bytes != (uint64_t)it->fill_count * it->fill_elem_size)
-    return -1;
+    return refuse(f, "the bytes mapped are not the whole variable the compiler sees, so a fill "
+                     "of the variable would not match the copy");
   if (structured) {
     /* Other sites may use the buffer only while this one's allocation is
      * live (a `target update` inside its `target data`), where they find
      * it as the fill leaves it. */
     const ompdp_plan_buf_t *b = &c->facts->bufs[s->buf - 1];
-    if (s->outside || (b->num_sites != 1 && s->deletes != s->allocs) || !it->block ||
-        !it->stmt_end_line || !it->stmt_end_column)
-      return -1;
+    if (s->outside || (b->num_sites != 1 && s->deletes != s->allocs))
+      return refuse(f, "other constructs use the buffer while this construct has not mapped "
+                       "it, so a fill before the construct could find their data present and "
+                       "overwrite it");
+    if (!it->block || !it->stmt_end_line || !it->stmt_end_column)
+      return refuse(f, "the region table does not give where the construct's statement ends, "
+                       "where the `target exit data` after it would go");
   }
   /* The fill and the new directives run on the construct's device; any
    * other clause (if, depend, nowait, ...) would need them to follow it
    * too, which this rule does not do. */
   char dev[256];
   if (device_clause(it, dev, sizeof(dev)))
-    return -1;
+    return refuse(f, "the directive has clauses other than `device` (`if`, `depend`, ...) "
+                     "that the new directives and the fill would have to follow too");
   uint32_t ind = it->column > 1 ? it->column - 1 : 0;
   char *fill_text;
   ompdp_rewrite_t *rw;
   int frc = start_fill(f, it, ind, dev, &fill_text, &rw);
+  if (frc == -1)
+    return refuse(f, "the compiler gave no element type, size and one-dimensional section (or "
+                     "whole variable) for it that a fill can be written with");
   if (frc)
     return frc;
   const char *why = NULL;
@@ -802,7 +873,7 @@ static int plan_zero_fill(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
   ompdp_oc_t rm = {{0}};
   ompdp_oc_add(rm, OMPDP_OC_H2D, s->h2d, s->bytes_h2d, s->dur_h2d);
   return ompdp_rw_with_ops(
-      c, f, ompdp_rw_finish(f, rc, s->h2d, 0, s->bytes_h2d, ompdp_rw_to_ns(c, s->dur_h2d), &d, &as),
+      c, f, ompdp_rw_finish(f, ompdp_rw_text_said(f, rc, why), s->h2d, 0, s->bytes_h2d, ompdp_rw_to_ns(c, s->dur_h2d), &d, &as),
       (const uint64_t(*)[3])rm, NULL);
 }
 
@@ -875,8 +946,23 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
       ompdp_finding_t *f = &r->findings[i];
       uint32_t si = site_index(&c, f);
       ompdp_rw_items_t ri;
-      if (ompdp_rw_rule(f) != item_rules[k].rule || !si || removal[si - 1] ||
-          ompdp_rw_load_region(&c, f->rt_region, &ri))
+      if (ompdp_rw_rule(f) != item_rules[k].rule || !si)
+        continue;
+      if (removal[si - 1]) {
+        /* The site's item goes, or its copies in do (an earlier rule's
+         * rewrite, which the loop below may share with it). */
+        const ompdp_finding_t *by = &r->findings[removal[si - 1] - 1];
+        char why[320];
+        snprintf(why, sizeof(why),
+                 "the rewrite of this construct's `%s` for its %s finding (%s) changes the same "
+                 "clause, and a second rewrite of it would not add up",
+                 f->variable ? f->variable : "item", ompdp_finding_kind_json(by->kind),
+                 by->num_rewrites ? ompdp_rewrite_kind_json(by->rewrites[0].kind) : "rewrite");
+        if (ompdp_rw_advise(f, why))
+          rc = -1;
+        continue;
+      }
+      if (ompdp_rw_load_region(&c, f->rt_region, &ri))
         continue;
       const ompdp_rw_site_t *s = &facts->sites[si - 1];
       int prc = (uint32_t)s->item < ri.reg.num_items ? item_rules[k].plan(&c, f, &ri, s) : -1;

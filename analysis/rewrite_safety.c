@@ -296,6 +296,22 @@ int ompdp_rw_compile_commands(ompdp_report_t *r, const ompdp_plan_t *plan) {
 int ompdp_rw_advise(ompdp_finding_t *f, const char *why) {
   if (!why || !*why)
     return 0;
+  const char *old = f->no_rewrite ? f->no_rewrite : "";
+  if (strstr(old, why))
+    return 0;
+  ompdp_strbuf_t b = {0};
+  ompdp_sb_printf(&b, "%s%s%s", old, *old ? "; " : "", why);
+  char *s = ompdp_sb_take(&b);
+  if (!s)
+    return -1;
+  free(f->no_rewrite);
+  f->no_rewrite = s;
+  return 0;
+}
+
+int ompdp_rw_advise_words(ompdp_finding_t *f, const char *why) {
+  if (!why || !*why)
+    return 0;
   const char *old = f->suggestion ? f->suggestion : "";
   if (strstr(old, why))
     return 0;

@@ -14,8 +14,10 @@
 |*   assumptions `tofrom` -> `from` only when the compiler proved that the
 |*               region writes every element before reading any, or the run
 |*               confirms it for a single value and contradicts it nowhere;
-|*   advice      a finding the planner gives no rewrite says why in its
-|*               suggestion.
+|*   advice      a finding the planner gives no rewrite says why: each
+|*               refusal is recorded (ompdp_rw_advise), and the verdicts
+|*               put it in the suggestion of an advice that ends without a
+|*               rewrite (ompdp_rw_advise_words).
 |*
 \*===----------------------------------------------------------------------===*/
 #ifndef OMPDP_REWRITE_SAFETY_H
@@ -87,8 +89,14 @@ int ompdp_rw_compile_commands(ompdp_report_t *r, const ompdp_plan_t *plan);
 
 /*--- advice ----------------------------------------------------------------*/
 
+/* Records why the planner made no rewrite for f (f->no_rewrite; a reason
+ * already there is not said twice). Nothing is shown yet: a later rule may
+ * still rewrite the finding. The verdicts (verdict.c) say it in the words
+ * of an advice that ends without a rewrite. Returns 0, or -1 when out of
+ * memory. */
+int ompdp_rw_advise(ompdp_finding_t *f, const char *why);
 /* Appends "No rewrite: <why>." to the finding's suggestion (once). Returns
  * 0, or -1 when out of memory. */
-int ompdp_rw_advise(ompdp_finding_t *f, const char *why);
+int ompdp_rw_advise_words(ompdp_finding_t *f, const char *why);
 
 #endif /* OMPDP_REWRITE_SAFETY_H */

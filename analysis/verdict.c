@@ -169,6 +169,7 @@ static void gather(const ompdp_plan_t *p, const uint32_t *order, const ompdp_fin
   v->base_stored = (it.access_flags & OMPDP_IA_BASE_STORED) != 0;
   v->nowait = it.nowait != 0;
   v->update_to = it.map_type == OMPDP_MT_UPDATE_TO;
+  v->update_from = it.map_type == OMPDP_MT_UPDATE_FROM;
   v->to_written = (it.map_type == OMPDP_MT_TO || it.map_type == OMPDP_MT_UPDATE_TO) &&
                   access_writes(it.access);
   /* The construct repeats at calls of its function (its own copies and
@@ -489,10 +490,18 @@ static const char *no_keep_reason(const ompdp_finding_t *f, const ompdp_verdict_
     return NULL; /* their words say what and why */
   if (!in->with_facts)
     return NULL;
-  if (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && in->update_to)
+  if (in->update_to && in->host_written && f->kind != OMPDP_FK_DUPLICATE_TRANSFER)
+    return "host code between two of these `target update to`s writes the item (the compiler "
+           "sees the writes), so each may carry new bytes, and the device's copy would be "
+           "stale without it";
+  if (in->update_to)
     return "moving the update needs proof that no kernel changes the data between two of "
            "them; the compiler saw none write it, but does not prove that it saw every kernel "
            "that runs there (functions of other files, calls through pointers)";
+  if (in->update_from)
+    return "the copies back are the program's own `target update from`s of data that stays on "
+           "the device, and dropping one needs proof that the host never reads what it brings, "
+           "which one run cannot give";
   if (in->multi_buf)
     return "the construct mapped more than one host buffer here (the pointer is set anew), so "
            "no one buffer can stay on the device";
@@ -523,6 +532,32 @@ static const char *no_keep_reason(const ompdp_finding_t *f, const ompdp_verdict_
 static int has_reason(const char *s) {
   return s && (strstr(s, "No rewrite:") || strstr(s, "ompdp does not") ||
                strstr(s, "ompdp did not"));
+}
+
+/* Why a finding without a rewrite has none when neither its rule's planner
+ * nor the keep-resident facts said why: what the report lacks to plan one,
+ * from what is missing first. The last words (no fact explains it) are a
+ * gap in ompdp, and say so: lit runtime/advice_every_reason.test fails on
+ * them. */
+static const char *missing_reason(const ompdp_report_t *r, const ompdp_finding_t *f,
+                                  const ompdp_verdict_facts_t *in, int have_plan) {
+  if (!f->region_id && !f->rt_region)
+    return "the program was not compiled with the ompdp plugin (`-fplugin=.../ompdp.so`), so "
+           "ompdp has no region table with the clauses to edit";
+  if (!have_plan && r->recovered_reason)
+    return r->recovered_from_log
+               ? "the report was rebuilt from the event log of a program that died, and the "
+                 "log does not carry the facts of the run that rewrites are planned from"
+               : "the report was rebuilt from the journal of a program that died, and the "
+                 "journal does not carry the facts of the run that rewrites are planned from";
+  if (!have_plan)
+    return "the report does not carry the facts of the run that rewrites are planned from "
+           "(ompdp ran short of memory gathering them, which a warning says)";
+  if (!in->with_facts)
+    return "the run's facts have no construct for these operations (the construct's file was "
+           "compiled without the ompdp plugin, or they are the runtime's own), so there is no "
+           "clause to edit";
+  return "ompdp has no rule for this case";
 }
 
 int ompdp_assign_verdicts(ompdp_report_t *r, const ompdp_plan_t *plan) {
@@ -558,10 +593,18 @@ int ompdp_assign_verdicts(ompdp_report_t *r, const ompdp_plan_t *plan) {
     } else if (!ompdp_verdict_saves(f->verdict)) {
       rc = -1; /* out of memory: the detection's words stay */
     }
-    /* Advice says why ompdp did not rewrite it. */
-    const char *why = f->verdict == OMPDP_V_ADVICE ? no_keep_reason(f, &v) : NULL;
-    if (why && !has_reason(f->suggestion) && ompdp_rw_advise(f, why))
-      rc = -1;
+    /* Advice without a rewrite says why ompdp made none: what its rule's
+     * planner said (rewrite_safety.h, ompdp_rw_advise), else why the item
+     * cannot be kept resident, else what the report lacks. */
+    if (f->verdict == OMPDP_V_ADVICE && !f->num_rewrites && !has_reason(f->suggestion)) {
+      const char *why = f->no_rewrite;
+      if (!why)
+        why = no_keep_reason(f, &v);
+      if (!why)
+        why = missing_reason(r, f, &v, have_plan);
+      if (ompdp_rw_advise_words(f, why))
+        rc = -1;
+    }
   }
   free(order);
   /* The run's union less what the excluded findings saved: exact when they

@@ -25,6 +25,7 @@ typedef struct ompdp_verdict_facts {
                          used the buffer too (the caller would need it) */
   int multi_buf, interleaved, sizes_differ, base_stored, to_written, nowait;
   int update_to; /* the site is a `target update to` item */
+  int update_from; /* ... a `target update from` item */
   int update_resets; /* ... device code between two executions of a
                         `target update to` of it (OMPDP_IA_DEVICE_WRITTEN) */
   int copy_of_other; /* host code copies another variable into the item

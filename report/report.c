@@ -329,6 +329,7 @@ void ompdp_finding_free(ompdp_finding_t *f) {
   free(f->clause);
   free(f->call);
   free(f->suggestion);
+  free(f->no_rewrite);
   ompdp_spread_free(f->spread);
   memset(f, 0, sizeof(*f));
 }

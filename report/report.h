@@ -92,6 +92,11 @@ typedef struct ompdp_finding {
                              plugin records it), instead of a clause; NULL
                              for a construct */
   char *suggestion;       /* the fix, in words */
+  /* Why the planner made no rewrite for it (sentences joined by "; ",
+   * malloc'd; NULL when none was said): not written as such, the verdicts
+   * end the suggestion of an advice that has no rewrite with it
+   * ("No rewrite: <why>.", analysis/verdict.c). */
+  char *no_rewrite;
   /* Duplicate transfers only: repeats that re-send the same host buffer
    * versus other host buffers that happen to hold the same bytes. */
   uint64_t same_buffer;

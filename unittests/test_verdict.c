@@ -9,6 +9,7 @@
 \*===----------------------------------------------------------------------===*/
 #include "check.h"
 #include "report.h"
+#include "rewrite_safety.h" /* ompdp_rw_advise */
 #include "verdict.h"
 
 #include <stdlib.h>
@@ -506,11 +507,14 @@ static void test_assign_unused_some(void) {
     f->item = 0;
     f->variable = ompdp_strdup("buf0");
     f->suggestion = ompdp_strdup("remove the transfer");
+    /* What the planner said (plan_unused_transfer) ends the advice. */
+    f->no_rewrite = ompdp_strdup("what it sends is copied back to the host later");
     CHECK(ompdp_assign_verdicts(&r, &plan) == 0);
     CHECK(r.findings[0].verdict == OMPDP_V_ADVICE);
     if (all)
       CHECK(r.findings[0].suggestion &&
-            !strcmp(r.findings[0].suggestion, "remove the transfer"));
+            !strcmp(r.findings[0].suggestion, "remove the transfer. No rewrite: what it sends "
+                                              "is copied back to the host later."));
     else
       CHECK(r.findings[0].suggestion &&
             !strcmp(r.findings[0].suggestion,
@@ -618,6 +622,68 @@ static void test_assign_host_written(void) {
   }
 }
 
+/* Every advice without a rewrite says why: the planner's reason when it
+ * gave one (said once, even if recorded twice); else what the report
+ * lacks: no region table (no plugin), no plan, no facts for the site; a
+ * reason recorded for a finding that a later rule rewrote is not said. */
+static void test_assign_reasons(void) {
+  ompdp_plan_region_t region;
+  ompdp_region_info_t item;
+  one_region(&region, &item, OMPDP_CK_TARGET_ENTER_DATA, OMPDP_MT_TO);
+  ompdp_plan_site_t site = {.region = 1, .item = 0, .buf = 1, .h2d = 1, .allocs = 1};
+  ompdp_plan_t plan = one_site_plan(&site, &region);
+  static const struct {
+    int plugin, plan, site, said, rewritten;
+    const char *want; /* in the suggestion, after "No rewrite: " */
+  } cases[] = {
+      {0, 0, 0, 0, 0, "the program was not compiled with the ompdp plugin"},
+      {1, 0, 1, 0, 0, "the report does not carry the facts of the run"},
+      {2, 0, 1, 0, 0, "the report was rebuilt from the event log of a program that died"},
+      {1, 1, 0, 0, 0, "the run's facts have no construct for these operations"},
+      {1, 1, 1, 1, 0, "the map has the `present` modifier."},
+      {1, 1, 1, 1, 1, NULL},
+  };
+  for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); ++c) {
+    ompdp_report_t r;
+    ompdp_report_init(&r);
+    ompdp_finding_t *f = ompdp_report_add_finding(&r, OMPDP_FK_ZERO_TRANSFER);
+    f->count = 1;
+    f->time_saved_ns = 10;
+    f->suggestion = ompdp_strdup("fill it on the device");
+    if (cases[c].plugin == 2) {
+      r.recovered_reason = ompdp_strdup("killed by signal 9");
+      r.recovered_from_log = 1;
+    }
+    if (cases[c].plugin) {
+      f->region_id = 7;
+      f->rt_region = cases[c].site ? 1 : 2;
+      f->item = 0;
+    }
+    if (cases[c].said) {
+      CHECK(ompdp_rw_advise(f, "the map has the `present` modifier") == 0);
+      CHECK(ompdp_rw_advise(f, "the map has the `present` modifier") == 0);
+      CHECK(f->suggestion && !strstr(f->suggestion, "No rewrite")); /* not yet */
+    }
+    if (cases[c].rewritten) {
+      ompdp_rewrite_t *rw = ompdp_finding_add_rewrite(f, OMPDP_RK_ALLOC_AND_FILL);
+      CHECK(rw != NULL);
+      if (rw)
+        rw->description = ompdp_strdup("fill it");
+    }
+    CHECK(ompdp_assign_verdicts(&r, cases[c].plan ? &plan : NULL) == 0);
+    const char *s = r.findings[0].suggestion ? r.findings[0].suggestion : "";
+    const char *why = strstr(s, "No rewrite: ");
+    if (!cases[c].want) {
+      CHECK(r.findings[0].verdict == OMPDP_V_FIX && !why);
+    } else {
+      CHECK(r.findings[0].verdict == OMPDP_V_ADVICE);
+      CHECK(why && !strncmp(why + 12, cases[c].want, strlen(cases[c].want)));
+      CHECK(why && !strstr(why + 1, "No rewrite: ") && !strstr(s, "modifier; "));
+    }
+    ompdp_report_free(&r);
+  }
+}
+
 int main(void) {
   test_fix();
   test_advice();
@@ -632,5 +698,6 @@ int main(void) {
   test_assign_local_reduction();
   test_assign_update_resets();
   test_assign_host_written();
+  test_assign_reasons();
   return CHECK_DONE();
 }
