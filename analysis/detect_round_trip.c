@@ -187,6 +187,9 @@ static void *rtrip_new(const ompdp_engine_config_t *cfg) {
   return rtrip_create(lim ? lim / 3 : 0);
 }
 
+/* The words keep both of the host's views: what it reads comes back, and
+ * what host code changes goes out again (bytes that came back unchanged
+ * may still be rewritten by the host, with the same values this time). */
 static char *rtrip_text(const ompdp_finding_t *f, const ompdp_region_info_t *item,
                         uint32_t rule, const char *d) {
   char buf[768];
@@ -200,14 +203,16 @@ static char *rtrip_text(const ompdp_finding_t *f, const ompdp_region_info_t *ite
              "has no loop around it, so keep the data on the device where the calls repeat "
              "(`#pragma omp target enter data map(to: %s)` before the caller's loop, `target "
              "exit data map(from: %s)` after it), and use `#pragma omp target update from(%s)` "
-             "only where the host reads it; ompdp does not rewrite callers yet",
-             plural, d, v, v, v);
+             "only where the host reads it and `target update to(%s)` after host code that "
+             "changes it; ompdp does not rewrite callers yet",
+             plural, d, v, v, v, v);
   else
     snprintf(buf, sizeof(buf),
              "data copied back from device%s %s returns unchanged: keep it on the device across "
              "the enclosing loop with `#pragma omp target data map(tofrom: %s)`, and use "
-             "`#pragma omp target update from(%s)` only where the host reads it",
-             plural, d, v, v);
+             "`#pragma omp target update from(%s)` only where the host reads it and `target "
+             "update to(%s)` after host code that changes it",
+             plural, d, v, v, v);
   return ompdp_strdup(buf);
 }
 

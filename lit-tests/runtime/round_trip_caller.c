@@ -43,7 +43,7 @@ int main(void) {
 }
 
 // CALLER: round_trip {{.*}}round_trip_caller.c:{{[0-9]+}}:1 in step count=4
-// CALLER: suggestion: data copied back from device 0 returns unchanged: the construct's function has no loop around it, so keep the data on the device where the calls repeat (`#pragma omp target enter data map(to: a)` before the caller's loop, `target exit data map(from: a)` after it), and use `#pragma omp target update from(a)` only where the host reads it; ompdp does not rewrite callers yet
+// CALLER: suggestion: data copied back from device 0 returns unchanged: the construct's function has no loop around it, so keep the data on the device where the calls repeat (`#pragma omp target enter data map(to: a)` before the caller's loop, `target exit data map(from: a)` after it), and use `#pragma omp target update from(a)` only where the host reads it and `target update to(a)` after host code that changes it; ompdp does not rewrite callers yet
 
 // LOOP: round_trip {{.*}}round_trip_caller.c:{{[0-9]+}}:1 in main count=4
 // LOOP: suggestion: data copied back from device 0 returns unchanged: keep it on the device across the enclosing loop with `#pragma omp target data map(tofrom: a)`
