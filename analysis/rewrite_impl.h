@@ -131,6 +131,11 @@ int ompdp_rw_shrink_lifetime(const struct ompdp_rw_plan *c, ompdp_finding_t *f,
  * (rewrite_routine.c). 0, or -1 when out of memory. */
 int ompdp_rw_hoist_allocs(const ompdp_rw_plan_t *c, ompdp_report_t *r);
 
+/* Records for f that another finding's rewrite (by's, at the same
+ * construct) changes its clause, so that `also` (another rewrite of it)
+ * would not add up. Returns 0, or -1 when out of memory. */
+int ompdp_rw_advise_claimed(ompdp_finding_t *f, const ompdp_finding_t *by, const char *also);
+
 /* text_rc, having recorded for f (ompdp_rw_advise) why the rewrite's text
  * could not be made when it could not (text_rc != 0, why not NULL and not
  * OMPDP_RW_OOM). For the text_rc of ompdp_rw_finish. */

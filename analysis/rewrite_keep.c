@@ -418,14 +418,8 @@ int ompdp_rw_keep_resident_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, cons
     uint32_t si = keep_site(c, f);
     if (!si || !removed[si - 1] || f->num_rewrites)
       continue;
-    const ompdp_finding_t *by = &r->findings[removed[si - 1] - 1];
-    char why[320];
-    snprintf(why, sizeof(why),
-             "the rewrite of this construct's `%s` for its %s finding (%s) changes the same "
-             "clause, and keeping the item resident as well would not add up",
-             f->variable ? f->variable : "item", ompdp_finding_kind_json(by->kind),
-             by->num_rewrites ? ompdp_rewrite_kind_json(by->rewrites[0].kind) : "rewrite");
-    if (ompdp_rw_advise(f, why))
+    if (ompdp_rw_advise_claimed(f, &r->findings[removed[si - 1] - 1],
+                                "keeping the item resident as well"))
       goto out;
   }
   /* Group by loop. */

@@ -68,6 +68,16 @@ void ompdp_rw_oc_site_allocs(ompdp_oc_t oc, const ompdp_rw_site_t *s, uint64_t n
                all ? s->dur_delete : s->dur_delete - s->dur_delete_last);
 }
 
+int ompdp_rw_advise_claimed(ompdp_finding_t *f, const ompdp_finding_t *by, const char *also) {
+  char why[384];
+  snprintf(why, sizeof(why),
+           "the rewrite of this construct's `%s` for its %s finding (%s) changes the same "
+           "clause, and %s would not add up",
+           f->variable ? f->variable : "item", ompdp_finding_kind_json(by->kind),
+           by->num_rewrites ? ompdp_rewrite_kind_json(by->rewrites[0].kind) : "rewrite", also);
+  return ompdp_rw_advise(f, why);
+}
+
 int ompdp_rw_text_said(ompdp_finding_t *f, int text_rc, const char *why) {
   if (!text_rc || !why || !strcmp(why, OMPDP_RW_OOM))
     return text_rc;
@@ -951,14 +961,8 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
       if (removal[si - 1]) {
         /* The site's item goes, or its copies in do (an earlier rule's
          * rewrite, which the loop below may share with it). */
-        const ompdp_finding_t *by = &r->findings[removal[si - 1] - 1];
-        char why[320];
-        snprintf(why, sizeof(why),
-                 "the rewrite of this construct's `%s` for its %s finding (%s) changes the same "
-                 "clause, and a second rewrite of it would not add up",
-                 f->variable ? f->variable : "item", ompdp_finding_kind_json(by->kind),
-                 by->num_rewrites ? ompdp_rewrite_kind_json(by->rewrites[0].kind) : "rewrite");
-        if (ompdp_rw_advise(f, why))
+        if (ompdp_rw_advise_claimed(f, &r->findings[removal[si - 1] - 1],
+                                    "a second rewrite of it"))
           rc = -1;
         continue;
       }
