@@ -16,8 +16,8 @@
 # "FAIL ..." lines and exits 1.
 #
 # advice_reasons_check.py --vague IN.json OUT.json writes a copy of a report
-# whose first advice finding has lost its reason and whose second has a
-# generic one, for the negative case.
+# whose first advice finding that ends with "No rewrite: ..." has lost it
+# and whose second has a generic one instead, for the negative case.
 #
 # ===----------------------------------------------------------------------===#
 import json
@@ -104,7 +104,8 @@ def main():
 
 def vague(src, dst):
     rep = json.load(open(src))
-    advice = [f for f in rep["findings"] if f.get("verdict") == "advice" and not f.get("rewrites")]
+    advice = [f for f in rep["findings"] if f.get("verdict") == "advice" and not f.get("rewrites")
+              and "No rewrite: " in f.get("suggestion", "")]
     cut = lambda s: re.sub(r"(\. )?No rewrite: .*$", "", s)
     advice[0]["suggestion"] = cut(advice[0]["suggestion"])
     advice[1]["suggestion"] = cut(advice[1]["suggestion"]) + ". No rewrite: ompdp has no rule for this case."
