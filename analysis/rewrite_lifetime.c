@@ -228,8 +228,9 @@ int ompdp_rw_shrink_lifetime(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
                              const ompdp_rw_items_t *ri, const ompdp_rw_site_t *s) {
   const ompdp_region_info_t *it = &ri->items[s->item];
   int early = f->kind == OMPDP_FK_EARLY_ALLOC;
-  if (!f->peak_saved_bytes)
-    return -1; /* it lowers nothing: no reason to move anything */
+  if (!f->peak_saved_bytes) /* it lowers nothing: no reason to move anything */
+    return ompdp_rw_advise(f, "moving it would not lower the device's peak memory, so there is "
+                              "nothing to gain by it") ? -2 : -1;
   if (it->construct == OMPDP_CK_TARGET_DATA)
     return plan_split(c, f, ri, (uint32_t)s->item, early);
   if (it->construct != OMPDP_CK_TARGET_ENTER_DATA)

@@ -308,21 +308,3 @@ int ompdp_rw_advise(ompdp_finding_t *f, const char *why) {
   f->no_rewrite = s;
   return 0;
 }
-
-int ompdp_rw_advise_words(ompdp_finding_t *f, const char *why) {
-  if (!why || !*why)
-    return 0;
-  const char *old = f->suggestion ? f->suggestion : "";
-  if (strstr(old, why))
-    return 0;
-  ompdp_strbuf_t b = {0};
-  size_t n = strlen(old);
-  ompdp_sb_printf(&b, "%s%sNo rewrite: %s.", old,
-                  !n ? "" : old[n - 1] == '.' ? " " : ". ", why);
-  char *s = ompdp_sb_take(&b);
-  if (!s)
-    return -1;
-  free(f->suggestion);
-  f->suggestion = s;
-  return 0;
-}

@@ -17,7 +17,7 @@
 |*   advice      a finding the planner gives no rewrite says why: each
 |*               refusal is recorded (ompdp_rw_advise), and the verdicts
 |*               put it in the suggestion of an advice that ends without a
-|*               rewrite (ompdp_rw_advise_words).
+|*               rewrite (ompdp_finding_add_no_rewrite).
 |*
 \*===----------------------------------------------------------------------===*/
 #ifndef OMPDP_REWRITE_SAFETY_H
@@ -95,8 +95,5 @@ int ompdp_rw_compile_commands(ompdp_report_t *r, const ompdp_plan_t *plan);
  * of an advice that ends without a rewrite. Returns 0, or -1 when out of
  * memory. */
 int ompdp_rw_advise(ompdp_finding_t *f, const char *why);
-/* Appends "No rewrite: <why>." to the finding's suggestion (once). Returns
- * 0, or -1 when out of memory. */
-int ompdp_rw_advise_words(ompdp_finding_t *f, const char *why);
 
 #endif /* OMPDP_REWRITE_SAFETY_H */

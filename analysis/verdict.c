@@ -529,11 +529,6 @@ static const char *no_keep_reason(const ompdp_finding_t *f, const ompdp_verdict_
   return NULL;
 }
 
-static int has_reason(const char *s) {
-  return s && (strstr(s, "No rewrite:") || strstr(s, "ompdp does not") ||
-               strstr(s, "ompdp did not"));
-}
-
 /* Why a finding without a rewrite has none when neither its rule's planner
  * nor the keep-resident facts said why: what the report lacks to plan one,
  * from what is missing first. The last words (no fact explains it) are a
@@ -541,18 +536,8 @@ static int has_reason(const char *s) {
  * them. */
 static const char *missing_reason(const ompdp_report_t *r, const ompdp_finding_t *f,
                                   const ompdp_verdict_facts_t *in, int have_plan) {
-  if (!f->region_id && !f->rt_region)
-    return "the program was not compiled with the ompdp plugin (`-fplugin=.../ompdp.so`), so "
-           "ompdp has no region table with the clauses to edit";
-  if (!have_plan && r->recovered_reason)
-    return r->recovered_from_log
-               ? "the report was rebuilt from the event log of a program that died, and the "
-                 "log does not carry the facts of the run that rewrites are planned from"
-               : "the report was rebuilt from the journal of a program that died, and the "
-                 "journal does not carry the facts of the run that rewrites are planned from";
-  if (!have_plan)
-    return "the report does not carry the facts of the run that rewrites are planned from "
-           "(ompdp ran short of memory gathering them, which a warning says)";
+  if (!have_plan || (!f->region_id && !f->rt_region))
+    return ompdp_finding_no_plan_reason(r, f);
   if (!in->with_facts)
     return "the run's facts have no construct for these operations (the construct's file was "
            "compiled without the ompdp plugin, or they are the runtime's own), so there is no "
@@ -596,13 +581,13 @@ int ompdp_assign_verdicts(ompdp_report_t *r, const ompdp_plan_t *plan) {
     /* Advice without a rewrite says why ompdp made none: what its rule's
      * planner said (rewrite_safety.h, ompdp_rw_advise), else why the item
      * cannot be kept resident, else what the report lacks. */
-    if (f->verdict == OMPDP_V_ADVICE && !f->num_rewrites && !has_reason(f->suggestion)) {
+    if (f->verdict == OMPDP_V_ADVICE && !f->num_rewrites && !ompdp_finding_says_why(f->suggestion)) {
       const char *why = f->no_rewrite;
       if (!why)
         why = no_keep_reason(f, &v);
       if (!why)
         why = missing_reason(r, f, &v, have_plan);
-      if (ompdp_rw_advise_words(f, why))
+      if (ompdp_finding_add_no_rewrite(f, why))
         rc = -1;
     }
   }

@@ -224,9 +224,51 @@ ompdp_verdict_t ompdp_verdict_from_json(const char *name) {
 void ompdp_report_default_verdicts(ompdp_report_t *r) {
   for (size_t i = 0; i < r->num_findings; ++i) {
     ompdp_finding_t *f = &r->findings[i];
-    if (f->verdict == OMPDP_V_NONE)
-      f->verdict = f->num_rewrites ? OMPDP_V_FIX : OMPDP_V_ADVICE;
+    if (f->verdict != OMPDP_V_NONE)
+      continue;
+    f->verdict = f->num_rewrites ? OMPDP_V_FIX : OMPDP_V_ADVICE;
+    /* Advice says why it has no rewrite (out of memory: fewer words). */
+    if (f->verdict == OMPDP_V_ADVICE && !ompdp_finding_says_why(f->suggestion))
+      ompdp_finding_add_no_rewrite(f, ompdp_finding_no_plan_reason(r, f));
   }
+}
+
+int ompdp_finding_says_why(const char *s) {
+  return s && (strstr(s, "No rewrite:") || strstr(s, "ompdp does not") ||
+               strstr(s, "ompdp did not"));
+}
+
+int ompdp_finding_add_no_rewrite(ompdp_finding_t *f, const char *why) {
+  if (!why || !*why)
+    return 0;
+  const char *old = f->suggestion ? f->suggestion : "";
+  if (strstr(old, why))
+    return 0;
+  size_t n = strlen(old);
+  const char *sep = !n ? "" : old[n - 1] == '.' ? " " : ". ";
+  size_t len = n + strlen(sep) + strlen("No rewrite: .") + strlen(why) + 1;
+  char *s = malloc(len);
+  if (!s)
+    return -1;
+  snprintf(s, len, "%s%sNo rewrite: %s.", old, sep, why);
+  free(f->suggestion);
+  f->suggestion = s;
+  return 0;
+}
+
+const char *ompdp_finding_no_plan_reason(const ompdp_report_t *r, const ompdp_finding_t *f) {
+  if (!f->region_id && !f->rt_region)
+    return "the program was not compiled with the ompdp plugin (`-fplugin=.../ompdp.so`), so "
+           "ompdp has no region table with the clauses to edit";
+  if (r->recovered_reason)
+    return r->recovered_from_log
+               ? "the report was rebuilt from the event log of a program that died, and the "
+                 "log does not carry the facts of the run that rewrites are planned from"
+               : "the report was rebuilt from the journal of a program that died, and the "
+                 "journal does not carry the facts of the run that rewrites are planned from";
+  return "the report does not carry the facts of the run that rewrites are planned from "
+         "(ompdp ran short of memory gathering them, which a warning says, or an older ompdp "
+         "wrote it)";
 }
 
 ompdp_rewrite_kind_t ompdp_rewrite_kind_from_json(const char *name) {

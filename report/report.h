@@ -363,8 +363,20 @@ const char *ompdp_verdict_level(ompdp_verdict_t v);
 int ompdp_verdict_saves(ompdp_verdict_t v);
 ompdp_verdict_t ompdp_verdict_from_json(const char *name);
 /* The verdict a finding has without the run's facts (a report of an older
- * ompdp, the runtime's own): fix when it carries a rewrite, else advice. */
+ * ompdp, the runtime's own, one rebuilt from a journal): fix when it
+ * carries a rewrite, else advice, whose suggestion then says why there is
+ * no rewrite (ompdp_finding_no_plan_reason) unless its words do. */
 void ompdp_report_default_verdicts(ompdp_report_t *r);
+/* Whether a suggestion says why ompdp made no rewrite ("No rewrite: ...",
+ * or words of its own: "ompdp does not ...", "ompdp did not ..."). */
+int ompdp_finding_says_why(const char *suggestion);
+/* Ends f's suggestion with "No rewrite: <why>." (once). Returns 0, or -1
+ * when out of memory. */
+int ompdp_finding_add_no_rewrite(ompdp_finding_t *f, const char *why);
+/* Why a finding of r has no rewrite when the report has no plan to make
+ * one from: no region table (no plugin), a report rebuilt from what a
+ * program that died left, or no facts of the run. */
+const char *ompdp_finding_no_plan_reason(const ompdp_report_t *r, const ompdp_finding_t *f);
 /* OMPDP_REWRITE_KIND names; unknown names give OMPDP_RK_OTHER. */
 const char *ompdp_rewrite_kind_json(ompdp_rewrite_kind_t k);
 const char *ompdp_rewrite_kind_description(ompdp_rewrite_kind_t k);

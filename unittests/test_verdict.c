@@ -684,6 +684,30 @@ static void test_assign_reasons(void) {
   }
 }
 
+/* A report decided without the planner (a journal's, an older ompdp's):
+ * its advice says why too, once, and a suggestion that says why already
+ * keeps its words. */
+static void test_default_reasons(void) {
+  ompdp_report_t r;
+  ompdp_report_init(&r);
+  r.recovered_reason = ompdp_strdup("killed by signal 9");
+  ompdp_finding_t *f = ompdp_report_add_finding(&r, OMPDP_FK_DUPLICATE_TRANSFER);
+  f->region_id = 7;
+  f->suggestion = ompdp_strdup("keep it resident");
+  ompdp_finding_t *g = ompdp_report_add_finding(&r, OMPDP_FK_DUPLICATE_TRANSFER);
+  g->suggestion = ompdp_strdup("drop it; ompdp does not rewrite callers yet");
+  ompdp_report_default_verdicts(&r);
+  ompdp_report_default_verdicts(&r);
+  CHECK(r.findings[0].verdict == OMPDP_V_ADVICE && r.findings[0].suggestion &&
+        !strcmp(r.findings[0].suggestion,
+                "keep it resident. No rewrite: the report was rebuilt from the journal of a "
+                "program that died, and the journal does not carry the facts of the run that "
+                "rewrites are planned from."));
+  CHECK(r.findings[1].suggestion &&
+        !strcmp(r.findings[1].suggestion, "drop it; ompdp does not rewrite callers yet"));
+  ompdp_report_free(&r);
+}
+
 int main(void) {
   test_fix();
   test_advice();
@@ -699,5 +723,6 @@ int main(void) {
   test_assign_update_resets();
   test_assign_host_written();
   test_assign_reasons();
+  test_default_reasons();
   return CHECK_DONE();
 }
