@@ -978,7 +978,7 @@ int ompdp_rewrite_report_events(ompdp_report_t *r, const ompdp_event_t *ev, size
     rc = ompdp_rw_facts_feed(facts, &ev[i]);
   /* As the runtime and the driver do it: through the report's plan. */
   if (!rc)
-    rc = ompdp_rw_facts_to_plan(facts, r, describe, 0, &r->plan) < 0 ? -1 : 0;
+    rc = ompdp_rw_facts_to_plan(facts, r, describe, NULL, 0, &r->plan) < 0 ? -1 : 0;
   ompdp_rw_facts_destroy(facts);
   if (!rc)
     rc = ompdp_rewrite_report(r);

@@ -195,7 +195,7 @@ void RegionCollector::Impl::fillLoopExits(Pending &P) {
 // (malloc puts a new buffer where a freed one was), and a `target data`
 // around them would map the pointer's value before the first store.
 static void markBaseStores(Region &R, const std::vector<StoragePath> &Storage,
-                           const OMPExecutableDirective *D, const Stmt *Scope,
+                           const Stmt *D, const Stmt *Scope,
                            const std::vector<const Stmt *> &Header,
                            const std::vector<size_t> &Which) {
   std::vector<size_t> Own;
@@ -226,8 +226,8 @@ static void markBaseStores(Region &R, const std::vector<StoragePath> &Storage,
   }
 }
 
-void RegionCollector::Impl::fillHostAccesses(Pending &P,
-                                             OMPExecutableDirective *D) {
+void RegionCollector::Impl::fillHostAccesses(Pending &P, const Stmt *D,
+                                             bool MotionIsUse) {
   Region &R = P.R;
   const Stmt *Scope = nullptr; // the loop body or the block
   std::vector<const Stmt *> Header;
@@ -258,7 +258,10 @@ void RegionCollector::Impl::fillHostAccesses(Pending &P,
   for (size_t I = 0; I < R.Items.size() && I < P.Storage.size(); ++I) {
     uint32_t T = R.Items[I].MapType;
     if (T == MT_FIRSTPRIVATE || T == MT_IS_DEVICE_PTR ||
-        T == MT_HAS_DEVICE_ADDR || T == MT_NONE)
+        T == MT_HAS_DEVICE_ADDR || (T == MT_NONE && R.Kind != CK_CALL))
+      continue;
+    // A call's arguments: those that point to storage the host can use.
+    if (R.Kind == CK_CALL && !P.Storage[I].Valid)
       continue;
     Which.push_back(I);
     Paths.push_back(P.Storage[I]);
@@ -291,7 +294,7 @@ void RegionCollector::Impl::fillHostAccesses(Pending &P,
   auto Accesses = [&](const Stmt *S) -> const std::vector<uint32_t> & {
     auto [At, New] = Analysed.try_emplace(S);
     if (New) {
-      At->second = analyzeHostAccesses(S, D, Paths);
+      At->second = analyzeHostAccesses(S, D, Paths, MotionIsUse);
       for (size_t K = 0; K < Which.size(); ++K)
         if (!P.Storage[Which[K]].Valid) // storage unknown: any statement may use it
           At->second[K] = AC_READ_WRITE;

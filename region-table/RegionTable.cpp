@@ -117,6 +117,9 @@ std::string TableBuilder::serialize() const {
     Rec.OtherClauses = Pool.get(R.OtherClauses);
     Rec.Arguments = Pool.get(R.Arguments);
     Rec.StmtText = Pool.get(R.StmtText);
+    Rec.Callee = Pool.get(R.Callee);
+    Rec.CalleeSymbol = Pool.get(R.CalleeSymbol);
+    Rec.Parameters = Pool.get(R.Parameters);
     Rec.StmtLine = R.StmtBegin.Line;
     Rec.StmtColumn = R.StmtBegin.Column;
     Rec.StmtEndLine = R.StmtEnd.Line;
@@ -355,8 +358,8 @@ void TableBuilder::dump(llvm::raw_ostream &OS) const {
     if (R.Flags & RF_DEPEND)
       OS << " depend";
     OS << "\n";
-    if (!R.Arguments.empty()) {
-      // A routine call: the call as written, then its arguments.
+    if (!R.Arguments.empty() || R.Kind == CK_CALL) {
+      // A call: the call as written, then its arguments.
       OS << "  call: '" << R.Directive << "' end " << R.End.Line << ":"
          << R.End.Column;
       if (R.Flags & RF_ARGS_INVARIANT)
@@ -368,6 +371,17 @@ void TableBuilder::dump(llvm::raw_ostream &OS) const {
       while (!Rest.empty()) {
         auto [Arg, Tail] = Rest.split('\n');
         OS << " '" << Arg << "'";
+        Rest = Tail;
+      }
+      OS << "\n";
+    }
+    if (R.Kind == CK_CALL) {
+      OS << "  callee: '" << R.Callee << "' symbol '" << R.CalleeSymbol
+         << "' params";
+      llvm::StringRef Rest(R.Parameters);
+      while (!Rest.empty()) {
+        auto [Param, Tail] = Rest.split('\n');
+        OS << " '" << Param << "'";
         Rest = Tail;
       }
       OS << "\n";

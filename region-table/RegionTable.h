@@ -170,6 +170,9 @@ struct Region {
   std::string Arguments;
   /// A routine call's statement as written (white space collapsed).
   std::string StmtText;
+  /// A call (CK_CALL): its callee, qualified as Function names functions,
+  /// its symbol, and its parameters' names, one per line.
+  std::string Callee, CalleeSymbol, Parameters;
   /// Key of the kernel entry name (.__omp_offloading_<dev>_<ino>_..._l<line>).
   uint64_t FileDevice = 0, FileInode = 0;
   uint32_t OffloadLine = 0;

@@ -69,4 +69,10 @@ typedef struct ompdp_region_info {
  * region only). Returns 0, or -1 if region or item is unknown. */
 typedef int (*ompdp_describe_fn)(uint32_t region, int item, ompdp_region_info_t *out);
 
+/* The call a construct ran in, as the run saw it (rt/regions.c,
+ * ompdp_regions_context): 0 with the handle of that call's region (0: it
+ * ran in no tagged call), whether it ran in another since (*mixed), and how
+ * often that call ran; -1 when the run does not know. */
+typedef int (*ompdp_context_fn)(uint32_t region, uint32_t *call, int *mixed, uint64_t *calls);
+
 #endif /* OMPDP_REGION_VIEW_H */

@@ -28,6 +28,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ompdp/OmpdpFormat.inc"
@@ -88,6 +89,21 @@ static _Thread_local ompdp_call_t pending __attribute__((tls_model("initial-exec
 static _Thread_local const ompdp_rt_region_t *routine __attribute__((tls_model("initial-exec")));
 static _Thread_local ompdp_call_t active __attribute__((tls_model("initial-exec")));
 static _Thread_local uint32_t active_handle __attribute__((tls_model("initial-exec")));
+
+/* The calls constructs run in (OMPDP_CALL_CONTEXT). One word per region of
+ * every table, allocated when the table registers: for a construct, the
+ * handle of the innermost tagged call it ran in the first time (0: none)
+ * with CTX_SEEN, and CTX_MIXED once an execution ran in another call, or in
+ * one past the depth followed; for a call, how often it ran. This thread's
+ * open calls are a small stack of handles, innermost last: calls deeper
+ * than CTX_DEPTH are only counted (ctx_lost). */
+#define CTX_SEEN (1ull << 32)
+#define CTX_MIXED (1ull << 33)
+#define CTX_DEPTH 8
+static _Atomic uint64_t *ctx_words[OMPDP_MAX_TABLES];
+static _Thread_local uint32_t ctx_stack[CTX_DEPTH] __attribute__((tls_model("initial-exec")));
+static _Thread_local uint32_t ctx_depth __attribute__((tls_model("initial-exec")));
+static _Thread_local uint32_t ctx_lost __attribute__((tls_model("initial-exec")));
 
 /*===- tables --------------------------------------------------------------===*/
 
@@ -190,6 +206,9 @@ static uint32_t register_table(ompdp_rt_header_t *h) {
   if (!tag) {
     unsigned n = atomic_load_explicit(&num_tables, memory_order_relaxed);
     if (n < OMPDP_MAX_TABLES) {
+      /* Without its words the table's calls and constructs say nothing of
+       * each other (no rewrite at a caller), which costs no correctness. */
+      ctx_words[n] = calloc(h->NumRegions ? h->NumRegions : 1, sizeof(*ctx_words[n]));
       tables[n] = h;
       atomic_store_explicit(&num_tables, n + 1, memory_order_release);
       tag = n + 1;
@@ -382,8 +401,82 @@ static const ompdp_rt_region_t *async_take(uint64_t dst, uint64_t src) {
   return rec;
 }
 
+static const ompdp_rt_header_t *header_of(const ompdp_rt_region_t *r);
+
+/* A tagged call begins (returned == 0) or ends. An end closes the
+ * innermost open call with the same handle and every call inside it (a
+ * longjmp out of them left them open); one that is not open ends one of
+ * the calls too deep to follow, if any. */
+static void context_call(const ompdp_rt_region_t *rec, int returned) {
+  uint32_t t = register_table((ompdp_rt_header_t *)header_of(rec));
+  if (!t)
+    return;
+  uint32_t handle = (t << OMPDP_RH_SHIFT) | rec->Index;
+  if (!returned) {
+    if (ctx_words[t - 1])
+      atomic_fetch_add_explicit(&ctx_words[t - 1][rec->Index], 1, memory_order_relaxed);
+    if (ctx_lost || ctx_depth == CTX_DEPTH)
+      ++ctx_lost;
+    else
+      ctx_stack[ctx_depth++] = handle;
+    return;
+  }
+  if (ctx_lost) {
+    --ctx_lost;
+    return;
+  }
+  for (uint32_t i = ctx_depth; i-- > 0;)
+    if (ctx_stack[i] == handle) {
+      ctx_depth = i;
+      return;
+    }
+}
+
+/* Notes that construct (t, index) runs in this thread's innermost call. */
+static void context_note(uint32_t t, uint32_t index) {
+  _Atomic uint64_t *w = ctx_words[t - 1] ? &ctx_words[t - 1][index] : NULL;
+  if (!w)
+    return;
+  uint64_t want = ctx_lost ? CTX_SEEN | CTX_MIXED
+                           : CTX_SEEN | (ctx_depth ? ctx_stack[ctx_depth - 1] : 0);
+  uint64_t have = atomic_load_explicit(w, memory_order_relaxed);
+  if ((have & ~CTX_MIXED) == (want & ~CTX_MIXED) && (have & CTX_MIXED) >= (want & CTX_MIXED))
+    return; /* the common case: the same call again */
+  if (!have && atomic_compare_exchange_strong_explicit(w, &have, want, memory_order_relaxed,
+                                                       memory_order_relaxed))
+    return;
+  if ((have & ~CTX_MIXED) != (want & ~CTX_MIXED) || (want & CTX_MIXED))
+    atomic_fetch_or_explicit(w, CTX_MIXED, memory_order_relaxed);
+}
+
+int ompdp_regions_context(uint32_t region, uint32_t *call, int *mixed, uint64_t *calls) {
+  uint32_t t = region >> OMPDP_RH_SHIFT;
+  uint32_t idx = region & ((1u << OMPDP_RH_SHIFT) - 1);
+  *call = 0;
+  *mixed = 0;
+  *calls = 0;
+  if (t == 0 || t > atomic_load_explicit(&num_tables, memory_order_acquire) || !ctx_words[t - 1] ||
+      idx >= tables[t - 1]->NumRegions)
+    return -1;
+  uint64_t w = atomic_load_explicit(&ctx_words[t - 1][idx], memory_order_relaxed);
+  if (!(w & CTX_SEEN))
+    return -1;
+  *call = (uint32_t)w;
+  *mixed = (w & CTX_MIXED) != 0;
+  uint32_t ct = *call >> OMPDP_RH_SHIFT, ci = *call & ((1u << OMPDP_RH_SHIFT) - 1);
+  if (*call && ct && ct <= atomic_load_explicit(&num_tables, memory_order_acquire) &&
+      ctx_words[ct - 1] && ci < tables[ct - 1]->NumRegions)
+    *calls = atomic_load_explicit(&ctx_words[ct - 1][ci], memory_order_relaxed);
+  return 0;
+}
+
 void __ompdp_region_call(const void *descriptor, void *a, void *b, void *c) {
   const ompdp_rt_call_t *d = descriptor;
+  if (d->Flags & OMPDP_CALL_CONTEXT) {
+    context_call((const ompdp_rt_region_t *)(uintptr_t)d->Record,
+                 (uintptr_t)a == OMPDP_CALL_RETURNED);
+    return;
+  }
   if (d->Flags & OMPDP_CALL_ROUTINE) {
     const ompdp_rt_region_t *rec = (const ompdp_rt_region_t *)(uintptr_t)d->Record;
     routine = (uintptr_t)a == OMPDP_CALL_RETURNED ? NULL : rec;
@@ -461,6 +554,7 @@ uint32_t ompdp_regions_begin(const void *codeptr_ra) {
     return 0;
   }
   active_handle = (t << OMPDP_RH_SHIFT) | active.rec->Index;
+  context_note(t, active.rec->Index);
   return active_handle;
 }
 
@@ -668,6 +762,8 @@ int ompdp_regions_describe(uint32_t region, int item,
   }
   out->compile_dir = str_at(h, r->CompileDir);
   out->compile_args = str_at(h, r->CompileArgs);
+  out->callee = str_at(h, r->Callee);
+  out->parameters = str_at(h, r->Parameters);
   out->access = OMPDP_ACCESS_UNKNOWN;
   out->map_type = OMPDP_MT_NONE;
   out->variable = out->expr = out->clause = "";
