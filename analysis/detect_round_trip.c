@@ -200,7 +200,7 @@ static char *rtrip_text(const ompdp_finding_t *f, const ompdp_region_info_t *ite
              "has no loop around it, so keep the data on the device where the calls repeat "
              "(`#pragma omp target enter data map(to: %s)` before the caller's loop, `target "
              "exit data map(from: %s)` after it), and use `#pragma omp target update from(%s)` "
-             "only where the host reads it; ompdp does not rewrite callers yet",
+             "only where the host reads it",
              plural, d, v, v, v);
   else
     snprintf(buf, sizeof(buf),

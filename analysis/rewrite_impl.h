@@ -155,6 +155,15 @@ int ompdp_rw_combine_at_construct(ompdp_report_t *r, unsigned kinds);
  * constructs in a row; removed[site] != 0 marks sites another rule
  * rewrites. 0, or -1 when out of memory. */
 int ompdp_rw_keep_resident_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, const size_t *removed);
+/* ... and around a caller's loop, for a construct its own function does
+ * not repeat (rewrite_caller.c). */
+int ompdp_rw_keep_at_caller_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, const size_t *removed);
+/* text (a callee's item as written) with each parameter of params (names,
+ * one per line) replaced by the argument of the call `call` (its items, in
+ * order) that binds it; NULL with the reason in why when an argument
+ * cannot stand there (rewrite_caller.c). */
+char *ompdp_rw_in_caller_words(const char *text, const char *params, const ompdp_rw_items_t *call,
+                               ompdp_strbuf_t *why);
 int ompdp_rw_row_resident_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, const size_t *removed);
 
 #endif /* OMPDP_REWRITE_IMPL_H */

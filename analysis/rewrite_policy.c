@@ -944,6 +944,8 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
   if (!rc)
     rc = ompdp_rw_hoist_allocs(&c, r);
   if (!rc)
+    rc = ompdp_rw_keep_at_caller_all(&c, r, removal);
+  if (!rc)
     rc = ompdp_rw_keep_resident_all(&c, r, removal);
   if (!rc)
     rc = ompdp_rw_row_resident_all(&c, r, removal);

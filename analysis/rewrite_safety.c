@@ -279,12 +279,17 @@ int ompdp_rw_compile_commands(ompdp_report_t *r, const ompdp_plan_t *plan) {
     ompdp_region_info_t info;
     if (!f->num_rewrites || !f->rt_region || ompdp_plan_describe(plan, f->rt_region, -1, &info))
       continue;
-    /* Each edited file: the edits name the construct's file. */
+    /* Each edited file: the edits name the construct's file, or that of
+     * another region of the plan (a caller's loop, for data kept there),
+     * whose compile it was recorded by. */
     for (size_t k = 0; k < f->num_rewrites; ++k)
       for (size_t e = 0; e < f->rewrites[k].num_edits; ++e) {
         const char *file = f->rewrites[k].edits[e].file;
-        if (file && !strcmp(file, info.file) &&
-            ompdp_report_add_compile_command(r, file, info.compile_dir, info.compile_args))
+        const ompdp_region_info_t *by = file && !strcmp(file, info.file) ? &info : NULL;
+        for (size_t g = 0; file && !by && g < plan->num_regions; ++g)
+          if (!strcmp(plan->regions[g].head.file, file))
+            by = &plan->regions[g].head;
+        if (by && ompdp_report_add_compile_command(r, file, by->compile_dir, by->compile_args))
           return -1;
       }
   }

@@ -9,7 +9,8 @@
 // `map(to:)`, unused and never copied back, becomes `map(alloc:)` (a
 // rewrite, no such words).
 // And a construct in a function called twice, whose copies repeat at each
-// call, is told that the `target data` would go in the caller.
+// call, is told that no one caller's loop holds the repeats (the two calls
+// are two places, in one expression).
 //
 // REQUIRES: plugin
 // RUN: %clang-ompdp -g %s -o %t
@@ -58,7 +59,7 @@ int main(void) {
 
 // CHECK-DAG: No rewrite: what it sends is copied back to the host later, and without it the host would get the device's older bytes.
 // CHECK-DAG: No rewrite: other constructs move data to or from this memory while it is allocated (`target update`s), and need it there.
-// CHECK-DAG: No rewrite: the repeats come from calls of the construct's function, or from constructs in other functions, so the `target data` would go in a caller, which ompdp does not rewrite yet.
+// CHECK-DAG: No rewrite: the construct ran in calls from more than one place, so no one caller's loop holds all of its repeats for a `target data` to go around.
 
 // NEG: unused_transfer
 // NEG: rewrite (change_map_type): map `b[0:N]` with `alloc` instead of `to` at advice_reasons.c:[[#]]: no kernel read what the copy in sent

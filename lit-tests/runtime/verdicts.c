@@ -16,9 +16,11 @@
 // COINCIDENCE, two different variables that hold 512 (hotspot's col and
 // row): the second send is a duplicate of the first's bytes, no saving.
 // TIMING, a benchmark's timing loop calling a function whose construct gets
-// the same input and gives back the same output each repetition: the copy
-// back is a repeated computation; the input's re-sends have no rewrite (the
-// construct is in no loop of its function), so they are advice.
+// the same input and gives back the same output each repetition, which the
+// loop reads: the copy back is a repeated computation (a `target update
+// from` before each read would move as much, so b is not kept at the
+// caller); the input is kept on the device around the caller's loop (a
+// fix).
 // FIX, the same timing loop with the construct in it: the planner keeps both
 // arrays resident, and every finding there is a fix.
 // RESIDENT, matern's timing loop: the data stays in a `target data`, a
@@ -156,8 +158,9 @@
 // TIMING: time of findings that are no saving {{.*}}, not counted above
 // TIMING-DAG: verdict: repeated_computation (not counted as a saving)
 // TIMING-DAG: suggestion: a repeated computation: the construct got the same inputs and gave back the same b every time; a timing loop, or real recomputation the programmer may remove
-// TIMING-DAG: suggestion: the same host buffer is sent again with unchanged contents to device 0: keep it resident with `#pragma omp target data map(to: a)`
-// TIMING-SUM: advice 3
+// TIMING-DAG: rewrite (keep_resident): keep `a[0:N]` on device 0 for the whole for loop at verdicts.c:[[#]] that calls kernel()
+// TIMING-SUM: advice 1
+// TIMING-SUM-NEXT: fix 2
 // TIMING-SUM-NEXT: repeated_computation 1
 // TIMING-SUM-NEXT: ok
 // A SARIF result that is no saving is a note.
@@ -319,9 +322,12 @@ int main(void) {
   static float a[N], b[N];
   for (int i = 0; i < N; ++i)
     a[i] = i;
-  for (int rep = 0; rep < 4; ++rep)
+  float check = 0;
+  for (int rep = 0; rep < 4; ++rep) {
     kernel(a, b);
-  printf("b=%g\n", b[N - 1]);
+    check += b[rep];
+  }
+  printf("b=%g check=%g\n", b[N - 1], check);
   return 0;
 }
 #endif
