@@ -471,7 +471,7 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
   ompdp_map_type_t types[1] = {outer};
   const char *what = NULL;
   rw->kind = OMPDP_RK_KEEP_RESIDENT;
-  if ((wrap ? ompdp_rw_keep_unstructured(rw, items, types, 1, &what)
+  if ((wrap ? ompdp_rw_keep_unstructured(rw, items, types, 1, NULL, &what)
             : ompdp_rw_keep_resident(rw, items, types, 1, &what)) ||
       (uses && ompdp_rw_host_updates(rw, &view, num_from != 0, &what)) ||
       ompdp_rw_normalize_edits(rw)) {

@@ -27,6 +27,8 @@
 // RUN: cd %t && %ompdp run --format=json -o after.json -- ./after > after.out
 // RUN: diff %t/before.out %t/after.out
 // RUN: %check-fix %t/before.json %t/after.json | FileCheck %s --check-prefix=PROOF
+// A fix of the fixed program has nothing left to apply.
+// RUN: cd %t && %ompdp fix after.json | FileCheck %s --check-prefix=SECOND
 //===----------------------------------------------------------------------===//
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,3 +101,5 @@ int main(void) {
 // PROOF-NEXT: gone: repeated_alloc of x: yes
 // PROOF-NEXT: gone: repeated_alloc of x: yes
 // PROOF-NEXT: OK
+
+// SECOND: Diagnostics: []
