@@ -32,15 +32,28 @@
 
 #define MAX_SITES OMPDP_PLAN_BUF_SITES
 
-/* The call region of a site's construct, when the run saw it run in one
- * call every time, and that call is one of its function (not a stale
- * context left by a longjmp); 0 otherwise. */
-static uint32_t site_call(const ompdp_rw_plan_t *c, const ompdp_rw_site_t *s,
-                          const ompdp_region_info_t *it, ompdp_region_info_t *call) {
-  if (!s->call || s->call_mixed || ompdp_plan_describe(c->facts, s->call, -1, call) ||
-      call->construct != OMPDP_CK_CALL || !call->callee || strcmp(call->callee, it->function))
+/* The k-th call region (0-based) a site's construct ran in: 0 past the
+ * last one. */
+static uint32_t nth_call(const ompdp_rw_site_t *s, int k) {
+  return k == 0 ? s->call : k == 1 ? s->call2 : k == 2 ? s->call3 : k == 3 ? s->call4 : 0;
+}
+
+/* Whether the run saw the site's construct run in known calls only (at
+ * most four, each a call of the construct's own function: not a stale
+ * context left by a longjmp), the first of them into *call. */
+static int site_calls_known(const ompdp_rw_plan_t *c, const ompdp_rw_site_t *s,
+                            const ompdp_region_info_t *it, ompdp_region_info_t *call) {
+  if (!s->call || s->call_mixed)
     return 0;
-  return s->call;
+  for (int k = 0; k < OMPDP_CONTEXT_CALLS && nth_call(s, k); ++k) {
+    ompdp_region_info_t x;
+    if (ompdp_plan_describe(c->facts, nth_call(s, k), -1, &x) || x.construct != OMPDP_CK_CALL ||
+        !x.callee || strcmp(x.callee, it->function))
+      return 0;
+    if (k == 0)
+      *call = x;
+  }
+  return 1;
 }
 
 /* Whether a and b (regions of kind call) are in one loop of one file. */
@@ -49,6 +62,13 @@ static int same_loop(const ompdp_region_info_t *a, const ompdp_region_info_t *b)
          a->loop_line == b->loop_line && a->loop_column == b->loop_column &&
          a->loop_offset == b->loop_offset && !strcmp(a->file, b->file) &&
          !strcmp(a->function, b->function);
+}
+
+/* Whether a and b (regions of kind call, in no loop) are statements of one
+ * block of one function: calls in a row. */
+static int same_block(const ompdp_region_info_t *a, const ompdp_region_info_t *b) {
+  return a->loop_kind == OMPDP_LK_NONE && b->loop_kind == OMPDP_LK_NONE && a->block &&
+         a->block == b->block && !strcmp(a->file, b->file) && !strcmp(a->function, b->function);
 }
 
 /* The index of name among the lines of list, or -1. */
@@ -226,6 +246,11 @@ typedef struct kept {
   int to, from, dev_changes, host_changed, to_written;
   uint64_t before, bytes_before, allocs, dur_before;
   ompdp_oc_t rm;
+  /* Calls in a row, in no loop: the first and the last call (handles) of
+   * one block, around which the `target data` and its braces go. */
+  int row, row_calls; /* ... and how many distinct calls it holds */
+  uint32_t first_call, last_call;
+  ompdp_region_info_t first, last;
 } kept_t;
 
 static void kept_free(kept_t *k) {
@@ -274,41 +299,60 @@ static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *rem
   k->dev = b->device;
   ompdp_region_info_t call0 = {0};
   int have_call = 0;
+  uint32_t seen[OMPDP_CONTEXT_CALLS * MAX_SITES]; /* the distinct calls so far */
   for (int j = 0; j < b->num_sites; ++j) {
     uint32_t x = b->sites[j] - 1;
     const ompdp_rw_site_t *s = &p->sites[x];
     ompdp_region_info_t it, call;
     if (ompdp_plan_describe(p, s->region, s->item < 0 ? -1 : s->item, &it))
       return -1;
-    if (!site_call(c, s, &it, &call)) {
-      if (have_call || j + 1 < b->num_sites)
+    if (!site_calls_known(c, s, &it, &call)) {
+      if (have_call || j + 1 < b->num_sites || s->call_mixed)
         ompdp_sb_printf(why,
-                        "the %s construct at %s:%" PRIu32 " also maps it, and the run did not "
-                        "see it run in one call every time",
+                        "the %s construct at %s:%" PRIu32 " maps it, and the run saw it run "
+                        "outside the calls it could follow (a call it could not see, or more "
+                        "than %d)",
                         ompdp_construct_kind_name(it.construct), ompdp_rw_basename(it.file),
-                        it.line);
+                        it.line, OMPDP_CONTEXT_CALLS);
       return -1;
     }
     if (!have_call) {
       call0 = call;
       have_call = 1;
-    } else if (!same_loop(&call, &call0)) {
-      ompdp_sb_printf(why,
-                      "it is mapped in calls at %s:%" PRIu32 " and %s:%" PRIu32
-                      ", which are not in one loop",
-                      ompdp_rw_basename(call0.file), call0.line, ompdp_rw_basename(call.file),
-                      call.line);
-      return -1;
+      k->row = call.loop_kind == OMPDP_LK_NONE;
+      k->first = k->last = call;
+      k->first_call = k->last_call = s->call;
     }
-    /* The repeats must come from the calls: one call repeats nothing. */
-    if (s->calls < 2)
-      return -1;
-    if (call0.loop_kind == OMPDP_LK_NONE) {
-      ompdp_sb_printf(why,
-                      "the call at %s:%" PRIu32 " that repeats it is in no loop of %s either",
-                      ompdp_rw_basename(call0.file), call0.line, call0.function);
-      return -1;
+    /* Every call it ran in: in the loop, or in the block of the row. */
+    for (int q = 0; q < OMPDP_CONTEXT_CALLS && nth_call(s, q); ++q) {
+      uint32_t h = nth_call(s, q);
+      if (q || j)
+        (void)ompdp_plan_describe(p, h, -1, &call);
+      if (k->row ? !same_block(&call, &call0) : !same_loop(&call, &call0)) {
+        ompdp_sb_printf(why,
+                        "it is mapped in calls at %s:%" PRIu32 " and %s:%" PRIu32
+                        ", which are not in one %s",
+                        ompdp_rw_basename(call0.file), call0.line, ompdp_rw_basename(call.file),
+                        call.line, k->row ? "block of one function" : "loop");
+        return -1;
+      }
+      int known = 0;
+      for (int u = 0; u < k->row_calls && !known; ++u)
+        known = seen[u] == h;
+      if (!known && k->row_calls < (int)(sizeof(seen) / sizeof(seen[0])))
+        seen[k->row_calls++] = h;
+      if (call.stmt_offset < k->first.stmt_offset) {
+        k->first = call;
+        k->first_call = h;
+      } else if (call.stmt_offset > k->last.stmt_offset) {
+        k->last = call;
+        k->last_call = h;
+      }
     }
+    /* In a loop, the repeats must come from the calls: one call repeats
+     * nothing. */
+    if (!k->row && s->calls < 2)
+      return -1;
     if (removed[x])
       return -1; /* another rule rewrites this construct: its own words say so */
     if (s->multi_buf || s->sizes_differ) {
@@ -388,13 +432,21 @@ static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *rem
     }
     /* Each call runs it as often: the updates are counted per call. */
     if (k->calls && s->calls != k->calls) {
-      ompdp_sb_puts(why, "the calls in the loop that map it ran different numbers of times");
+      ompdp_sb_puts(why, "the calls that map it ran different numbers of times");
       return -1;
     }
     k->calls = s->calls;
   }
   if (!k->outer || k->allocs < 2)
     return -1;
+  if (k->row && k->row_calls < 2) {
+    /* One call: what repeats it is further up. */
+    ompdp_sb_printf(why,
+                    "the call at %s:%" PRIu32 " that repeats it is in no loop of %s either, and "
+                    "ompdp keeps data at one caller only",
+                    ompdp_rw_basename(k->first.file), k->first.line, k->first.function);
+    return -1;
+  }
   if (k->to_written && !k->from) {
     ompdp_sb_printf(why,
                     "device code of %s may write `%s`, which no construct copies back: each "
@@ -403,6 +455,66 @@ static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *rem
     return -1;
   }
   return ompdp_rw_load_region(c, k->call, &k->call_ri) ? -1 : 0;
+}
+
+/* Whether braces can go around calls in a row (k->first .. k->last): 0,
+ * or -1 with the reason in why. */
+static int row_placeable(const kept_t *k, ompdp_strbuf_t *why) {
+  const ompdp_region_info_t *f = &k->first, *l = &k->last;
+  if (f->block_jumps != l->block_jumps) {
+    ompdp_sb_printf(why,
+                    "a jump (`return`, `goto`, `break`, `continue`, `throw`) or a label lies "
+                    "between the calls at %s:%" PRIu32 " and %" PRIu32 ", and a `target data` "
+                    "block around them must not be left or entered by one",
+                    ompdp_rw_basename(f->file), f->line, l->line);
+    return -1;
+  }
+  if (f->block_branch != l->block_branch) {
+    ompdp_sb_printf(why,
+                    "the calls at %s:%" PRIu32 " and %" PRIu32 " are in different branches of "
+                    "a preprocessor conditional (`#if`, `#else`, `#endif`), which could "
+                    "compile out one brace of a block around them without the other",
+                    ompdp_rw_basename(f->file), f->line, l->line);
+    return -1;
+  }
+  if (f->stmt_is_decl || l->stmt_is_decl) {
+    ompdp_sb_printf(why,
+                    "the call at %s:%" PRIu32 " is in a declaration, whose names braces around "
+                    "the calls would hide from the code after them",
+                    ompdp_rw_basename(f->file), (f->stmt_is_decl ? f : l)->line);
+    return -1;
+  }
+  if (f->block_decls != l->block_decls || !f->stmt_own_lines || !l->stmt_own_lines ||
+      !f->stmt_line || !l->stmt_end_line || !f->stmt_column || f->stmt_column > 512) {
+    ompdp_sb_printf(why,
+                    "the calls at %s:%" PRIu32 " and %" PRIu32 " are not statements on lines of "
+                    "their own with no declaration between them, around which braces could go",
+                    ompdp_rw_basename(f->file), f->line, l->line);
+    return -1;
+  }
+  return 0;
+}
+
+/* `#pragma omp target data map(type: expr)` and `{` on lines of their own
+ * before the first call of the row, `}` after the last. */
+static int row_braces(ompdp_rewrite_t *rw, const kept_t *k, ompdp_map_type_t type,
+                      const char *expr, const char **why) {
+  int ind = (int)k->first.stmt_column - 1;
+  ompdp_strbuf_t open = {0}, close = {0};
+  ompdp_sb_printf(&open, "%*s#pragma omp target data map(%s: %s)\n%*s{\n", ind, "",
+                  ompdp_map_type_name(type), expr, ind, "");
+  ompdp_sb_printf(&close, "%*s}\n", ind, "");
+  char *o = ompdp_sb_take(&open), *c = ompdp_sb_take(&close);
+  int rc = !o || !c ? (*why = OMPDP_RW_OOM, -1)
+           : ompdp_rw_add_edit(rw, &k->first, k->first.stmt_line, 1, k->first.stmt_line, 1, "",
+                               o, why) ||
+                   ompdp_rw_add_edit(rw, &k->first, k->last.stmt_end_line + 1, 1,
+                                     k->last.stmt_end_line + 1, 1, "", c, why)
+               ? -1
+               : 0;
+  free(o);
+  free(c);
+  return rc;
 }
 
 /* The rewrite for kept buffer k, into rw (zeroed): 0, or -1 with the reason
@@ -415,6 +527,7 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
   if (!expr)
     return -1;
   int rc = -1;
+  ompdp_host_access_t *between = NULL; /* calls in a row: the host code between them */
   /* The call's argument for the item's variable: its host uses in the
    * loop are those of the kept data. */
   const char *var = k->outer->variable;
@@ -427,10 +540,42 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
   ompdp_region_info_t view = *arg; /* the call's item, naming the kept section */
   view.expr = expr;
   view.implicit = 0;
-  /* A jump out of the loop: enter/exit data on every path out, or none. */
-  int wrap = ompdp_rw_loop_wrap(&view, why);
-  if (wrap < 0)
-    goto out;
+  int wrap = 0;
+  if (k->row) {
+    /* Calls in a row: braces go around them, so no declaration, label or
+     * jump may lie between them, and the host code between them is all
+     * that the data's view concerns (each statement runs once a row). */
+    if (row_placeable(k, why))
+      goto out;
+    size_t n = 0;
+    uint32_t lo = k->first.stmt_offset, hi = k->last.stmt_offset + k->last.stmt_length;
+    for (uint32_t h = 0; h < arg->num_host_accesses; ++h) {
+      const ompdp_host_access_t *a = &arg->host_accesses[h];
+      if (!a->Length || (a->Offset + a->Length > lo && a->Offset < hi))
+        ++n;
+    }
+    between = n ? calloc(n, sizeof(*between)) : NULL;
+    if (n && !between)
+      goto out;
+    n = 0;
+    for (uint32_t h = 0; h < arg->num_host_accesses; ++h) {
+      const ompdp_host_access_t *a = &arg->host_accesses[h];
+      if (!a->Length || (a->Offset + a->Length > lo && a->Offset < hi)) {
+        between[n] = *a;
+        /* Directly in the block, between the calls: once each row. */
+        if (a->Flags & OMPDP_HA_STATEMENT)
+          between[n].Flags |= OMPDP_HA_EVERY_TIME;
+        ++n;
+      }
+    }
+    view.host_accesses = between;
+    view.num_host_accesses = (uint32_t)n;
+  } else {
+    /* A jump out of the loop: enter/exit data on every path out, or none. */
+    wrap = ompdp_rw_loop_wrap(&view, why);
+    if (wrap < 0)
+      goto out;
+  }
   uint32_t uses = 0, writes = 0;
   int bound = 0;
   for (uint32_t h = 0; h < view.num_host_accesses; ++h) {
@@ -448,10 +593,17 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
     writes += a->Access == OMPDP_ACCESS_WRITE || a->Access == OMPDP_ACCESS_READ_WRITE;
   }
   if (k->host_changed && !writes) {
-    ompdp_sb_printf(why,
-                    "the host changed `%s` between calls where the compiler sees no host code "
-                    "of the loop at %s:%" PRIu32 " write it",
-                    arg->variable, ompdp_rw_basename(call->file), call->loop_line);
+    if (k->row)
+      ompdp_sb_printf(why,
+                      "the host changed `%s` between calls where the compiler sees no host "
+                      "code between the calls at %s:%" PRIu32 " and %" PRIu32 " write it",
+                      arg->variable, ompdp_rw_basename(k->first.file), k->first.line,
+                      k->last.line);
+    else
+      ompdp_sb_printf(why,
+                      "the host changed `%s` between calls where the compiler sees no host "
+                      "code of the loop at %s:%" PRIu32 " write it",
+                      arg->variable, ompdp_rw_basename(call->file), call->loop_line);
     goto out;
   }
   uint32_t num_from = k->dev_changes ? uses : 0, num_to = writes;
@@ -471,8 +623,9 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
   ompdp_map_type_t types[1] = {outer};
   const char *what = NULL;
   rw->kind = OMPDP_RK_KEEP_RESIDENT;
-  if ((wrap ? ompdp_rw_keep_unstructured(rw, items, types, 1, NULL, &what)
-            : ompdp_rw_keep_resident(rw, items, types, 1, &what)) ||
+  if ((k->row    ? row_braces(rw, k, outer, expr, &what)
+       : wrap    ? ompdp_rw_keep_unstructured(rw, items, types, 1, NULL, &what)
+                 : ompdp_rw_keep_resident(rw, items, types, 1, &what)) ||
       (uses && ompdp_rw_host_updates(rw, &view, num_from != 0, &what)) ||
       ompdp_rw_normalize_edits(rw)) {
     ompdp_sb_puts(why, what ? what : "its edits overlap");
@@ -507,15 +660,28 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
   ompdp_oc_to_ops((const uint64_t(*)[3])k->rm, c->mult, &rw->ops);
   ompdp_oc_to_ops((const uint64_t(*)[3])add, c->mult, &rw->ops_added);
   ompdp_strbuf_t d = {0}, a = {0};
-  ompdp_sb_printf(&d, "keep `%s` on device %d for the whole %s loop at %s:%" PRIu32 " that calls ",
-                  expr, k->dev, ompdp_loop_kind_name(call->loop_kind),
-                  ompdp_rw_basename(call->file), call->loop_line);
-  put_functions(&d, k, " and ");
-  ompdp_sb_printf(&d, ", where it is `%s`: ", k->outer->expr);
-  if (wrap) {
+  if (k->row) {
+    ompdp_sb_printf(&d, "keep `%s` on device %d across the calls of ", expr, k->dev);
+    put_functions(&d, k, " and ");
+    ompdp_sb_printf(&d,
+                    " in a row at %s:%" PRIu32 "-%" PRIu32 ", where it is `%s`: `#pragma omp "
+                    "target data map(%s: %s)` and `{` before line %" PRIu32 ", `}` after line "
+                    "%" PRIu32,
+                    ompdp_rw_basename(k->first.file), k->first.stmt_line, k->last.stmt_end_line,
+                    k->outer->expr, ompdp_map_type_name(outer), expr, k->first.stmt_line,
+                    k->last.stmt_end_line);
+  } else {
+    ompdp_sb_printf(&d,
+                    "keep `%s` on device %d for the whole %s loop at %s:%" PRIu32 " that calls ",
+                    expr, k->dev, ompdp_loop_kind_name(call->loop_kind),
+                    ompdp_rw_basename(call->file), call->loop_line);
+    put_functions(&d, k, " and ");
+    ompdp_sb_printf(&d, ", where it is `%s`: ", k->outer->expr);
+  }
+  if (!k->row && wrap) {
     const char *names[1] = {expr};
     ompdp_rw_describe_unstructured(&d, items, names, types, 1);
-  } else {
+  } else if (!k->row) {
     ompdp_sb_printf(&d, "`#pragma omp target data map(%s: %s)` before it",
                     ompdp_map_type_name(outer), expr);
   }
@@ -534,9 +700,11 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
                       expr, x->EndLine);
   }
   if (!uses && outer != OMPDP_MT_TO && outer != OMPDP_MT_ALLOC)
-    ompdp_sb_printf(&d, "; no host code in the loop uses `%s`, so it comes back once, after it",
-                    arg->variable);
-  ompdp_sb_printf(&a, "no host code in the loop%s", k->nfns > 1 ? ", in " : " or in ");
+    ompdp_sb_printf(&d, "; no host code %s uses `%s`, so it comes back once, after %s",
+                    k->row ? "between them" : "in the loop", arg->variable,
+                    k->row ? "the last" : "it");
+  ompdp_sb_printf(&a, "no host code %s%s", k->row ? "between the calls" : "in the loop",
+                  k->nfns > 1 ? ", in " : " or in ");
   put_functions(&a, k, " or in ");
   ompdp_sb_printf(&a, " reaches `%s` through another pointer (the compiler follows `%s` itself)",
                   arg->variable, arg->variable);
@@ -545,6 +713,7 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
   rc = rw->description && rw->assumption ? 0 : -1;
 out:
   free(expr);
+  free(between);
   return rc;
 }
 
@@ -597,8 +766,11 @@ int ompdp_rw_keep_at_caller_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, con
         ompdp_rewrite_t *dst = ompdp_finding_add_rewrite(f, OMPDP_RK_KEEP_RESIDENT);
         if (!dst || ompdp_rewrite_copy(dst, &rw))
           rc = -1;
-      } else if (why.len && ompdp_rw_advise(f, why.d)) {
-        rc = -1;
+      } else if (why.len && !(f->kind == OMPDP_FK_DUPLICATE_TRANSFER && !f->same_buffer)) {
+        /* Not for bytes that other buffers sent first: keeping this one
+         * would not remove them, and the verdict's words say what would. */
+        if (ompdp_rw_advise(f, why.d))
+          rc = -1;
       }
     }
     if (why.oom)

@@ -536,7 +536,7 @@ int ompdp_rw_facts_to_plan(const ompdp_rw_facts_t *f, const ompdp_report_t *r,
   out->tick_mult = tick_mult;
   out->sites = calloc(ns ? ns : 1, sizeof(*out->sites));
   out->bufs = calloc(ns ? ns : 1, sizeof(*out->bufs));
-  handles = calloc(3 * (ns ? ns : 1), sizeof(*handles));
+  handles = calloc((2 + OMPDP_CONTEXT_CALLS) * (ns ? ns : 1), sizeof(*handles));
   if (!out->sites || !out->bufs || !handles)
     goto out;
   size_t nh = 0;
@@ -562,17 +562,22 @@ int ompdp_rw_facts_to_plan(const ompdp_rw_facts_t *f, const ompdp_report_t *r,
       handles[nh++] = s->region;
     if (s->lt_exit_region)
       handles[nh++] = s->lt_exit_region;
-    /* The call the construct ran in: its records say where the caller
+    /* The calls the construct ran in: their records say where the caller
      * is, for the rewrites that keep data there. */
-    int mixed = 0;
-    if (s->region && context && !context(s->region, &s->call, &mixed, &s->calls)) {
-      s->call_mixed = mixed;
-      if (s->call)
-        handles[nh++] = s->call;
-    } else {
-      s->call = 0;
-      s->call_mixed = 0;
-      s->calls = 0;
+    ompdp_context_t cx;
+    s->call = s->call2 = s->call3 = s->call4 = 0;
+    s->call_mixed = 0;
+    s->calls = 0;
+    if (s->region && context && !context(s->region, &cx)) {
+      s->call = cx.calls[0];
+      s->call2 = cx.calls[1];
+      s->call3 = cx.calls[2];
+      s->call4 = cx.calls[3];
+      s->call_mixed = cx.other;
+      s->calls = cx.count;
+      for (int k = 0; k < OMPDP_CONTEXT_CALLS; ++k)
+        if (cx.calls[k])
+          handles[nh++] = cx.calls[k];
     }
   }
   out->num_sites = ns;

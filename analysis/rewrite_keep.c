@@ -665,6 +665,14 @@ static int check_row(const ompdp_rw_plan_t *c, const uint32_t *sis, size_t n, ro
                     ompdp_rw_basename(first->file), first->line, last->line);
     goto out;
   }
+  if (first->block_branch != last->block_branch) {
+    ompdp_sb_printf(advice,
+                    "the constructs at %s:%" PRIu32 " and %" PRIu32 " are in different "
+                    "branches of a preprocessor conditional (`#if`, `#else`, `#endif`), which "
+                    "could compile out one brace of a block around them without the other",
+                    ompdp_rw_basename(first->file), first->line, last->line);
+    goto out;
+  }
   if (first->block_decls != last->block_decls || !last->stmt_own_lines ||
       !last->stmt_end_line || first->stmt_column > 512)
     goto out;

@@ -465,14 +465,15 @@ static const char *no_keep_reason(const ompdp_finding_t *f, const ompdp_verdict_
            "around them would change what that code sees (ompdp keeps data across "
            "constructs in a row only where the code between them does not use it, or only "
            "reads what is sent)";
-  if (in->other_function && in->call_mixed)
-    return "the construct ran in calls from more than one place, so no one caller's loop "
-           "holds all of its repeats for a `target data` to go around";
   if (in->other_function && in->call_unknown)
     return "the repeats come from calls of the construct's function that no code built with "
            "the ompdp plugin makes where it can see the function's body (a caller in another "
            "file, a call through a pointer or a virtual call), so ompdp does not know the "
            "caller's loop, nor how its arguments name the data";
+  if (in->other_function && in->call_mixed)
+    return "the construct also ran outside the calls the run could follow (in a call the "
+           "ompdp plugin did not see, or in calls from more than four places), so no one "
+           "caller's loop is known to hold all of its repeats for a `target data` to go around";
   if (in->other_function)
     return "the repeats come from constructs in other functions, or from calls that are not "
            "all in one loop of one caller, so no one `target data` covers them";

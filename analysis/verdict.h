@@ -34,7 +34,7 @@ typedef struct ompdp_verdict_facts {
   int call_unknown;   /* the run knows no call the construct ran in (a caller built
                          without the plugin, or in another file; a call through a
                          pointer) */
-  int call_mixed;     /* ... it ran in calls from several places */
+  int call_mixed;     /* ... it also ran outside the calls the run followed */
   int multi_buf, interleaved, sizes_differ, base_stored, to_written, nowait;
   int update_to; /* the site is a `target update to` item */
   int update_resets; /* ... device code between two executions of a

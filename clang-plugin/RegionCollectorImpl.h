@@ -231,6 +231,7 @@ private:
   Pos endPos(SourceLocation L) const { return pos(endOfToken(L)); }
   /// Bytes [B, E) of file F, both taken at their expansion; {} when they are
   /// not both in F.
+  uint32_t conditionalBranch(FileID F, Span At) const;
   Span span(FileID F, SourceLocation B, SourceLocation E) const {
     if (B.isInvalid() || E.isInvalid())
       return Span();

@@ -323,6 +323,7 @@ void RegionCollector::Impl::fillCallStatement(Pending &P) {
       return;
     S = Parent;
     Parent = Parents[I - 2];
+    P.R.Flags |= RF_DECL_STMT;
   }
   if (!isa<CompoundStmt>(Parent))
     return;

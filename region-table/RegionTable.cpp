@@ -130,6 +130,7 @@ std::string TableBuilder::serialize() const {
     Rec.BlockIndex = R.BlockIndex;
     Rec.BlockDecls = R.BlockDecls;
     Rec.BlockJumps = R.BlockJumps;
+    Rec.BlockBranch = R.BlockBranch;
     Rec.Kind = R.Kind;
     Rec.Flags = R.Flags;
     Rec.File = Pool.get(R.File);
@@ -366,6 +367,8 @@ void TableBuilder::dump(llvm::raw_ostream &OS) const {
         OS << " args-invariant";
       if (R.Flags & RF_IN_LOOP_BODY)
         OS << " in-loop-body";
+      if (R.Flags & RF_DECL_STMT)
+        OS << " decl-stmt";
       OS << " args";
       llvm::StringRef Rest(R.Arguments);
       while (!Rest.empty()) {
@@ -477,6 +480,8 @@ void TableBuilder::dump(llvm::raw_ostream &OS) const {
     if (R.Block)
       OS << " block " << (R.Block - 1) << " #" << R.BlockIndex << " decls "
          << R.BlockDecls << " jumps " << R.BlockJumps;
+    if (R.BlockBranch)
+      OS << " branch " << llvm::format_hex(R.BlockBranch, 10);
     if (R.Flags & RF_OWN_LINES)
       OS << " own-lines";
     if (!R.StmtText.empty())

@@ -161,7 +161,7 @@ struct Region {
   /// statement) and the block it is directly in ('{' offset + 1, 0: none).
   Pos StmtBegin, StmtEnd;
   Span StmtBytes;
-  uint32_t Block = 0, BlockIndex = 0, BlockDecls = 0, BlockJumps = 0;
+  uint32_t Block = 0, BlockIndex = 0, BlockDecls = 0, BlockJumps = 0, BlockBranch = 0;
   /// The directive as written and its clauses that no item records
   /// (white space collapsed).
   std::string Directive, OtherClauses;

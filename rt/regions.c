@@ -90,17 +90,23 @@ static _Thread_local const ompdp_rt_region_t *routine __attribute__((tls_model("
 static _Thread_local ompdp_call_t active __attribute__((tls_model("initial-exec")));
 static _Thread_local uint32_t active_handle __attribute__((tls_model("initial-exec")));
 
-/* The calls constructs run in (OMPDP_CALL_CONTEXT). One word per region of
- * every table, allocated when the table registers: for a construct, the
- * handle of the innermost tagged call it ran in the first time (0: none)
- * with CTX_SEEN, and CTX_MIXED once an execution ran in another call, or in
- * one past the depth followed; for a call, how often it ran. This thread's
- * open calls are a small stack of handles, innermost last: calls deeper
- * than CTX_DEPTH are only counted (ctx_lost). */
-#define CTX_SEEN (1ull << 32)
-#define CTX_MIXED (1ull << 33)
+/* The calls constructs run in (OMPDP_CALL_CONTEXT). Per region of every
+ * table, allocated when the table registers: for a construct, the distinct
+ * tagged calls (handles) it ran in, innermost, the first ones seen, and
+ * flags: CTX_SEEN, CTX_OTHER once an execution ran outside any tagged
+ * call, in a fifth call, or in one past the depth followed; for a call,
+ * how often it ran. This thread's open calls are a small stack of handles,
+ * innermost last: calls deeper than CTX_DEPTH are only counted
+ * (ctx_lost). */
+#define CTX_SEEN 1u
+#define CTX_OTHER 2u
 #define CTX_DEPTH 8
-static _Atomic uint64_t *ctx_words[OMPDP_MAX_TABLES];
+typedef struct ctx_slot {
+  _Atomic uint32_t call[OMPDP_CONTEXT_CALLS];
+  _Atomic uint32_t flags;
+  _Atomic uint64_t count;
+} ctx_slot_t;
+static ctx_slot_t *ctx_words[OMPDP_MAX_TABLES];
 static _Thread_local uint32_t ctx_stack[CTX_DEPTH] __attribute__((tls_model("initial-exec")));
 static _Thread_local uint32_t ctx_depth __attribute__((tls_model("initial-exec")));
 static _Thread_local uint32_t ctx_lost __attribute__((tls_model("initial-exec")));
@@ -414,7 +420,7 @@ static void context_call(const ompdp_rt_region_t *rec, int returned) {
   uint32_t handle = (t << OMPDP_RH_SHIFT) | rec->Index;
   if (!returned) {
     if (ctx_words[t - 1])
-      atomic_fetch_add_explicit(&ctx_words[t - 1][rec->Index], 1, memory_order_relaxed);
+      atomic_fetch_add_explicit(&ctx_words[t - 1][rec->Index].count, 1, memory_order_relaxed);
     if (ctx_lost || ctx_depth == CTX_DEPTH)
       ++ctx_lost;
     else
@@ -432,41 +438,52 @@ static void context_call(const ompdp_rt_region_t *rec, int returned) {
     }
 }
 
-/* Notes that construct (t, index) runs in this thread's innermost call. */
+/* Notes that construct (t, index) runs in this thread's innermost call:
+ * one of its slots, the first free one for a call not seen yet. */
 static void context_note(uint32_t t, uint32_t index) {
-  _Atomic uint64_t *w = ctx_words[t - 1] ? &ctx_words[t - 1][index] : NULL;
+  ctx_slot_t *w = ctx_words[t - 1] ? &ctx_words[t - 1][index] : NULL;
   if (!w)
     return;
-  uint64_t want = ctx_lost ? CTX_SEEN | CTX_MIXED
-                           : CTX_SEEN | (ctx_depth ? ctx_stack[ctx_depth - 1] : 0);
-  uint64_t have = atomic_load_explicit(w, memory_order_relaxed);
-  if ((have & ~CTX_MIXED) == (want & ~CTX_MIXED) && (have & CTX_MIXED) >= (want & CTX_MIXED))
-    return; /* the common case: the same call again */
-  if (!have && atomic_compare_exchange_strong_explicit(w, &have, want, memory_order_relaxed,
-                                                       memory_order_relaxed))
-    return;
-  if ((have & ~CTX_MIXED) != (want & ~CTX_MIXED) || (want & CTX_MIXED))
-    atomic_fetch_or_explicit(w, CTX_MIXED, memory_order_relaxed);
+  uint32_t flags = CTX_SEEN;
+  uint32_t cur = ctx_lost || !ctx_depth ? 0 : ctx_stack[ctx_depth - 1];
+  if (!cur) {
+    flags |= CTX_OTHER;
+  } else {
+    int found = 0;
+    for (int i = 0; i < OMPDP_CONTEXT_CALLS && !found; ++i) {
+      uint32_t v = atomic_load_explicit(&w->call[i], memory_order_relaxed);
+      if (!v && atomic_compare_exchange_strong_explicit(&w->call[i], &v, cur,
+                                                        memory_order_relaxed,
+                                                        memory_order_relaxed))
+        v = cur;
+      found = v == cur;
+    }
+    if (!found)
+      flags |= CTX_OTHER;
+  }
+  if ((atomic_load_explicit(&w->flags, memory_order_relaxed) & flags) != flags)
+    atomic_fetch_or_explicit(&w->flags, flags, memory_order_relaxed);
 }
 
-int ompdp_regions_context(uint32_t region, uint32_t *call, int *mixed, uint64_t *calls) {
+int ompdp_regions_context(uint32_t region, ompdp_context_t *out) {
   uint32_t t = region >> OMPDP_RH_SHIFT;
   uint32_t idx = region & ((1u << OMPDP_RH_SHIFT) - 1);
-  *call = 0;
-  *mixed = 0;
-  *calls = 0;
+  memset(out, 0, sizeof(*out));
   if (t == 0 || t > atomic_load_explicit(&num_tables, memory_order_acquire) || !ctx_words[t - 1] ||
       idx >= tables[t - 1]->NumRegions)
     return -1;
-  uint64_t w = atomic_load_explicit(&ctx_words[t - 1][idx], memory_order_relaxed);
-  if (!(w & CTX_SEEN))
+  const ctx_slot_t *w = &ctx_words[t - 1][idx];
+  uint32_t flags = atomic_load_explicit(&w->flags, memory_order_relaxed);
+  if (!(flags & CTX_SEEN))
     return -1;
-  *call = (uint32_t)w;
-  *mixed = (w & CTX_MIXED) != 0;
-  uint32_t ct = *call >> OMPDP_RH_SHIFT, ci = *call & ((1u << OMPDP_RH_SHIFT) - 1);
-  if (*call && ct && ct <= atomic_load_explicit(&num_tables, memory_order_acquire) &&
+  out->other = (flags & CTX_OTHER) != 0;
+  for (int i = 0; i < OMPDP_CONTEXT_CALLS; ++i)
+    out->calls[i] = atomic_load_explicit(&w->call[i], memory_order_relaxed);
+  uint32_t c0 = out->calls[0];
+  uint32_t ct = c0 >> OMPDP_RH_SHIFT, ci = c0 & ((1u << OMPDP_RH_SHIFT) - 1);
+  if (c0 && ct && ct <= atomic_load_explicit(&num_tables, memory_order_acquire) &&
       ctx_words[ct - 1] && ci < tables[ct - 1]->NumRegions)
-    *calls = atomic_load_explicit(&ctx_words[ct - 1][ci], memory_order_relaxed);
+    out->count = atomic_load_explicit(&ctx_words[ct - 1][ci].count, memory_order_relaxed);
   return 0;
 }
 
@@ -743,6 +760,7 @@ int ompdp_regions_describe(uint32_t region, int item,
   out->stmt_text = str_at(h, r->StmtText);
   out->args_invariant = (r->Flags & OMPDP_RF_ARGS_INVARIANT) != 0;
   out->in_loop_body = (r->Flags & OMPDP_RF_IN_LOOP_BODY) != 0;
+  out->stmt_is_decl = (r->Flags & OMPDP_RF_DECL_STMT) != 0;
   out->stmt_line = r->StmtLine;
   out->stmt_column = r->StmtColumn;
   out->stmt_end_line = r->StmtEndLine;
@@ -753,6 +771,7 @@ int ompdp_regions_describe(uint32_t region, int item,
   out->block_index = r->BlockIndex;
   out->block_decls = r->BlockDecls;
   out->block_jumps = r->BlockJumps;
+  out->block_branch = r->BlockBranch;
   out->stmt_own_lines = (r->Flags & OMPDP_RF_OWN_LINES) != 0;
   out->loop_stmt_end_line = r->LoopStmtEndLine;
   out->loop_own_lines = (r->Flags & OMPDP_RF_LOOP_OWN_LINES) != 0;

@@ -72,12 +72,10 @@ void ompdp_regions_end(void);
 int ompdp_regions_describe(uint32_t region, int item,
                            ompdp_region_info_t *out);
 
-/* The call construct `region` ran in (OMPDP_CALL_CONTEXT, a handle of a
- * region of kind call; 0: outside any tagged call) the first time it ran,
- * whether it ran in another (or in one too deep to follow) since (*mixed),
- * and how often that call ran (*calls). Returns 0, or -1 when the region
- * never ran or is unknown. */
-int ompdp_regions_context(uint32_t region, uint32_t *call, int *mixed, uint64_t *calls);
+/* The calls construct `region` ran in (OMPDP_CALL_CONTEXT; region_view.h,
+ * ompdp_context_t). Returns 0, or -1 when the region never ran or is
+ * unknown. */
+int ompdp_regions_context(uint32_t region, ompdp_context_t *out);
 
 /* Checks that the len bytes at buf hold a region table that the functions
  * here can read without leaving it (regions_check.c): magic, version and

@@ -142,17 +142,17 @@ static int describe(uint32_t region, int item, ompdp_region_info_t *out) {
     }
     return 0;
   }
-  if (region != 2)
+  if (region != 2 && region != 3)
     return -1;
   out->construct = OMPDP_CK_CALL;
   out->file = out->source_file = "c.c";
   out->function = "g";
   out->callee = "step";
   out->parameters = "x\nn";
-  out->line = 3;
+  out->line = region == 2 ? 3 : 7;
   out->column = 5;
   out->loop_kind = OMPDP_LK_FOR;
-  out->loop_line = 2;
+  out->loop_line = region == 2 ? 2 : 6;
   out->loop_column = 3;
   out->loop_stmt_end_line = 4;
   out->loop_own_lines = 1;
@@ -171,15 +171,18 @@ static int describe(uint32_t region, int item, ompdp_region_info_t *out) {
 
 static struct {
   int mixed;
+  int second; /* it also ran in region 3, the call in g's second loop */
   uint64_t calls;
 } context_of;
 
-static int context(uint32_t region, uint32_t *call, int *mixed, uint64_t *calls) {
+static int context(uint32_t region, ompdp_context_t *out) {
   if (region != 1)
     return -1;
-  *call = 2;
-  *mixed = context_of.mixed;
-  *calls = context_of.calls;
+  memset(out, 0, sizeof(*out));
+  out->calls[0] = 2;
+  out->calls[1] = context_of.second ? 3 : 0;
+  out->other = context_of.mixed;
+  out->count = context_of.calls;
   return 0;
 }
 
@@ -284,11 +287,15 @@ static void test_refused(void) {
   facts.n_flags = OMPDP_IA_ARG_INVARIANT;
   facts.map = OMPDP_MT_TOFROM;
   context_of.calls = 4;
-  /* Ran in other calls too. */
+  /* Ran outside the calls the run followed too. */
   context_of.mixed = 1;
-  refused("the construct ran in calls from more than one place, so no one caller's loop "
-          "holds all of its repeats for a `target data` to go around.");
+  refused("the target construct at s.c:2 maps it, and the run saw it run outside the calls "
+          "it could follow (a call it could not see, or more than 4).");
   context_of.mixed = 0;
+  /* Ran in calls from two loops of g. */
+  context_of.second = 1;
+  refused("it is mapped in calls at c.c:3 and c.c:7, which are not in one loop.");
+  context_of.second = 0;
   /* The length changes in the loop. */
   facts.n_flags = 0;
   refused("the argument for `n` at c.c:3 (`n`) may change from one call to the next.");

@@ -14,6 +14,9 @@
 //   MACRO    a `return` in a macro leaves main's loop: neither a `target
 //            data` (a jump must not leave it) nor a `target exit data`
 //            before the jump (inside the macro) is right;
+//   TWOLOOPS main calls step() from two loops, one after the other: no one
+//            `target data` goes around both, and one around either would
+//            leave the other's calls copying;
 //   PLAIN    (the positive control) the same loop without any of these:
 //            the rewrite at the caller.
 //
@@ -24,6 +27,7 @@
 // RUN: %clang-ompdp -DVARYING %s -o %t.varying && %ompdp run -- %t.varying 2>&1 | FileCheck %s --check-prefixes=VARYING,NONE
 // RUN: %clang-ompdp -DALIAS %s -o %t.alias && %ompdp run -- %t.alias 2>&1 | FileCheck %s --check-prefixes=ALIAS,NONE
 // RUN: %clang-ompdp -DMACRO %s -o %t.macro && %ompdp run -- %t.macro 2>&1 | FileCheck %s --check-prefixes=MACRO,NONE
+// RUN: %clang-ompdp -DTWOLOOPS %s -o %t.twoloops && %ompdp run -- %t.twoloops 2>&1 | FileCheck %s --check-prefixes=TWOLOOPS,NONE
 // RUN: %clang-ompdp %s -o %t.plain && %ompdp run -- %t.plain 2>&1 | FileCheck %s --check-prefix=PLAIN
 //===----------------------------------------------------------------------===//
 #include <stdio.h>
@@ -71,6 +75,10 @@ int main(void) {
     step(a, n);
 #endif
   }
+#ifdef TWOLOOPS
+  for (int s = 0; s < STEPS; ++s)
+    step(a, n);
+#endif
   printf("a[1]=%.3f a[N-1]=%.3f last=%.3f\n", a[1], a[N - 1], last);
   free(a);
   return 0;
@@ -88,6 +96,8 @@ int main(void) {
 // ALIAS: No rewrite: the host changed `a` between calls where the compiler sees no host code of the loop at keep-at-caller-refused.c:[[#]] write it.
 // MACRO: repeated_alloc {{.*}} in step
 // MACRO: No rewrite: the `return` at keep-at-caller-refused.c:[[#]] leaves the for loop at keep-at-caller-refused.c:[[#]], which a `target data` region before the loop must not be left by, and it is not a statement a `target exit data` can go before (a macro, or part of an expression).
+// TWOLOOPS: repeated_alloc {{.*}} in step
+// TWOLOOPS: No rewrite: it is mapped in calls at keep-at-caller-refused.c:[[#]] and keep-at-caller-refused.c:[[#]], which are not in one loop.
 // NONE-NOT: rewrite (keep_resident)
 
 // PLAIN: round_trip {{.*}} in step

@@ -1,16 +1,16 @@
-//===- call_context.cpp - the call each construct ran in ------------------===//
+//===- call_context.cpp - the calls each construct ran in -----------------===//
 //
 // The pass tags each call of a function that holds constructs, before it
 // and on every path out of it (after a call; after an invoke, at its normal
 // destination and in its landing pad), and the runtime notes, per
-// construct, the innermost tagged call it ran in: every time the same one,
-// or "mixed" (the first is named). kern()'s construct runs in main's loop
-// (three calls of one call site) and once more inside thrower(), which
-// throws out of the call: mixed. The construct in main after the exception
-// runs in no call: the landing pad closed thrower's call (without it, the
-// construct would seem to run in it). twice() runs in two calls of two
-// call sites: mixed. A call through a pointer is not tagged, so
-// via_pointer's construct runs in no call.
+// construct, the innermost tagged calls it ran in (up to four, the first
+// seen first), and "other" when it also ran outside them. kern()'s
+// construct runs in main's loop (three calls of one call site) and once
+// more inside thrower(), which throws out of the call: two calls. The
+// construct in main after the exception runs in no call: the landing pad
+// closed thrower's call (without it, the construct would seem to run in
+// it). twice() runs in two calls of two call sites. A call through a
+// pointer is not tagged, so via_pointer's construct runs in no call.
 //
 // REQUIRES: plugin
 // RUN: %clangxx %ompdp-plugin-flags %offload-flags -g %s -o %t
@@ -61,7 +61,7 @@ int main() {
   return 0;
 }
 
-// CHECK:      target kern:25: call kern() at line 49 in main (mixed), 3 calls
-// CHECK-NEXT: target main:54: no call{{$}}
-// CHECK-NEXT: target twice:37: call twice() at line 56 in main (mixed), 1 calls
-// CHECK-NEXT: target via_pointer:42: no call{{$}}
+// CHECK:      target kern:25: calls kern() at line 49 in main, kern() at line 31 in thrower, 3 calls
+// CHECK-NEXT: target main:54: no call (other)
+// CHECK-NEXT: target twice:37: calls twice() at line 56 in main, twice() at line 57 in main, 1 calls
+// CHECK-NEXT: target via_pointer:42: no call (other)

@@ -35,10 +35,11 @@
 // functions each map an array of their own stack frame once, and the second
 // gets the first's address: a repeated allocation by the detection's count,
 // but of different variables, so a coincidence.
-// SAMEVAR, the close cases that stay advice: one of those functions called
-// twice (its construct allocated twice: the words say the array is each
-// call's own), and one static array that two functions map once each (the
-// same variable).
+// SAMEVAR, one of those functions called twice (its construct allocated
+// twice: advice, the words say the array is each call's own), and one
+// static array that two functions map once each, called in a row (the same
+// variable): kept on the device across the two calls, a `target data` and
+// braces around them.
 // NEWIN, the same with one new element of the input sent before each call:
 // the copies back repeat, but the device got new data, so the verdict is
 // advice.
@@ -238,8 +239,9 @@
 // SAMEVAR: repeated_alloc {{.*}} in add_g2 count=1
 // SAMEVAR-NEXT: variable: g
 // SAMEVAR-NEXT: first allocated at {{.*}} in add_g1
-// SAMEVAR-NEXT: verdict: advice
+// SAMEVAR-NEXT: verdict: fix
 // SAMEVAR-NEXT: suggestion: the same host buffer is allocated and freed on device {{[0-9]+}} each time it is mapped
+// SAMEVAR-NEXT: rewrite (keep_resident): the one shown above for duplicate_transfer of `g`
 // SAMEVAR-NOT: coincidence
 
 #include <stdio.h>
