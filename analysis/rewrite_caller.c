@@ -248,7 +248,10 @@ typedef struct kept {
   ompdp_oc_t rm;
   /* Calls in a row, in no loop: the first and the last call (handles) of
    * one block, around which the `target data` and its braces go. */
-  int row, row_calls; /* ... and how many distinct calls it holds */
+  int row;
+  /* The distinct calls (handles) the constructs ran in. */
+  uint32_t seen[OMPDP_CONTEXT_CALLS * MAX_SITES];
+  int nseen;
   uint32_t first_call, last_call;
   ompdp_region_info_t first, last;
 } kept_t;
@@ -299,7 +302,6 @@ static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *rem
   k->dev = b->device;
   ompdp_region_info_t call0 = {0};
   int have_call = 0;
-  uint32_t seen[OMPDP_CONTEXT_CALLS * MAX_SITES]; /* the distinct calls so far */
   for (int j = 0; j < b->num_sites; ++j) {
     uint32_t x = b->sites[j] - 1;
     const ompdp_rw_site_t *s = &p->sites[x];
@@ -337,10 +339,10 @@ static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *rem
         return -1;
       }
       int known = 0;
-      for (int u = 0; u < k->row_calls && !known; ++u)
-        known = seen[u] == h;
-      if (!known && k->row_calls < (int)(sizeof(seen) / sizeof(seen[0])))
-        seen[k->row_calls++] = h;
+      for (int u = 0; u < k->nseen && !known; ++u)
+        known = k->seen[u] == h;
+      if (!known && k->nseen < (int)(sizeof(k->seen) / sizeof(k->seen[0])))
+        k->seen[k->nseen++] = h;
       if (call.stmt_offset < k->first.stmt_offset) {
         k->first = call;
         k->first_call = h;
@@ -439,7 +441,7 @@ static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *rem
   }
   if (!k->outer || k->allocs < 2)
     return -1;
-  if (k->row && k->row_calls < 2) {
+  if (k->row && k->nseen < 2) {
     /* One call: what repeats it is further up. */
     ompdp_sb_printf(why,
                     "the call at %s:%" PRIu32 " that repeats it is in no loop of %s either, and "
@@ -587,6 +589,22 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
                       "(or may run more than once a call)",
                       ompdp_rw_basename(call->file), a->Line, arg->variable);
       goto out;
+    }
+    /* A use in a call's own statement (its arguments, or a statement
+     * that holds the call) runs between the updates before and after
+     * that statement and the call's maps, which then find the data
+     * present: no update can go between them. */
+    for (int q = 0; q < k->nseen; ++q) {
+      ompdp_region_info_t ci;
+      if (ompdp_plan_describe(c->facts, k->seen[q], -1, &ci) ||
+          (a->Offset <= ci.directive_offset && ci.directive_offset - a->Offset < a->Length)) {
+        ompdp_sb_printf(why,
+                        "host code at %s:%" PRIu32 " uses `%s` in the statement of a call "
+                        "that maps it, where no `target update` can go between the use and "
+                        "the call",
+                        ompdp_rw_basename(call->file), a->Line, arg->variable);
+        goto out;
+      }
     }
     bound |= !(a->Flags & OMPDP_HA_EVERY_TIME);
     ++uses;

@@ -20,6 +20,9 @@
 //   ONCE   pipeline() calls shift() once, and main calls pipeline()
 //          twice: what repeats the construct is two callers up, and ompdp
 //          keeps data at one caller only.
+//   ARGUSE the last call's own arguments write x: the write runs after
+//          any update before the statement and before the call, whose map
+//          finds the data present, so no update can go between them;
 //   PPCOND the last calls in the #else branch of an #ifdef: a `}` after
 //          them would be compiled out with EXTRA defined, and the `{`
 //          before the first call not: refused. (A whole #if group between
@@ -40,6 +43,7 @@
 // RUN: %clang-ompdp -DDECL %s -o %t/decl && %ompdp run -- %t/decl 2>&1 | FileCheck %s --check-prefixes=DECL,NONE
 // RUN: %clang-ompdp -DALIAS %s -o %t/alias && %ompdp run -- %t/alias 2>&1 | FileCheck %s --check-prefixes=ALIAS,NONE
 // RUN: %clang-ompdp -DONCE %s -o %t/once && %ompdp run -- %t/once 2>&1 | FileCheck %s --check-prefixes=ONCE,NONE
+// RUN: %clang-ompdp -DARGUSE %s -o %t/arguse && %ompdp run -- %t/arguse 2>&1 | FileCheck %s --check-prefixes=ARGUSE,NONE
 // RUN: %clang-ompdp -DPPCOND %s -o %t/ppcond && %ompdp run -- %t/ppcond 2>&1 | FileCheck %s --check-prefixes=PPCOND,NONE
 //===----------------------------------------------------------------------===//
 #include <stdio.h>
@@ -89,6 +93,15 @@ static float pipeline(float *x, int n) {
   float t = 0.0f;
   x[3] += 1.0f;
   shift(x, n);
+  return t;
+}
+#elif defined(ARGUSE)
+static float pipeline(float *x, int n) {
+  float t = 0.0f;
+  scale(x, n, 0.5f);
+  shift(x, n);
+  scale(x, n, 2.0f);
+  shift(x, (x[3] += 1.0f, n));
   return t;
 }
 #elif defined(PPCOND)
@@ -169,6 +182,8 @@ int main(void) {
 // ALIAS: No rewrite: the host changed `x` between calls where the compiler sees no host code between the calls at keep-at-caller-row.c:[[#]] and [[#]] write it.
 // ONCE: repeated_alloc {{.*}} in shift
 // ONCE: No rewrite: the call at keep-at-caller-row.c:[[#]] that repeats it is in no loop of pipeline either, and ompdp keeps data at one caller only.
+// ARGUSE: repeated_alloc {{.*}} in shift
+// ARGUSE: No rewrite: host code at keep-at-caller-row.c:[[#]] uses `x` in the statement of a call that maps it, where no `target update` can go between the use and the call.
 // PPCOND: repeated_alloc {{.*}} in shift
 // PPCOND: No rewrite: the calls at keep-at-caller-row.c:[[#]] and [[#]] are in different branches of a preprocessor conditional (`#if`, `#else`, `#endif`), which could compile out one brace of a block around them without the other.
 // NONE-NOT: rewrite (keep_resident)
