@@ -463,22 +463,8 @@ static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *rem
  * or -1 with the reason in why. */
 static int row_placeable(const kept_t *k, ompdp_strbuf_t *why) {
   const ompdp_region_info_t *f = &k->first, *l = &k->last;
-  if (f->block_jumps != l->block_jumps) {
-    ompdp_sb_printf(why,
-                    "a jump (`return`, `goto`, `break`, `continue`, `throw`) or a label lies "
-                    "between the calls at %s:%" PRIu32 " and %" PRIu32 ", and a `target data` "
-                    "block around them must not be left or entered by one",
-                    ompdp_rw_basename(f->file), f->line, l->line);
+  if (ompdp_rw_row_split(f, l, "calls", why))
     return -1;
-  }
-  if (f->block_branch != l->block_branch) {
-    ompdp_sb_printf(why,
-                    "the calls at %s:%" PRIu32 " and %" PRIu32 " are in different branches of "
-                    "a preprocessor conditional (`#if`, `#else`, `#endif`), which could "
-                    "compile out one brace of a block around them without the other",
-                    ompdp_rw_basename(f->file), f->line, l->line);
-    return -1;
-  }
   if (f->stmt_is_decl || l->stmt_is_decl) {
     ompdp_sb_printf(why,
                     "the call at %s:%" PRIu32 " is in a declaration, whose names braces around "

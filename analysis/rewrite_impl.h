@@ -136,6 +136,12 @@ int ompdp_rw_put_fill(ompdp_strbuf_t *b, const ompdp_region_info_t *it, uint32_t
  * which a fill in its place would have to follow too. */
 int ompdp_rw_device_clause(const ompdp_region_info_t *it, char *dev, size_t size);
 
+/* Whether braces around statements first .. last of one block would be
+ * split by a jump, a label or a preprocessor conditional between them: 0,
+ * or -1 with the reason, naming them as what (rewrite_keep.c). */
+int ompdp_rw_row_split(const ompdp_region_info_t *first, const ompdp_region_info_t *last,
+                       const char *what, ompdp_strbuf_t *why);
+
 /* Repeated allocations at omp_target_alloc calls: the allocation before
  * the loop and its omp_target_free after it, or advice saying why not
  * (rewrite_routine.c). 0, or -1 when out of memory. */

@@ -25,6 +25,32 @@ static uint32_t keep_site(const ompdp_rw_plan_t *c, const ompdp_finding_t *f) {
   return ompdp_rw_site_find(c, f->rt_region, f->item);
 }
 
+/* Whether braces around statements first .. last of one block would be
+ * split: a jump or a label between them (a `target data` block must not be
+ * left or entered by one), or the two in different branches of a
+ * preprocessor conditional (one brace compiled out without the other). 0,
+ * or -1 with the reason, naming them as what ("constructs", "calls"). */
+int ompdp_rw_row_split(const ompdp_region_info_t *first, const ompdp_region_info_t *last,
+                       const char *what, ompdp_strbuf_t *why) {
+  if (first->block_jumps != last->block_jumps) {
+    ompdp_sb_printf(why,
+                    "a jump (`return`, `goto`, `break`, `continue`, `throw`) or a label lies "
+                    "between the %s at %s:%" PRIu32 " and %" PRIu32 ", and a `target data` "
+                    "block around them must not be left or entered by one",
+                    what, ompdp_rw_basename(first->file), first->line, last->line);
+    return -1;
+  }
+  if (first->block_branch != last->block_branch) {
+    ompdp_sb_printf(why,
+                    "the %s at %s:%" PRIu32 " and %" PRIu32 " are in different branches of a "
+                    "preprocessor conditional (`#if`, `#else`, `#endif`), which could compile "
+                    "out one brace of a block around them without the other",
+                    what, ompdp_rw_basename(first->file), first->line, last->line);
+    return -1;
+  }
+  return 0;
+}
+
 /* Duplicate transfers, round trips and repeated allocations of an item of
  * a target (or target data) construct inside a loop: keep it on the device
  * across the loop. A plan says how, for one site; the plans of one loop
@@ -656,23 +682,8 @@ static int check_row(const ompdp_rw_plan_t *c, const uint32_t *sis, size_t n, ro
   /* Host reads in between need the host's copy as it was: no copy back. */
   if (w->host_reads && w->from)
     goto out;
-  if (first->block_jumps != last->block_jumps) {
-    ompdp_sb_printf(advice,
-                    "a jump (`return`, `goto`, `break`, `continue`, `throw`) or a label lies "
-                    "between the constructs at %s:%" PRIu32 " and %" PRIu32
-                    ", and a `target data` block around them must not be left or entered by "
-                    "one",
-                    ompdp_rw_basename(first->file), first->line, last->line);
+  if (ompdp_rw_row_split(first, last, "constructs", advice))
     goto out;
-  }
-  if (first->block_branch != last->block_branch) {
-    ompdp_sb_printf(advice,
-                    "the constructs at %s:%" PRIu32 " and %" PRIu32 " are in different "
-                    "branches of a preprocessor conditional (`#if`, `#else`, `#endif`), which "
-                    "could compile out one brace of a block around them without the other",
-                    ompdp_rw_basename(first->file), first->line, last->line);
-    goto out;
-  }
   if (first->block_decls != last->block_decls || !last->stmt_own_lines ||
       !last->stmt_end_line || first->stmt_column > 512)
     goto out;

@@ -139,24 +139,8 @@ void RegionCollector::Impl::recordCall(CallExpr *CE) {
   Pending P;
   Region &R = P.R;
   R.Kind = CK_CALL;
+  fillCallHead(P, CE);
   SourceLocation B = CE->getBeginLoc(), E = CE->getEndLoc();
-  PresumedLoc PL = SM.getPresumedLoc(B);
-  if (PL.isValid())
-    R.File = PL.getFilename();
-  R.Begin = pos(B);
-  R.End = endPos(E);
-  R.Id = regionId(R.File, R.Begin.Line, R.Begin.Column, R.Kind);
-  fillContext(R);
-  if (B.isMacroID())
-    R.Flags |= RF_IN_MACRO;
-  fillFile(P, B);
-  R.DirectiveBytes = span(P.File, B, endOfToken(E));
-  R.Directive = argumentText(CE);
-  for (const Expr *A : CE->arguments()) {
-    if (!R.Arguments.empty())
-      R.Arguments += '\n';
-    R.Arguments += argumentText(A);
-  }
   R.Callee = functionName(Callee);
   {
     std::unique_ptr<MangleContext> MC(Ctx.createMangleContext());

@@ -317,6 +317,7 @@ private:
   void warnUnmarked(OMPExecutableDirective *D);
   bool insertCallMarker(CallExpr *CE, uint32_t Index);
   std::string argumentText(const Expr *A) const;
+  void fillCallHead(Pending &P, const CallExpr *CE);
   void fillCallStatement(Pending &P);
   Item routineItem(const Expr *Arg, const std::string &Call,
                    SourceRange CallRange, FileID F) const;

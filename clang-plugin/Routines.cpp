@@ -308,6 +308,31 @@ bool RegionCollector::Impl::assignedTo(Item &It, const VarDecl *&Var,
   return false;
 }
 
+/// What every call region records of the call (P.R.Kind set): its file,
+/// place, ID, function and loop, source bytes, the call as written and its
+/// arguments, one per line.
+void RegionCollector::Impl::fillCallHead(Pending &P, const CallExpr *CE) {
+  Region &R = P.R;
+  SourceLocation B = CE->getBeginLoc(), E = CE->getEndLoc();
+  PresumedLoc PL = SM.getPresumedLoc(B);
+  if (PL.isValid())
+    R.File = PL.getFilename();
+  R.Begin = pos(B);
+  R.End = endPos(E);
+  R.Id = regionId(R.File, R.Begin.Line, R.Begin.Column, R.Kind);
+  fillContext(R);
+  if (B.isMacroID())
+    R.Flags |= RF_IN_MACRO;
+  fillFile(P, B);
+  R.DirectiveBytes = span(P.File, B, endOfToken(E));
+  R.Directive = argumentText(CE);
+  for (const Expr *A : CE->arguments()) {
+    if (!R.Arguments.empty())
+      R.Arguments += '\n';
+    R.Arguments += argumentText(A);
+  }
+}
+
 /// The statement that holds the call (an expression statement or a
 /// declaration), when it is directly in a compound statement: a rewrite
 /// moves whole statements only.
@@ -372,24 +397,8 @@ bool RegionCollector::Impl::VisitCallExpr(CallExpr *CE) {
   Pending P;
   Region &R = P.R;
   R.Kind = RT->Kind;
+  fillCallHead(P, CE);
   SourceLocation B = CE->getBeginLoc(), E = CE->getEndLoc();
-  PresumedLoc PL = SM.getPresumedLoc(B);
-  if (PL.isValid())
-    R.File = PL.getFilename();
-  R.Begin = pos(B);
-  R.End = endPos(E);
-  R.Id = regionId(R.File, R.Begin.Line, R.Begin.Column, R.Kind);
-  fillContext(R);
-  if (B.isMacroID())
-    R.Flags |= RF_IN_MACRO;
-  fillFile(P, B);
-  R.DirectiveBytes = span(P.File, B, endOfToken(E));
-  R.Directive = argumentText(CE);
-  for (const Expr *A : CE->arguments()) {
-    if (!R.Arguments.empty())
-      R.Arguments += '\n';
-    R.Arguments += argumentText(A);
-  }
   if (!Loops.empty()) {
     const Stmt *L = Loops.back();
     R.LoopBytes = span(P.File, L->getBeginLoc(), endOfToken(L->getEndLoc()));
