@@ -204,7 +204,7 @@ static char *rtrip_text(const ompdp_finding_t *f, const ompdp_region_info_t *ite
              "(`#pragma omp target enter data map(to: %s)` before the caller's loop, `target "
              "exit data map(from: %s)` after it), and use `#pragma omp target update from(%s)` "
              "only where the host reads it and `target update to(%s)` after host code that "
-             "changes it; ompdp does not rewrite callers yet",
+             "changes it",
              plural, d, v, v, v, v);
   else
     snprintf(buf, sizeof(buf),

@@ -87,11 +87,14 @@ void ompdp_rw_facts_destroy(ompdp_rw_facts_t *f);
 /* The planner's input for the findings of r, into *plan (report.h): the
  * sites the planner may read for them, their buffers, and the records of
  * the regions they name, copied through describe (the runtime's region
- * tables); times convert as time * tick_mult >> 32 (tick_mult 0: they are
- * nanoseconds). Returns 0; 1 when the facts give no rewrites (too many
- * buffers to follow: *plan stays empty); -1 when out of memory. */
+ * tables); with context (may be NULL), the call each site's construct ran
+ * in, whose records are copied too; times convert as time * tick_mult >>
+ * 32 (tick_mult 0: they are nanoseconds). Returns 0; 1 when the facts give
+ * no rewrites (too many buffers to follow: *plan stays empty); -1 when out
+ * of memory. */
 int ompdp_rw_facts_to_plan(const ompdp_rw_facts_t *f, const ompdp_report_t *r,
-                           ompdp_describe_fn describe, uint64_t tick_mult, ompdp_plan_t *plan);
+                           ompdp_describe_fn describe, ompdp_context_fn context,
+                           uint64_t tick_mult, ompdp_plan_t *plan);
 
 /* Adds rewrites to every finding of r whose site (rt_region, item) its plan
  * describes and makes safe to rewrite (rules: docs/fixes.md), then drops

@@ -520,7 +520,8 @@ static size_t needed_sites(const ompdp_rw_facts_t *f, const ompdp_report_t *r, u
 }
 
 int ompdp_rw_facts_to_plan(const ompdp_rw_facts_t *f, const ompdp_report_t *r,
-                           ompdp_describe_fn describe, uint64_t tick_mult, ompdp_plan_t *out) {
+                           ompdp_describe_fn describe, ompdp_context_fn context,
+                           uint64_t tick_mult, ompdp_plan_t *out) {
   memset(out, 0, sizeof(*out));
   if (!f || f->failed)
     return f && f->failed < 0 ? -1 : 1;
@@ -535,7 +536,7 @@ int ompdp_rw_facts_to_plan(const ompdp_rw_facts_t *f, const ompdp_report_t *r,
   out->tick_mult = tick_mult;
   out->sites = calloc(ns ? ns : 1, sizeof(*out->sites));
   out->bufs = calloc(ns ? ns : 1, sizeof(*out->bufs));
-  handles = calloc(2 * (ns ? ns : 1), sizeof(*handles));
+  handles = calloc((2 + OMPDP_CONTEXT_CALLS) * (ns ? ns : 1), sizeof(*handles));
   if (!out->sites || !out->bufs || !handles)
     goto out;
   size_t nh = 0;
@@ -561,6 +562,23 @@ int ompdp_rw_facts_to_plan(const ompdp_rw_facts_t *f, const ompdp_report_t *r,
       handles[nh++] = s->region;
     if (s->lt_exit_region)
       handles[nh++] = s->lt_exit_region;
+    /* The calls the construct ran in: their records say where the caller
+     * is, for the rewrites that keep data there. */
+    ompdp_context_t cx;
+    s->call = s->call2 = s->call3 = s->call4 = 0;
+    s->call_mixed = 0;
+    s->calls = 0;
+    if (s->region && context && !context(s->region, &cx)) {
+      s->call = cx.calls[0];
+      s->call2 = cx.calls[1];
+      s->call3 = cx.calls[2];
+      s->call4 = cx.calls[3];
+      s->call_mixed = cx.other;
+      s->calls = cx.count;
+      for (int k = 0; k < OMPDP_CONTEXT_CALLS; ++k)
+        if (cx.calls[k])
+          handles[nh++] = cx.calls[k];
+    }
   }
   out->num_sites = ns;
   qsort(handles, nh, sizeof(*handles), cmp_u32);

@@ -125,6 +125,22 @@ static inline int ompdp_rw_is_structured(ompdp_construct_kind_t k) {
  * -2: out of memory. */
 int ompdp_rw_shrink_lifetime(const struct ompdp_rw_plan *c, ompdp_finding_t *f,
                              const ompdp_rw_items_t *ri, const ompdp_rw_site_t *s);
+/* The device-side fill of item it (its fill facts): a `target teams
+ * distribute parallel for` that finds it present and writes zeros, every
+ * line indented by ind spaces, on device clause dev (" device(1)" or "");
+ * 0, or -1 when the facts allow none (rewrite_policy.c). */
+int ompdp_rw_put_fill(ompdp_strbuf_t *b, const ompdp_region_info_t *it, uint32_t ind,
+                      const char *dev);
+/* The construct's device clause as " device(...)" into dev ("" for none);
+ * -1 when it has another clause no item records (if, depend, nowait, ...),
+ * which a fill in its place would have to follow too. */
+int ompdp_rw_device_clause(const ompdp_region_info_t *it, char *dev, size_t size);
+
+/* Whether braces around statements first .. last of one block would be
+ * split by a jump, a label or a preprocessor conditional between them: 0,
+ * or -1 with the reason, naming them as what (rewrite_keep.c). */
+int ompdp_rw_row_split(const ompdp_region_info_t *first, const ompdp_region_info_t *last,
+                       const char *what, ompdp_strbuf_t *why);
 
 /* Repeated allocations at omp_target_alloc calls: the allocation before
  * the loop and its omp_target_free after it, or advice saying why not
@@ -163,8 +179,21 @@ int ompdp_rw_combine_at_construct(ompdp_report_t *r, unsigned kinds);
 
 /* The keep-resident rewrites of the whole report: around loops, and around
  * constructs in a row; removed[site] != 0 marks sites another rule
- * rewrites. 0, or -1 when out of memory. */
-int ompdp_rw_keep_resident_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, const size_t *removed);
+ * rewrites. 0, or -1 when out of memory. With fills set, only the loops
+ * where some item's copies in were all zeros, which the rewrite replaces
+ * by one fill before the loop (the zero-filled copies' findings get it
+ * too); the sites it rewrites are marked in removed for the other rules. */
+int ompdp_rw_keep_resident_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, size_t *removed,
+                               int fills);
+/* ... and around a caller's loop, for a construct its own function does
+ * not repeat (rewrite_caller.c). */
+int ompdp_rw_keep_at_caller_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, const size_t *removed);
+/* text (a callee's item as written) with each parameter of params (names,
+ * one per line) replaced by the argument of the call `call` (its items, in
+ * order) that binds it; NULL with the reason in why when an argument
+ * cannot stand there (rewrite_caller.c). */
+char *ompdp_rw_in_caller_words(const char *text, const char *params, const ompdp_rw_items_t *call,
+                               ompdp_strbuf_t *why);
 int ompdp_rw_row_resident_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, const size_t *removed);
 
 #endif /* OMPDP_REWRITE_IMPL_H */

@@ -25,6 +25,32 @@ static uint32_t keep_site(const ompdp_rw_plan_t *c, const ompdp_finding_t *f) {
   return ompdp_rw_site_find(c, f->rt_region, f->item);
 }
 
+/* Whether braces around statements first .. last of one block would be
+ * split: a jump or a label between them (a `target data` block must not be
+ * left or entered by one), or the two in different branches of a
+ * preprocessor conditional (one brace compiled out without the other). 0,
+ * or -1 with the reason, naming them as what ("constructs", "calls"). */
+int ompdp_rw_row_split(const ompdp_region_info_t *first, const ompdp_region_info_t *last,
+                       const char *what, ompdp_strbuf_t *why) {
+  if (first->block_jumps != last->block_jumps) {
+    ompdp_sb_printf(why,
+                    "a jump (`return`, `goto`, `break`, `continue`, `throw`) or a label lies "
+                    "between the %s at %s:%" PRIu32 " and %" PRIu32 ", and a `target data` "
+                    "block around them must not be left or entered by one",
+                    what, ompdp_rw_basename(first->file), first->line, last->line);
+    return -1;
+  }
+  if (first->block_branch != last->block_branch) {
+    ompdp_sb_printf(why,
+                    "the %s at %s:%" PRIu32 " and %" PRIu32 " are in different branches of a "
+                    "preprocessor conditional (`#if`, `#else`, `#endif`), which could compile "
+                    "out one brace of a block around them without the other",
+                    what, ompdp_rw_basename(first->file), first->line, last->line);
+    return -1;
+  }
+  return 0;
+}
+
 /* Duplicate transfers, round trips and repeated allocations of an item of
  * a target (or target data) construct inside a loop: keep it on the device
  * across the loop. A plan says how, for one site; the plans of one loop
@@ -45,6 +71,11 @@ typedef struct keep_plan {
   ompdp_oc_t rm, add; /* by class, for the cost model */
   int dev;
   size_t group;
+  /* Every copy in was zeros: the outer map allocates (alloc, or from for
+   * tofrom) and fill_text (malloc'd), a fill on the device, runs once
+   * before the loop instead of the first copy. */
+  int fill;
+  char *fill_text;
 } keep_plan_t;
 
 /* What the compiler says the host does with the item in the loop: the
@@ -71,6 +102,44 @@ static int host_uses(const ompdp_region_info_t *it, uint32_t *uses, uint32_t *wr
       ++*writes;
   }
   return bound;
+}
+
+/* A plan whose first copy in (the outer map's) would send zeros, as every
+ * copy in of the run did: the outer map allocates instead and a fill on
+ * the device writes the zeros once, before the loop (the unstructured
+ * form: the fill runs after `target enter data`, which needs the loop on
+ * lines of its own). Not where the item has no fill facts, the construct
+ * other clauses a fill would have to follow, or the copies another size. */
+static void consider_fill(const ompdp_rw_site_t *s, keep_plan_t *p) {
+  const ompdp_region_info_t *it = p->it;
+  if ((p->outer != OMPDP_MT_TO && p->outer != OMPDP_MT_TOFROM) || !s->h2d ||
+      s->h2d_zero != s->h2d || !it->loop_own_lines || !it->loop_stmt_end_line ||
+      it->loop_column < 1 || it->loop_column > 512 || !it->fill_elem_size ||
+      s->alloc_bytes % it->fill_elem_size ||
+      ((it->fill_flags & OMPDP_FILL_WHOLE) &&
+       s->alloc_bytes != (uint64_t)it->fill_count * it->fill_elem_size))
+    return;
+  char dev[256];
+  ompdp_strbuf_t b = {0};
+  if (ompdp_rw_device_clause(it, dev, sizeof(dev)) ||
+      ompdp_rw_put_fill(&b, it, it->loop_column - 1, dev) || !(p->fill_text = ompdp_sb_take(&b))) {
+    free(b.d);
+    return;
+  }
+  p->fill = 1;
+  p->outer = p->outer == OMPDP_MT_TO ? OMPDP_MT_ALLOC : OMPDP_MT_FROM;
+  /* The first copy in goes too. */
+  p->transfers += 1;
+  p->bytes += s->bytes_h2d_first;
+  p->time += s->dur_h2d_first;
+  if (p->update) {
+    /* It was counted among the copies the update way adds. */
+    p->add[OMPDP_OC_H2D][0] -= p->add[OMPDP_OC_H2D][0] ? 1 : 0;
+    p->add[OMPDP_OC_H2D][1] -= p->add[OMPDP_OC_H2D][1] >= s->alloc_bytes ? s->alloc_bytes : 0;
+    p->add[OMPDP_OC_H2D][2] -= p->add[OMPDP_OC_H2D][2] >= s->dur_h2d_first ? s->dur_h2d_first : 0;
+  } else {
+    ompdp_oc_add(p->rm, OMPDP_OC_H2D, 1, s->bytes_h2d_first, s->dur_h2d_first);
+  }
 }
 
 /* 0 and a plan, or -1 when keeping the item resident is not safe or not
@@ -230,6 +299,7 @@ static int make_keep_plan(const ompdp_rw_plan_t *c, uint32_t si, keep_plan_t *p,
     ompdp_oc_add(p->add, OMPDP_OC_H2D, in, in * size,
                  (up_in ? (in_first ? s->dur_h2d_first : avg_d2h) : 0) + k * num_to * avg_h2d);
     ompdp_oc_add(p->add, OMPDP_OC_D2H, back, back * size, back * avg_d2h);
+    consider_fill(s, p);
     return 0;
   }
   p->inner_from = dev_changes;
@@ -247,6 +317,7 @@ static int make_keep_plan(const ompdp_rw_plan_t *c, uint32_t si, keep_plan_t *p,
     p->time += s->dur_d2h;
     ompdp_oc_add(p->rm, OMPDP_OC_D2H, s->d2h, s->bytes_d2h, s->dur_d2h);
   }
+  consider_fill(s, p);
   return 0;
 no:
   free(p->ri.items);
@@ -286,8 +357,21 @@ static int build_keep(const ompdp_rw_plan_t *c, ompdp_rewrite_t *rw, keep_plan_t
   int wrap = ompdp_rw_loop_wrap(items[0], advice);
   if (wrap < 0)
     return -1;
-  int rc = wrap ? ompdp_rw_keep_unstructured(rw, items, types, n, &why)
+  /* Fills run once the data is allocated, before the loop: only the
+   * unstructured form has a place for them. */
+  ompdp_strbuf_t prologue = {0};
+  for (size_t i = 0; i < n; ++i)
+    if (ps[i]->fill)
+      ompdp_sb_puts(&prologue, ps[i]->fill_text);
+  if (prologue.len)
+    wrap = 1;
+  if (prologue.oom) {
+    free(prologue.d);
+    return -1;
+  }
+  int rc = wrap ? ompdp_rw_keep_unstructured(rw, items, types, n, prologue.d, &why)
                 : ompdp_rw_keep_resident(rw, items, types, n, &why);
+  free(prologue.d);
   for (size_t i = 0; i < n && !rc; ++i)
     if (ps[i]->inner_from)
       rc = ompdp_rw_set_map_type(rw, &ps[i]->ri.reg, (uint32_t)c->facts->sites[ps[i]->site].item,
@@ -316,6 +400,12 @@ static int build_keep(const ompdp_rw_plan_t *c, ompdp_rewrite_t *rw, keep_plan_t
       ompdp_sb_printf(&d, " map(%s: %s)", ompdp_map_type_name(ps[i]->outer), plan_name(ps[i]));
     ompdp_sb_puts(&d, "` before it");
   }
+  for (size_t i = 0; i < n; ++i)
+    if (ps[i]->fill)
+      ompdp_sb_printf(&d,
+                      "; every copy in of `%s` was zeros: it is allocated and filled with zeros on "
+                      "the device once, before the loop, instead",
+                      plan_name(ps[i]));
   for (size_t i = 0; i < n; ++i) {
     const keep_plan_t *p = ps[i];
     if (p->inner_from)
@@ -371,6 +461,14 @@ static int build_keep(const ompdp_rw_plan_t *c, ompdp_rewrite_t *rw, keep_plan_t
   return rw->description && (!a.oom) ? 0 : -1;
 }
 
+/* A plan of a `tofrom` item that the region only reads and whose copies
+ * back the device never changed: kept, the construct's copies back go
+ * (the overbroad map's narrowing to `to` would remove only those). */
+static int read_only_tofrom(const keep_plan_t *p) {
+  return p->it->map_type == OMPDP_MT_TOFROM && p->it->access == OMPDP_ACCESS_READ &&
+         !p->inner_from && !ompdp_rw_has_from(p->outer);
+}
+
 /* Whether plan a's item comes before b's in the source: by construct,
  * then by item. */
 static int plan_before(const ompdp_rw_plan_t *c, const keep_plan_t *a, const keep_plan_t *b) {
@@ -384,14 +482,15 @@ static int plan_before(const ompdp_rw_plan_t *c, const keep_plan_t *a, const kee
 /* The keep-resident rewrites of the whole report: plans per site, grouped
  * by loop, each group's rewrite copied to every finding it fixes. When a
  * group's edits cannot be combined, each plan gets a rewrite of its own. */
-int ompdp_rw_keep_resident_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, const size_t *removed) {
+int ompdp_rw_keep_resident_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, size_t *removed,
+                               int fills) {
   const ompdp_plan_t *facts = c->facts;
   int rc = -1;
   int *plan_of = calloc(facts->num_sites ? facts->num_sites : 1, sizeof(int)); /* +1, -1: none */
   keep_plan_t *plans = calloc(facts->num_sites ? facts->num_sites : 1, sizeof(*plans));
   size_t np = 0, ng = 0;
   ompdp_rewrite_t *groups = NULL;
-  int *group_ok = NULL;
+  int *group_ok = NULL, *group_fill = NULL;
   if (!plan_of || !plans)
     goto out;
   for (size_t i = 0; i < r->num_findings; ++i) {
@@ -437,10 +536,20 @@ int ompdp_rw_keep_resident_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, cons
   }
   groups = calloc(ng ? ng : 1, sizeof(*groups));
   group_ok = calloc(ng ? ng : 1, sizeof(*group_ok));
-  if (!groups || !group_ok)
+  group_fill = calloc(ng ? ng : 1, sizeof(*group_fill));
+  if (!groups || !group_ok || !group_fill)
     goto out;
+  /* Groups that come first, before the rules that would take a site of
+   * theirs for a smaller saving: a zero-filled copy in (its fill would go
+   * in the loop), or a `tofrom` item the region only reads and the device
+   * never changed (`map(to:)` would remove only its copies back, which
+   * keeping it removes too). */
+  for (size_t i = 0; i < np; ++i)
+    group_fill[plans[i].group] |= plans[i].fill || read_only_tofrom(&plans[i]);
   keep_plan_t *members[64];
   for (size_t g = 0; g < ng; ++g) {
+    if (fills && !group_fill[g])
+      continue; /* the later pass's, after the other rules */
     size_t n = 0;
     for (size_t i = 0; i < np && n < 64; ++i)
       if (plans[i].group == g)
@@ -462,9 +571,21 @@ int ompdp_rw_keep_resident_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, cons
   for (size_t i = 0; i < r->num_findings; ++i) {
     ompdp_finding_t *f = &r->findings[i];
     uint32_t si = keep_site(c, f);
-    if (!si || plan_of[si - 1] <= 0)
+    /* A zero-filled copy in that a fill before the loop replaces; copies
+     * back of a read-only item that keeping it removes. */
+    ompdp_rewrite_rule_t rule = ompdp_rw_rule(f);
+    if (!si && (rule == OMPDP_RR_ALLOC_AND_FILL || rule == OMPDP_RR_NARROW_MAP) &&
+        f->rt_region && f->item >= 0 && !f->num_rewrites) {
+      uint32_t z = ompdp_rw_site_find(c, f->rt_region, f->item);
+      const keep_plan_t *zp = z && plan_of[z - 1] > 0 ? &plans[plan_of[z - 1] - 1] : NULL;
+      if (zp && (rule == OMPDP_RR_ALLOC_AND_FILL ? zp->fill : read_only_tofrom(zp)))
+        si = z;
+    }
+    if (!si || plan_of[si - 1] <= 0 || f->num_rewrites)
       continue;
     keep_plan_t *p = &plans[plan_of[si - 1] - 1];
+    if (fills && !group_fill[p->group])
+      continue;
     ompdp_rewrite_t own = {0};
     const ompdp_rewrite_t *src = &groups[p->group];
     if (!group_ok[p->group]) {
@@ -486,15 +607,21 @@ int ompdp_rw_keep_resident_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, cons
     ompdp_rewrite_free(&own);
     if (bad)
       goto out;
+    /* Rewritten now: the other rules leave the site alone. */
+    if (fills && !removed[si - 1])
+      removed[si - 1] = i + 1;
   }
   rc = 0;
 out:
-  for (size_t i = 0; plans && i < np; ++i)
+  for (size_t i = 0; plans && i < np; ++i) {
     free(plans[i].ri.items);
+    free(plans[i].fill_text);
+  }
   for (size_t g = 0; groups && g < ng; ++g)
     ompdp_rewrite_free(&groups[g]);
   free(groups);
   free(group_ok);
+  free(group_fill);
   free(plans);
   free(plan_of);
   return rc;
@@ -626,15 +753,8 @@ static int check_row(const ompdp_rw_plan_t *c, const uint32_t *sis, size_t n, ro
   /* Host reads in between need the host's copy as it was: no copy back. */
   if (w->host_reads && w->from)
     goto out;
-  if (first->block_jumps != last->block_jumps) {
-    ompdp_sb_printf(advice,
-                    "a jump (`return`, `goto`, `break`, `continue`, `throw`) or a label lies "
-                    "between the constructs at %s:%" PRIu32 " and %" PRIu32
-                    ", and a `target data` block around them must not be left or entered by "
-                    "one",
-                    ompdp_rw_basename(first->file), first->line, last->line);
+  if (ompdp_rw_row_split(first, last, "constructs", advice))
     goto out;
-  }
   if (first->block_decls != last->block_decls || !last->stmt_own_lines ||
       !last->stmt_end_line || first->stmt_column > 512)
     goto out;

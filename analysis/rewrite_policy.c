@@ -524,8 +524,8 @@ static int plain_bound(const char *x) {
  * around the fill. Every line is indented with ind spaces and ends with a
  * newline; dev is the construct's device clause (" device(1)") or "".
  * Returns 0, or -1 when the item's facts do not allow one. */
-static int put_fill(ompdp_strbuf_t *b, const ompdp_region_info_t *it, uint32_t ind,
-                    const char *dev) {
+int ompdp_rw_put_fill(ompdp_strbuf_t *b, const ompdp_region_info_t *it, uint32_t ind,
+                      const char *dev) {
   const char *v = it->variable;
   int scalar = (it->fill_flags & OMPDP_FILL_SCALAR) != 0;
   if (!ompdp_rw_is_identifier(v) || !respellable_type(it->fill_type) || !it->fill_elem_size)
@@ -607,7 +607,7 @@ static int put_fill(ompdp_strbuf_t *b, const ompdp_region_info_t *it, uint32_t i
  * it has none); -1 when it has any other clause that no item records (if,
  * depend, nowait, ...), which a fill in its place would have to follow
  * too. */
-static int device_clause(const ompdp_region_info_t *it, char *dev, size_t size) {
+int ompdp_rw_device_clause(const ompdp_region_info_t *it, char *dev, size_t size) {
   const char *other = it->other_clauses ? it->other_clauses : "";
   dev[0] = 0;
   if (it->nowait)
@@ -629,13 +629,13 @@ static int refuse_update(ompdp_finding_t *f, const char *why) {
 }
 
 
-/* The fill of it (put_fill, indented by ind, on device clause dev) and the
+/* The fill of it (ompdp_rw_put_fill, indented by ind, on device clause dev) and the
  * alloc-and-fill rewrite of f that will carry it: 0 with *text (malloc'd)
  * and *rw, -1 when no fill can be written for it, -2 when out of memory. */
 static int start_fill(ompdp_finding_t *f, const ompdp_region_info_t *it, uint32_t ind,
                       const char *dev, char **text, ompdp_rewrite_t **rw) {
   ompdp_strbuf_t fill = {0};
-  if (put_fill(&fill, it, ind, dev)) {
+  if (ompdp_rw_put_fill(&fill, it, ind, dev)) {
     int oom = fill.oom;
     free(fill.d);
     return oom ? -2 : -1;
@@ -665,7 +665,7 @@ static int plan_zero_update(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
   if (!ompdp_rw_explicit_item(it))
     return refuse_update(f, "the item's clause is not in the region table");
   char dev[256];
-  if (device_clause(it, dev, sizeof(dev))) {
+  if (ompdp_rw_device_clause(it, dev, sizeof(dev))) {
     const char *other = it->other_clauses && it->other_clauses[0] ? it->other_clauses : "nowait";
     ompdp_strbuf_t why = {0};
     ompdp_sb_printf(&why,
@@ -814,7 +814,7 @@ static int plan_zero_fill(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
    * other clause (if, depend, nowait, ...) would need them to follow it
    * too, which this rule does not do. */
   char dev[256];
-  if (device_clause(it, dev, sizeof(dev)))
+  if (ompdp_rw_device_clause(it, dev, sizeof(dev)))
     return refuse(f, "the directive has clauses other than `device` (`if`, `depend`, ...) "
                      "that the new directives and the fill would have to follow too");
   uint32_t ind = it->column > 1 ? it->column - 1 : 0;
@@ -941,6 +941,12 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
                (!pass || f->rewrites[f->num_rewrites - 1].kind == OMPDP_RK_REMOVE_ITEM))
         removal[si - 1] = i + 1;
     }
+  /* A loop whose constructs keep data resident, where some item's every
+   * copy in was zeros: one rewrite keeps them across the loop and fills
+   * those once before it (the largest saving first: a fill of its own at
+   * the construct would run, and allocate, in every iteration). */
+  if (!rc)
+    rc = ompdp_rw_keep_resident_all(&c, r, removal, 1);
   /* Overbroad maps, then zero-filled copies in (alloc and fill), each
    * planned at a site no earlier rule claimed. A site whose item is
    * removed, or whose copies in are replaced by a fill, is not also kept
@@ -1034,7 +1040,9 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
   if (!rc)
     rc = ompdp_rw_hoist_allocs(&c, r);
   if (!rc)
-    rc = ompdp_rw_keep_resident_all(&c, r, removal);
+    rc = ompdp_rw_keep_at_caller_all(&c, r, removal);
+  if (!rc)
+    rc = ompdp_rw_keep_resident_all(&c, r, removal, 0);
   if (!rc)
     rc = ompdp_rw_row_resident_all(&c, r, removal);
   if (!rc)
@@ -1068,7 +1076,7 @@ int ompdp_rewrite_report_events(ompdp_report_t *r, const ompdp_event_t *ev, size
     rc = ompdp_rw_facts_feed(facts, &ev[i]);
   /* As the runtime and the driver do it: through the report's plan. */
   if (!rc)
-    rc = ompdp_rw_facts_to_plan(facts, r, describe, 0, &r->plan) < 0 ? -1 : 0;
+    rc = ompdp_rw_facts_to_plan(facts, r, describe, NULL, 0, &r->plan) < 0 ? -1 : 0;
   ompdp_rw_facts_destroy(facts);
   if (!rc)
     rc = ompdp_rewrite_report(r);

@@ -115,7 +115,8 @@ static char *take(ompdp_strbuf_t *b, const char **why) {
 }
 
 int ompdp_rw_keep_unstructured(ompdp_rewrite_t *rw, const ompdp_region_info_t *const *items,
-                               const ompdp_map_type_t *types, size_t n, const char **why) {
+                               const ompdp_map_type_t *types, size_t n, const char *prologue,
+                               const char **why) {
   const ompdp_region_info_t *it = n ? items[0] : NULL;
   if (!it || it->loop_kind == OMPDP_LK_NONE || !it->loop_line || !it->loop_column ||
       !it->loop_stmt_end_line || !it->loop_own_lines) {
@@ -153,7 +154,7 @@ int ompdp_rw_keep_unstructured(ompdp_rewrite_t *rw, const ompdp_region_info_t *c
   ompdp_strbuf_t b = {0};
   ompdp_sb_printf(&b, "%*s#pragma omp target enter data", (int)ind, "");
   put_maps(&b, names, types, n, 1);
-  ompdp_sb_printf(&b, "\n%*s%s", (int)ind, "", kw);
+  ompdp_sb_printf(&b, "\n%s%*s%s", prologue ? prologue : "", (int)ind, "", kw);
   char *s = take(&b, why);
   if (!s || ompdp_rw_add_edit(rw, it, it->loop_line, 1, it->loop_line,
                               it->loop_column + (uint32_t)strlen(kw), kw, s, why)) {
@@ -220,7 +221,8 @@ void ompdp_rw_describe_unstructured(ompdp_strbuf_t *d, const ompdp_region_info_t
     ompdp_sb_printf(d, "%s the `%s` at line %" PRIu32,
                     k == 0 ? " and before" : k + 1 == it->num_exits ? " and" : ",",
                     exit_kind(it->exits[k].Kind), it->exits[k].Line);
-  ompdp_sb_puts(d, " (a `target data` region cannot be left by a jump)");
+  if (it->num_exits)
+    ompdp_sb_puts(d, " (a `target data` region cannot be left by a jump)");
 }
 
 /*===- tofrom -> from -------------------------------------------------------===*/
@@ -279,12 +281,17 @@ int ompdp_rw_compile_commands(ompdp_report_t *r, const ompdp_plan_t *plan) {
     ompdp_region_info_t info;
     if (!f->num_rewrites || !f->rt_region || ompdp_plan_describe(plan, f->rt_region, -1, &info))
       continue;
-    /* Each edited file: the edits name the construct's file. */
+    /* Each edited file: the edits name the construct's file, or that of
+     * another region of the plan (a caller's loop, for data kept there),
+     * whose compile it was recorded by. */
     for (size_t k = 0; k < f->num_rewrites; ++k)
       for (size_t e = 0; e < f->rewrites[k].num_edits; ++e) {
         const char *file = f->rewrites[k].edits[e].file;
-        if (file && !strcmp(file, info.file) &&
-            ompdp_report_add_compile_command(r, file, info.compile_dir, info.compile_args))
+        const ompdp_region_info_t *by = file && !strcmp(file, info.file) ? &info : NULL;
+        for (size_t g = 0; file && !by && g < plan->num_regions; ++g)
+          if (!strcmp(plan->regions[g].head.file, file))
+            by = &plan->regions[g].head;
+        if (by && ompdp_report_add_compile_command(r, file, by->compile_dir, by->compile_args))
           return -1;
       }
   }

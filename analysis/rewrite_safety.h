@@ -41,12 +41,15 @@ int ompdp_rw_loop_wrap(const ompdp_region_info_t *it, ompdp_strbuf_t *why);
 
 /* The unstructured form for the items[0..n) of one loop, mapped with
  * types[i] ("to", "from", "tofrom", "alloc" as for `target data`): the
- * loop's keyword gets `#pragma omp target enter data` on a line before it,
- * the line after the loop and each jump out get `#pragma omp target exit
- * data` (a jump that does not stand on lines of its own becomes a block:
- * `{`, the directive, the jump, `}`). Returns 0, or -1 with *why set. */
+ * loop's keyword gets `#pragma omp target enter data` on a line before it
+ * (and then prologue, lines of code that run once the data is allocated,
+ * when not NULL), the line after the loop and each jump out get `#pragma
+ * omp target exit data` (a jump that does not stand on lines of its own
+ * becomes a block: `{`, the directive, the jump, `}`). Returns 0, or -1
+ * with *why set. */
 int ompdp_rw_keep_unstructured(ompdp_rewrite_t *rw, const ompdp_region_info_t *const *items,
-                               const ompdp_map_type_t *types, size_t n, const char **why);
+                               const ompdp_map_type_t *types, size_t n, const char *prologue,
+                               const char **why);
 
 /* The words for that rewrite, appended to d: "`#pragma omp target enter
  * data map(...)` before it and `#pragma omp target exit data map(...)`

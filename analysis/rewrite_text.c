@@ -90,6 +90,7 @@ static int needs_list_clause(ompdp_construct_kind_t construct) {
   case OMPDP_CK_TARGET_MEMSET_ASYNC:
   case OMPDP_CK_TARGET_ASSOCIATE_PTR:
   case OMPDP_CK_TARGET_DISASSOCIATE_PTR:
+  case OMPDP_CK_CALL: /* nor are calls of functions */
     return 0;
   }
   return 0;

@@ -176,6 +176,8 @@ static void gather(const ompdp_plan_t *p, const uint32_t *order, const ompdp_fin
    * allocations repeat with no loop around it), or shares the buffer with
    * a construct of another function. */
   v->other_function = v->no_loop && (s->allocs >= 2 || s->h2d >= 2 || s->d2h >= 2);
+  v->call_unknown = !s->call;
+  v->call_mixed = s->call_mixed != 0;
   if (v->no_loop && s->buf && s->buf <= p->num_bufs && p->bufs[s->buf - 1].num_sites > 0) {
     const ompdp_plan_buf_t *b = &p->bufs[s->buf - 1];
     for (int k = 0; k < b->num_sites && !v->other_function; ++k) {
@@ -437,15 +439,18 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
        * A construct in no loop (constructs in a row, a function called
        * again) has no loop to go outside of. */
       static const char loop[] = " outside the loop";
-      size_t n = strlen(f->suggestion), k = sizeof(loop) - 1;
-      int tail = in->no_loop && n >= k && !strcmp(f->suggestion + n - k, loop);
+      /* The planner's reason (". No rewrite: ...") stays last. */
+      const char *why = strstr(f->suggestion, ". No rewrite: ");
+      size_t n = why ? (size_t)(why - f->suggestion) : strlen(f->suggestion);
+      size_t k = sizeof(loop) - 1;
+      int tail = in->no_loop && n >= k && !strncmp(f->suggestion + n - k, loop, k);
       snprintf(buf, sizeof(buf),
                "%.*s%s; the construct's map of %s must then say `always` where its copies are "
-               "still needed, because a present item is not copied",
+               "still needed, because a present item is not copied%s",
                (int)(tail ? n - k : n), f->suggestion,
                tail ? " around the constructs that map it, or before the calls that repeat them"
                     : "",
-               v);
+               v, why ? why : "");
       break;
     }
     return NULL;
@@ -513,10 +518,18 @@ static const char *no_keep_reason(const ompdp_finding_t *f, const ompdp_verdict_
            "around them would change what that code sees (ompdp keeps data across "
            "constructs in a row only where the code between them does not use it, or only "
            "reads what is sent)";
+  if (in->other_function && in->call_unknown)
+    return "the repeats come from calls of the construct's function that no code built with "
+           "the ompdp plugin makes where it can see the function's body (a caller in another "
+           "file, a call through a pointer or a virtual call), so ompdp does not know the "
+           "caller's loop, nor how its arguments name the data";
+  if (in->other_function && in->call_mixed)
+    return "the construct also ran outside the calls the run could follow (in a call the "
+           "ompdp plugin did not see, or in calls from more than four places), so no one "
+           "caller's loop is known to hold all of its repeats for a `target data` to go around";
   if (in->other_function)
-    return "the repeats come from calls of the construct's function, or from constructs in "
-           "other functions, so the `target data` would go in a caller, which ompdp does not "
-           "rewrite yet";
+    return "the repeats come from constructs in other functions, or from calls that are not "
+           "all in one loop of one caller, so no one `target data` covers them";
   if (in->to_written)
     return "the region writes this `to` item, so each execution must start from the host's "
            "copy";

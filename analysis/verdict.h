@@ -23,6 +23,10 @@ typedef struct ompdp_verdict_facts {
    * first that holds: */
   int other_function; /* another function's construct, or another call,
                          used the buffer too (the caller would need it) */
+  int call_unknown;   /* the run knows no call the construct ran in (a caller built
+                         without the plugin, or in another file; a call through a
+                         pointer) */
+  int call_mixed;     /* ... it also ran outside the calls the run followed */
   int multi_buf, interleaved, sizes_differ, base_stored, to_written, nowait;
   int update_to; /* the site is a `target update to` item */
   int update_from; /* ... a `target update from` item */

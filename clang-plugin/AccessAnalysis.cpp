@@ -151,6 +151,8 @@ public:
   bool OpaqueCall = false;
   /// Host code: device bodies are skipped, and so are Skip and markers.
   bool Host = false;
+  /// Host code: the clauses of directives do not count (analyzeHostAccesses).
+  bool NoMotion = false;
   /// Device code only: host code is followed (into the functions it calls)
   /// but only the uses inside target regions count.
   bool DeviceOnly = false;
@@ -275,6 +277,14 @@ void Walker::call(const CallExpr *C) {
   const FunctionDecl *FD = C->getDirectCallee();
   if (FD && FD->getIdentifier() && FD->getName() == OMPDP_MARKER_FN)
     return; // the plugin's own marker: not the program's code
+  if (Host && C == Skip) {
+    // The call whose host accesses are wanted (a call of a function that
+    // holds constructs): what its callee does is asked of the callee;
+    // what its arguments compute is host code around it.
+    for (const Expr *A : C->arguments())
+      any(A);
+    return;
+  }
   if (FD && summarized(C, FD))
     return;
   int Dst, Src;
@@ -598,6 +608,15 @@ void Walker::stmt(const Stmt *S) {
     llvm::omp::Directive K = D->getDirectiveKind();
     if (isOpenMPTargetExecutionDirective(K))
       return; // device code
+    if (NoMotion && (K == llvm::omp::OMPD_target_enter_data ||
+                     K == llvm::omp::OMPD_target_exit_data ||
+                     K == llvm::omp::OMPD_target_update))
+      return;
+    if (NoMotion && K == llvm::omp::OMPD_target_data) {
+      if (D->hasAssociatedStmt())
+        stmt(D->getAssociatedStmt());
+      return;
+    }
     if (K == llvm::omp::OMPD_target_enter_data ||
         K == llvm::omp::OMPD_target_exit_data ||
         K == llvm::omp::OMPD_target_update) {
@@ -768,7 +787,7 @@ bool Walker::summarized(const CallExpr *C, const FunctionDecl *FD) {
   }
   bool SubDevice = DeviceOnly && !InDevice;
   unsigned Mode = (Host ? 1u : 0u) | (SubDevice ? 2u : 0u) | (Definite ? 4u : 0u) |
-                  (HostValues ? 8u : 0u);
+                  (NoMotion ? 8u : 0u) | (HostValues ? 16u : 0u);
   SummaryKey Key{&Def->getASTContext(), Def, Mode};
   auto Found = summaries().find(Key);
   CallSummary Sum;
@@ -777,6 +796,7 @@ bool Walker::summarized(const CallExpr *C, const FunctionDecl *FD) {
   } else {
     Walker Sub;
     Sub.Host = Host;
+    Sub.NoMotion = NoMotion;
     Sub.DeviceOnly = SubDevice;
     Sub.Definite = Definite;
     Sub.HostValues = HostValues;
@@ -818,6 +838,13 @@ bool Walker::summarized(const CallExpr *C, const FunctionDecl *FD) {
       continue;
     }
     QualType T = FD->getParamDecl(I)->getType();
+    // A variable handed to a pointer the callee never follows: for the host
+    // code around data kept on the device (NoMotion), which asks only what
+    // the host does with the data, not a use; otherwise looked at (a read
+    // of what it points to, to be safe).
+    if (NoMotion && Sum.Params[I] == None && T->isAnyPointerType() &&
+        isa<DeclRefExpr>(A->IgnoreParenImpCasts()))
+      continue;
     Kind K = Sum.Params[I] == None ? Peek : Sum.Params[I];
     if (T->isReferenceType() && A->isGLValue()) {
       bool Was = Bind;
@@ -850,9 +877,11 @@ std::vector<uint32_t> ompdp::analyzeAccesses(const OMPExecutableDirective *D,
 
 std::vector<uint32_t> ompdp::analyzeHostAccesses(const Stmt *S,
                                                  const Stmt *Skip,
-                                                 ArrayRef<StoragePath> Items) {
+                                                 ArrayRef<StoragePath> Items,
+                                                 bool MotionIsUse) {
   Walker W;
   W.Host = true;
+  W.NoMotion = !MotionIsUse;
   W.Skip = Skip;
   W.stmt(S);
   return classify(W, Items);

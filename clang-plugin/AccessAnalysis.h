@@ -55,10 +55,15 @@ std::vector<uint32_t> analyzeAccesses(const clang::OMPExecutableDirective *D,
 /// expression), without Skip (the construct whose host accesses are
 /// wanted), the bodies of target regions (device code) and the plugin's
 /// markers. The items of target enter/exit data and target update
-/// directives in S count as read and written (they move host data).
+/// directives in S count as read and written (they move host data); with
+/// MotionIsUse false, no directive's clauses count (the question is then
+/// what host code does with the data, and a directive moves it the same
+/// whether it is kept on the device around it or not: its explicit
+/// copies still copy, and its maps find it present).
 std::vector<uint32_t> analyzeHostAccesses(const clang::Stmt *S,
                                           const clang::Stmt *Skip,
-                                          llvm::ArrayRef<StoragePath> Items);
+                                          llvm::ArrayRef<StoragePath> Items,
+                                          bool MotionIsUse = true);
 
 /// The OMPDP_ACCESS value of each item for the device code of Stmts: the
 /// target regions in them and in the functions they call whose bodies the

@@ -15,6 +15,8 @@
 
 #include "AccessAnalysis.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 /// A jump out of S when it is a loop body or a block's statement
 /// (break/continue not inside a nested loop or switch; return, goto), or,
 /// with Labels, a label in it (a goto from outside may jump in).
@@ -108,6 +110,49 @@ void RegionCollector::Impl::fillStatement(Pending &P,
                                             : nullptr);
 }
 
+/// The preprocessor conditional branch that the end of bytes At of file F
+/// (from a block's `{`) is in: 0 for the level At starts at, else the
+/// ordinal (from 1) of the #if, #elif or #else directive that began it
+/// there, with the high bit for a branch of a group opened before At. A
+/// nested group opened and closed in between leaves the value as it was,
+/// so two statements of a block with one value have only whole groups
+/// between them, and braces around them are kept or dropped together. A
+/// directive is a line whose first token is `#`; one inside a comment
+/// counts too (a refusal, never a wrong edit).
+uint32_t RegionCollector::Impl::conditionalBranch(FileID F, Span At) const {
+  bool Invalid = false;
+  StringRef Data = SM.getBufferData(F, &Invalid);
+  if (Invalid || !At.Length || At.Offset + At.Length > Data.size())
+    return 0;
+  StringRef Text = Data.substr(At.Offset, At.Length);
+  llvm::SmallVector<uint32_t, 4> Open; // the branches the open groups left
+  uint32_t Cur = 0, N = 0;
+  const uint32_t Outer = 0x80000000u;
+  while (!Text.empty()) {
+    auto [Line, Rest] = Text.split('\n');
+    Text = Rest;
+    Line = Line.ltrim(" \t\f\v\r");
+    if (!Line.consume_front("#"))
+      continue;
+    Line = Line.ltrim(" \t");
+    StringRef Name = Line.take_while([](char C) { return llvm::isAlpha(C); });
+    if (Name == "if" || Name == "ifdef" || Name == "ifndef") {
+      Open.push_back(Cur);
+      Cur = ++N;
+    } else if (Name == "elif" || Name == "elifdef" || Name == "elifndef" || Name == "else") {
+      Cur = Open.empty() ? Outer | ++N : ++N;
+    } else if (Name == "endif") {
+      if (Open.empty()) {
+        Cur = Outer | ++N;
+      } else {
+        Cur = Open.back();
+        Open.pop_back();
+      }
+    }
+  }
+  return Cur;
+}
+
 /// S's range (a standalone directive ends with its line), whether it has
 /// its lines to itself, and, when Parent is a compound statement, its
 /// place there and what comes before it.
@@ -132,6 +177,9 @@ void RegionCollector::Impl::fillStatementIn(Pending &P, const Stmt *S,
           R.BlockIndex = I;
           R.BlockDecls = Decls;
           R.BlockJumps = Jumps;
+          // Braces around statements of two branches of an #if could be
+          // compiled out one without the other.
+          R.BlockBranch = conditionalBranch(P.File, span(P.File, CS->getLBracLoc(), B));
           break;
         }
         ++I;
@@ -195,7 +243,7 @@ void RegionCollector::Impl::fillLoopExits(Pending &P) {
 // (malloc puts a new buffer where a freed one was), and a `target data`
 // around them would map the pointer's value before the first store.
 static void markBaseStores(Region &R, const std::vector<StoragePath> &Storage,
-                           const OMPExecutableDirective *D, const Stmt *Scope,
+                           const Stmt *D, const Stmt *Scope,
                            const std::vector<const Stmt *> &Header,
                            const std::vector<size_t> &Which) {
   std::vector<size_t> Own;
@@ -226,8 +274,8 @@ static void markBaseStores(Region &R, const std::vector<StoragePath> &Storage,
   }
 }
 
-void RegionCollector::Impl::fillHostAccesses(Pending &P,
-                                             OMPExecutableDirective *D) {
+void RegionCollector::Impl::fillHostAccesses(Pending &P, const Stmt *D,
+                                             bool MotionIsUse) {
   Region &R = P.R;
   const Stmt *Scope = nullptr; // the loop body or the block
   std::vector<const Stmt *> Header;
@@ -258,7 +306,10 @@ void RegionCollector::Impl::fillHostAccesses(Pending &P,
   for (size_t I = 0; I < R.Items.size() && I < P.Storage.size(); ++I) {
     uint32_t T = R.Items[I].MapType;
     if (T == MT_FIRSTPRIVATE || T == MT_IS_DEVICE_PTR ||
-        T == MT_HAS_DEVICE_ADDR || T == MT_NONE)
+        T == MT_HAS_DEVICE_ADDR || (T == MT_NONE && R.Kind != CK_CALL))
+      continue;
+    // A call's arguments: those that point to storage the host can use.
+    if (R.Kind == CK_CALL && !P.Storage[I].Valid)
       continue;
     Which.push_back(I);
     Paths.push_back(P.Storage[I]);
@@ -291,7 +342,7 @@ void RegionCollector::Impl::fillHostAccesses(Pending &P,
   auto Accesses = [&](const Stmt *S) -> const std::vector<uint32_t> & {
     auto [At, New] = Analysed.try_emplace(S);
     if (New) {
-      At->second = analyzeHostAccesses(S, D, Paths);
+      At->second = analyzeHostAccesses(S, D, Paths, MotionIsUse);
       for (size_t K = 0; K < Which.size(); ++K)
         if (!P.Storage[Which[K]].Valid) // storage unknown: any statement may use it
           At->second[K] = AC_READ_WRITE;

@@ -133,15 +133,23 @@ void RegionCollector::Impl::fillFile(Pending &P, SourceLocation B) {
 
 /// The function a construct (or call) is in, as the report names it, and
 /// the innermost loop around it.
+/// "total<double>", "Box<float>::sum": an instance as the report names it
+/// (each instance is a region of its own), or the qualified name.
+std::string RegionCollector::Impl::functionName(const FunctionDecl *FD) const {
+  std::string Name;
+  if (FD->isTemplateInstantiation()) {
+    llvm::raw_string_ostream OS(Name);
+    FD->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(), /*Qualified=*/true);
+    return Name;
+  }
+  return FD->getQualifiedNameAsString();
+}
+
 void RegionCollector::Impl::fillContext(Region &R) {
-  if (Fn && Fn->isTemplateInstantiation()) {
-    // "total<double>", "Box<float>::sum": the instance, as the report
-    // names it (each instance is a region of its own).
-    llvm::raw_string_ostream OS(R.Function);
-    Fn->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(), /*Qualified=*/true);
-    R.Flags |= RF_IN_TEMPLATE;
-  } else if (Fn) {
-    R.Function = Fn->getQualifiedNameAsString();
+  if (Fn) {
+    R.Function = functionName(Fn);
+    if (Fn->isTemplateInstantiation())
+      R.Flags |= RF_IN_TEMPLATE;
   }
   if (!Loops.empty()) {
     const Stmt *L = Loops.back();
@@ -422,6 +430,7 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
   for (size_t I = 0; I < R.Items.size() && I < P.Storage.size(); ++I)
     if (copiedFromOther(Fn, P.Storage[I]))
       R.Items[I].AccessFlags |= IA_COPY_OF_OTHER;
+  fillCallerFacts(P);
   fillHostAccesses(P, D);
   fillUseBounds(P, D);
   size_t NumItems = R.Items.size();

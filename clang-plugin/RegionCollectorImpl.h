@@ -9,6 +9,8 @@
 //   Markers.cpp          the markers before each directive, for the pass
 //   Routines.cpp         calls of the device memory routines, recorded
 //                        like constructs and marked the same way
+//   Calls.cpp            calls of functions that hold constructs, and
+//                        what a caller needs to know of a construct's items
 // Not used outside clang-plugin/.
 //
 //===----------------------------------------------------------------------===//
@@ -58,6 +60,30 @@ std::string collapseSpace(llvm::StringRef T);
 /// with Labels, a label in it (a goto from outside may jump in)
 /// (HostContext.cpp).
 bool leavesIteration(const clang::Stmt *S, bool Nested = false, bool Labels = false);
+/// What a loop (or function body) does to local variables: which it
+/// writes (assigns, increments, declares) and which have their address
+/// taken, counting the writes of each (Routines.cpp).
+struct Writes {
+  llvm::DenseMap<const clang::VarDecl *, unsigned> Stored;
+  llvm::DenseSet<const clang::VarDecl *> AddressTaken;
+
+  static const clang::VarDecl *var(const clang::Expr *E);
+  void walk(const clang::Stmt *S);
+};
+
+/// Whether E's value is the same at every iteration of a loop that makes
+/// the writes LoopW in a function that makes FnW: constants, sizeof, local
+/// variables the loop neither declares nor writes and whose address the
+/// function never takes, arithmetic and casts of them, and the routines
+/// that name devices.
+bool invariant(const clang::Expr *E, const Writes &LoopW, const Writes &FnW);
+
+/// The body of loop statement L.
+const clang::Stmt *loopBody(const clang::Stmt *L);
+
+/// The variable a pointer argument is computed from: `h`, `(char *)h + off`,
+/// `&a[0]`, `s.p`, `this->buf`, `v.data()`; null for anything else.
+const clang::Expr *pointerVariable(const clang::Expr *E);
 
 } // namespace collector
 } // namespace ompdp
@@ -66,7 +92,11 @@ using namespace clang;
 using namespace ompdp;
 using ompdp::collector::collapseSpace;
 using ompdp::collector::leavesIteration;
+using ompdp::collector::invariant;
+using ompdp::collector::loopBody;
+using ompdp::collector::pointerVariable;
 using ompdp::collector::stripToVariable;
+using ompdp::collector::Writes;
 
 class RegionCollector::Impl : public RecursiveASTVisitor<Impl> {
   using Base = RecursiveASTVisitor<Impl>;
@@ -201,6 +231,7 @@ private:
   Pos endPos(SourceLocation L) const { return pos(endOfToken(L)); }
   /// Bytes [B, E) of file F, both taken at their expansion; {} when they are
   /// not both in F.
+  uint32_t conditionalBranch(FileID F, Span At) const;
   Span span(FileID F, SourceLocation B, SourceLocation E) const {
     if (B.isInvalid() || E.isInvalid())
       return Span();
@@ -262,8 +293,9 @@ private:
   void fillStatementIn(Pending &P, const Stmt *S, const Stmt *Parent);
   void fillFile(Pending &P, SourceLocation B);
   void fillContext(Region &R);
-  void fillHostAccesses(Pending &P, OMPExecutableDirective *D);
   void fillUseBounds(Pending &P, OMPExecutableDirective *D);
+  std::string functionName(const FunctionDecl *FD) const;
+  void fillHostAccesses(Pending &P, const Stmt *D, bool MotionIsUse = true);
   std::vector<const Stmt *> runsBetween(const OMPExecutableDirective *D) const;
   void fillLoopExits(Pending &P);
   SourceLocation stmtEnd(const Stmt *S) const;
@@ -285,6 +317,7 @@ private:
   void warnUnmarked(OMPExecutableDirective *D);
   bool insertCallMarker(CallExpr *CE, uint32_t Index);
   std::string argumentText(const Expr *A) const;
+  void fillCallHead(Pending &P, const CallExpr *CE);
   void fillCallStatement(Pending &P);
   Item routineItem(const Expr *Arg, const std::string &Call,
                    SourceRange CallRange, FileID F) const;
@@ -292,6 +325,11 @@ private:
                   SourceRange CallRange, FileID F) const;
   std::string writtenText(CharSourceRange Range) const;
   void fillLoopFacts(Pending &P, const CallExpr *CE, const int Pointers[2]);
+
+  // Calls of functions that hold constructs (Calls.cpp).
+  bool holdsConstructs(const FunctionDecl *FD, unsigned Depth = 0);
+  void recordCall(CallExpr *CE);
+  void fillCallerFacts(Pending &P);
 
   ASTContext &Ctx;
   SourceManager &SM;
@@ -305,6 +343,9 @@ private:
   llvm::DenseSet<const Stmt *> Done;
   /// Per loop, the jumps out of it (JumpCheck), for its constructs.
   llvm::DenseMap<const Stmt *, std::vector<Jump>> LoopJumps;
+  /// Per function, whether its body holds a construct that maps data,
+  /// directly or in a function it calls (Calls.cpp).
+  llvm::DenseMap<const FunctionDecl *, bool> Holds;
 
 public:
   FunctionDecl *MarkerFD = nullptr;

@@ -47,80 +47,79 @@ const Routine Routines[] = {
     {"omp_target_disassociate_ptr", CK_TARGET_DISASSOCIATE_PTR, 2, {0, -1}},
 };
 
-/// What a loop (or function body) does to local variables: which it
-/// writes (assigns, increments, declares) and which have their address
-/// taken, counting the writes of each.
-struct Writes {
-  llvm::DenseMap<const VarDecl *, unsigned> Stored;
-  llvm::DenseSet<const VarDecl *> AddressTaken;
+} // namespace
 
-  static const VarDecl *var(const Expr *E) {
-    auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-    return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  }
-  void walk(const Stmt *S) {
-    if (!S)
+namespace ompdp {
+namespace collector {
+
+const VarDecl *Writes::var(const Expr *E) {
+  auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+}
+
+void Writes::walk(const Stmt *S) {
+  if (!S)
+    return;
+  // The plugin's own markers take the address of each item's variable:
+  // not the program's code.
+  if (auto *CE = dyn_cast<CallExpr>(S))
+    if (const FunctionDecl *FD = CE->getDirectCallee();
+        FD && FD->getIdentifier() && FD->getName() == OMPDP_MARKER_FN)
       return;
-    if (auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp()) {
-      if (const VarDecl *V = var(BO->getLHS()))
+  if (auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp()) {
+    if (const VarDecl *V = var(BO->getLHS()))
+      ++Stored[V];
+  } else if (auto *UO = dyn_cast<UnaryOperator>(S)) {
+    if (UO->isIncrementDecrementOp())
+      if (const VarDecl *V = var(UO->getSubExpr()))
         ++Stored[V];
-    } else if (auto *UO = dyn_cast<UnaryOperator>(S)) {
-      if (UO->isIncrementDecrementOp())
-        if (const VarDecl *V = var(UO->getSubExpr()))
-          ++Stored[V];
-      if (UO->getOpcode() == UO_AddrOf)
-        if (const VarDecl *V = var(UO->getSubExpr()))
-          AddressTaken.insert(V);
-    } else if (auto *DS = dyn_cast<DeclStmt>(S)) {
-      for (const Decl *D : DS->decls())
-        if (auto *V = dyn_cast<VarDecl>(D))
-          ++Stored[V];
-    }
-    // A reference bound to a variable (a reference parameter, a lambda's
-    // capture) may write it where this walk does not look: taken as its
-    // address.
-    if (auto *CE = dyn_cast<CallExpr>(S))
-      for (const Expr *A : CE->arguments())
-        if (A->isLValue())
-          if (const VarDecl *V = var(A))
-            AddressTaken.insert(V);
-    if (auto *LE = dyn_cast<LambdaExpr>(S)) {
-      for (const LambdaCapture &C : LE->captures())
-        if (C.capturesVariable() && C.getCaptureKind() == LCK_ByRef)
-          if (auto *V = dyn_cast<VarDecl>(C.getCapturedVar()))
-            AddressTaken.insert(V);
-      walk(LE->getBody());
-    }
-    // A directive writes the variables it copies back from a device (map
-    // from or tofrom, target update from) and its reductions, lastprivate
-    // and linear variables; a section of what a pointer points to leaves
-    // the pointer as it is.
-    if (auto *D = dyn_cast<OMPExecutableDirective>(S))
-      for (const OMPClause *C : D->clauses()) {
-        auto *M = dyn_cast<OMPMapClause>(C);
-        bool WritesBack =
-            (M && (M->getMapType() == OMPC_MAP_from ||
-                   M->getMapType() == OMPC_MAP_tofrom ||
-                   M->getMapType() == OMPC_MAP_unknown)) ||
-            isa<OMPFromClause, OMPReductionClause, OMPLastprivateClause,
-                OMPLinearClause>(C);
-        if (!WritesBack)
-          continue;
-        for (const Stmt *Child : const_cast<OMPClause *>(C)->children())
-          if (auto *E = dyn_cast_or_null<Expr>(Child))
-            if (const VarDecl *V = var(E))
-              ++Stored[V];
-      }
-    for (const Stmt *C : S->children())
-      walk(C);
+    if (UO->getOpcode() == UO_AddrOf)
+      if (const VarDecl *V = var(UO->getSubExpr()))
+        AddressTaken.insert(V);
+  } else if (auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls())
+      if (auto *V = dyn_cast<VarDecl>(D))
+        ++Stored[V];
   }
-};
+  // A reference bound to a variable (a reference parameter, a lambda's
+  // capture) may write it where this walk does not look: taken as its
+  // address.
+  if (auto *CE = dyn_cast<CallExpr>(S))
+    for (const Expr *A : CE->arguments())
+      if (A->isLValue())
+        if (const VarDecl *V = var(A))
+          AddressTaken.insert(V);
+  if (auto *LE = dyn_cast<LambdaExpr>(S)) {
+    for (const LambdaCapture &C : LE->captures())
+      if (C.capturesVariable() && C.getCaptureKind() == LCK_ByRef)
+        if (auto *V = dyn_cast<VarDecl>(C.getCapturedVar()))
+          AddressTaken.insert(V);
+    walk(LE->getBody());
+  }
+  // A directive writes the variables it copies back from a device (map
+  // from or tofrom, target update from) and its reductions, lastprivate
+  // and linear variables; a section of what a pointer points to leaves
+  // the pointer as it is.
+  if (auto *D = dyn_cast<OMPExecutableDirective>(S))
+    for (const OMPClause *C : D->clauses()) {
+      auto *M = dyn_cast<OMPMapClause>(C);
+      bool WritesBack =
+          (M && (M->getMapType() == OMPC_MAP_from ||
+                 M->getMapType() == OMPC_MAP_tofrom ||
+                 M->getMapType() == OMPC_MAP_unknown)) ||
+          isa<OMPFromClause, OMPReductionClause, OMPLastprivateClause,
+              OMPLinearClause>(C);
+      if (!WritesBack)
+        continue;
+      for (const Stmt *Child : const_cast<OMPClause *>(C)->children())
+        if (auto *E = dyn_cast_or_null<Expr>(Child))
+          if (const VarDecl *V = var(E))
+            ++Stored[V];
+    }
+  for (const Stmt *C : S->children())
+    walk(C);
+}
 
-/// Whether E's value is the same at every iteration of a loop that makes
-/// the writes LoopW in a function that makes FnW: constants, sizeof, local
-/// variables the loop neither declares nor writes and whose address the
-/// function never takes, arithmetic and casts of them, and the routines
-/// that name devices.
 bool invariant(const Expr *E, const Writes &LoopW, const Writes &FnW) {
   E = E->IgnoreParenCasts();
   if (isa<IntegerLiteral, CharacterLiteral, FloatingLiteral,
@@ -135,6 +134,10 @@ bool invariant(const Expr *E, const Writes &LoopW, const Writes &FnW) {
     auto *V = dyn_cast<VarDecl>(DRE->getDecl());
     if (!V)
       return false;
+    // An array (as a pointer to its start): where it is does not change,
+    // unless the loop declares it anew.
+    if (V->getType()->isArrayType())
+      return !LoopW.Stored.count(V);
     if (V->getType().isConstQualified() && V->hasInit() &&
         !V->getType()->isReferenceType() && !LoopW.Stored.count(V))
       return true;
@@ -174,6 +177,11 @@ const Stmt *loopBody(const Stmt *L) {
   return nullptr;
 }
 
+} // namespace collector
+} // namespace ompdp
+
+namespace {
+
 const Routine *routineOf(const CallExpr *CE, const ASTContext &Ctx) {
   const FunctionDecl *FD = CE->getDirectCallee();
   if (!FD || !FD->getIdentifier() ||
@@ -187,9 +195,11 @@ const Routine *routineOf(const CallExpr *CE, const ASTContext &Ctx) {
   return nullptr;
 }
 
+} // namespace
+
 /// The variable a pointer argument is computed from: `h`, `(char *)h + off`,
 /// `&a[0]`, `s.p`, `this->buf`, `v.data()`; null for anything else.
-const Expr *pointerVariable(const Expr *E) {
+const Expr *ompdp::collector::pointerVariable(const Expr *E) {
   for (int Depth = 0; E && Depth < 16; ++Depth) {
     E = E->IgnoreParenCasts();
     if (auto *BO = dyn_cast<BinaryOperator>(E);
@@ -217,8 +227,6 @@ const Expr *pointerVariable(const Expr *E) {
   }
   return nullptr;
 }
-
-} // namespace
 
 /// An argument as written, white space collapsed: the file's text of its
 /// expansion (`N * sizeof(double)`, not N's definition); printed when it
@@ -300,6 +308,31 @@ bool RegionCollector::Impl::assignedTo(Item &It, const VarDecl *&Var,
   return false;
 }
 
+/// What every call region records of the call (P.R.Kind set): its file,
+/// place, ID, function and loop, source bytes, the call as written and its
+/// arguments, one per line.
+void RegionCollector::Impl::fillCallHead(Pending &P, const CallExpr *CE) {
+  Region &R = P.R;
+  SourceLocation B = CE->getBeginLoc(), E = CE->getEndLoc();
+  PresumedLoc PL = SM.getPresumedLoc(B);
+  if (PL.isValid())
+    R.File = PL.getFilename();
+  R.Begin = pos(B);
+  R.End = endPos(E);
+  R.Id = regionId(R.File, R.Begin.Line, R.Begin.Column, R.Kind);
+  fillContext(R);
+  if (B.isMacroID())
+    R.Flags |= RF_IN_MACRO;
+  fillFile(P, B);
+  R.DirectiveBytes = span(P.File, B, endOfToken(E));
+  R.Directive = argumentText(CE);
+  for (const Expr *A : CE->arguments()) {
+    if (!R.Arguments.empty())
+      R.Arguments += '\n';
+    R.Arguments += argumentText(A);
+  }
+}
+
 /// The statement that holds the call (an expression statement or a
 /// declaration), when it is directly in a compound statement: a rewrite
 /// moves whole statements only.
@@ -315,6 +348,7 @@ void RegionCollector::Impl::fillCallStatement(Pending &P) {
       return;
     S = Parent;
     Parent = Parents[I - 2];
+    P.R.Flags |= RF_DECL_STMT;
   }
   if (!isa<CompoundStmt>(Parent))
     return;
@@ -353,30 +387,18 @@ void RegionCollector::Impl::fillLoopFacts(Pending &P, const CallExpr *CE,
 
 bool RegionCollector::Impl::VisitCallExpr(CallExpr *CE) {
   const Routine *RT = routineOf(CE, Ctx);
-  if (!RT || !Fn || Parents.empty() || Parents.back() != CE ||
+  if (!RT) {
+    recordCall(CE); // a call of a function that holds constructs (Calls.cpp)
+    return true;
+  }
+  if (!Fn || Parents.empty() || Parents.back() != CE ||
       !Done.insert(CE).second)
     return true;
   Pending P;
   Region &R = P.R;
   R.Kind = RT->Kind;
+  fillCallHead(P, CE);
   SourceLocation B = CE->getBeginLoc(), E = CE->getEndLoc();
-  PresumedLoc PL = SM.getPresumedLoc(B);
-  if (PL.isValid())
-    R.File = PL.getFilename();
-  R.Begin = pos(B);
-  R.End = endPos(E);
-  R.Id = regionId(R.File, R.Begin.Line, R.Begin.Column, R.Kind);
-  fillContext(R);
-  if (B.isMacroID())
-    R.Flags |= RF_IN_MACRO;
-  fillFile(P, B);
-  R.DirectiveBytes = span(P.File, B, endOfToken(E));
-  R.Directive = argumentText(CE);
-  for (const Expr *A : CE->arguments()) {
-    if (!R.Arguments.empty())
-      R.Arguments += '\n';
-    R.Arguments += argumentText(A);
-  }
   if (!Loops.empty()) {
     const Stmt *L = Loops.back();
     R.LoopBytes = span(P.File, L->getBeginLoc(), endOfToken(L->getEndLoc()));

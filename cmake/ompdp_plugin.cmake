@@ -35,6 +35,7 @@ add_library(ompdp-plugin MODULE
   ${CMAKE_SOURCE_DIR}/clang-plugin/UseBounds.cpp
   ${CMAKE_SOURCE_DIR}/clang-plugin/Markers.cpp
   ${CMAKE_SOURCE_DIR}/clang-plugin/Routines.cpp
+  ${CMAKE_SOURCE_DIR}/clang-plugin/Calls.cpp
   $<TARGET_OBJECTS:ompdp-region-table>
   ${CMAKE_SOURCE_DIR}/clang-plugin/AccessAnalysis.cpp
   ${CMAKE_SOURCE_DIR}/clang-plugin/JumpCheck.cpp

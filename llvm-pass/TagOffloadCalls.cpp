@@ -25,7 +25,12 @@
 // A call of a device memory routine (omp_target_memcpy, ...) has a marker
 // of its own right before it, in the same expression; its descriptor says
 // OMPDP_CALL_ROUTINE, and a second helper call after it tells the runtime
-// that the routine returned.
+// that the routine returned. A call of a function that holds constructs (a
+// region of kind CALL) is the first call of the callee's symbol after its
+// marker in the marker's block; its descriptor says OMPDP_CALL_CONTEXT, and
+// helper calls after it, on the normal path and, for an invoke, in its
+// landing pad, tell the runtime that it returned, so that the runtime knows
+// which call each construct runs in.
 // Then it deletes the markers and their function. At -O0 every argument of
 // an inserted call costs compile time, hence the descriptors.
 //
@@ -42,6 +47,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Dominators.h"
@@ -60,7 +66,7 @@ using namespace ompdp;
 
 namespace {
 
-enum class CallKind { None, Kernel, Begin, End, Update, Routine };
+enum class CallKind { None, Kernel, Begin, End, Update, Routine, Context };
 
 /// The construct kind of a device memory routine (CK_UNKNOWN: not one).
 uint32_t routineKind(StringRef Name) {
@@ -113,6 +119,8 @@ bool compatible(CallKind C, uint32_t K, const CallBase *CB) {
     return K == CK_TARGET_DATA || K == CK_TARGET_EXIT_DATA;
   case CallKind::Update:
     return K == CK_TARGET_UPDATE;
+  case CallKind::Context:
+    return K == CK_CALL;
   default:
     return false;
   }
@@ -231,6 +239,7 @@ private:
   };
 
   void collectMarkers();
+  void findContextCalls(SmallVectorImpl<Tagged> &Calls);
   DominatorTree &domTree(Function &F);
   const Marker *nearestMarker(Instruction *From);
   std::optional<Match> findRegion(CallBase *CB, CallKind K);
@@ -299,6 +308,9 @@ const Marker *Tagger::nearestMarker(Instruction *From) {
       Function *Callee = CB->getCalledFunction();
       if (Callee == MarkerFn) {
         auto MI = Markers.find(CB);
+        // A call's marker marks no offload call: look on past it.
+        if (MI != Markers.end() && R.region(MI->second.Region).Kind == CK_CALL)
+          continue;
         return MI == Markers.end() ? nullptr : &MI->second;
       }
       if (classify(Callee) != CallKind::None || isTaskAlloc(Callee))
@@ -636,7 +648,7 @@ void Tagger::tagAll(ArrayRef<Tagged> Calls) {
   SmallVector<uint16_t, 64> Pool;
   SmallVector<int64_t, 64> ItemStart;
   for (const Tagged &T : Calls) {
-    bool Usable = !T.Items.empty() && T.K != CallKind::Routine;
+    bool Usable = !T.Items.empty() && T.K != CallKind::Routine && T.K != CallKind::Context;
     if (Usable && T.K != CallKind::Kernel)
       if (auto *NA = dyn_cast<ConstantInt>(T.CB->getArgOperand(2)))
         Usable &= NA->getZExtValue() == T.Items.size();
@@ -661,7 +673,8 @@ void Tagger::tagAll(ArrayRef<Tagged> Calls) {
   struct Site {
     CallBase *CB;
     SmallVector<Value *, 3> Dynamic;
-    bool Routine = false;
+    bool Routine = false; // tagged after it returns too
+    bool Context = false; // ... on every path out
   };
   SmallVector<Site, 64> Sites;
   for (size_t I = 0; I < Calls.size(); ++I) {
@@ -676,9 +689,13 @@ void Tagger::tagAll(ArrayRef<Tagged> Calls) {
                   ArrayRef<Constant *>{ConstantInt::get(I64, 0),
                                        ConstantInt::get(I64, ItemStart[I])});
     uint32_t Flags = 0, NumArgs = uint32_t(T.Items.size());
-    Site S{T.CB, {}, T.K == CallKind::Routine};
+    Site S{T.CB, {}, T.K == CallKind::Routine || T.K == CallKind::Context,
+           T.K == CallKind::Context};
     Constant *Types = Null, *Names = Null, *Sizes = Null, *Mappers = Null;
-    if (T.K == CallKind::Routine) {
+    if (T.K == CallKind::Context) {
+      Flags |= OMPDP_CALL_CONTEXT;
+      NumArgs = 0;
+    } else if (T.K == CallKind::Routine) {
       Flags |= OMPDP_CALL_ROUTINE;
       NumArgs = 0;
       // An asynchronous copy runs in a task, after the tags: the runtime
@@ -743,20 +760,95 @@ void Tagger::tagAll(ArrayRef<Tagged> Calls) {
     // A routine's operations come without a target construct: the call
     // after it returns ends them, so that later operations of code without
     // a table are not taken for the routine's. (An invoke has no single
-    // place after it; the runtime then lets the next call end it.)
-    if (!isa<CallInst>(CB) || !CB->getNextNode())
-      continue;
-    B.SetInsertPoint(CB->getNextNode());
+    // place after it; the runtime then lets the next call end it.) A
+    // context call must end on every path out, or the constructs run after
+    // it would be taken for its own: after an invoke, at the start of its
+    // normal destination and after its landing pad (shared or not: the end
+    // names this call, which the runtime ignores when it is not open).
     Type *Ptr = PointerType::getUnqual(C);
     Value *After[] = {
         ConstantInt::get(I32, I),
         ConstantExpr::getIntToPtr(ConstantInt::get(I64, OMPDP_CALL_RETURNED),
                                   Ptr)};
-    CallInst *EndCall = B.CreateCall(tagHelper(2), After);
-    EndCall->setCallingConv(TagCC);
-    if (CB->getDebugLoc())
-      EndCall->setDebugLoc(CB->getDebugLoc());
+    SmallVector<Instruction *, 2> Ends;
+    if (isa<CallInst>(CB) && CB->getNextNode())
+      Ends.push_back(CB->getNextNode());
+    else if (auto *II = dyn_cast<InvokeInst>(CB); II && Sites[I].Context) {
+      Ends.push_back(&*II->getNormalDest()->getFirstInsertionPt());
+      Ends.push_back(&*II->getUnwindDest()->getFirstInsertionPt());
+    }
+    for (Instruction *At : Ends) {
+      B.SetInsertPoint(At);
+      CallInst *EndCall = B.CreateCall(tagHelper(2), After);
+      EndCall->setCallingConv(TagCC);
+      if (CB->getDebugLoc())
+        EndCall->setDebugLoc(CB->getDebugLoc());
+    }
   }
+}
+
+/// Calls of functions that hold constructs (regions of kind CALL): each
+/// call of a function that some call's marker names is that call's when
+/// the nearest such marker on its dominator path names its symbol and no
+/// other call of the symbol comes in between (the arguments, calls and
+/// branches among them, come between the marker and the call). In the
+/// order of the module's code, so that the descriptors come out the same
+/// in every build; each marker marks one call. A call not found is not
+/// tagged: its constructs then run in no known call, which only costs the
+/// rewrites at the caller.
+void Tagger::findContextCalls(SmallVectorImpl<Tagged> &Calls) {
+  StringSet<> Symbols;
+  for (auto &[MI, Mk] : Markers) {
+    RegionRecord Rec = R.region(Mk.Region);
+    if (Rec.Kind == CK_CALL && !R.str(Rec.CalleeSymbol).empty())
+      Symbols.insert(R.str(Rec.CalleeSymbol));
+  }
+  if (Symbols.empty())
+    return;
+  SmallPtrSet<Instruction *, 16> Used;
+  for (Function &F : M)
+    for (BasicBlock &BB : F)
+      for (Instruction &I : BB) {
+        auto *CB = dyn_cast<CallBase>(&I);
+        Function *Callee = CB ? CB->getCalledFunction() : nullptr;
+        if (!Callee || !Symbols.count(Callee->getName()) || !isa<CallInst, InvokeInst>(CB))
+          continue;
+        StringRef Sym = Callee->getName();
+        DominatorTree &DT = domTree(F);
+        Instruction *Found = nullptr;
+        BasicBlock *B = CB->getParent();
+        BasicBlock::iterator It = CB->getIterator();
+        for (unsigned Steps = 0; !Found && B && Steps < 64; ++Steps) {
+          bool Stop = false;
+          while (It != B->begin() && !Stop) {
+            --It;
+            auto *Prev = dyn_cast<CallBase>(&*It);
+            Function *PF = Prev ? Prev->getCalledFunction() : nullptr;
+            if (PF == MarkerFn) {
+              auto MI = Markers.find(Prev);
+              if (MI == Markers.end())
+                continue;
+              RegionRecord Rec = R.region(MI->second.Region);
+              if (Rec.Kind == CK_CALL && R.str(Rec.CalleeSymbol) == Sym) {
+                Found = Prev;
+                Stop = true;
+              }
+            } else if (PF && PF->getName() == Sym) {
+              Stop = true; // that call has the marker before it
+            }
+          }
+          if (Stop)
+            break;
+          DomTreeNode *N = DT.getNode(B);
+          B = N && N->getIDom() ? N->getIDom()->getBlock() : nullptr;
+          if (B)
+            It = B->end();
+        }
+        if (!Found || !Used.insert(Found).second)
+          continue;
+        const Marker &Mk = Markers.find(Found)->second;
+        Calls.push_back({CB, CallKind::Context, Match{Mk.Region, &Mk, Found}, {}});
+      }
 }
 
 /// Markers have done their job; they and the address computations that
@@ -829,9 +921,10 @@ bool Tagger::run() {
   SmallVector<Tagged, 16> Calls;
   for (Pending &P : Found)
     Calls.push_back({P.CB, P.K, P.Mt, argItems(P.CB, P.K, P.Mt)});
+  findContextCalls(Calls);
   tagAll(Calls);
   deleteMarkers();
-  return !Found.empty();
+  return !Calls.empty();
 }
 
 GlobalVariable *findTable(Module &M) {

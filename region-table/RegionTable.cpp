@@ -117,6 +117,9 @@ std::string TableBuilder::serialize() const {
     Rec.OtherClauses = Pool.get(R.OtherClauses);
     Rec.Arguments = Pool.get(R.Arguments);
     Rec.StmtText = Pool.get(R.StmtText);
+    Rec.Callee = Pool.get(R.Callee);
+    Rec.CalleeSymbol = Pool.get(R.CalleeSymbol);
+    Rec.Parameters = Pool.get(R.Parameters);
     Rec.StmtLine = R.StmtBegin.Line;
     Rec.StmtColumn = R.StmtBegin.Column;
     Rec.StmtEndLine = R.StmtEnd.Line;
@@ -127,6 +130,7 @@ std::string TableBuilder::serialize() const {
     Rec.BlockIndex = R.BlockIndex;
     Rec.BlockDecls = R.BlockDecls;
     Rec.BlockJumps = R.BlockJumps;
+    Rec.BlockBranch = R.BlockBranch;
     Rec.Kind = R.Kind;
     Rec.Flags = R.Flags;
     Rec.File = Pool.get(R.File);
@@ -355,19 +359,32 @@ void TableBuilder::dump(llvm::raw_ostream &OS) const {
     if (R.Flags & RF_DEPEND)
       OS << " depend";
     OS << "\n";
-    if (!R.Arguments.empty()) {
-      // A routine call: the call as written, then its arguments.
+    if (!R.Arguments.empty() || R.Kind == CK_CALL) {
+      // A call: the call as written, then its arguments.
       OS << "  call: '" << R.Directive << "' end " << R.End.Line << ":"
          << R.End.Column;
       if (R.Flags & RF_ARGS_INVARIANT)
         OS << " args-invariant";
       if (R.Flags & RF_IN_LOOP_BODY)
         OS << " in-loop-body";
+      if (R.Flags & RF_DECL_STMT)
+        OS << " decl-stmt";
       OS << " args";
       llvm::StringRef Rest(R.Arguments);
       while (!Rest.empty()) {
         auto [Arg, Tail] = Rest.split('\n');
         OS << " '" << Arg << "'";
+        Rest = Tail;
+      }
+      OS << "\n";
+    }
+    if (R.Kind == CK_CALL) {
+      OS << "  callee: '" << R.Callee << "' symbol '" << R.CalleeSymbol
+         << "' params";
+      llvm::StringRef Rest(R.Parameters);
+      while (!Rest.empty()) {
+        auto [Param, Tail] = Rest.split('\n');
+        OS << " '" << Param << "'";
         Rest = Tail;
       }
       OS << "\n";
@@ -463,6 +480,8 @@ void TableBuilder::dump(llvm::raw_ostream &OS) const {
     if (R.Block)
       OS << " block " << (R.Block - 1) << " #" << R.BlockIndex << " decls "
          << R.BlockDecls << " jumps " << R.BlockJumps;
+    if (R.BlockBranch)
+      OS << " branch " << llvm::format_hex(R.BlockBranch, 10);
     if (R.Flags & RF_OWN_LINES)
       OS << " own-lines";
     if (!R.StmtText.empty())

@@ -161,7 +161,7 @@ struct Region {
   /// statement) and the block it is directly in ('{' offset + 1, 0: none).
   Pos StmtBegin, StmtEnd;
   Span StmtBytes;
-  uint32_t Block = 0, BlockIndex = 0, BlockDecls = 0, BlockJumps = 0;
+  uint32_t Block = 0, BlockIndex = 0, BlockDecls = 0, BlockJumps = 0, BlockBranch = 0;
   /// The directive as written and its clauses that no item records
   /// (white space collapsed).
   std::string Directive, OtherClauses;
@@ -170,6 +170,9 @@ struct Region {
   std::string Arguments;
   /// A routine call's statement as written (white space collapsed).
   std::string StmtText;
+  /// A call (CK_CALL): its callee, qualified as Function names functions,
+  /// its symbol, and its parameters' names, one per line.
+  std::string Callee, CalleeSymbol, Parameters;
   /// Key of the kernel entry name (.__omp_offloading_<dev>_<ino>_..._l<line>).
   uint64_t FileDevice = 0, FileInode = 0;
   uint32_t OffloadLine = 0;

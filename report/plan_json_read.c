@@ -36,16 +36,26 @@ static int get_u64(ompdp_json_doc_t *d, const char *name, const json_t *v, uint6
   return ompdp_json_get_u64(d, name, v, UINT64_MAX, out);
 }
 
+/* Site members a report may lack: the calls a construct ran in came after
+ * the others, without a report version (an optional member); absent, the
+ * call is not known (0), which keeps every rewrite at the caller out. */
+static int optional_site_member(const char *name) {
+  return !strncmp(name, "call", 4);
+}
+
 static int read_site(ompdp_json_doc_t *d, const json_t *v, ompdp_plan_site_t *s) {
   if (!json_is_object(v))
     return ompdp_json_fail(d, "\"sites\" must be an array of objects");
   const json_t *m;
 #define OMPDP_PLAN_SITE_FIELD(Type, Name, Desc)                                                   \
-  if (!(m = json_object_get(v, #Name)))                                                          \
-    return ompdp_json_fail(d, "a plan site has no \"%s\"", #Name);                               \
-  if (_Generic(s->Name, int32_t: get_i32, uint32_t: get_u32, default: get_u64)(d, #Name, m,     \
-                                                                               &s->Name))        \
-    return -1;
+  if (!(m = json_object_get(v, #Name))) {                                                       \
+    if (!optional_site_member(#Name))                                                            \
+      return ompdp_json_fail(d, "a plan site has no \"%s\"", #Name);                             \
+    s->Name = 0;                                                                                 \
+  } else if (_Generic(s->Name, int32_t: get_i32, uint32_t: get_u32, default: get_u64)(          \
+                 d, #Name, m, &s->Name)) {                                                       \
+    return -1;                                                                                   \
+  }
 #include "ompdp/OmpdpFormat.inc"
   return 0;
 }

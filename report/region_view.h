@@ -69,4 +69,18 @@ typedef struct ompdp_region_info {
  * region only). Returns 0, or -1 if region or item is unknown. */
 typedef int (*ompdp_describe_fn)(uint32_t region, int item, ompdp_region_info_t *out);
 
+/* The calls a construct ran in, as the run saw them (rt/regions.c,
+ * ompdp_regions_context): the handles of the regions of the distinct
+ * tagged calls, innermost, the first ones seen (0: no more), whether it
+ * also ran outside any of them (in no tagged call, in more calls than
+ * these, or too deep to follow), and how often the first call ran. */
+#define OMPDP_CONTEXT_CALLS 4
+typedef struct ompdp_context {
+  uint32_t calls[OMPDP_CONTEXT_CALLS];
+  int other;
+  uint64_t count;
+} ompdp_context_t;
+/* 0 and *out, or -1 when the run does not know the region's calls. */
+typedef int (*ompdp_context_fn)(uint32_t region, ompdp_context_t *out);
+
 #endif /* OMPDP_REGION_VIEW_H */

@@ -28,6 +28,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ompdp/OmpdpFormat.inc"
@@ -88,6 +89,27 @@ static _Thread_local ompdp_call_t pending __attribute__((tls_model("initial-exec
 static _Thread_local const ompdp_rt_region_t *routine __attribute__((tls_model("initial-exec")));
 static _Thread_local ompdp_call_t active __attribute__((tls_model("initial-exec")));
 static _Thread_local uint32_t active_handle __attribute__((tls_model("initial-exec")));
+
+/* The calls constructs run in (OMPDP_CALL_CONTEXT). Per region of every
+ * table, allocated when the table registers: for a construct, the distinct
+ * tagged calls (handles) it ran in, innermost, the first ones seen, and
+ * flags: CTX_SEEN, CTX_OTHER once an execution ran outside any tagged
+ * call, in a fifth call, or in one past the depth followed; for a call,
+ * how often it ran. This thread's open calls are a small stack of handles,
+ * innermost last: calls deeper than CTX_DEPTH are only counted
+ * (ctx_lost). */
+#define CTX_SEEN 1u
+#define CTX_OTHER 2u
+#define CTX_DEPTH 8
+typedef struct ctx_slot {
+  _Atomic uint32_t call[OMPDP_CONTEXT_CALLS];
+  _Atomic uint32_t flags;
+  _Atomic uint64_t count;
+} ctx_slot_t;
+static ctx_slot_t *ctx_words[OMPDP_MAX_TABLES];
+static _Thread_local uint32_t ctx_stack[CTX_DEPTH] __attribute__((tls_model("initial-exec")));
+static _Thread_local uint32_t ctx_depth __attribute__((tls_model("initial-exec")));
+static _Thread_local uint32_t ctx_lost __attribute__((tls_model("initial-exec")));
 
 /*===- tables --------------------------------------------------------------===*/
 
@@ -190,6 +212,9 @@ static uint32_t register_table(ompdp_rt_header_t *h) {
   if (!tag) {
     unsigned n = atomic_load_explicit(&num_tables, memory_order_relaxed);
     if (n < OMPDP_MAX_TABLES) {
+      /* Without its words the table's calls and constructs say nothing of
+       * each other (no rewrite at a caller), which costs no correctness. */
+      ctx_words[n] = calloc(h->NumRegions ? h->NumRegions : 1, sizeof(*ctx_words[n]));
       tables[n] = h;
       atomic_store_explicit(&num_tables, n + 1, memory_order_release);
       tag = n + 1;
@@ -382,8 +407,93 @@ static const ompdp_rt_region_t *async_take(uint64_t dst, uint64_t src) {
   return rec;
 }
 
+static const ompdp_rt_header_t *header_of(const ompdp_rt_region_t *r);
+
+/* A tagged call begins (returned == 0) or ends. An end closes the
+ * innermost open call with the same handle and every call inside it (a
+ * longjmp out of them left them open); one that is not open ends one of
+ * the calls too deep to follow, if any. */
+static void context_call(const ompdp_rt_region_t *rec, int returned) {
+  uint32_t t = register_table((ompdp_rt_header_t *)header_of(rec));
+  if (!t)
+    return;
+  uint32_t handle = (t << OMPDP_RH_SHIFT) | rec->Index;
+  if (!returned) {
+    if (ctx_words[t - 1])
+      atomic_fetch_add_explicit(&ctx_words[t - 1][rec->Index].count, 1, memory_order_relaxed);
+    if (ctx_lost || ctx_depth == CTX_DEPTH)
+      ++ctx_lost;
+    else
+      ctx_stack[ctx_depth++] = handle;
+    return;
+  }
+  if (ctx_lost) {
+    --ctx_lost;
+    return;
+  }
+  for (uint32_t i = ctx_depth; i-- > 0;)
+    if (ctx_stack[i] == handle) {
+      ctx_depth = i;
+      return;
+    }
+}
+
+/* Notes that construct (t, index) runs in this thread's innermost call:
+ * one of its slots, the first free one for a call not seen yet. */
+static void context_note(uint32_t t, uint32_t index) {
+  ctx_slot_t *w = ctx_words[t - 1] ? &ctx_words[t - 1][index] : NULL;
+  if (!w)
+    return;
+  uint32_t flags = CTX_SEEN;
+  uint32_t cur = ctx_lost || !ctx_depth ? 0 : ctx_stack[ctx_depth - 1];
+  if (!cur) {
+    flags |= CTX_OTHER;
+  } else {
+    int found = 0;
+    for (int i = 0; i < OMPDP_CONTEXT_CALLS && !found; ++i) {
+      uint32_t v = atomic_load_explicit(&w->call[i], memory_order_relaxed);
+      if (!v && atomic_compare_exchange_strong_explicit(&w->call[i], &v, cur,
+                                                        memory_order_relaxed,
+                                                        memory_order_relaxed))
+        v = cur;
+      found = v == cur;
+    }
+    if (!found)
+      flags |= CTX_OTHER;
+  }
+  if ((atomic_load_explicit(&w->flags, memory_order_relaxed) & flags) != flags)
+    atomic_fetch_or_explicit(&w->flags, flags, memory_order_relaxed);
+}
+
+int ompdp_regions_context(uint32_t region, ompdp_context_t *out) {
+  uint32_t t = region >> OMPDP_RH_SHIFT;
+  uint32_t idx = region & ((1u << OMPDP_RH_SHIFT) - 1);
+  memset(out, 0, sizeof(*out));
+  if (t == 0 || t > atomic_load_explicit(&num_tables, memory_order_acquire) || !ctx_words[t - 1] ||
+      idx >= tables[t - 1]->NumRegions)
+    return -1;
+  const ctx_slot_t *w = &ctx_words[t - 1][idx];
+  uint32_t flags = atomic_load_explicit(&w->flags, memory_order_relaxed);
+  if (!(flags & CTX_SEEN))
+    return -1;
+  out->other = (flags & CTX_OTHER) != 0;
+  for (int i = 0; i < OMPDP_CONTEXT_CALLS; ++i)
+    out->calls[i] = atomic_load_explicit(&w->call[i], memory_order_relaxed);
+  uint32_t c0 = out->calls[0];
+  uint32_t ct = c0 >> OMPDP_RH_SHIFT, ci = c0 & ((1u << OMPDP_RH_SHIFT) - 1);
+  if (c0 && ct && ct <= atomic_load_explicit(&num_tables, memory_order_acquire) &&
+      ctx_words[ct - 1] && ci < tables[ct - 1]->NumRegions)
+    out->count = atomic_load_explicit(&ctx_words[ct - 1][ci].count, memory_order_relaxed);
+  return 0;
+}
+
 void __ompdp_region_call(const void *descriptor, void *a, void *b, void *c) {
   const ompdp_rt_call_t *d = descriptor;
+  if (d->Flags & OMPDP_CALL_CONTEXT) {
+    context_call((const ompdp_rt_region_t *)(uintptr_t)d->Record,
+                 (uintptr_t)a == OMPDP_CALL_RETURNED);
+    return;
+  }
   if (d->Flags & OMPDP_CALL_ROUTINE) {
     const ompdp_rt_region_t *rec = (const ompdp_rt_region_t *)(uintptr_t)d->Record;
     routine = (uintptr_t)a == OMPDP_CALL_RETURNED ? NULL : rec;
@@ -461,6 +571,7 @@ uint32_t ompdp_regions_begin(const void *codeptr_ra) {
     return 0;
   }
   active_handle = (t << OMPDP_RH_SHIFT) | active.rec->Index;
+  context_note(t, active.rec->Index);
   return active_handle;
 }
 
@@ -649,6 +760,7 @@ int ompdp_regions_describe(uint32_t region, int item,
   out->stmt_text = str_at(h, r->StmtText);
   out->args_invariant = (r->Flags & OMPDP_RF_ARGS_INVARIANT) != 0;
   out->in_loop_body = (r->Flags & OMPDP_RF_IN_LOOP_BODY) != 0;
+  out->stmt_is_decl = (r->Flags & OMPDP_RF_DECL_STMT) != 0;
   out->stmt_line = r->StmtLine;
   out->stmt_column = r->StmtColumn;
   out->stmt_end_line = r->StmtEndLine;
@@ -659,6 +771,7 @@ int ompdp_regions_describe(uint32_t region, int item,
   out->block_index = r->BlockIndex;
   out->block_decls = r->BlockDecls;
   out->block_jumps = r->BlockJumps;
+  out->block_branch = r->BlockBranch;
   out->stmt_own_lines = (r->Flags & OMPDP_RF_OWN_LINES) != 0;
   out->loop_stmt_end_line = r->LoopStmtEndLine;
   out->loop_own_lines = (r->Flags & OMPDP_RF_LOOP_OWN_LINES) != 0;
@@ -668,6 +781,8 @@ int ompdp_regions_describe(uint32_t region, int item,
   }
   out->compile_dir = str_at(h, r->CompileDir);
   out->compile_args = str_at(h, r->CompileArgs);
+  out->callee = str_at(h, r->Callee);
+  out->parameters = str_at(h, r->Parameters);
   out->access = OMPDP_ACCESS_UNKNOWN;
   out->map_type = OMPDP_MT_NONE;
   out->variable = out->expr = out->clause = "";

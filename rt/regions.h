@@ -72,6 +72,11 @@ void ompdp_regions_end(void);
 int ompdp_regions_describe(uint32_t region, int item,
                            ompdp_region_info_t *out);
 
+/* The calls construct `region` ran in (OMPDP_CALL_CONTEXT; region_view.h,
+ * ompdp_context_t). Returns 0, or -1 when the region never ran or is
+ * unknown. */
+int ompdp_regions_context(uint32_t region, ompdp_context_t *out);
+
 /* Checks that the len bytes at buf hold a region table that the functions
  * here can read without leaving it (regions_check.c): magic, version and
  * record sizes, counts against TotalSize against len (no overflow), every

@@ -514,7 +514,8 @@ void ompdp_write_report_once(int signo) {
   int rewrites_lost = facts_lost && ompdp_op_any_region();
   if (rc) {
     fprintf(stderr, "ompdp: out of memory during analysis; the report is incomplete\n");
-  } else if (facts && ompdp_rw_facts_to_plan(facts, &r, ompdp_regions_describe, mult, &r.plan) < 0) {
+  } else if (facts && ompdp_rw_facts_to_plan(facts, &r, ompdp_regions_describe, ompdp_regions_context,
+                                               mult, &r.plan) < 0) {
     /* The rewrites are planned by the driver (`ompdp run`, `ompdp report`),
      * from what the run alone knows, which the report carries as its plan. */
     fprintf(stderr, "ompdp: out of memory while building rewrites; some findings have none\n");

@@ -153,7 +153,7 @@ int main(void) {
   /* A table of another minor version (3.0: no exits) is refused by name. */
   build(&b);
   b.h.Version = OMPDP_REGION_TABLE_MAJOR_VERSION;
-  REFUSED(&b, sizeof(b), "version 3.0 is not the supported version 3.3");
+  REFUSED(&b, sizeof(b), "version 3.0 is not the supported version 3.");
 
   /* Counts whose bytes overflow 32 bits, with a TotalSize equal to their
    * sum truncated to 32 bits (what a 32-bit computation would accept). */

@@ -300,12 +300,14 @@ static void test_assign(void) {
   CHECK(r.findings[0].suggestion && strstr(r.findings[0].suggestion, "no saving") &&
         !strstr(r.findings[0].suggestion, "keep it resident with"));
   /* Advice says why there is no rewrite: the construct is in no loop and
-   * its copies repeat, at calls of its function. */
+   * its copies repeat, at calls of its function that the run did not see. */
   CHECK(r.findings[1].suggestion &&
         !strcmp(r.findings[1].suggestion,
-                "keep it resident. No rewrite: the repeats come from calls of the construct's "
-                "function, or from constructs in other functions, so the `target data` would "
-                "go in a caller, which ompdp does not rewrite yet."));
+                "keep it resident. No rewrite: "
+                "the repeats come from calls of the construct's function that no code built with the "
+                "ompdp plugin makes where it can see the function's body (a caller in another "
+                "file, a call through a pointer or a virtual call), so ompdp does not know the "
+                "caller's loop, nor how its arguments name the data."));
   CHECK_EQ_U64(r.excluded_time_ns, 400);
   CHECK_EQ_U64(r.time_saved_ns, 300);
   CHECK(r.predicted_speedup > 1.0);
@@ -390,10 +392,11 @@ static void test_assign_alloc(void) {
   /* extrema: the construct allocated its own buffer again at another call:
    * advice (the buffer may be allocated once, before the calls). */
   CHECK(alloc_verdict("test_1D<float>", "test_2D<float>", h, h, 2, &w) == OMPDP_V_ADVICE);
-  CHECK(w && !strcmp(w, "allocate it once outside the loop. No rewrite: the repeats come from "
-                        "calls of the construct's function, or from constructs in other "
-                        "functions, so the `target data` would go in a caller, which ompdp "
-                        "does not rewrite yet."));
+  CHECK(w && !strcmp(w, "allocate it once outside the loop. No rewrite: "
+                "the repeats come from calls of the construct's function that no code built with the "
+                "ompdp plugin makes where it can see the function's body (a caller in another "
+                "file, a call through a pointer or a virtual call), so ompdp does not know the "
+                "caller's loop, nor how its arguments name the data."));
   free(w);
   /* Two constructs of one function may map one variable in one call. */
   CHECK(alloc_verdict("f", "f", a, a, 1, &w) == OMPDP_V_ADVICE);

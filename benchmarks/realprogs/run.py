@@ -863,10 +863,12 @@ def fix_round(a, ctx, rnd, report):
     if cfg.get("inputs"):
         INPUTS[cfg["inputs"]](adir)
     yaml_path = os.path.join(base, f"fixes{'' if rnd == 1 else rnd}.yaml")
-    run_cmd([a.ompdp, "fix", "-o", yaml_path, report], adir, 120)
+    # --root: the report records the compile directory (before/), where a
+    # relative source name would otherwise be found first.
+    run_cmd([a.ompdp, "fix", "--root", adir, "-o", yaml_path, report], adir, 120)
     ytext = open(yaml_path).read() if os.path.exists(yaml_path) else ""
     chosen = applied_rewrites(rewrites, ytext)
-    fx = run_cmd([a.ompdp, "fix", "--apply", report], adir, 120)
+    fx = run_cmd([a.ompdp, "fix", "--apply", "--root", adir, report], adir, 120)
     with open(os.path.join(base, f"fix{'' if rnd == 1 else rnd}.log"), "w") as f:
         f.write(f"exit status {fx['rc']}\n" + fx["stdout"] + fx["stderr"])
     r["fix_messages"] = [l for l in fx["stderr"].splitlines() if l.strip()]

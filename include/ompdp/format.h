@@ -137,7 +137,7 @@ static inline const char *ompdp_loop_kind_name(ompdp_loop_kind_t k) {
 /* Whether a region is a call of a device memory routine (omp_target_alloc,
  * omp_target_memcpy, ...) rather than a directive. */
 static inline int ompdp_construct_is_routine(ompdp_construct_kind_t k) {
-  return k >= OMPDP_CK_TARGET_ALLOC && k < OMPDP_CK_COUNT;
+  return k >= OMPDP_CK_TARGET_ALLOC && k <= OMPDP_CK_TARGET_DISASSOCIATE_PTR;
 }
 
 /* The value a spelling names; count (OMPDP_*_COUNT) when none does. */

@@ -149,7 +149,7 @@ void writes(int n, double *p, double *q) {
 // CHECK:      item 0: tofrom 'x' {{.*}} access write writes-all
 // CHECK-NEXT: item 1: tofrom 'flag' {{.*}} access write automatic clause-bytes
 // CHECK-NEXT: item 2: tofrom 'p[0:n]' {{.*}} access write writes-all
-// CHECK-NEXT: item 3: tofrom 'q[0:n]' {{.*}} access write clause-bytes
+// CHECK-NEXT: item 3: tofrom 'q[0:n]' {{.*}} access write params-only clause-bytes
 // CHECK:      region {{.*}} 'target' at {{.*}}jumps.cpp:[[#W+11]]:1 in 'writes'
 // CHECK:      item 0: tofrom 'p[:n]' {{.*}} access write writes-all
 // The loop body runs n times, maybe none: y is not proved written.

@@ -97,11 +97,11 @@ void variant(int dev, int n) {
   int m = n;
   for (int it = 0; it < 3; ++it) {
 // CHECK: region 0x{{[0-9a-f]+}} 'omp_target_alloc' at {{.*}}routines.c:[[@LINE+3]]:17 in 'variant'
-// CHECK-NEXT: call: 'omp_target_alloc(m, dev)' end [[@LINE+2]]:41 in-loop-body args 'm' 'dev'
+// CHECK-NEXT: call: 'omp_target_alloc(m, dev)' end [[@LINE+2]]:41 in-loop-body decl-stmt args 'm' 'dev'
 // CHECK: text 'double *d = omp_target_alloc(m, dev);'
     double *d = omp_target_alloc(m, dev);
 // CHECK: region 0x{{[0-9a-f]+}} 'omp_target_alloc' at {{.*}}routines.c:[[@LINE+2]]:17 in 'variant'
-// CHECK-NEXT: call: 'omp_target_alloc(n, dev)' end [[@LINE+1]]:41 args-invariant in-loop-body args 'n' 'dev'
+// CHECK-NEXT: call: 'omp_target_alloc(n, dev)' end [[@LINE+1]]:41 args-invariant in-loop-body decl-stmt args 'n' 'dev'
     double *e = omp_target_alloc(n, dev);
 #pragma omp target map(from: m)
     m = 8;

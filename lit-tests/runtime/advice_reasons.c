@@ -9,7 +9,9 @@
 // `map(to:)`, unused and never copied back, becomes `map(alloc:)` (a
 // rewrite, no such words).
 // And a construct in a function called twice, whose copies repeat at each
-// call, is told that the `target data` would go in the caller.
+// call, is told why its data is not kept across the two calls (one
+// expression, in no loop): the compiler cannot show that the argument
+// stays the same between them (main declares it in that block).
 //
 // REQUIRES: plugin
 // RUN: %clang-ompdp -g %s -o %t
@@ -58,7 +60,7 @@ int main(void) {
 
 // CHECK-DAG: No rewrite: what it sends is copied back to the host later, and without it the host would get the device's older bytes.
 // CHECK-DAG: No rewrite: other constructs move data to or from this memory while it is allocated (`target update`s), and need it there.
-// CHECK-DAG: No rewrite: the repeats come from calls of the construct's function, or from constructs in other functions, so the `target data` would go in a caller, which ompdp does not rewrite yet.
+// CHECK-DAG: No rewrite: the argument for `c` at advice_reasons.c:40 (`c`) may change from one call to the next.
 
 // NEG: unused_transfer
 // NEG: rewrite (change_map_type): map `b[0:N]` with `alloc` instead of `to` at advice_reasons.c:[[#]]: no kernel read what the copy in sent

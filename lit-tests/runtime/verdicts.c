@@ -16,9 +16,11 @@
 // COINCIDENCE, two different variables that hold 512 (hotspot's col and
 // row): the second send is a duplicate of the first's bytes, no saving.
 // TIMING, a benchmark's timing loop calling a function whose construct gets
-// the same input and gives back the same output each repetition: the copy
-// back is a repeated computation; the input's re-sends have no rewrite (the
-// construct is in no loop of its function), so they are advice.
+// the same input and gives back the same output each repetition, which the
+// loop reads: the copy back is a repeated computation (a `target update
+// from` before each read would move as much, so b is not kept at the
+// caller); the input is kept on the device around the caller's loop (a
+// fix).
 // FIX, the same timing loop with the construct in it: the planner keeps both
 // arrays resident, and every finding there is a fix.
 // RESIDENT, matern's timing loop: the data stays in a `target data`, a
@@ -33,10 +35,11 @@
 // functions each map an array of their own stack frame once, and the second
 // gets the first's address: a repeated allocation by the detection's count,
 // but of different variables, so a coincidence.
-// SAMEVAR, the close cases that stay advice: one of those functions called
-// twice (its construct allocated twice: the words say the array is each
-// call's own), and one static array that two functions map once each (the
-// same variable).
+// SAMEVAR, one of those functions called twice (its construct allocated
+// twice: advice, the words say the array is each call's own), and one
+// static array that two functions map once each, called in a row (the same
+// variable): kept on the device across the two calls, a `target data` and
+// braces around them.
 // NEWIN, the same with one new element of the input sent before each call:
 // the copies back repeat, but the device got new data, so the verdict is
 // advice.
@@ -156,8 +159,9 @@
 // TIMING: time of findings that are no saving {{.*}}, not counted above
 // TIMING-DAG: verdict: repeated_computation (not counted as a saving)
 // TIMING-DAG: suggestion: a repeated computation: the construct got the same inputs and gave back the same b every time; a timing loop, or real recomputation the programmer may remove
-// TIMING-DAG: suggestion: the same host buffer is sent again with unchanged contents to device 0: keep it resident with `#pragma omp target data map(to: a)`
-// TIMING-SUM: advice 3
+// TIMING-DAG: rewrite (keep_resident): keep `a[0:N]` on device 0 for the whole for loop at verdicts.c:[[#]] that calls kernel()
+// TIMING-SUM: advice 1
+// TIMING-SUM-NEXT: fix 2
 // TIMING-SUM-NEXT: repeated_computation 1
 // TIMING-SUM-NEXT: ok
 // A SARIF result that is no saving is a note.
@@ -223,7 +227,7 @@
 // AUTO:      'target data' at {{.*}} in 'add_int'
 // AUTO:      item 0: tofrom 'd[0:7]' var 'd' {{.*}} access read-write automatic
 // AUTO:      'target data' at {{.*}} in 'add_g1'
-// AUTO:      item 0: tofrom 'g[0:7]' var 'g' {{.*}} access read-write clause-bytes
+// AUTO:      item 0: tofrom 'g[0:7]' var 'g' {{.*}} access read-write params-only fn-host-unused clause-bytes
 // AUTO:      'target' at {{.*}} in 'add_g1'
 // AUTO:      item 0: firstprivate 'n' var 'n' {{.*}} access read fill
 
@@ -235,8 +239,9 @@
 // SAMEVAR: repeated_alloc {{.*}} in add_g2 count=1
 // SAMEVAR-NEXT: variable: g
 // SAMEVAR-NEXT: first allocated at {{.*}} in add_g1
-// SAMEVAR-NEXT: verdict: advice
+// SAMEVAR-NEXT: verdict: fix
 // SAMEVAR-NEXT: suggestion: the same host buffer is allocated and freed on device {{[0-9]+}} each time it is mapped
+// SAMEVAR-NEXT: rewrite (keep_resident): the one shown above for duplicate_transfer of `g`
 // SAMEVAR-NOT: coincidence
 
 #include <stdio.h>
@@ -319,9 +324,12 @@ int main(void) {
   static float a[N], b[N];
   for (int i = 0; i < N; ++i)
     a[i] = i;
-  for (int rep = 0; rep < 4; ++rep)
+  float check = 0;
+  for (int rep = 0; rep < 4; ++rep) {
     kernel(a, b);
-  printf("b=%g\n", b[N - 1]);
+    check += b[rep];
+  }
+  printf("b=%g check=%g\n", b[N - 1], check);
   return 0;
 }
 #endif

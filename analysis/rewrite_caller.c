@@ -1,0 +1,788 @@
+/*===- rewrite_caller.c - keeping data resident at the caller --------*- C -*-===*\
+|*
+|* The keep-resident rule for a construct whose repeats come from calls of
+|* its function (OMPDP_RR_KEEP_RESIDENT; docs/fixes.md, "Keeping data
+|* resident at the caller"): a loop in another function calls the function
+|* that maps the data, so the `target data` that keeps it on the device goes
+|* around the caller's loop, written with the caller's arguments for the
+|* callee's parameters. Several constructs and several functions that map
+|* the same buffer in that loop are kept together: the data copied back at
+|* the end of one function and sent again at the start of the next (a round
+|* trip across two functions) stays on the device between them.
+|*
+|* The run says which call each construct ran in (every time the same call,
+|* the region's call), and what happened to the buffer; the compiler says
+|* where the call is, its loop and the jumps out of it, what its arguments
+|* are, whether they stay the same in the loop, which host code of the loop
+|* uses the data, and that the callee's own host code leaves it alone. The
+|* host's view is kept with `target update`s at the host statements of the
+|* loop that use the data, as the keep-resident rule's update way does;
+|* the callee is not edited (its maps find the data present, and its other
+|* callers see no change).
+|*
+\*===----------------------------------------------------------------------===*/
+#include "rewrite_impl.h"
+#include "rewrite_safety.h" /* jumps, advice */
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SITES OMPDP_PLAN_BUF_SITES
+
+/* The k-th call region (0-based) a site's construct ran in: 0 past the
+ * last one. */
+static uint32_t nth_call(const ompdp_rw_site_t *s, int k) {
+  return k == 0 ? s->call : k == 1 ? s->call2 : k == 2 ? s->call3 : k == 3 ? s->call4 : 0;
+}
+
+/* Whether the run saw the site's construct run in known calls only (at
+ * most four, each a call of the construct's own function: not a stale
+ * context left by a longjmp), the first of them into *call. */
+static int site_calls_known(const ompdp_rw_plan_t *c, const ompdp_rw_site_t *s,
+                            const ompdp_region_info_t *it, ompdp_region_info_t *call) {
+  if (!s->call || s->call_mixed)
+    return 0;
+  for (int k = 0; k < OMPDP_CONTEXT_CALLS && nth_call(s, k); ++k) {
+    ompdp_region_info_t x;
+    if (ompdp_plan_describe(c->facts, nth_call(s, k), -1, &x) || x.construct != OMPDP_CK_CALL ||
+        !x.callee || strcmp(x.callee, it->function))
+      return 0;
+    if (k == 0)
+      *call = x;
+  }
+  return 1;
+}
+
+/* Whether a and b (regions of kind call) are in one loop of one file. */
+static int same_loop(const ompdp_region_info_t *a, const ompdp_region_info_t *b) {
+  return a->loop_kind != OMPDP_LK_NONE && a->loop_kind == b->loop_kind &&
+         a->loop_line == b->loop_line && a->loop_column == b->loop_column &&
+         a->loop_offset == b->loop_offset && !strcmp(a->file, b->file) &&
+         !strcmp(a->function, b->function);
+}
+
+/* Whether a and b (regions of kind call, in no loop) are statements of one
+ * block of one function: calls in a row. */
+static int same_block(const ompdp_region_info_t *a, const ompdp_region_info_t *b) {
+  return a->loop_kind == OMPDP_LK_NONE && b->loop_kind == OMPDP_LK_NONE && a->block &&
+         a->block == b->block && !strcmp(a->file, b->file) && !strcmp(a->function, b->function);
+}
+
+/* The index of name among the lines of list, or -1. */
+static int line_index(const char *list, const char *name, size_t len) {
+  int i = 0;
+  for (const char *p = list; p && *p; ++i) {
+    const char *e = strchr(p, '\n');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    if (n == len && !strncmp(p, name, len))
+      return i;
+    p = e ? e + 1 : NULL;
+  }
+  return -1;
+}
+
+/* The call's item for the callee's variable var: the argument that binds
+ * the parameter of that name, or the global of that name that the call
+ * records (after its arguments: one the caller does not hide); NULL when
+ * there is none. */
+static const ompdp_region_info_t *call_item(const ompdp_rw_items_t *call, const char *var,
+                                            size_t len) {
+  const char *params = call->reg.num_items ? call->reg.items[0].parameters : "";
+  int k = line_index(params, var, len);
+  if (k >= 0)
+    return (uint32_t)k < call->reg.num_items ? &call->reg.items[k] : NULL;
+  uint32_t n = params && *params ? 1 : 0;
+  for (const char *q = params; q && *q; ++q)
+    n += *q == '\n';
+  for (uint32_t i = n; i < call->reg.num_items; ++i)
+    if (strlen(call->reg.items[i].variable) == len &&
+        !strncmp(call->reg.items[i].variable, var, len))
+      return &call->reg.items[i];
+  return NULL;
+}
+
+/* `a`, `s.a`, `p->a`, `this->x`: what may stand where a list item names its
+ * variable. */
+static int variable_chain(const char *s) {
+  if (!*s)
+    return 0;
+  for (;;) {
+    if (!(isalpha((unsigned char)*s) || *s == '_'))
+      return 0;
+    while (isalnum((unsigned char)*s) || *s == '_')
+      ++s;
+    if (!*s)
+      return 1;
+    if (*s == '.')
+      s += 1;
+    else if (s[0] == '-' && s[1] == '>')
+      s += 2;
+    else
+      return 0;
+  }
+}
+
+static int number_literal(const char *s) {
+  if (!isdigit((unsigned char)*s))
+    return 0;
+  while (isalnum((unsigned char)*s) || *s == '.')
+    ++s;
+  return !*s;
+}
+
+/* text (an item of the callee, as written) in the caller's words: each name
+ * of a parameter (among params, one per line) becomes the call's argument
+ * for it (the call's items, in order), in parentheses unless it is a name
+ * or a number. The first name is the item's variable: its argument must be
+ * one too. NULL with *why set when an argument cannot stand there. */
+char *ompdp_rw_in_caller_words(const char *text, const char *params,
+                               const ompdp_rw_items_t *call, ompdp_strbuf_t *why) {
+  if (!call->reg.num_items) {
+    ompdp_sb_puts(why, "the call passes nothing the item could be written with");
+    return NULL;
+  }
+  ompdp_strbuf_t b = {0};
+  const char *p = text;
+  int first = 1;
+  char prev = 0, prev2 = 0; /* the last two characters before p that are not blanks */
+  while (*p) {
+    if (isdigit((unsigned char)*p)) { /* a number, its suffixes and exponent */
+      const char *q = p;
+      while (isalnum((unsigned char)*q) || *q == '.' || *q == '_')
+        ++q;
+      ompdp_sb_putn(&b, p, (size_t)(q - p));
+      prev2 = prev;
+      prev = q[-1];
+      p = q;
+      first = 0;
+      continue;
+    }
+    if (!(isalpha((unsigned char)*p) || *p == '_')) {
+      if (*p == '"' || *p == '\'') {
+        ompdp_sb_puts(why, "the item holds a literal text, which ompdp does not rewrite");
+        free(b.d);
+        return NULL;
+      }
+      if (*p != ' ') {
+        prev2 = prev;
+        prev = *p;
+      }
+      ompdp_sb_putn(&b, p, 1);
+      ++p;
+      continue;
+    }
+    const char *q = p;
+    while (isalnum((unsigned char)*q) || *q == '_')
+      ++q;
+    size_t len = (size_t)(q - p);
+    /* A member's name (after `.` or `->`) or a qualified one is not a
+     * parameter. */
+    int member = prev == '.' || (prev == '>' && prev2 == '-') || (prev == ':' && prev2 == ':');
+    int k = member ? -1 : line_index(params, p, len);
+    if (k < 0) {
+      /* A global: the call records it when the caller does not hide it. */
+      if (first && !call_item(call, p, len)) {
+        ompdp_sb_printf(why,
+                        "`%.*s` in `%s` is not a parameter of the function, nor a global the "
+                        "caller at %s:%" PRIu32 " sees (it declares a variable of that name)",
+                        (int)len, p, text, ompdp_rw_basename(call->reg.items[0].file),
+                        call->reg.items[0].line);
+        free(b.d);
+        return NULL;
+      }
+      ompdp_sb_putn(&b, p, len);
+    } else {
+      const ompdp_region_info_t *arg =
+          (uint32_t)k < call->reg.num_items ? &call->items[k] : NULL;
+      if (!arg || !arg->expr[0] || !(arg->access_flags & OMPDP_IA_ARG_INVARIANT)) {
+        ompdp_sb_printf(why,
+                        "the argument for `%.*s` at %s:%" PRIu32
+                        " (`%s`) may change from one call to the next",
+                        (int)len, p, ompdp_rw_basename(call->reg.items[0].file),
+                        call->reg.items[0].line, arg && arg->expr[0] ? arg->expr : "?");
+        free(b.d);
+        return NULL;
+      }
+      if (first && !variable_chain(arg->expr)) {
+        ompdp_sb_printf(why,
+                        "the call at %s:%" PRIu32 " passes `%s` for `%.*s`, which is not a "
+                        "variable a map clause can name",
+                        ompdp_rw_basename(arg->file), arg->line, arg->expr, (int)len, p);
+        free(b.d);
+        return NULL;
+      }
+      if (first || variable_chain(arg->expr) || number_literal(arg->expr))
+        ompdp_sb_puts(&b, arg->expr);
+      else
+        ompdp_sb_printf(&b, "(%s)", arg->expr);
+    }
+    prev2 = prev;
+    prev = q[-1];
+    p = q;
+    first = 0;
+  }
+  return ompdp_sb_take(&b);
+}
+
+/* The kept buffer: its sites and what they say together. */
+typedef struct kept {
+  uint32_t sites[MAX_SITES];
+  size_t n;
+  int dev;
+  uint32_t call;                /* the outer site's call (its arguments name the item) */
+  ompdp_rw_items_t call_ri;     /* its records (owned) */
+  const ompdp_region_info_t *outer; /* the item written at the caller (in outer_ri) */
+  ompdp_rw_items_t outer_ri;    /* owned */
+  uint64_t size, calls;
+  /* The functions whose constructs map it, in source order (their names
+   * point into the plan). */
+  const char *fns[MAX_SITES];
+  const char *fn_files[MAX_SITES];
+  uint32_t fn_lines[MAX_SITES];
+  size_t nfns;
+  int to, from, dev_changes, host_changed, to_written;
+  uint64_t before, bytes_before, allocs, dur_before;
+  ompdp_oc_t rm;
+  /* Calls in a row, in no loop: the first and the last call (handles) of
+   * one block, around which the `target data` and its braces go. */
+  int row;
+  /* The distinct calls (handles) the constructs ran in. */
+  uint32_t seen[OMPDP_CONTEXT_CALLS * MAX_SITES];
+  int nseen;
+  uint32_t first_call, last_call;
+  ompdp_region_info_t first, last;
+} kept_t;
+
+static void kept_free(kept_t *k) {
+  free(k->call_ri.items);
+  free(k->outer_ri.items);
+  memset(k, 0, sizeof(*k));
+}
+
+/* Notes the function of construct it among k's, in source order. */
+static void add_function(kept_t *k, const ompdp_region_info_t *it) {
+  size_t i = 0;
+  for (; i < k->nfns; ++i) {
+    if (!strcmp(k->fns[i], it->function))
+      return;
+    int c = strcmp(it->file, k->fn_files[i]);
+    if (c < 0 || (c == 0 && it->line < k->fn_lines[i]))
+      break;
+  }
+  if (k->nfns == MAX_SITES)
+    return;
+  memmove(&k->fns[i + 1], &k->fns[i], (k->nfns - i) * sizeof(k->fns[0]));
+  memmove(&k->fn_files[i + 1], &k->fn_files[i], (k->nfns - i) * sizeof(k->fn_files[0]));
+  memmove(&k->fn_lines[i + 1], &k->fn_lines[i], (k->nfns - i) * sizeof(k->fn_lines[0]));
+  k->fns[i] = it->function;
+  k->fn_files[i] = it->file;
+  k->fn_lines[i] = it->line;
+  ++k->nfns;
+}
+
+/* "f()", "f() and g()", "f(), g() and h()"; with or: "... or h()". */
+static void put_functions(ompdp_strbuf_t *d, const kept_t *k, const char *last) {
+  for (size_t i = 0; i < k->nfns; ++i)
+    ompdp_sb_printf(d, "%s%s()", i == 0 ? "" : i + 1 == k->nfns ? last : ", ", k->fns[i]);
+}
+
+/* Checks every site of buffer bi for the rewrite at the caller (0), or
+ * says why not in why (-1; nothing said: no call was involved). removed:
+ * sites another rule rewrites. */
+static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *removed, kept_t *k,
+                        ompdp_strbuf_t *why) {
+  const ompdp_plan_t *p = c->facts;
+  const ompdp_plan_buf_t *b = &p->bufs[bi - 1];
+  memset(k, 0, sizeof(*k));
+  if (b->num_sites <= 0)
+    return -1;
+  k->dev = b->device;
+  ompdp_region_info_t call0 = {0};
+  int have_call = 0;
+  for (int j = 0; j < b->num_sites; ++j) {
+    uint32_t x = b->sites[j] - 1;
+    const ompdp_rw_site_t *s = &p->sites[x];
+    ompdp_region_info_t it, call;
+    if (ompdp_plan_describe(p, s->region, s->item < 0 ? -1 : s->item, &it))
+      return -1;
+    if (!site_calls_known(c, s, &it, &call)) {
+      if (have_call || j + 1 < b->num_sites || s->call_mixed)
+        ompdp_sb_printf(why,
+                        "the %s construct at %s:%" PRIu32 " maps it, and the run saw it run "
+                        "outside the calls it could follow (a call it could not see, or more "
+                        "than %d)",
+                        ompdp_construct_kind_name(it.construct), ompdp_rw_basename(it.file),
+                        it.line, OMPDP_CONTEXT_CALLS);
+      return -1;
+    }
+    if (!have_call) {
+      call0 = call;
+      have_call = 1;
+      k->row = call.loop_kind == OMPDP_LK_NONE;
+      k->first = k->last = call;
+      k->first_call = k->last_call = s->call;
+    }
+    /* Every call it ran in: in the loop, or in the block of the row. */
+    for (int q = 0; q < OMPDP_CONTEXT_CALLS && nth_call(s, q); ++q) {
+      uint32_t h = nth_call(s, q);
+      if (q || j)
+        (void)ompdp_plan_describe(p, h, -1, &call);
+      if (k->row ? !same_block(&call, &call0) : !same_loop(&call, &call0)) {
+        ompdp_sb_printf(why,
+                        "it is mapped in calls at %s:%" PRIu32 " and %s:%" PRIu32
+                        ", which are not in one %s",
+                        ompdp_rw_basename(call0.file), call0.line, ompdp_rw_basename(call.file),
+                        call.line, k->row ? "block of one function" : "loop");
+        return -1;
+      }
+      int known = 0;
+      for (int u = 0; u < k->nseen && !known; ++u)
+        known = k->seen[u] == h;
+      if (!known && k->nseen < (int)(sizeof(k->seen) / sizeof(k->seen[0])))
+        k->seen[k->nseen++] = h;
+      if (call.stmt_offset < k->first.stmt_offset) {
+        k->first = call;
+        k->first_call = h;
+      } else if (call.stmt_offset > k->last.stmt_offset) {
+        k->last = call;
+        k->last_call = h;
+      }
+    }
+    /* In a loop, the repeats must come from the calls: one call repeats
+     * nothing. */
+    if (!k->row && s->calls < 2)
+      return -1;
+    if (removed[x])
+      return -1; /* another rule rewrites this construct: its own words say so */
+    if (s->multi_buf || s->sizes_differ) {
+      ompdp_sb_printf(why,
+                      "the %s construct at %s:%" PRIu32 " maps %s from one call to the next",
+                      ompdp_construct_kind_name(it.construct), ompdp_rw_basename(it.file),
+                      it.line,
+                      s->multi_buf ? "other host buffers" : "sections of other sizes");
+      return -1;
+    }
+    k->sites[k->n++] = x;
+    add_function(k, &it);
+    if (s->item < 0)
+      continue; /* the deletes of a construct that did not allocate */
+    if (it.nowait || (it.modifiers & OMPDP_MOD_ALWAYS) || it.map_type == OMPDP_MT_DELETE) {
+      ompdp_sb_printf(why,
+                      "the %s construct at %s:%" PRIu32 " maps it with %s, which a `target "
+                      "data` around the calls would not keep",
+                      ompdp_construct_kind_name(it.construct), ompdp_rw_basename(it.file),
+                      it.line,
+                      it.nowait ? "`nowait`" : it.map_type == OMPDP_MT_DELETE ? "`delete`"
+                                                                              : "`always`");
+      return -1;
+    }
+    int update = it.construct == OMPDP_CK_TARGET_UPDATE;
+    if (!update && !(it.access_flags & OMPDP_IA_FN_HOST_UNUSED)) {
+      ompdp_sb_printf(why,
+                      "host code of %s uses `%s` (or the compiler cannot tell that it does "
+                      "not), and would see the device's copy no longer come back there",
+                      it.function, it.variable);
+      return -1;
+    }
+    if (ompdp_rw_has_to(it.map_type) && !ompdp_rw_has_from(it.map_type) &&
+        (it.access == OMPDP_ACCESS_WRITE || it.access == OMPDP_ACCESS_READ_WRITE)) {
+      ompdp_sb_printf(why,
+                      "the region at %s:%" PRIu32 " writes this `to` item, so each call must "
+                      "start from the host's copy",
+                      ompdp_rw_basename(it.file), it.line);
+      return -1;
+    }
+    /* Sent and never copied back: today each call starts from the host's
+     * copy, kept it would start from what the device left there. */
+    if (ompdp_rw_has_to(it.map_type) && !(it.access_flags & OMPDP_IA_FN_DEVICE_READS))
+      k->to_written = 1;
+    if (s->host_changed)
+      k->host_changed = 1;
+    if (update)
+      continue; /* an update moves what it moves, kept or not */
+    k->to |= ompdp_rw_has_to(it.map_type);
+    k->from |= ompdp_rw_has_from(it.map_type);
+    if (ompdp_rw_has_from(it.map_type) && (s->dev_changed || !ompdp_rw_has_to(it.map_type)))
+      k->dev_changes = 1;
+    k->before += s->h2d + s->d2h;
+    k->bytes_before += s->bytes_h2d + s->bytes_d2h;
+    k->allocs += s->allocs;
+    k->dur_before += s->dur_h2d + s->dur_d2h + s->dur_alloc + s->dur_delete;
+    ompdp_oc_add(k->rm, OMPDP_OC_H2D, s->h2d, s->bytes_h2d, s->dur_h2d);
+    ompdp_oc_add(k->rm, OMPDP_OC_D2H, s->d2h, s->bytes_d2h, s->dur_d2h);
+    ompdp_rw_oc_site_allocs(k->rm, s, s->allocs, 1);
+    /* The largest section the callee maps, written as it is there. */
+    if (s->allocs && s->alloc_bytes > k->size && ompdp_rw_explicit_item(&it)) {
+      k->size = s->alloc_bytes;
+      k->outer = NULL;
+      free(k->outer_ri.items);
+      k->outer_ri.items = NULL;
+      if (!(it.access_flags & OMPDP_IA_PARAMS_ONLY)) {
+        ompdp_sb_printf(why,
+                        "`%s` at %s:%" PRIu32 " names more than the parameters of %s, so it "
+                        "cannot be written at the call",
+                        it.expr, ompdp_rw_basename(it.file), it.line, it.function);
+        return -1;
+      }
+      if (ompdp_rw_load_region(c, s->region, &k->outer_ri))
+        return -1;
+      k->outer = &k->outer_ri.items[s->item];
+      k->call = s->call;
+    }
+    /* Each call runs it as often: the updates are counted per call. */
+    if (k->calls && s->calls != k->calls) {
+      ompdp_sb_puts(why, "the calls that map it ran different numbers of times");
+      return -1;
+    }
+    k->calls = s->calls;
+  }
+  if (!k->outer || k->allocs < 2)
+    return -1;
+  if (k->row && k->nseen < 2) {
+    /* One call: what repeats it is further up. */
+    ompdp_sb_printf(why,
+                    "the call at %s:%" PRIu32 " that repeats it is in no loop of %s either, and "
+                    "ompdp keeps data at one caller only",
+                    ompdp_rw_basename(k->first.file), k->first.line, k->first.function);
+    return -1;
+  }
+  if (k->to_written && !k->from) {
+    ompdp_sb_printf(why,
+                    "device code of %s may write `%s`, which no construct copies back: each "
+                    "call starts from the host's copy, which keeping it would change",
+                    k->outer->function, k->outer->variable);
+    return -1;
+  }
+  return ompdp_rw_load_region(c, k->call, &k->call_ri) ? -1 : 0;
+}
+
+/* Whether braces can go around calls in a row (k->first .. k->last): 0,
+ * or -1 with the reason in why. */
+static int row_placeable(const kept_t *k, ompdp_strbuf_t *why) {
+  const ompdp_region_info_t *f = &k->first, *l = &k->last;
+  if (ompdp_rw_row_split(f, l, "calls", why))
+    return -1;
+  if (f->stmt_is_decl || l->stmt_is_decl) {
+    ompdp_sb_printf(why,
+                    "the call at %s:%" PRIu32 " is in a declaration, whose names braces around "
+                    "the calls would hide from the code after them",
+                    ompdp_rw_basename(f->file), (f->stmt_is_decl ? f : l)->line);
+    return -1;
+  }
+  if (f->block_decls != l->block_decls || !f->stmt_own_lines || !l->stmt_own_lines ||
+      !f->stmt_line || !l->stmt_end_line || !f->stmt_column || f->stmt_column > 512) {
+    ompdp_sb_printf(why,
+                    "the calls at %s:%" PRIu32 " and %" PRIu32 " are not statements on lines of "
+                    "their own with no declaration between them, around which braces could go",
+                    ompdp_rw_basename(f->file), f->line, l->line);
+    return -1;
+  }
+  return 0;
+}
+
+/* `#pragma omp target data map(type: expr)` and `{` on lines of their own
+ * before the first call of the row, `}` after the last. */
+static int row_braces(ompdp_rewrite_t *rw, const kept_t *k, ompdp_map_type_t type,
+                      const char *expr, const char **why) {
+  int ind = (int)k->first.stmt_column - 1;
+  ompdp_strbuf_t open = {0}, close = {0};
+  ompdp_sb_printf(&open, "%*s#pragma omp target data map(%s: %s)\n%*s{\n", ind, "",
+                  ompdp_map_type_name(type), expr, ind, "");
+  ompdp_sb_printf(&close, "%*s}\n", ind, "");
+  char *o = ompdp_sb_take(&open), *c = ompdp_sb_take(&close);
+  int rc = !o || !c ? (*why = OMPDP_RW_OOM, -1)
+           : ompdp_rw_add_edit(rw, &k->first, k->first.stmt_line, 1, k->first.stmt_line, 1, "",
+                               o, why) ||
+                   ompdp_rw_add_edit(rw, &k->first, k->last.stmt_end_line + 1, 1,
+                                     k->last.stmt_end_line + 1, 1, "", c, why)
+               ? -1
+               : 0;
+  free(o);
+  free(c);
+  return rc;
+}
+
+/* The rewrite for kept buffer k, into rw (zeroed): 0, or -1 with the reason
+ * in why. */
+static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp_strbuf_t *why) {
+  const ompdp_region_info_t *call = &k->call_ri.items[0];
+  if (!k->call_ri.reg.num_items)
+    return -1;
+  char *expr = ompdp_rw_in_caller_words(k->outer->expr, call->parameters, &k->call_ri, why);
+  if (!expr)
+    return -1;
+  int rc = -1;
+  ompdp_host_access_t *between = NULL; /* calls in a row: the host code between them */
+  /* The call's argument for the item's variable: its host uses in the
+   * loop are those of the kept data. */
+  const char *var = k->outer->variable;
+  const ompdp_region_info_t *arg = call_item(&k->call_ri, var, strlen(var));
+  if (!arg || !arg->variable[0]) {
+    ompdp_sb_printf(why, "the call at %s:%" PRIu32 " passes no variable for `%s`",
+                    ompdp_rw_basename(call->file), call->line, var);
+    goto out;
+  }
+  ompdp_region_info_t view = *arg; /* the call's item, naming the kept section */
+  view.expr = expr;
+  view.implicit = 0;
+  int wrap = 0;
+  if (k->row) {
+    /* Calls in a row: braces go around them, so no declaration, label or
+     * jump may lie between them, and the host code between them is all
+     * that the data's view concerns (each statement runs once a row). */
+    if (row_placeable(k, why))
+      goto out;
+    size_t n = 0;
+    uint32_t lo = k->first.stmt_offset, hi = k->last.stmt_offset + k->last.stmt_length;
+    for (uint32_t h = 0; h < arg->num_host_accesses; ++h) {
+      const ompdp_host_access_t *a = &arg->host_accesses[h];
+      if (!a->Length || (a->Offset + a->Length > lo && a->Offset < hi))
+        ++n;
+    }
+    between = n ? calloc(n, sizeof(*between)) : NULL;
+    if (n && !between)
+      goto out;
+    n = 0;
+    for (uint32_t h = 0; h < arg->num_host_accesses; ++h) {
+      const ompdp_host_access_t *a = &arg->host_accesses[h];
+      if (!a->Length || (a->Offset + a->Length > lo && a->Offset < hi)) {
+        between[n] = *a;
+        /* Directly in the block, between the calls: once each row. */
+        if (a->Flags & OMPDP_HA_STATEMENT)
+          between[n].Flags |= OMPDP_HA_EVERY_TIME;
+        ++n;
+      }
+    }
+    view.host_accesses = between;
+    view.num_host_accesses = (uint32_t)n;
+  } else {
+    /* A jump out of the loop: enter/exit data on every path out, or none. */
+    wrap = ompdp_rw_loop_wrap(&view, why);
+    if (wrap < 0)
+      goto out;
+  }
+  uint32_t uses = 0, writes = 0;
+  int bound = 0;
+  for (uint32_t h = 0; h < view.num_host_accesses; ++h) {
+    const ompdp_host_access_t *a = &view.host_accesses[h];
+    if (!(a->Flags & OMPDP_HA_STATEMENT) ||
+        !(a->Flags & (OMPDP_HA_EVERY_TIME | OMPDP_HA_AT_MOST_ONCE))) {
+      ompdp_sb_printf(why,
+                      "host code at %s:%" PRIu32 " uses `%s` where no `target update` can go "
+                      "(or may run more than once a call)",
+                      ompdp_rw_basename(call->file), a->Line, arg->variable);
+      goto out;
+    }
+    /* A use in a call's own statement (its arguments, or a statement
+     * that holds the call) runs between the updates before and after
+     * that statement and the call's maps, which then find the data
+     * present: no update can go between them. */
+    for (int q = 0; q < k->nseen; ++q) {
+      ompdp_region_info_t ci;
+      if (ompdp_plan_describe(c->facts, k->seen[q], -1, &ci) ||
+          (a->Offset <= ci.directive_offset && ci.directive_offset - a->Offset < a->Length)) {
+        ompdp_sb_printf(why,
+                        "host code at %s:%" PRIu32 " uses `%s` in the statement of a call "
+                        "that maps it, where no `target update` can go between the use and "
+                        "the call",
+                        ompdp_rw_basename(call->file), a->Line, arg->variable);
+        goto out;
+      }
+    }
+    bound |= !(a->Flags & OMPDP_HA_EVERY_TIME);
+    ++uses;
+    writes += a->Access == OMPDP_ACCESS_WRITE || a->Access == OMPDP_ACCESS_READ_WRITE;
+  }
+  if (k->host_changed && !writes) {
+    if (k->row)
+      ompdp_sb_printf(why,
+                      "the host changed `%s` between calls where the compiler sees no host "
+                      "code between the calls at %s:%" PRIu32 " and %" PRIu32 " write it",
+                      arg->variable, ompdp_rw_basename(k->first.file), k->first.line,
+                      k->last.line);
+    else
+      ompdp_sb_printf(why,
+                      "the host changed `%s` between calls where the compiler sees no host "
+                      "code of the loop at %s:%" PRIu32 " write it",
+                      arg->variable, ompdp_rw_basename(call->file), call->loop_line);
+    goto out;
+  }
+  uint32_t num_from = k->dev_changes ? uses : 0, num_to = writes;
+  int up_in = k->to || num_from;
+  ompdp_map_type_t outer = up_in ? (k->dev_changes ? OMPDP_MT_TOFROM : OMPDP_MT_TO)
+                                 : (k->dev_changes ? OMPDP_MT_FROM : OMPDP_MT_ALLOC);
+  uint64_t moved = k->calls * (uint64_t)(num_from + num_to);
+  uint64_t after = (uint64_t)up_in + (uint64_t)k->dev_changes + moved;
+  if (after > k->before) {
+    ompdp_sb_printf(why,
+                    "the host uses `%s` in the loop at %s:%" PRIu32 " so often that the "
+                    "`target update`s would move more than the calls do now",
+                    arg->variable, ompdp_rw_basename(call->file), call->loop_line);
+    goto out;
+  }
+  const ompdp_region_info_t *items[1] = {&view};
+  ompdp_map_type_t types[1] = {outer};
+  const char *what = NULL;
+  rw->kind = OMPDP_RK_KEEP_RESIDENT;
+  if ((k->row    ? row_braces(rw, k, outer, expr, &what)
+       : wrap    ? ompdp_rw_keep_unstructured(rw, items, types, 1, NULL, &what)
+                 : ompdp_rw_keep_resident(rw, items, types, 1, &what)) ||
+      (uses && ompdp_rw_host_updates(rw, &view, num_from != 0, &what)) ||
+      ompdp_rw_normalize_edits(rw)) {
+    ompdp_sb_puts(why, what ? what : "its edits overlap");
+    goto out;
+  }
+  /* What it saves: every map operation of the buffer in the loop's calls;
+   * one allocation, the first copy in, the last copy back and the updates
+   * come instead, each taking what such an operation took on average. */
+  uint64_t avg[OMPDP_OC_COUNT];
+  for (int cls = 0; cls < OMPDP_OC_COUNT; ++cls)
+    avg[cls] = k->rm[cls][0] ? k->rm[cls][2] / k->rm[cls][0] : 0;
+  if (!avg[OMPDP_OC_D2H])
+    avg[OMPDP_OC_D2H] = avg[OMPDP_OC_H2D];
+  if (!avg[OMPDP_OC_H2D])
+    avg[OMPDP_OC_H2D] = avg[OMPDP_OC_D2H];
+  uint64_t in = (uint64_t)up_in + k->calls * num_to;
+  uint64_t back = (uint64_t)k->dev_changes + k->calls * num_from;
+  ompdp_oc_t add = {{0}};
+  ompdp_oc_add(add, OMPDP_OC_H2D, in, in * k->size, in * avg[OMPDP_OC_H2D]);
+  ompdp_oc_add(add, OMPDP_OC_D2H, back, back * k->size, back * avg[OMPDP_OC_D2H]);
+  ompdp_oc_add(add, OMPDP_OC_ALLOC, 1, k->size, avg[OMPDP_OC_ALLOC]);
+  ompdp_oc_add(add, OMPDP_OC_DELETE, 1, k->size, avg[OMPDP_OC_DELETE]);
+  uint64_t dur_after = 0;
+  for (int cls = 0; cls < OMPDP_OC_COUNT; ++cls)
+    dur_after += add[cls][2];
+  uint64_t bytes_after = after * k->size;
+  rw->transfers_removed = k->before - after;
+  rw->allocs_removed = k->allocs - 1;
+  rw->bytes_removed = k->bytes_before > bytes_after ? k->bytes_before - bytes_after : 0;
+  rw->time_saved_ns = ompdp_rw_to_ns(c, k->dur_before > dur_after ? k->dur_before - dur_after : 0);
+  rw->lower_bound = bound && moved;
+  ompdp_oc_to_ops((const uint64_t(*)[3])k->rm, c->mult, &rw->ops);
+  ompdp_oc_to_ops((const uint64_t(*)[3])add, c->mult, &rw->ops_added);
+  ompdp_strbuf_t d = {0}, a = {0};
+  if (k->row) {
+    ompdp_sb_printf(&d, "keep `%s` on device %d across the calls of ", expr, k->dev);
+    put_functions(&d, k, " and ");
+    ompdp_sb_printf(&d,
+                    " in a row at %s:%" PRIu32 "-%" PRIu32 ", where it is `%s`: `#pragma omp "
+                    "target data map(%s: %s)` and `{` before line %" PRIu32 ", `}` after line "
+                    "%" PRIu32,
+                    ompdp_rw_basename(k->first.file), k->first.stmt_line, k->last.stmt_end_line,
+                    k->outer->expr, ompdp_map_type_name(outer), expr, k->first.stmt_line,
+                    k->last.stmt_end_line);
+  } else {
+    ompdp_sb_printf(&d,
+                    "keep `%s` on device %d for the whole %s loop at %s:%" PRIu32 " that calls ",
+                    expr, k->dev, ompdp_loop_kind_name(call->loop_kind),
+                    ompdp_rw_basename(call->file), call->loop_line);
+    put_functions(&d, k, " and ");
+    ompdp_sb_printf(&d, ", where it is `%s`: ", k->outer->expr);
+  }
+  if (!k->row && wrap) {
+    const char *names[1] = {expr};
+    ompdp_rw_describe_unstructured(&d, items, names, types, 1);
+  } else if (!k->row) {
+    ompdp_sb_printf(&d, "`#pragma omp target data map(%s: %s)` before it",
+                    ompdp_map_type_name(outer), expr);
+  }
+  ompdp_sb_puts(&d, "; the maps in ");
+  put_functions(&d, k, " and ");
+  ompdp_sb_puts(&d, " then find it present");
+  int any = 0;
+  for (uint32_t h = 0; h < view.num_host_accesses; ++h) {
+    const ompdp_host_access_t *x = &view.host_accesses[h];
+    int w = x->Access == OMPDP_ACCESS_WRITE || x->Access == OMPDP_ACCESS_READ_WRITE;
+    if (num_from)
+      ompdp_sb_printf(&d, "%s`target update from(%s)` before line %" PRIu32, any++ ? ", " : "; ",
+                      expr, x->Line);
+    if (w)
+      ompdp_sb_printf(&d, "%s`target update to(%s)` after line %" PRIu32, any++ ? ", " : "; ",
+                      expr, x->EndLine);
+  }
+  if (!uses && outer != OMPDP_MT_TO && outer != OMPDP_MT_ALLOC)
+    ompdp_sb_printf(&d, "; no host code %s uses `%s`, so it comes back once, after %s",
+                    k->row ? "between them" : "in the loop", arg->variable,
+                    k->row ? "the last" : "it");
+  ompdp_sb_printf(&a, "no host code %s%s", k->row ? "between the calls" : "in the loop",
+                  k->nfns > 1 ? ", in " : " or in ");
+  put_functions(&a, k, " or in ");
+  ompdp_sb_printf(&a, " reaches `%s` through another pointer (the compiler follows `%s` itself)",
+                  arg->variable, arg->variable);
+  rw->description = ompdp_sb_take(&d);
+  rw->assumption = ompdp_sb_take(&a);
+  rc = rw->description && rw->assumption ? 0 : -1;
+out:
+  free(expr);
+  free(between);
+  return rc;
+}
+
+/* The site index + 1 of a finding this rule may fix, or 0: one of a map
+ * (a `target update` copies whether the data is kept or not). */
+static uint32_t finding_site(const ompdp_rw_plan_t *c, const ompdp_finding_t *f) {
+  if (ompdp_rw_rule(f) != OMPDP_RR_KEEP_RESIDENT || !f->rt_region || f->item < 0 ||
+      f->num_rewrites)
+    return 0;
+  uint32_t si = ompdp_rw_site_find(c, f->rt_region, f->item);
+  if (!si || !c->facts->sites[si - 1].buf || !c->facts->sites[si - 1].call)
+    return 0;
+  ompdp_region_info_t it;
+  if (ompdp_plan_describe(c->facts, f->rt_region, f->item, &it) ||
+      it.construct == OMPDP_CK_TARGET_UPDATE)
+    return 0;
+  return si;
+}
+
+int ompdp_rw_keep_at_caller_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, const size_t *removed) {
+  const ompdp_plan_t *p = c->facts;
+  char *done = calloc(p->num_bufs ? p->num_bufs : 1, 1);
+  if (!done)
+    return -1;
+  int rc = 0;
+  for (size_t i = 0; i < r->num_findings && !rc; ++i) {
+    uint32_t si = finding_site(c, &r->findings[i]);
+    if (!si)
+      continue;
+    uint32_t bi = p->sites[si - 1].buf;
+    if (done[bi - 1])
+      continue;
+    done[bi - 1] = 1;
+    /* Only a construct that its own function does not repeat: a loop
+     * there is the keep-resident rule's (rewrite_keep.c). */
+    ompdp_region_info_t it;
+    if (ompdp_plan_describe(p, p->sites[si - 1].region, p->sites[si - 1].item, &it) ||
+        it.loop_kind != OMPDP_LK_NONE)
+      continue;
+    kept_t k;
+    ompdp_strbuf_t why = {0};
+    ompdp_rewrite_t rw = {0};
+    int ok = check_buffer(c, bi, removed, &k, &why) == 0 && build(c, &k, &rw, &why) == 0;
+    for (size_t j = 0; j < r->num_findings && !rc; ++j) {
+      ompdp_finding_t *f = &r->findings[j];
+      uint32_t sj = finding_site(c, f);
+      if (!sj || p->sites[sj - 1].buf != bi)
+        continue;
+      if (ok) {
+        ompdp_rewrite_t *dst = ompdp_finding_add_rewrite(f, OMPDP_RK_KEEP_RESIDENT);
+        if (!dst || ompdp_rewrite_copy(dst, &rw))
+          rc = -1;
+      } else if (why.len && !(f->kind == OMPDP_FK_DUPLICATE_TRANSFER && !f->same_buffer)) {
+        /* Not for bytes that other buffers sent first: keeping this one
+         * would not remove them, and the verdict's words say what would. */
+        if (ompdp_rw_advise(f, why.d))
+          rc = -1;
+      }
+    }
+    if (why.oom)
+      rc = -1;
+    free(why.d);
+    ompdp_rewrite_free(&rw);
+    kept_free(&k);
+  }
+  free(done);
+  return rc;
+}

@@ -1,0 +1,301 @@
+//===- Calls.cpp - calls of functions that hold constructs ----------------===//
+//
+// Part of the AST walk (RegionCollectorImpl.h). The commonest waste left in
+// real programs is a construct in a function that a loop elsewhere calls:
+// each call maps the data again, and the `target data` that would keep it
+// on the device belongs around the caller's loop. To write it there, and
+// to know that it is right, the rewrite needs three things this file
+// records:
+//
+//   - each call of a function whose body holds a construct (directly, or in
+//     a function it calls), as a region of kind CALL: the call as written,
+//     its statement, the loop around it and the jumps out of that loop, its
+//     arguments (one item each: the variable behind it, the argument as
+//     written, the parameter it binds, whether it stays the same in the
+//     loop, and the host code of the loop that uses what a pointer argument
+//     points to), and the callee with its parameters' names. A marker
+//     before the call (as for a routine call) lets the pass tag it, so that
+//     the runtime knows which call each construct runs in;
+//   - for each item of a construct, whether it can be written at a caller
+//     (every name in it a parameter the function never writes: params-only)
+//     and whether the function's own host code leaves its storage alone
+//     (fn-host-unused): then keeping it on the device around the caller's
+//     loop changes nothing the function sees.
+//
+//===----------------------------------------------------------------------===//
+#include "RegionCollectorImpl.h"
+
+#include "clang/AST/Mangle.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace {
+
+/// Whether S holds a directive that maps data, or a call for which Calls
+/// says so.
+bool holdsIn(const Stmt *S, const std::function<bool(const FunctionDecl *)> &Calls) {
+  if (!S)
+    return false;
+  if (auto *D = dyn_cast<OMPExecutableDirective>(S)) {
+    OpenMPDirectiveKind K = D->getDirectiveKind();
+    if (isOpenMPTargetExecutionDirective(K) || isOpenMPTargetDataManagementDirective(K))
+      return true;
+  }
+  if (auto *CE = dyn_cast<CallExpr>(S))
+    if (const FunctionDecl *FD = CE->getDirectCallee(); FD && Calls(FD))
+      return true;
+  if (isa<LambdaExpr>(S))
+    return false; // a lambda's body runs where it is called
+  for (const Stmt *C : S->children())
+    if (holdsIn(C, Calls))
+      return true;
+  return false;
+}
+
+/// The body of FD as the translation unit has it: its definition, or, for
+/// an instantiation not made yet, its template's.
+const FunctionDecl *definition(const FunctionDecl *FD) {
+  const FunctionDecl *Def = nullptr;
+  if (FD->hasBody(Def) && Def && Def->getBody())
+    return Def;
+  if (const FunctionDecl *Pat = FD->getTemplateInstantiationPattern())
+    if (Pat->hasBody(Def) && Def && Def->getBody())
+      return Def;
+  return nullptr;
+}
+
+/// The global variables (not pointers: an array or an object, whose
+/// storage is where the variable is) that the map and motion clauses of
+/// the directives in S name as their items' variables.
+void mappedGlobals(const Stmt *S, llvm::SmallVectorImpl<const VarDecl *> &Out) {
+  if (!S || isa<LambdaExpr>(S))
+    return;
+  if (auto *D = dyn_cast<OMPExecutableDirective>(S)) {
+    for (const OMPClause *C : D->clauses())
+      if (isa<OMPMapClause, OMPToClause, OMPFromClause>(C))
+        for (const Stmt *Child : const_cast<OMPClause *>(C)->children())
+          if (auto *E = dyn_cast_or_null<Expr>(Child))
+            if (auto *DRE = dyn_cast<DeclRefExpr>(stripToVariable(E)))
+              if (auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+                  VD && VD->isFileVarDecl() && !VD->getType()->isPointerType() &&
+                  !VD->getType()->isReferenceType() && !llvm::is_contained(Out, VD))
+                Out.push_back(VD);
+    if (isOpenMPTargetExecutionDirective(D->getDirectiveKind()))
+      return; // device code below
+  }
+  for (const Stmt *C : S->children())
+    mappedGlobals(C, Out);
+}
+
+/// The names of the variables declared in S.
+void declaredNames(const Stmt *S, llvm::StringSet<> &Out) {
+  if (!S)
+    return;
+  if (auto *DS = dyn_cast<DeclStmt>(S))
+    for (const Decl *D : DS->decls())
+      if (auto *ND = dyn_cast<NamedDecl>(D))
+        Out.insert(ND->getName());
+  for (const Stmt *C : S->children())
+    declaredNames(C, Out);
+}
+
+} // namespace
+
+/// Whether FD's body (or that of a function it calls, to a bounded depth)
+/// holds a construct that maps data. A function being looked at already
+/// counts as holding none (recursion adds nothing).
+bool RegionCollector::Impl::holdsConstructs(const FunctionDecl *FD, unsigned Depth) {
+  const FunctionDecl *Def = FD ? definition(FD) : nullptr;
+  if (!Def || Depth > 4 || SM.isInSystemHeader(Def->getLocation()))
+    return false;
+  auto [It, New] = Holds.try_emplace(Def, false);
+  if (!New)
+    return It->second;
+  bool H = holdsIn(Def->getBody(), [&](const FunctionDecl *Callee) {
+    return holdsConstructs(Callee, Depth + 1);
+  });
+  Holds[Def] = H;
+  return H;
+}
+
+/// A call of a function that holds constructs: recorded as a region of
+/// kind CALL (see the file comment) and marked as a routine call is. Only
+/// calls the marker's comma cannot change: of a function (not through a
+/// pointer, not virtual, not an operator) that returns nothing or a
+/// scalar, in the function's own code (not a lambda or an OpenMP region
+/// inside it).
+void RegionCollector::Impl::recordCall(CallExpr *CE) {
+  if (!Fn || Parents.empty() || Parents.back() != CE || Contexts.empty() ||
+      Contexts.back() != Fn || isa<CXXOperatorCallExpr>(CE))
+    return;
+  const FunctionDecl *Callee = CE->getDirectCallee();
+  if (!Callee || Callee->getBuiltinID() || Callee->isVariadic())
+    return;
+  if (auto *MD = dyn_cast<CXXMethodDecl>(Callee); MD && MD->isVirtual())
+    return;
+  QualType T = CE->getType();
+  if (!CE->isPRValue() || !(T->isVoidType() || T->isScalarType()) || !holdsConstructs(Callee) ||
+      !Done.insert(CE).second)
+    return;
+  Pending P;
+  Region &R = P.R;
+  R.Kind = CK_CALL;
+  fillCallHead(P, CE);
+  SourceLocation B = CE->getBeginLoc(), E = CE->getEndLoc();
+  R.Callee = functionName(Callee);
+  {
+    std::unique_ptr<MangleContext> MC(Ctx.createMangleContext());
+    llvm::raw_string_ostream OS(R.CalleeSymbol);
+    if (MC->shouldMangleDeclName(Callee))
+      MC->mangleName(GlobalDecl(Callee), OS);
+    else
+      OS << Callee->getName();
+  }
+  for (const ParmVarDecl *PD : Callee->parameters()) {
+    if (PD != Callee->parameters().front())
+      R.Parameters += '\n';
+    R.Parameters += PD->getName().str();
+  }
+  if (!Loops.empty()) {
+    const Stmt *L = Loops.back();
+    R.LoopBytes = span(P.File, L->getBeginLoc(), endOfToken(L->getEndLoc()));
+  }
+  fillCallStatement(P);
+  fillLoopExits(P);
+  // What may change between calls: the loop around the call, or, in no
+  // loop, the block the call's statement is in.
+  Writes ScopeW, FnW;
+  if (!Loops.empty())
+    ScopeW.walk(Loops.back());
+  else
+    for (size_t I = Parents.size(); I-- > 0;)
+      if (isa<CompoundStmt>(Parents[I])) {
+        ScopeW.walk(Parents[I]);
+        break;
+      }
+  if (Fn->getBody())
+    FnW.walk(Fn->getBody());
+  SourceRange CallRange(B, E);
+  for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+    const Expr *A = CE->getArg(I);
+    Item It;
+    It.Expr = isa<CXXDefaultArgExpr>(A) ? std::string() : argumentText(A);
+    if (I < Callee->getNumParams())
+      It.MatchName = Callee->getParamDecl(I)->getName().str();
+    It.Clause = R.Directive;
+    It.MapType = MT_NONE;
+    It.ClauseBegin = pos(B);
+    It.ClauseEnd = endPos(E);
+    It.ClauseBytes = span(P.File, B, endOfToken(E));
+    It.ItemBegin = pos(A->getBeginLoc());
+    It.ItemEnd = endPos(A->getEndLoc());
+    It.ItemBytes = span(P.File, A->getBeginLoc(), endOfToken(A->getEndLoc()));
+    if (!It.Expr.empty() && invariant(A, ScopeW, FnW))
+      It.AccessFlags |= IA_ARG_INVARIANT;
+    // What a pointer (or array) argument points to is what the callee's
+    // constructs map: the host code around the call that uses it.
+    StoragePath SP;
+    if (const Expr *V = pointerVariable(A); V && A->getType()->isPointerType()) {
+      It.Name = printed(V);
+      if (auto *DRE = dyn_cast<DeclRefExpr>(V->IgnoreParenImpCasts()))
+        if (auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+          SP = StoragePath::ofVariable(VD);
+          if (VD->getType()->isPointerType())
+            SP.Steps.push_back(StoragePath::deref());
+          else if (!VD->getType()->isArrayType())
+            SP.Valid = false;
+        }
+    } else if (const VarDecl *VD = Writes::var(A)) {
+      It.Name = VD->getNameAsString();
+    }
+    R.Items.push_back(std::move(It));
+    P.Storage.push_back(SP);
+    P.Exprs.push_back(A);
+    P.Addr.push_back(nullptr);
+  }
+  // Global arrays and objects the callee's constructs map: items too, so
+  // that the host code of the loop that uses them is known; not where the
+  // caller declares a variable of the same name, which a map clause at the
+  // call would name instead.
+  if (const FunctionDecl *Def = definition(Callee)) {
+    llvm::SmallVector<const VarDecl *, 4> Globals;
+    mappedGlobals(Def->getBody(), Globals);
+    llvm::StringSet<> Own;
+    for (const ParmVarDecl *PD : Fn->parameters())
+      Own.insert(PD->getName());
+    declaredNames(Fn->getBody(), Own);
+    for (const VarDecl *G : Globals) {
+      if (Own.count(G->getName()))
+        continue;
+      Item It;
+      It.Name = It.Expr = G->getNameAsString();
+      It.Clause = R.Directive;
+      It.MapType = MT_NONE;
+      It.Decl = pos(G->getLocation());
+      R.Items.push_back(std::move(It));
+      P.Storage.push_back(StoragePath::ofVariable(G));
+      P.Exprs.push_back(nullptr);
+      P.Addr.push_back(nullptr);
+    }
+  }
+  fillHostAccesses(P, CE, /*MotionIsUse=*/false);
+  bool Added = false;
+  uint32_t Index = Table.add(std::move(R), Added);
+  if (Markers && Added)
+    insertCallMarker(CE, Index);
+}
+
+/// For the items of a construct (P, not added yet): which can be written at
+/// a caller (params-only) and which the function's host code leaves alone
+/// (fn-host-unused); see OMPDP_ITEM_ACCESS_FLAG.
+void RegionCollector::Impl::fillCallerFacts(Pending &P) {
+  if (!Fn || !Fn->getBody() || Contexts.empty() || Contexts.back() != Fn)
+    return;
+  Writes FnW;
+  FnW.walk(Fn->getBody());
+  for (size_t I = 0; I < P.R.Items.size() && I < P.Exprs.size(); ++I) {
+    const Expr *E = P.Exprs[I];
+    Item &It = P.R.Items[I];
+    if (!E || (It.Modifiers & MM_IMPLICIT) || It.MapType == MT_FIRSTPRIVATE ||
+        It.MapType == MT_IS_DEVICE_PTR || It.MapType == MT_HAS_DEVICE_ADDR ||
+        It.MapType == MT_NONE)
+      continue;
+    bool Ok = true;
+    std::function<void(const Stmt *)> Names = [&](const Stmt *S) {
+      if (!S || !Ok)
+        return;
+      if (isa<CallExpr, CXXThisExpr, LambdaExpr, StmtExpr>(S)) {
+        Ok = false;
+        return;
+      }
+      if (auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+        const ValueDecl *D = DRE->getDecl();
+        auto *PD = dyn_cast<ParmVarDecl>(D);
+        bool Param = PD && PD->getDeclContext() == Fn && !PD->getType()->isReferenceType() &&
+                     !FnW.Stored.count(PD) && !FnW.AddressTaken.count(PD) &&
+                     !DRE->getLocation().isMacroID();
+        // A global array or object that is the item's storage itself: the
+        // same variable at every call (its bounds must still be parameters).
+        auto *VD = dyn_cast<VarDecl>(D);
+        bool Global = VD && VD->isFileVarDecl() && !VD->getType()->isPointerType() &&
+                      !VD->getType()->isReferenceType() && stripToVariable(E) == DRE &&
+                      !DRE->getLocation().isMacroID();
+        Ok = Param || Global || isa<EnumConstantDecl>(D);
+        return;
+      }
+      for (const Stmt *C : S->children())
+        Names(C);
+    };
+    Names(E);
+    if (!Ok)
+      continue;
+    It.AccessFlags |= IA_PARAMS_ONLY;
+    if (I >= P.Storage.size() || !P.Storage[I].Valid)
+      continue;
+    if (analyzeHostAccesses(Fn->getBody(), nullptr, {P.Storage[I]}, /*MotionIsUse=*/false)[0] ==
+        AC_NONE)
+      It.AccessFlags |= IA_FN_HOST_UNUSED;
+    uint32_t Dev = analyzeDeviceAccesses({Fn->getBody()}, {P.Storage[I]}, /*Definite=*/false)[0];
+    if (Dev == AC_NONE || Dev == AC_READ)
+      It.AccessFlags |= IA_FN_DEVICE_READS;
+  }
+}

@@ -1,0 +1,332 @@
+/*===- test_rewrite_caller.c - keeping data resident at the caller -------===*\
+|*
+|* The rule of analysis/rewrite_caller.c on hand-written runs: a construct
+|* in step() (region 1, no loop there) whose every execution ran in one call
+|* (region 2) in g()'s loop, as the runtime's context says. The rewrite puts
+|* the `target data` around g's loop with g's names for step's parameters
+|* (checked by applying its edits to g's source); a construct that also ran
+|* in other calls, a single call, an argument that changes in the loop, a
+|* function whose host code uses the data, or a `to` item its device code
+|* may write keep their findings as advice with the reason. And the
+|* substitution itself: parameters, members, numbers, parentheses, globals.
+|*
+\*===----------------------------------------------------------------------===*/
+#define _POSIX_C_SOURCE 200809L
+#include "check.h"
+#include "edits.h"
+#include "events.h"
+#include "rewrite.h"
+#include "rewrite_impl.h" /* ompdp_rw_in_caller_words */
+
+#include <stdlib.h>
+#include <string.h>
+
+/*--- the substitution ------------------------------------------------------*/
+
+/* A call region's items: one per parameter of "x\nlo\nn\ns", with these
+ * arguments, all invariant but those in unsteady; then a global "table". */
+static void call_items(ompdp_region_info_t *items, const char *const args[4], unsigned unsteady) {
+  for (int i = 0; i < 5; ++i) {
+    memset(&items[i], 0, sizeof(items[i]));
+    items[i].construct = OMPDP_CK_CALL;
+    items[i].file = "c.c";
+    items[i].line = 7;
+    items[i].parameters = "x\nlo\nn\ns";
+    items[i].expr = i < 4 ? args[i] : "table";
+    items[i].variable = i == 0 ? "a" : i == 4 ? "table" : "";
+    items[i].access_flags = i < 4 && (unsteady & (1u << i)) ? 0 : OMPDP_IA_ARG_INVARIANT;
+  }
+}
+
+/* text in the caller's words, or "!" and the reason when refused. */
+static char *words(const char *text, const char *const args[4], unsigned unsteady, int globals) {
+  ompdp_region_info_t items[5];
+  call_items(items, args, unsteady);
+  ompdp_rw_items_t call = {.items = items, .reg = {.items = items, .num_items = globals ? 5 : 4}};
+  ompdp_strbuf_t why = {0};
+  char *s = ompdp_rw_in_caller_words(text, items[0].parameters, &call, &why);
+  if (!s) {
+    ompdp_sb_puts(&why, "");
+    s = malloc(strlen(why.d ? why.d : "") + 2);
+    sprintf(s, "!%s", why.d ? why.d : "");
+  }
+  free(why.d);
+  return s;
+}
+
+static int words_are(const char *text, const char *const args[4], unsigned unsteady, int globals,
+                     const char *want) {
+  char *s = words(text, args, unsteady, globals);
+  int ok = s && !strcmp(s, want);
+  if (!ok)
+    fprintf(stderr, "  '%s' -> '%s', want '%s'\n", text, s ? s : "(null)", want);
+  free(s);
+  return ok;
+}
+
+static void test_words(void) {
+  const char *const plain[4] = {"a", "8", "m + 1", "box"};
+  /* Names and numbers as they are, anything else in parentheses. */
+  CHECK(words_are("x[0:n]", plain, 0, 0, "a[0:(m + 1)]"));
+  CHECK(words_are("x[lo:n - lo]", plain, 0, 0, "a[8:(m + 1) - 8]"));
+  /* A member's name, a number's suffix or a qualified name is no parameter. */
+  CHECK(words_are("x[0:s.n]", plain, 0, 0, "a[0:box.n]"));
+  CHECK(words_are("x[0:s->lo]", plain, 0, 0, "a[0:box->lo]"));
+  CHECK(words_are("x[0x1n:1e3f]", plain, 0, 0, "a[0x1n:1e3f]"));
+  CHECK(words_are("x[0:ns::n]", plain, 0, 0, "a[0:ns::n]"));
+  CHECK(words_are("x[0:N]", plain, 0, 0, "a[0:N]"));
+  /* A variable passed for the item's variable: a name or a member chain. */
+  const char *const member[4] = {"s.data", "0", "len", "box"};
+  CHECK(words_are("x[lo:n]", member, 0, 0, "s.data[0:len]"));
+  const char *const offset[4] = {"a + 1", "0", "len", "box"};
+  CHECK(words_are("x[0:n]", offset, 0, 0,
+                  "!the call at c.c:7 passes `a + 1` for `x`, which is not a variable a map "
+                  "clause can name"));
+  /* An argument that may change from one call to the next. */
+  CHECK(words_are("x[0:n]", plain, 1u << 2, 0,
+                  "!the argument for `n` at c.c:7 (`m + 1`) may change from one call to the "
+                  "next"));
+  CHECK(words_are("x[0:8]", plain, 1u << 2, 0, "a[0:8]")); /* n unused: no matter */
+  /* A global the call records; one it does not (the caller hides it). */
+  CHECK(words_are("table[lo:8]", plain, 0, 1, "table[8:8]"));
+  CHECK(words_are("table[lo:8]", plain, 0, 0,
+                  "!`table` in `table[lo:8]` is not a parameter of the function, nor a global the "
+                  "caller at c.c:7 sees (it declares a variable of that name)"));
+}
+
+/*--- whole runs --------------------------------------------------------------*/
+
+/* g's source: the loop that calls step(a, n). */
+static const char caller_src[] = "void g(float *a, int n) {\n"
+                                 "  for (int s = 0; s < 4; ++s) {\n"
+                                 "    step(a, n);\n"
+                                 "  }\n"
+                                 "}\n";
+
+/* What the compiler recorded, as the test varies it. */
+static struct {
+  uint32_t item_flags; /* of step's construct's item */
+  uint32_t n_flags;    /* of the call's argument n */
+  ompdp_map_type_t map;
+} facts;
+
+/* Region 1: `#pragma omp target map(tofrom: x[0:n])` in step(), in no
+ * loop. Region 2: the call step(a, n) at c.c:3:5 in g()'s loop. */
+static int describe(uint32_t region, int item, ompdp_region_info_t *out) {
+  memset(out, 0, sizeof(*out));
+  out->directive = out->other_clauses = out->arguments = out->stmt_text = "";
+  out->compile_dir = out->compile_args = out->fill_type = out->fill_lower = "";
+  out->fill_length = out->callee = out->parameters = out->source_file = "";
+  out->variable = out->expr = out->clause = "";
+  if (region == 1) {
+    out->construct = OMPDP_CK_TARGET;
+    out->file = "s.c";
+    out->function = "step";
+    out->line = 2;
+    out->column = 1;
+    out->num_items = 1;
+    if (item > 0)
+      return -1;
+    if (item == 0) {
+      out->variable = "x";
+      out->expr = "x[0:n]";
+      out->clause = facts.map == OMPDP_MT_TO ? "map(to: x[0:n])" : "map(tofrom: x[0:n])";
+      out->map_type = facts.map;
+      out->access = facts.map == OMPDP_MT_TO ? OMPDP_ACCESS_READ : OMPDP_ACCESS_READ_WRITE;
+      out->access_flags = facts.item_flags;
+      out->clause_line = out->clause_end_line = out->item_line = out->item_end_line = 2;
+      out->clause_column = 20;
+      out->clause_end_column = 39;
+      out->item_column = 32;
+      out->item_end_column = 38;
+    }
+    return 0;
+  }
+  if (region != 2 && region != 3)
+    return -1;
+  out->construct = OMPDP_CK_CALL;
+  out->file = out->source_file = "c.c";
+  out->function = "g";
+  out->callee = "step";
+  out->parameters = "x\nn";
+  out->line = region == 2 ? 3 : 7;
+  out->column = 5;
+  out->loop_kind = OMPDP_LK_FOR;
+  out->loop_line = region == 2 ? 2 : 6;
+  out->loop_column = 3;
+  out->loop_stmt_end_line = 4;
+  out->loop_own_lines = 1;
+  out->num_items = 2;
+  if (item > 1)
+    return -1;
+  if (item == 0) {
+    out->expr = out->variable = "a";
+    out->access_flags = OMPDP_IA_ARG_INVARIANT;
+  } else if (item == 1) {
+    out->expr = out->variable = "n";
+    out->access_flags = facts.n_flags;
+  }
+  return 0;
+}
+
+static struct {
+  int mixed;
+  int second; /* it also ran in region 3, the call in g's second loop */
+  uint64_t calls;
+} context_of;
+
+static int context(uint32_t region, ompdp_context_t *out) {
+  if (region != 1)
+    return -1;
+  memset(out, 0, sizeof(*out));
+  out->calls[0] = 2;
+  out->calls[1] = context_of.second ? 3 : 0;
+  out->other = context_of.mixed;
+  out->count = context_of.calls;
+  return 0;
+}
+
+/* calls executions of step's construct: each allocates x (4 KiB at host
+ * 0x1000), copies it in (what came back last), runs, copies it back
+ * changed (tofrom) and frees it. */
+static void run(seq_t *s, int calls) {
+  seq_init(s);
+  for (int k = 0; k < calls; ++k) {
+    ompdp_event_t *e = &s->ev[alloc(s, 0, 0x1000, 0x9000, 4096)];
+    e->region = 1;
+    e->item = 0;
+    e = &s->ev[h2d(s, 0, 0x1000, 0x9000, 4096, facts.map == OMPDP_MT_TO ? 100 : 100 + (uint64_t)k)];
+    e->region = 1;
+    e->item = 0;
+    kernel(s, 0);
+    if (facts.map == OMPDP_MT_TOFROM) {
+      e = &s->ev[d2h(s, 0, 0x9000, 0x1000, 4096, 101 + (uint64_t)k)];
+      e->region = 1;
+      e->item = 0;
+    }
+    e = &s->ev[del(s, 0, 0x9000)];
+    e->region = 1;
+  }
+}
+
+/* The report of s with a repeated allocation of region 1's item, planned
+ * with the context above. */
+static void plan(const seq_t *s, ompdp_report_t *r, uint64_t count) {
+  ompdp_report_init(r);
+  ompdp_finding_t *f = ompdp_report_add_finding(r, OMPDP_FK_REPEATED_ALLOC);
+  f->count = count;
+  f->rt_region = 1;
+  f->item = 0;
+  f->variable = ompdp_strdup("x");
+  f->suggestion = ompdp_strdup("allocate it once outside the loop"); /* the detection's */
+  ompdp_rw_facts_t *rf = ompdp_rw_facts_create(HOST);
+  for (size_t i = 0; i < s->n; ++i)
+    CHECK(ompdp_rw_facts_feed(rf, &s->ev[i]) == 0);
+  CHECK(ompdp_rw_facts_to_plan(rf, r, describe, context, 0, &r->plan) == 0);
+  ompdp_rw_facts_destroy(rf);
+  CHECK(ompdp_rewrite_report(r) == 0);
+}
+
+static void test_kept(void) {
+  facts.item_flags = OMPDP_IA_PARAMS_ONLY | OMPDP_IA_FN_HOST_UNUSED;
+  facts.n_flags = OMPDP_IA_ARG_INVARIANT;
+  facts.map = OMPDP_MT_TOFROM;
+  context_of.mixed = 0;
+  context_of.calls = 4;
+  seq_t s;
+  run(&s, 4);
+  ompdp_report_t r;
+  plan(&s, &r, 3);
+  const ompdp_finding_t *f = &r.findings[0];
+  REQUIRE(f->num_rewrites == 1);
+  const ompdp_rewrite_t *rw = &f->rewrites[0];
+  CHECK(rw->kind == OMPDP_RK_KEEP_RESIDENT);
+  CHECK(f->verdict == OMPDP_V_FIX);
+  /* 8 copies become one in and one back; 4 allocations one. */
+  CHECK_EQ_U64(rw->transfers_removed, 6);
+  CHECK_EQ_U64(rw->allocs_removed, 3);
+  CHECK(!strcmp(rw->description,
+                "keep `a[0:n]` on device 0 for the whole for loop at c.c:2 that calls step(), "
+                "where it is `x[0:n]`: `#pragma omp target data map(tofrom: a[0:n])` before it; "
+                "the maps in step() then find it present; no host code in the loop uses `a`, so "
+                "it comes back once, after it"));
+  REQUIRE(rw->num_edits == 1);
+  CHECK(!strcmp(rw->edits[0].file, "c.c"));
+  char *out = apply(caller_src, rw);
+  CHECK(out && !strcmp(out, "void g(float *a, int n) {\n"
+                            "  #pragma omp target data map(tofrom: a[0:n])\n"
+                            "  for (int s = 0; s < 4; ++s) {\n"
+                            "    step(a, n);\n"
+                            "  }\n"
+                            "}\n"));
+  free(out);
+  ompdp_report_free(&r);
+}
+
+/* The finding's suggestion ends with "No rewrite: <why>" (why NULL: it has
+ * no rewrite at all, whatever it says). */
+static void refused(const char *why) {
+  seq_t s;
+  run(&s, 4);
+  ompdp_report_t r;
+  plan(&s, &r, 3);
+  const ompdp_finding_t *f = &r.findings[0];
+  CHECK(f->num_rewrites == 0);
+  CHECK(f->verdict == OMPDP_V_ADVICE);
+  /* After the words the verdict adds, the reason comes last. */
+  const char *got = f->suggestion ? strstr(f->suggestion, "No rewrite: ") : NULL;
+  if (why && !(got && !strcmp(got + 12, why))) {
+    CHECK(!"the reason");
+    fprintf(stderr, "  got '%s'\n  want '%s'\n", got ? got + 12 : "(none)", why);
+  }
+  ompdp_report_free(&r);
+}
+
+static void test_refused(void) {
+  facts.item_flags = OMPDP_IA_PARAMS_ONLY | OMPDP_IA_FN_HOST_UNUSED;
+  facts.n_flags = OMPDP_IA_ARG_INVARIANT;
+  facts.map = OMPDP_MT_TOFROM;
+  context_of.calls = 4;
+  /* Ran outside the calls the run followed too. */
+  context_of.mixed = 1;
+  refused("the target construct at s.c:2 maps it, and the run saw it run outside the calls "
+          "it could follow (a call it could not see, or more than 4).");
+  context_of.mixed = 0;
+  /* Ran in calls from two loops of g. */
+  context_of.second = 1;
+  refused("it is mapped in calls at c.c:3 and c.c:7, which are not in one loop.");
+  context_of.second = 0;
+  /* The length changes in the loop. */
+  facts.n_flags = 0;
+  refused("the argument for `n` at c.c:3 (`n`) may change from one call to the next.");
+  facts.n_flags = OMPDP_IA_ARG_INVARIANT;
+  /* step's own host code uses x. */
+  facts.item_flags = OMPDP_IA_PARAMS_ONLY;
+  refused("host code of step uses `x` (or the compiler cannot tell that it does not), and "
+          "would see the device's copy no longer come back there.");
+  /* Not written with step's parameters alone. */
+  facts.item_flags = OMPDP_IA_FN_HOST_UNUSED;
+  refused("`x[0:n]` at s.c:2 names more than the parameters of step, so it cannot be written "
+          "at the call.");
+  /* A `to` item that the device code may write and nothing copies back. */
+  facts.item_flags = OMPDP_IA_PARAMS_ONLY | OMPDP_IA_FN_HOST_UNUSED;
+  facts.map = OMPDP_MT_TO;
+  refused("device code of step may write `x`, which no construct copies back: each call "
+          "starts from the host's copy, which keeping it would change.");
+  facts.item_flags |= OMPDP_IA_FN_DEVICE_READS;
+  {
+    seq_t s;
+    run(&s, 4);
+    ompdp_report_t r;
+    plan(&s, &r, 3);
+    CHECK(r.findings[0].num_rewrites == 1);
+    ompdp_report_free(&r);
+  }
+}
+
+int main(void) {
+  test_words();
+  test_kept();
+  test_refused();
+  CHECK_DONE();
+}
