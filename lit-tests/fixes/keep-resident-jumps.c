@@ -92,7 +92,7 @@ int main(void) {
 // REPORT-DAG: round_trip  prog.c:{{[0-9]+}}:1 in entered
 // REPORT-DAG: suggestion: {{.*}}. No rewrite: code outside the for loop at prog.c:48 jumps into it (to line 52), so no `target data` region or `target enter data` before the loop can be sure to run before it.
 // REPORT-DAG: round_trip  prog.c:{{[0-9]+}}:1 in row
-// REPORT-DAG: suggestion: {{.*}}. No rewrite: a jump (`return`, `goto`, `break`, `continue`, `throw`) or a label lies between the constructs at prog.c:58 and 63, and a `target data` block around them must not be left or entered by one.
+// REPORT-DAG: suggestion: {{.*}}. No rewrite: the call at prog.c:82 that repeats it is in no loop of main either, and ompdp keeps data at one caller only; a jump (`return`, `goto`, `break`, `continue`, `throw`) or a label lies between the constructs at prog.c:58 and 63, and a `target data` block around them must not be left or entered by one.
 
 // ONE: rewrite (keep_resident): keep `d` on device 0 for the whole for loop at prog.c:{{[0-9]+}}: `#pragma omp target data map(tofrom: d)` before it;
 
