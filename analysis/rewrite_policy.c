@@ -334,6 +334,42 @@ static int plan_unread(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const ompdp
       (const uint64_t(*)[3])rm, NULL);
 }
 
+/* Copies in that nothing reads (the compiler's WRITES_FIRST): the region,
+ * or the first kernel of a `target data` region to use the item, writes
+ * every element before reading any. `tofrom` becomes `from`, `to`
+ * becomes `alloc`: the device's copy starts uninitialised instead of as
+ * the host's bytes, which nothing reads. The compiler's fact holds for
+ * every execution, whatever buffer it maps, so the run only has to show
+ * the copies. */
+static int plan_overwritten(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
+                            const ompdp_rw_items_t *ri, const ompdp_rw_site_t *s) {
+  const ompdp_region_info_t *it = &ri->items[s->item];
+  if (!s->h2d)
+    return -1;
+  ompdp_map_type_t to = it->map_type == OMPDP_MT_TOFROM ? OMPDP_MT_FROM : OMPDP_MT_ALLOC;
+  ompdp_rewrite_t *rw = ompdp_finding_add_rewrite(f, OMPDP_RK_CHANGE_MAP_TYPE);
+  if (!rw)
+    return -2;
+  const char *why = NULL;
+  int rc = ompdp_rw_set_map_type(rw, &ri->reg, (uint32_t)s->item, to, 0, &why);
+  const char *name = it->implicit ? it->variable : it->expr;
+  ompdp_strbuf_t d = {0}, a = {0};
+  ompdp_sb_printf(&d, "map `%s` with `%s` instead of `%s` at %s:%" PRIu32 ": %s", name,
+                  ompdp_map_type_name(to), ompdp_map_type_name(it->map_type),
+                  ompdp_rw_basename(it->file), it->line,
+                  it->construct == OMPDP_CK_TARGET_DATA
+                      ? "the first kernel of the region to use it writes every element before "
+                        "reading any"
+                      : "the region writes every element before reading any");
+  ompdp_sb_puts(&d, ", so nothing reads what the copy in sends (the compiler proved it)");
+  ompdp_oc_t rm = {{0}};
+  ompdp_oc_add(rm, OMPDP_OC_H2D, s->h2d, s->bytes_h2d, s->dur_h2d);
+  return ompdp_rw_with_ops(
+      c, f,
+      ompdp_rw_finish(f, rc, s->h2d, 0, s->bytes_h2d, ompdp_rw_to_ns(c, s->dur_h2d), &d, &a),
+      (const uint64_t(*)[3])rm, NULL);
+}
+
 /* Overbroad maps (detect_overbroad.c): the item a target region never
  * touches goes; a tofrom item it only reads becomes `to`, one it only
  * writes `from`. The run must agree with the region table: the copies
@@ -347,6 +383,8 @@ static int plan_overbroad(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
   int rule = ompdp_overbroad_rule(it);
   if (rule == OMPDP_OVERBROAD_UNREAD)
     return plan_unread(c, f, ri, s);
+  if (rule == OMPDP_OVERBROAD_OVERWRITTEN)
+    return plan_overwritten(c, f, ri, s);
   if (rule == OMPDP_OVERBROAD_NONE || s->multi_buf)
     return -1;
   if (rule == OMPDP_OVERBROAD_TO) {
@@ -827,7 +865,11 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
    * other rewrite: its unused transfers get the same removal, and it is not
    * kept resident. removal[site] = finding + 1 holding that rewrite. */
   size_t *removal = calloc(facts->num_sites ? facts->num_sites : 1, sizeof(*removal));
-  if (!removal) {
+  /* copies_in_go[site]: its rewrite leaves no copy in there. */
+  unsigned char *copies_in_go = calloc(facts->num_sites ? facts->num_sites : 1, 1);
+  if (!removal || !copies_in_go) {
+    free(removal);
+    free(copies_in_go);
     free(c.by_site);
     return -1;
   }
@@ -880,19 +922,24 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
         continue;
       const ompdp_rw_site_t *s = &facts->sites[si - 1];
       int prc = (uint32_t)s->item < ri.reg.num_items ? item_rules[k].plan(&c, f, &ri, s) : -1;
+      int overwritten = prc == 0 && item_rules[k].rule == OMPDP_RR_NARROW_MAP &&
+                        ompdp_overbroad_rule(&ri.items[s->item]) == OMPDP_OVERBROAD_OVERWRITTEN;
       free(ri.items);
       if (prc == -2)
         rc = -1;
-      else if (prc == 0 && (item_rules[k].rule == OMPDP_RR_ALLOC_AND_FILL ||
+      else if (prc == 0 && (item_rules[k].rule == OMPDP_RR_ALLOC_AND_FILL || overwritten ||
                             f->rewrites[f->num_rewrites - 1].kind == OMPDP_RK_REMOVE_ITEM ||
                             f->rewrites[f->num_rewrites - 1].kind == OMPDP_RK_FIRSTPRIVATE))
         removal[si - 1] = i + 1;
+      if (overwritten)
+        copies_in_go[si - 1] = 1;
     }
   /* An object passed as firstprivate moves nothing at its site any more:
    * the site's other findings (its duplicates, round trips, repeated
    * allocations) show the same rewrite. A fill on the device replaces
    * every copy in at its site (each was zeros), so the site's duplicate
-   * copies in go with it too. */
+   * copies in go with it too; and so do those of a site whose copies in
+   * nothing reads (a kernel overwrites them), its zero-filled ones too. */
   for (size_t i = 0; i < r->num_findings && !rc; ++i) {
     ompdp_finding_t *f = &r->findings[i];
     uint32_t si = site_index(&c, f);
@@ -900,10 +947,13 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
       continue;
     const ompdp_finding_t *by = &r->findings[removal[si - 1] - 1];
     const ompdp_rewrite_t *src = &by->rewrites[by->num_rewrites - 1];
+    int in_only = f->ops.known && f->ops.c[OMPDP_OC_H2D].count && !f->ops.c[OMPDP_OC_D2H].count &&
+                  !f->ops.c[OMPDP_OC_D2D].count;
     if (src->kind != OMPDP_RK_FIRSTPRIVATE &&
         !(src->kind == OMPDP_RK_ALLOC_AND_FILL && f->kind == OMPDP_FK_DUPLICATE_TRANSFER &&
-          f->ops.known && f->ops.c[OMPDP_OC_H2D].count && !f->ops.c[OMPDP_OC_D2H].count &&
-          !f->ops.c[OMPDP_OC_D2D].count))
+          in_only) &&
+        !(copies_in_go[si - 1] && (f->kind == OMPDP_FK_ZERO_TRANSFER ||
+                                   (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && in_only))))
       continue;
     ompdp_rewrite_t *rw = ompdp_finding_add_rewrite(f, src->kind);
     if (!rw || ompdp_rewrite_copy(rw, src))
@@ -950,6 +1000,7 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
   if (!rc)
     rc = ompdp_rw_compile_commands(r, facts); /* for `ompdp fix` to recheck */
   free(removal);
+  free(copies_in_go);
   free(c.by_site);
   return rc;
 }

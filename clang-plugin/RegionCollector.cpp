@@ -347,8 +347,14 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
     // the end of the region.
     std::vector<uint32_t> Access = analyzeDeviceAccesses(
         {D->getAssociatedStmt()}, P.Storage, /*Definite=*/false);
-    for (size_t I = 0; I < R.Items.size() && I < Access.size(); ++I)
+    for (size_t I = 0; I < R.Items.size() && I < Access.size(); ++I) {
       R.Items[I].Access = Access[I];
+      // Does the first kernel to use it overwrite what the copy in sent?
+      uint32_t T = R.Items[I].MapType;
+      if ((T == MT_TO || T == MT_TOFROM) && I < P.Exprs.size() && P.Exprs[I] &&
+          firstUseOverwrites(D, P.Exprs[I], T == MT_TOFROM, Ctx))
+        R.Items[I].AccessFlags |= IA_WRITES_FIRST;
+    }
   }
   if (Kind == CK_TARGET_UPDATE) {
     // Device code that can run between two executions of the update and
@@ -369,6 +375,13 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
       if (Access[I] == AC_WRITE && I < P.Exprs.size() &&
           writesEveryElement(D, P.Exprs[I], Ctx))
         R.Items[I].AccessFlags |= IA_WRITES_ALL;
+      // Does what a copy in sends go unread (written first, if read at all)?
+      uint32_t T = R.Items[I].MapType;
+      if ((T == MT_TO || T == MT_TOFROM) &&
+          ((R.Items[I].AccessFlags & IA_WRITES_ALL) ||
+           (Access[I] == AC_READ_WRITE && I < P.Exprs.size() && P.Exprs[I] &&
+            writesBeforeReading(D, P.Exprs[I], Ctx))))
+        R.Items[I].AccessFlags |= IA_WRITES_FIRST;
     }
   }
   // Items behind a pointer that each call of the function allocates, and

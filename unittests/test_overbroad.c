@@ -266,11 +266,60 @@ static void unread_rule(void) {
   CHECK_EQ_U64(ompdp_overbroad_rule(&it), OMPDP_OVERBROAD_TO);
 }
 
+/* Copies in a kernel overwrites before reading (the compiler's
+ * writes-first fact): to and tofrom of target and target data, not with
+ * `always` or a mapper, not of other constructs or map types; the host's
+ * never reading the copy back comes first, and a target's own rules. */
+static void overwritten_rule(void) {
+  ompdp_region_info_t it;
+  memset(&it, 0, sizeof(it));
+  it.access = OMPDP_ACCESS_READ_WRITE;
+  it.access_flags = OMPDP_IA_WRITES_FIRST;
+  static const struct {
+    ompdp_construct_kind_t construct;
+    ompdp_map_type_t map_type;
+    uint32_t modifiers;
+    int rule;
+  } cases[] = {
+      {OMPDP_CK_TARGET, OMPDP_MT_TOFROM, 0, OMPDP_OVERBROAD_OVERWRITTEN},
+      {OMPDP_CK_TARGET, OMPDP_MT_TO, 0, OMPDP_OVERBROAD_OVERWRITTEN},
+      {OMPDP_CK_TARGET_DATA, OMPDP_MT_TOFROM, 0, OMPDP_OVERBROAD_OVERWRITTEN},
+      {OMPDP_CK_TARGET_DATA, OMPDP_MT_TO, OMPDP_MOD_CLOSE, OMPDP_OVERBROAD_OVERWRITTEN},
+      {OMPDP_CK_TARGET, OMPDP_MT_TOFROM, OMPDP_MOD_ALWAYS, OMPDP_OVERBROAD_NONE},
+      {OMPDP_CK_TARGET_DATA, OMPDP_MT_TO, OMPDP_MOD_MAPPER, OMPDP_OVERBROAD_NONE},
+      {OMPDP_CK_TARGET_ENTER_DATA, OMPDP_MT_TO, 0, OMPDP_OVERBROAD_NONE},
+      {OMPDP_CK_TARGET_UPDATE, OMPDP_MT_UPDATE_TO, 0, OMPDP_OVERBROAD_NONE},
+      {OMPDP_CK_TARGET, OMPDP_MT_FROM, 0, OMPDP_OVERBROAD_NONE},
+      {OMPDP_CK_TARGET_DATA, OMPDP_MT_ALLOC, 0, OMPDP_OVERBROAD_NONE},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    it.construct = cases[i].construct;
+    it.map_type = cases[i].map_type;
+    it.modifiers = cases[i].modifiers;
+    CHECK_EQ_U64(ompdp_overbroad_rule(&it), cases[i].rule);
+  }
+  it.modifiers = 0;
+  it.construct = OMPDP_CK_TARGET;
+  it.map_type = OMPDP_MT_TOFROM;
+  /* Only written, every element: the target's `from` rule says it. */
+  it.access = OMPDP_ACCESS_WRITE;
+  it.access_flags = OMPDP_IA_WRITES_FIRST | OMPDP_IA_WRITES_ALL;
+  CHECK_EQ_U64(ompdp_overbroad_rule(&it), OMPDP_OVERBROAD_FROM);
+  /* Neither copy read: the copy back's rule. */
+  it.access = OMPDP_ACCESS_READ_WRITE;
+  it.access_flags = OMPDP_IA_WRITES_FIRST | OMPDP_IA_HOST_UNREAD;
+  CHECK_EQ_U64(ompdp_overbroad_rule(&it), OMPDP_OVERBROAD_UNREAD);
+  /* Without the fact: read and written, nothing to say. */
+  it.access_flags = 0;
+  CHECK_EQ_U64(ompdp_overbroad_rule(&it), OMPDP_OVERBROAD_NONE);
+}
+
 int main(void) {
   ompdp_options_reset();
   rules();
   negatives();
   report();
   unread_rule();
+  overwritten_rule();
   return CHECK_DONE();
 }
