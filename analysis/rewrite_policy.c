@@ -233,63 +233,167 @@ static int plan_unused_transfer(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
 /* The largest object passed as firstprivate instead of mapped: it goes
  * with the kernel's arguments. */
 #define FIRSTPRIVATE_MAX_BYTES 1024
+/* The most items of one clause passed as firstprivate by one rewrite. */
+#define FIRSTPRIVATE_MAX_ITEMS 64
 
-/* A small object that a kernel construct maps implicitly (an aggregate: a
- * struct passed by value, say) and only reads, allocated, copied in and
- * copied back at every launch: `firstprivate(x)` at the end of the
- * directive gives the kernel a copy of its bytes instead, with the launch.
- * Made when its type is trivially copyable (the compiler says so; every C
- * type is), and no other construct used the object while this one's
- * mapping was not live (it is never present when the construct runs, so
- * the region always read the host's bytes, as a firstprivate copy does). */
-static int plan_firstprivate(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
-                             const ompdp_region_info_t *it, const ompdp_rw_site_t *s) {
+/* Whether item j of a construct may be passed as firstprivate: a small
+ * object that the kernel maps (implicitly, an aggregate: a struct passed
+ * by value, say; or explicitly, `map(to: n)`) and only reads, allocated
+ * and copied in (and back) at every launch. It is one whole object (not
+ * an array) of a trivially copyable type (the compiler says so; every C
+ * type is) other than a pointer (a mapped pointer may be attached to its pointee's device
+ * copy), no other item of the construct maps the variable, the region only
+ * reads it (the compiler says so, and no copy back brought other bytes),
+ * and no other construct used the object while this one's mapping was not
+ * live (it is never present when the construct runs, so the region always
+ * read the host's bytes, as a firstprivate copy does). Its site, or NULL. */
+static const ompdp_rw_site_t *firstprivate_site(const ompdp_rw_plan_t *c,
+                                                const ompdp_rw_items_t *ri, uint32_t region,
+                                                uint32_t j) {
+  const ompdp_region_info_t *it = &ri->items[j];
   uint32_t need = OMPDP_FILL_WHOLE | OMPDP_FILL_TRIVIAL;
-  if (it->construct != OMPDP_CK_TARGET || !it->implicit || (it->fill_flags & need) != need ||
-      it->fill_count != 1 || !it->fill_elem_size || it->fill_elem_size > FIRSTPRIVATE_MAX_BYTES ||
-      !ompdp_rw_is_identifier(it->variable) || !it->end_line || !it->end_column ||
-      s->outside || s->multi_buf || !s->allocs || s->allocs != s->h2d ||
-      s->deletes != s->allocs || s->alloc_bytes != it->fill_elem_size)
+  uint64_t size = (uint64_t)it->fill_count * it->fill_elem_size;
+  if (it->construct != OMPDP_CK_TARGET || it->access != OMPDP_ACCESS_READ ||
+      (it->map_type != OMPDP_MT_TO && it->map_type != OMPDP_MT_TOFROM) ||
+      (it->modifiers & (OMPDP_MOD_ALWAYS | OMPDP_MOD_PRESENT | OMPDP_MOD_MAPPER)) ||
+      (it->access_flags & OMPDP_IA_REDUCTION) || (it->fill_flags & need) != need ||
+      it->fill_count != 1 || !it->fill_elem_size || size > FIRSTPRIVATE_MAX_BYTES ||
+      strchr(it->fill_type, '*') || !ompdp_rw_is_identifier(it->variable) ||
+      (!it->implicit && strcmp(it->expr, it->variable)))
+    return NULL;
+  for (uint32_t k = 0; k < ri->reg.num_items; ++k)
+    if (k != j && !strcmp(ri->items[k].variable, it->variable))
+      return NULL;
+  uint32_t si = ompdp_rw_site_find(c, region, (int)j);
+  const ompdp_rw_site_t *s = si ? &c->facts->sites[si - 1] : NULL;
+  if (!s || !s->buf || s->outside || !s->allocs || s->allocs != s->h2d ||
+      s->deletes != s->allocs || s->sizes_differ || s->alloc_bytes != size ||
+      (s->d2h && s->dev_changed))
+    return NULL;
+  return s;
+}
+
+/* Passes the small objects a kernel only reads as `firstprivate(x)` (see
+ * firstprivate_site): the item of s, with every other item of its clause
+ * that qualifies too (one edit of the clause for all of them); the kernel
+ * gets a copy of the bytes with the launch. group[0..*ng) gets the items
+ * (their sites are the rewrite's). */
+static size_t firstprivate_group(const ompdp_rw_plan_t *c, const ompdp_rw_items_t *ri,
+                                 const ompdp_rw_site_t *s, uint32_t *group) {
+  const ompdp_region_info_t *it = &ri->items[s->item];
+  size_t ng = 0;
+  if (firstprivate_site(c, ri, s->region, (uint32_t)s->item) != s)
+    return 0;
+  group[ng++] = (uint32_t)s->item;
+  if (!it->implicit)
+    for (uint32_t j = 0; j < ri->reg.num_items && ng < FIRSTPRIVATE_MAX_ITEMS; ++j) {
+      const ompdp_region_info_t *o = &ri->items[j];
+      if (j != (uint32_t)s->item && !o->implicit && o->clause_line == it->clause_line &&
+          o->clause_column == it->clause_column && firstprivate_site(c, ri, s->region, j))
+        group[ng++] = j;
+    }
+  return ng;
+}
+
+/* Marks the sites of a firstprivate rewrite's items (firstprivate_group)
+ * as rewritten by finding + 1 `by`, whose rewrite their findings show. */
+static void claim_group(const ompdp_rw_plan_t *c, size_t *removal, uint32_t region,
+                        const uint32_t *group, size_t ng, size_t by) {
+  for (size_t g = 0; g < ng; ++g) {
+    uint32_t si = ompdp_rw_site_find(c, region, (int)group[g]);
+    if (si && !removal[si - 1])
+      removal[si - 1] = by;
+  }
+}
+
+static int plan_firstprivate(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
+                             const ompdp_rw_items_t *ri, const ompdp_rw_site_t *s,
+                             uint32_t *group, size_t *ng) {
+  const ompdp_region_info_t *it = &ri->items[s->item];
+  if (!(*ng = firstprivate_group(c, ri, s, group)))
     return -1;
   ompdp_rewrite_t *rw = ompdp_finding_add_rewrite(f, OMPDP_RK_FIRSTPRIVATE);
   if (!rw)
     return -2;
   const char *why = NULL;
-  ompdp_strbuf_t t = {0};
-  ompdp_sb_printf(&t, " firstprivate(%s)\n", it->variable);
-  char *rep = ompdp_sb_take(&t);
-  /* As an implicit item's explicit clause: at the end of the directive. */
-  int rc = rep ? ompdp_rw_add_edit(rw, it, it->end_line, it->end_column, it->end_line + 1, 1, "",
-                                   rep, &why)
-               : (why = OMPDP_RW_OOM, -1);
-  free(rep);
-  ompdp_strbuf_t d = {0}, a = {0};
-  ompdp_sb_printf(&d,
-                  "pass `%s` (%" PRIu32 " bytes) to the kernel at %s:%" PRIu32
-                  " as `firstprivate(%s)`: the region only reads it, and its bytes go in the "
-                  "buffer of firstprivate objects that each launch copies in once, instead of "
-                  "an allocation, a copy in and a copy back of their own",
-                  it->variable, it->fill_elem_size, ompdp_rw_basename(it->file), it->line,
-                  it->variable);
+  int rc = ompdp_rw_firstprivate_items(rw, &ri->reg, group, *ng, &why);
+  ompdp_strbuf_t d = {0}, a = {0}, names = {0};
+  ompdp_oc_t rm = {{0}}, add = {{0}};
+  uint64_t transfers = 0, allocs = 0, bytes = 0, time = 0, launches = 0;
+  int packed = 0, by_values = 0;
+  for (size_t g = 0; g < *ng; ++g) {
+    const ompdp_region_info_t *x = &ri->items[group[g]];
+    const ompdp_rw_site_t *xs = firstprivate_site(c, ri, s->region, group[g]);
+    uint64_t size = (uint64_t)x->fill_count * x->fill_elem_size;
+    /* A scalar that fits in a pointer goes with the launch's arguments,
+     * by value; anything else in the buffer of firstprivate objects. */
+    int by_value = (x->fill_flags & OMPDP_FILL_SCALAR) && x->fill_count == 1 &&
+                   x->fill_elem_size <= sizeof(uint64_t);
+    ompdp_sb_printf(&d, "%s`%s` (%" PRIu64 " bytes)", !g ? "pass " : g + 1 < *ng ? ", " : " and ",
+                    x->variable, size);
+    ompdp_sb_printf(&names, "%s%s", g ? ", " : "", x->variable);
+    ompdp_oc_add(rm, OMPDP_OC_H2D, xs->h2d, xs->bytes_h2d, xs->dur_h2d);
+    ompdp_oc_add(rm, OMPDP_OC_D2H, xs->d2h, xs->bytes_d2h, xs->dur_d2h);
+    ompdp_rw_oc_site_allocs(rm, xs, xs->allocs, 1);
+    transfers += xs->h2d + xs->d2h;
+    allocs += xs->allocs;
+    bytes += xs->bytes_h2d + xs->bytes_d2h;
+    time += xs->dur_h2d + xs->dur_d2h + xs->dur_alloc + xs->dur_delete;
+    by_values += by_value;
+    if (!by_value) {
+      /* Into the packed buffer, in place of its own copy in. */
+      bytes -= xs->allocs * size;
+      if (!packed)
+        launches = xs->allocs;
+      packed = 1;
+      ompdp_oc_add(add, OMPDP_OC_H2D, 0, xs->allocs * size, 0);
+    }
+  }
   /* libomptarget packs a launch's firstprivate objects that are not
    * passed by value into one buffer, allocated, copied in and freed at
-   * every launch: what remains of the item's operations, once per launch
-   * however many objects go in it (none more when the launch had such a
-   * buffer already: the saving is at least this). */
-  uint64_t n = s->allocs;
-  ompdp_oc_t rm = {{0}}, add = {{0}};
-  ompdp_oc_add(rm, OMPDP_OC_H2D, s->h2d, s->bytes_h2d, s->dur_h2d);
-  ompdp_oc_add(rm, OMPDP_OC_D2H, s->d2h, s->bytes_d2h, s->dur_d2h);
-  ompdp_rw_oc_site_allocs(rm, s, s->allocs, 1);
-  ompdp_oc_add(add, OMPDP_OC_H2D, n, n * it->fill_elem_size, s->dur_h2d);
-  ompdp_rw_oc_site_allocs(add, s, n, 1);
-  uint64_t time = s->dur_d2h;
+   * every launch: once per launch however many objects go in it (none more
+   * when the launch had such a buffer already: the saving is at least
+   * this). */
+  if (packed) {
+    ompdp_oc_add(add, OMPDP_OC_H2D, launches, 0, s->dur_h2d);
+    ompdp_rw_oc_site_allocs(add, s, launches, 1);
+    transfers -= launches;
+    allocs -= launches;
+    time -= s->dur_h2d + s->dur_alloc + s->dur_delete;
+  }
+  /* One object in a buffer of its own per launch instead of a mapping
+   * of its own saves nothing (a struct mapped `to`): keeping it resident
+   * may. */
+  if (!transfers && !allocs) {
+    free(names.d);
+    free(d.d);
+    ompdp_rewrite_free(rw);
+    f->num_rewrites--;
+    return -1;
+  }
+  int many = *ng > 1;
+  ompdp_sb_printf(&d, " to the kernel at %s:%" PRIu32 " as `firstprivate(%s)`",
+                  ompdp_rw_basename(it->file), it->line, names.d ? names.d : "");
+  if (names.oom)
+    d.oom = 1;
+  free(names.d);
+  if (!it->implicit)
+    ompdp_sb_printf(&d, " instead of %s`%s`", many ? "mapping them with " : "", it->clause);
+  ompdp_sb_printf(&d, ": the region only reads %s, and %s %s", many ? "them" : "it",
+                  many ? "their" : by_values ? "its value" : "its bytes",
+                  !packed ? (many ? "values go" : "goes")
+                          : by_values ? "values go with the launch's arguments or"
+                                      : (many ? "bytes go" : "go"));
+  ompdp_sb_puts(&d, packed ? " in the buffer of firstprivate objects that each launch copies in "
+                             "once, instead of an allocation, a copy in and a copy back of their "
+                             "own"
+                           : " with the launch's arguments, instead of an allocation, a copy in "
+                             "and a copy back of their own");
   rc = ompdp_rw_with_ops(c, f,
-                         ompdp_rw_finish(f, rc, s->h2d + s->d2h - n, s->allocs - n,
-                                         s->bytes_h2d + s->bytes_d2h - n * it->fill_elem_size,
-                                         ompdp_rw_to_ns(c, time), &d, &a),
-                         (const uint64_t(*)[3])rm, (const uint64_t(*)[3])add);
-  if (rc == 0)
+                         ompdp_rw_finish(f, rc, transfers, allocs, bytes, ompdp_rw_to_ns(c, time),
+                                         &d, &a),
+                         (const uint64_t(*)[3])rm, packed ? (const uint64_t(*)[3])add : NULL);
+  if (rc == 0 && packed)
     f->rewrites[f->num_rewrites - 1].lower_bound = 1;
   return rc;
 }
@@ -388,7 +492,9 @@ static int plan_overbroad(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
   if (rule == OMPDP_OVERBROAD_NONE || s->multi_buf)
     return -1;
   if (rule == OMPDP_OVERBROAD_TO) {
-    int prc = plan_firstprivate(c, f, it, s);
+    uint32_t group[FIRSTPRIVATE_MAX_ITEMS];
+    size_t ng;
+    int prc = plan_firstprivate(c, f, ri, s, group, &ng);
     if (prc != -1)
       return prc;
   }
@@ -924,6 +1030,11 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
       int prc = (uint32_t)s->item < ri.reg.num_items ? item_rules[k].plan(&c, f, &ri, s) : -1;
       int overwritten = prc == 0 && item_rules[k].rule == OMPDP_RR_NARROW_MAP &&
                         ompdp_overbroad_rule(&ri.items[s->item]) == OMPDP_OVERBROAD_OVERWRITTEN;
+      if (prc == 0 && f->rewrites[f->num_rewrites - 1].kind == OMPDP_RK_FIRSTPRIVATE) {
+        uint32_t group[FIRSTPRIVATE_MAX_ITEMS];
+        claim_group(&c, removal, f->rt_region, group, firstprivate_group(&c, &ri, s, group),
+                    i + 1);
+      }
       free(ri.items);
       if (prc == -2)
         rc = -1;
@@ -934,6 +1045,30 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
       if (overwritten)
         copies_in_go[si - 1] = 1;
     }
+  /* A small object that a kernel only reads, mapped `to` (no copy back
+   * to narrow, so no overbroad finding) and allocated and sent at every
+   * launch: its repeats (duplicates, round trips, repeated allocations)
+   * are fixed by passing it as firstprivate, before any keeps it
+   * resident. */
+  for (size_t i = 0; i < r->num_findings && !rc; ++i) {
+    ompdp_finding_t *f = &r->findings[i];
+    uint32_t si = site_index(&c, f);
+    ompdp_rw_items_t ri;
+    if (ompdp_rw_rule(f) != OMPDP_RR_KEEP_RESIDENT || f->num_rewrites || !si ||
+        removal[si - 1] || ompdp_rw_load_region(&c, f->rt_region, &ri))
+      continue;
+    const ompdp_rw_site_t *s = &facts->sites[si - 1];
+    uint32_t group[FIRSTPRIVATE_MAX_ITEMS];
+    size_t ng = 0;
+    int prc = (uint32_t)s->item < ri.reg.num_items
+                  ? plan_firstprivate(&c, f, &ri, s, group, &ng)
+                  : -1;
+    free(ri.items);
+    if (prc == -2)
+      rc = -1;
+    else if (prc == 0)
+      claim_group(&c, removal, f->rt_region, group, ng, i + 1);
+  }
   /* An object passed as firstprivate moves nothing at its site any more:
    * the site's other findings (its duplicates, round trips, repeated
    * allocations) show the same rewrite. A fill on the device replaces
