@@ -65,6 +65,16 @@ bool mayLeave(const Stmt *S, bool Nested = false) {
   return false;
 }
 
+/// The statement a directive applies to, inside its captured regions (an
+/// `atomic`'s or a `critical`'s is not captured: it is the statement
+/// itself); null for a standalone directive.
+const Stmt *directiveBody(const OMPExecutableDirective *D) {
+  if (!D->hasAssociatedStmt())
+    return nullptr;
+  const Stmt *S = D->getAssociatedStmt();
+  return isa<CapturedStmt>(S) ? D->getInnermostCapturedStmt()->getCapturedStmt() : S;
+}
+
 /// OpenMP constructs whose body runs at least once where they are reached.
 bool runsItsBody(const OMPExecutableDirective *D) {
   switch (D->getDirectiveKind()) {
@@ -121,9 +131,9 @@ struct MustRun {
     if (auto *CS = dyn_cast<CapturedStmt>(S))
       return walk(CS->getCapturedStmt());
     if (auto *D = dyn_cast<OMPExecutableDirective>(S)) {
-      if (!D->hasAssociatedStmt())
+      const Stmt *Body = directiveBody(D);
+      if (!Body)
         return;
-      const Stmt *Body = D->getInnermostCapturedStmt()->getCapturedStmt();
       if (isOpenMPLoopDirective(D->getDirectiveKind())) {
         if (auto *F = dyn_cast<ForStmt>(Body))
           Loops.push_back(F);
@@ -350,7 +360,9 @@ bool extentOf(const Expr *Item, ASTContext &Ctx, Extent &Out) {
 
 /// The region's statements that always run (MustRun) and its body.
 const Stmt *mustRun(const OMPExecutableDirective *D, MustRun &M) {
-  const Stmt *Body = D->getInnermostCapturedStmt()->getCapturedStmt();
+  const Stmt *Body = directiveBody(D);
+  if (!Body)
+    return nullptr;
   // The region's own body always runs; its loop, for a combined loop
   // construct, is the body itself.
   if (auto *F = dyn_cast<ForStmt>(Body))
@@ -662,10 +674,7 @@ bool ompdp::firstUseOverwrites(const OMPExecutableDirective *D, const Expr *Item
   StoragePath SP = StoragePath::ofItem(Item);
   if (!SP.Valid)
     return false;
-  const Stmt *Body = D->getAssociatedStmt();
-  if (isa<CapturedStmt>(Body))
-    Body = D->getInnermostCapturedStmt()->getCapturedStmt();
-  First R = FirstUse(E, SP, Ctx).of(Body);
+  First R = FirstUse(E, SP, Ctx).of(directiveBody(D));
   // Where the kernel may not run, a copy back would bring the device's
   // uninitialised memory instead of the host's bytes; with none, nothing
   // reads the device's copy before the kernel writes it, if ever.

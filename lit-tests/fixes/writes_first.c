@@ -9,7 +9,9 @@
 //   e  (`target data`, tofrom): the region's first kernel to use it writes
 //      it first: `from`;
 //   g  (`target data`, to): first used by a kernel in a loop (which may
-//      run no time), and by nothing after the loop: `alloc`.
+//      run no time), and by nothing after the loop: `alloc`;
+//   z  (`target`, tofrom): written first, then an `atomic` (a directive
+//      whose statement is not captured), then updated: `from`.
 // Negative cases, no finding: c (read before it is written), h (the loop
 // covers `m` elements of an `n`-element section: the compiler cannot bound
 // it to the whole), s (written first, but a reduction combines with its
@@ -55,7 +57,7 @@ int main(int argc, char **argv) {
   int n = N, m = N / 2, reps = argc > 1 ? atoi(argv[1]) : 2;
   double *a = vec(n, 1), *b = vec(n, 2), *c = vec(n, 3), *t = vec(n, 4), *h = vec(n, 5);
   double *d = vec(n, 6), *e = vec(n, 7), *g = vec(n, 8), *q = vec(n, 9), *u = vec(n, 10);
-  double *w = vec(n, 11), *o = vec(n, 0);
+  double *w = vec(n, 11), *o = vec(n, 0), *z = vec(n, 12);
   double s = 5;
 #pragma omp target teams distribute parallel for map(to: a[0:n]) map(tofrom: b[0:n], c[0:n]) map(to: t[0:n]) map(tofrom: o[0:n])
   for (int i = 0; i < n; ++i) {
@@ -70,6 +72,14 @@ int main(int argc, char **argv) {
   for (int i = 0; i < m; ++i) {
     h[i] = a[i];
     h[i] *= 2;
+  }
+  int hits = 0;
+#pragma omp target teams distribute parallel for map(tofrom: z[0:n], hits)
+  for (int i = 0; i < n; ++i) {
+    z[i] = i;
+#pragma omp atomic
+    hits += 1;
+    z[i] += hits > 0;
   }
 #pragma omp target parallel num_threads(1) map(tofrom: s) reduction(+: s)
   {
@@ -102,13 +112,14 @@ int main(int argc, char **argv) {
     for (int i = 0; i < len; ++i)
       q[i] = w[i] = i;
   }
-  printf("b=%g c=%g o=%g h=%g s=%g a=%g e=%g u=%g q=%g w=%g\n", b[n - 1], c[n - 1], o[n - 1],
-         h[n - 1], s, a[n - 1], e[n - 1], u[n - 1], q[n - 1], w[0]);
+  printf("b=%g c=%g o=%g h=%g s=%g a=%g e=%g u=%g q=%g w=%g z=%g hits=%d\n", b[n - 1], c[n - 1],
+         o[n - 1], h[n - 1], s, a[n - 1], e[n - 1], u[n - 1], q[n - 1], w[0], z[n - 1], hits);
   return 0;
 }
 
 // TABLE: tofrom 'b[0:n]' {{.*}} access read-write {{.*}}writes-first
 // TABLE: to 't[0:n]' {{.*}} access read-write {{.*}}writes-first
+// TABLE: tofrom 'z[0:n]' {{.*}} access read-write {{.*}}writes-first
 // TABLE: to 'g[0:n]' {{.*}}writes-first
 // TABLE: tofrom 'e[0:n]' {{.*}}writes-first
 // NOTABLE-NOT: '{{[chsdquw]}}{{(\[0:[a-z]+\])?}}' {{.*}}writes-first
@@ -131,16 +142,18 @@ int main(int argc, char **argv) {
 
 // FIXED: {{^}}#pragma omp target teams distribute parallel for map(to: a[0:n]) map(tofrom: c[0:n]) map(from: b[0:n]) map(alloc: t[0:n]) map(tofrom: o[0:n]){{$}}
 // FIXED: {{^}}#pragma omp target teams distribute parallel for map(to: a[0:n]) map(tofrom: h[0:n]){{$}}
+// FIXED: {{^}}#pragma omp target teams distribute parallel for map(tofrom: hits) map(from: z[0:n]){{$}}
 // FIXED: {{^}}#pragma omp target parallel num_threads(1) map(tofrom: s) reduction(+: s){{$}}
 // FIXED: {{^}}#pragma omp target data map(to: a[0:n], d[0:n]) map(alloc: g[0:n]) map(tofrom: u[0:n]) map(from: e[0:n]){{$}}
 // FIXED: {{^}}#pragma omp target data map(tofrom: q[0:len]) map(to: w[0:n]){{$}}
 
-// PROOF: transfers: {{[0-9]+}} -> {{[0-9]+}} (removed 4, predicted 4)
+// PROOF: transfers: {{[0-9]+}} -> {{[0-9]+}} (removed 5, predicted 5)
 // PROOF-NEXT: allocs: {{[0-9]+}} -> {{[0-9]+}} (removed 0, predicted 0)
 // PROOF-DAG: gone: overbroad_map of b: yes
 // PROOF-DAG: gone: overbroad_map of t: yes
 // PROOF-DAG: gone: overbroad_map of e: yes
 // PROOF-DAG: gone: overbroad_map of g: yes
+// PROOF-DAG: gone: overbroad_map of z: yes
 // PROOF: OK
 
 // AFTER: overbroad_maps=0
