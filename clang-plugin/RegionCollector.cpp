@@ -396,17 +396,31 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
         R.Items[I].AccessFlags |= IA_AUTOMATIC;
       continue;
     }
-    if (SP.Steps[0] != StoragePath::deref() || !freshHostBuffer(Fn, Var))
+    if (SP.Steps[0] != StoragePath::deref())
       continue;
-    R.Items[I].AccessFlags |= IA_FRESH_HOST;
     uint32_t T = R.Items[I].MapType;
-    if (SP.Steps.size() == 1 && (T == MT_FROM || T == MT_TOFROM || T == MT_UPDATE_FROM) &&
-        hostOrderIsSource(D) &&
-        hostNeverReadsBack(Fn, Var, stmtRange(D).getEnd(),
-                           Loops.empty() ? SourceRange()
-                                         : SourceRange(Loops.front()->getBeginLoc(),
-                                                       Loops.front()->getEndLoc()),
-                           SM))
+    bool CopiesBack = SP.Steps.size() == 1 &&
+                      (T == MT_FROM || T == MT_TOFROM || T == MT_UPDATE_FROM) &&
+                      hostOrderIsSource(D);
+    SourceRange Outer = Loops.empty() ? SourceRange()
+                                      : SourceRange(Loops.front()->getBeginLoc(),
+                                                    Loops.front()->getEndLoc());
+    if (freshHostBuffer(Fn, Var)) {
+      R.Items[I].AccessFlags |= IA_FRESH_HOST;
+      if (CopiesBack && hostNeverReadsBack(Fn, Var, stmtRange(D).getEnd(), Outer, SM))
+        R.Items[I].AccessFlags |= IA_HOST_UNREAD;
+      continue;
+    }
+    // One of pointers the function swaps (a time loop's `tmp = u; u = v;
+    // v = tmp`): a stale buffer copied back after the swaps.
+    if (!CopiesBack || !Fn)
+      continue;
+    auto [It, New] = Swaps.try_emplace(Fn);
+    if (New)
+      It->second = pointerSwaps(Fn);
+    std::vector<PointerSwap> Moves;
+    if (swappedFreshBuffer(Fn, Var, It->second, &Moves) &&
+        hostNeverReadsBack(Fn, Var, stmtRange(D).getEnd(), Outer, SM, &Moves))
       R.Items[I].AccessFlags |= IA_HOST_UNREAD;
   }
   fillHostAccesses(P, D);

@@ -18,6 +18,7 @@
 #include "RegionCollector.h"
 
 #include "AccessAnalysis.h"
+#include "FreshHost.h"
 #include "JumpCheck.h"
 
 #include "clang/AST/ASTContext.h"
@@ -305,6 +306,9 @@ private:
   llvm::DenseSet<const Stmt *> Done;
   /// Per loop, the jumps out of it (JumpCheck), for its constructs.
   llvm::DenseMap<const Stmt *, std::vector<Jump>> LoopJumps;
+  /// Per function, its pointer swaps (FreshHost.h), found at its first item
+  /// that needs them.
+  llvm::DenseMap<const FunctionDecl *, std::vector<PointerSwap>> Swaps;
 
 public:
   FunctionDecl *MarkerFD = nullptr;
