@@ -588,7 +588,7 @@ void RegionCollector::Impl::fillFacts(Item &It, const Expr *E,
       else
         return;
       auto Written = [&](const Expr *X) {
-        std::string T = text(X->getSourceRange());
+        std::string T = fileText(X->getSourceRange());
         return T.empty() ? printed(X) : T;
       };
       if (AS->getLowerBound())

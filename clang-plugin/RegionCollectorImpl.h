@@ -228,6 +228,24 @@ private:
     // One line for people: collapse whitespace runs.
     return Invalid ? "" : collapseSpace(T);
   }
+  /// Text of an expression as the file has it, for code that evaluates it
+  /// again (a fill's bounds); empty if it is not one piece of the file.
+  /// Unlike text(), a range through macros is the file's text for it (`N *
+  /// N`): the spelling of its two ends can be one token of one macro's
+  /// definition (`#define N 4096`: `4096`, a bound of one row of N rows).
+  std::string fileText(SourceRange R) const {
+    if (R.isInvalid())
+      return "";
+    if (!R.getBegin().isMacroID() && !R.getEnd().isMacroID())
+      return text(R);
+    CharSourceRange CR = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(R), SM,
+                                                  Ctx.getLangOpts());
+    if (CR.isInvalid())
+      return "";
+    bool Invalid = false;
+    StringRef T = Lexer::getSourceText(CR, SM, Ctx.getLangOpts(), &Invalid);
+    return Invalid ? "" : collapseSpace(T);
+  }
   std::string printed(const Expr *E) const {
     std::string S;
     llvm::raw_string_ostream OS(S);
