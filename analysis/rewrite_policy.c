@@ -612,6 +612,22 @@ static int plain_bound(const char *x) {
   return 1;
 }
 
+/* The value a fill writes other than zero: the bytes that every copy in
+ * of its site held, repeated every `period` bytes from the section's first
+ * (plan site's single_pattern: byte i of a copy is byte i % 8 of it). */
+typedef struct fill_value {
+  uint64_t pattern;
+  uint32_t period;
+} fill_value_t;
+
+/* The value's bytes as words say them: "the bytes `00 00 80 3f` repeated". */
+static void put_value_words(ompdp_strbuf_t *b, const fill_value_t *val) {
+  ompdp_sb_puts(b, "the bytes `");
+  for (uint32_t i = 0; i < val->period; ++i)
+    ompdp_sb_printf(b, "%s%02x", i ? " " : "", (unsigned)(val->pattern >> (8 * i)) & 0xffu);
+  ompdp_sb_puts(b, "` repeated");
+}
+
 /* The device-side fill of the item (its fill facts, region_view.h): a
  * `target teams distribute parallel for` that finds the item present
  * (map(alloc: ...)) and writes zero to every element, with `= 0` for an
@@ -621,9 +637,11 @@ static int plain_bound(const char *x) {
  * newline; dev is the construct's device clause (" device(1)") or "".
  * Returns 0, or -1 when the item's facts do not allow one. */
 static int put_fill(ompdp_strbuf_t *b, const ompdp_region_info_t *it, uint32_t ind,
-                    const char *dev) {
+                    const char *dev, const fill_value_t *val) {
   const char *v = it->variable;
-  int scalar = (it->fill_flags & OMPDP_FILL_SCALAR) != 0;
+  /* Another value than zero is written byte by byte (below), whatever the
+   * type: the bytes the copies held, in their order. */
+  int scalar = (it->fill_flags & OMPDP_FILL_SCALAR) != 0 && !val;
   if (!ompdp_rw_is_identifier(v) || !respellable_type(it->fill_type) || !it->fill_elem_size)
     return -1;
   ompdp_strbuf_t first = {0}, count = {0}, base = {0};
@@ -689,7 +707,13 @@ static int put_fill(ompdp_strbuf_t *b, const ompdp_region_info_t *it, uint32_t i
     ompdp_sb_printf(
         b, "%*sfor (long long ompdp_i = 0; ompdp_i < %s * (long long)sizeof(%s); ++ompdp_i)\n",
         (int)ind, "", n, it->fill_type);
-    ompdp_sb_printf(b, "%*s  ((unsigned char *)%s)[ompdp_i] = 0;\n", (int)ind, "", at0);
+    if (val)
+      ompdp_sb_printf(b,
+                      "%*s  ((unsigned char *)%s)[ompdp_i] = (unsigned char)(0x%016" PRIx64
+                      "ULL >> (8 * (ompdp_i & 7)));\n",
+                      (int)ind, "", at0, val->pattern);
+    else
+      ompdp_sb_printf(b, "%*s  ((unsigned char *)%s)[ompdp_i] = 0;\n", (int)ind, "", at0);
   }
   if (hoist)
     ompdp_sb_printf(b, "%*s}\n", (int)ind - 2, "");
@@ -729,9 +753,10 @@ static int refuse_update(ompdp_finding_t *f, const char *why) {
  * alloc-and-fill rewrite of f that will carry it: 0 with *text (malloc'd)
  * and *rw, -1 when no fill can be written for it, -2 when out of memory. */
 static int start_fill(ompdp_finding_t *f, const ompdp_region_info_t *it, uint32_t ind,
-                      const char *dev, char **text, ompdp_rewrite_t **rw) {
+                      const char *dev, const fill_value_t *val, char **text,
+                      ompdp_rewrite_t **rw) {
   ompdp_strbuf_t fill = {0};
-  if (put_fill(&fill, it, ind, dev)) {
+  if (put_fill(&fill, it, ind, dev, val)) {
     int oom = fill.oom;
     free(fill.d);
     return oom ? -2 : -1;
@@ -754,7 +779,8 @@ static int start_fill(ompdp_finding_t *f, const ompdp_region_info_t *it, uint32_
  * evaluated them, so neither another buffer each time nor another size
  * matters; a whole variable must have been sent whole every time. */
 static int plan_zero_update(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
-                            const ompdp_rw_items_t *ri, const ompdp_rw_site_t *s) {
+                            const ompdp_rw_items_t *ri, const ompdp_rw_site_t *s,
+                            const fill_value_t *val) {
   const ompdp_region_info_t *it = &ri->items[s->item];
   if (it->map_type != OMPDP_MT_UPDATE_TO || !s->h2d)
     return -1;
@@ -778,10 +804,14 @@ static int plan_zero_update(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
   if (it->modifiers & OMPDP_MOD_PRESENT)
     return refuse_update(f, "`to(present: ...)` fails when the item is absent, which the "
                             "fill's `map(alloc: ...)` would not");
-  if (s->h2d_zero != s->h2d) {
-    char why[160];
-    snprintf(why, sizeof(why), "%" PRIu64 " of its %" PRIu64 " copies sent bytes other than zeros",
-             s->h2d - s->h2d_zero, s->h2d);
+  uint64_t filled = val ? s->h2d_single : s->h2d_zero;
+  if (filled != s->h2d || (val && s->single_period <= 0)) {
+    char why[200];
+    if (filled != s->h2d)
+      snprintf(why, sizeof(why), "%" PRIu64 " of its %" PRIu64 " copies sent bytes other than %s",
+               s->h2d - filled, s->h2d, val ? "one value repeated" : "zeros");
+    else
+      snprintf(why, sizeof(why), "its copies held different values, each one value repeated");
     return refuse_update(f, why);
   }
   if ((it->fill_flags & OMPDP_FILL_WHOLE) &&
@@ -790,7 +820,7 @@ static int plan_zero_update(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
   uint32_t ind = it->column > 1 ? it->column - 1 : 0;
   char *fill_text;
   ompdp_rewrite_t *rw;
-  int frc = start_fill(f, it, ind, dev, &fill_text, &rw);
+  int frc = start_fill(f, it, ind, dev, val, &fill_text, &rw);
   if (frc == -1)
     return refuse_update(f, "the compiler gave no element type, size and one-dimensional "
                             "section (or whole variable) for it that a fill can be written "
@@ -803,18 +833,27 @@ static int plan_zero_update(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
     rc = ompdp_rw_add_edit(rw, it, it->end_line + 1, 1, it->end_line + 1, 1, "", fill_text, &why);
   free(fill_text);
   const char *file = ompdp_rw_basename(it->file);
-  ompdp_strbuf_t d = {0}, as = {0};
+  ompdp_strbuf_t d = {0}, as = {0}, what = {0};
+  if (val)
+    put_value_words(&what, val);
+  else
+    ompdp_sb_puts(&what, "zeros");
   ompdp_sb_printf(&d,
-                  "fill `%s` with zeros on the device instead of copying it with the `target "
-                  "update` at %s:%" PRIu32 ": every byte it copied in was zero, and the section "
+                  "fill `%s` with %s on the device instead of copying it with the `target "
+                  "update` at %s:%" PRIu32 ": %s, and the section "
                   "is present there, so the fill moves nothing",
-                  it->expr, file, it->line);
+                  it->expr, what.d ? what.d : "", file, it->line,
+                  val ? "every copy it made held that value in every element"
+                      : "every byte it copied in was zero");
   ompdp_sb_printf(&as,
-                  "the host's `%s` holds only zeros whenever the `target update` at %s:%" PRIu32
+                  "the host's `%s` holds only %s whenever the `target update` at %s:%" PRIu32
                   " runs (the run saw it so at all %" PRIu64 " copies); it is present on the "
                   "device then (an update of an absent item copies nothing, which the run "
                   "cannot see: the fill would allocate a copy of its own)",
-                  it->expr, file, it->line, s->h2d);
+                  it->expr, what.d ? what.d : "", file, it->line, s->h2d);
+  if (what.oom)
+    d.oom = 1;
+  free(what.d);
   if ((it->fill_flags & OMPDP_FILL_SECTION) &&
       (strchr(it->fill_lower, '(') || strchr(it->fill_length, '(')))
     ompdp_sb_printf(&as,
@@ -847,8 +886,14 @@ static int plan_zero_update(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
 static int plan_zero_fill(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const ompdp_rw_items_t *ri,
                           const ompdp_rw_site_t *s) {
   const ompdp_region_info_t *it = &ri->items[s->item];
+  /* A single value (not zero) is written byte by byte, as the copies held
+   * it: every copy in held the same. */
+  fill_value_t value = {s->single_pattern, s->single_period > 0 ? (uint32_t)s->single_period : 0};
+  const fill_value_t *val = f->kind == OMPDP_FK_SINGLE_VALUE_TRANSFER ? &value : NULL;
+  if (val && !value.period && it->construct != OMPDP_CK_TARGET_UPDATE)
+    return -1;
   if (it->construct == OMPDP_CK_TARGET_UPDATE)
-    return plan_zero_update(c, f, ri, s);
+    return plan_zero_update(c, f, ri, s, val);
   int enter = it->construct == OMPDP_CK_TARGET_ENTER_DATA;
   int structured = ompdp_rw_is_structured(it->construct);
   if ((!enter && !structured) || !ompdp_rw_has_to(it->map_type) || !ompdp_rw_explicit_item(it) ||
@@ -856,7 +901,8 @@ static int plan_zero_fill(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
     return -1;
   if (it->modifiers & (OMPDP_MOD_PRESENT | OMPDP_MOD_MAPPER | (enter ? 0 : OMPDP_MOD_ALWAYS)))
     return -1;
-  if (!s->h2d || s->h2d_zero != s->h2d || s->allocs != s->h2d || !it->fill_elem_size ||
+  if (!s->h2d || (val ? s->h2d_single : s->h2d_zero) != s->h2d || s->allocs != s->h2d ||
+      !it->fill_elem_size ||
       s->alloc_bytes % it->fill_elem_size)
     return -1;
   /* Another buffer at each execution (a malloc per call) is the same case
@@ -886,13 +932,21 @@ static int plan_zero_fill(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
   uint32_t ind = it->column > 1 ? it->column - 1 : 0;
   char *fill_text;
   ompdp_rewrite_t *rw;
-  int frc = start_fill(f, it, ind, dev, &fill_text, &rw);
+  int frc = start_fill(f, it, ind, dev, val, &fill_text, &rw);
   if (frc)
     return frc;
   const char *why = NULL;
   int rc;
   ompdp_strbuf_t t = {0};
-  const char *back = it->map_type == OMPDP_MT_TOFROM ? "from" : "release";
+  /* The copies back stay as they were (`from` at the exit for a tofrom),
+   * unless a rewrite of the same site drops them (an overbroad map whose
+   * copies back the host never reads, or return its bytes unchanged): the
+   * exit then releases, and the fill's prediction counts the copies back
+   * too, the overbroad finding showing this rewrite instead of its own
+   * (plan_report), so that they are counted once. */
+  int drop_back = !enter && it->map_type == OMPDP_MT_TOFROM && c->no_copy_back &&
+                  c->no_copy_back[s - c->facts->sites] && s->d2h;
+  const char *back = it->map_type == OMPDP_MT_TOFROM && !drop_back ? "from" : "release";
   if (enter) {
     rc = ompdp_rw_set_map_type(rw, &ri->reg, (uint32_t)s->item, OMPDP_MT_ALLOC, -1, &why);
     if (!rc)
@@ -918,20 +972,30 @@ static int plan_zero_fill(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
     }
   }
   free(fill_text);
-  ompdp_strbuf_t d = {0}, as = {0};
+  ompdp_strbuf_t d = {0}, as = {0}, what = {0};
+  if (val)
+    put_value_words(&what, val);
+  else
+    ompdp_sb_puts(&what, "zeros");
+  const char *why_fill = val ? "every copy in held that value in every element"
+                             : "every byte copied in was zero";
   if (enter)
     ompdp_sb_printf(&d,
-                    "map `%s` with `alloc` at %s:%" PRIu32 " and fill it with zeros on the device "
-                    "right after: every byte copied in was zero",
-                    it->expr, ompdp_rw_basename(it->file), it->line);
+                    "map `%s` with `alloc` at %s:%" PRIu32 " and fill it with %s on the device "
+                    "right after: %s",
+                    it->expr, ompdp_rw_basename(it->file), it->line, what.d ? what.d : "",
+                    why_fill);
   else
     ompdp_sb_printf(&d,
-                    "allocate `%s` and fill it with zeros on the device before the %s construct at "
+                    "allocate `%s` and fill it with %s on the device before the %s construct at "
                     "%s:%" PRIu32
                     ", which then finds it present; `target exit data map(%s: %s)` after "
-                    "it: every byte copied in was zero",
-                    it->expr, ompdp_construct_kind_name(it->construct), ompdp_rw_basename(it->file),
-                    it->line, back, it->expr);
+                    "it: %s",
+                    it->expr, what.d ? what.d : "", ompdp_construct_kind_name(it->construct),
+                    ompdp_rw_basename(it->file), it->line, back, it->expr, why_fill);
+  if (what.oom)
+    d.oom = 1;
+  free(what.d);
   if (enter)
     ompdp_sb_printf(&as,
                     "`%s` is not on the device already when the `target enter data` runs (the run "
@@ -945,8 +1009,15 @@ static int plan_zero_fill(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
                     as.len ? "; " : "", it->expr);
   ompdp_oc_t rm = {{0}};
   ompdp_oc_add(rm, OMPDP_OC_H2D, s->h2d, s->bytes_h2d, s->dur_h2d);
+  uint64_t n = s->h2d, bytes = s->bytes_h2d, dur = s->dur_h2d;
+  if (drop_back) {
+    ompdp_oc_add(rm, OMPDP_OC_D2H, s->d2h, s->bytes_d2h, s->dur_d2h);
+    n += s->d2h;
+    bytes += s->bytes_d2h;
+    dur += s->dur_d2h;
+  }
   return ompdp_rw_with_ops(
-      c, f, ompdp_rw_finish(f, rc, s->h2d, 0, s->bytes_h2d, ompdp_rw_to_ns(c, s->dur_h2d), &d, &as),
+      c, f, ompdp_rw_finish(f, rc, n, 0, bytes, ompdp_rw_to_ns(c, dur), &d, &as),
       (const uint64_t(*)[3])rm, NULL);
 }
 
@@ -973,9 +1044,16 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
   size_t *removal = calloc(facts->num_sites ? facts->num_sites : 1, sizeof(*removal));
   /* copies_in_go[site]: its rewrite leaves no copy in there. */
   unsigned char *copies_in_go = calloc(facts->num_sites ? facts->num_sites : 1, 1);
-  if (!removal || !copies_in_go) {
+  /* narrowed[site]: finding + 1 whose overbroad rewrite drops the site's
+   * copies back; no_copy_back[site] says so to the fill. */
+  size_t *narrowed = calloc(facts->num_sites ? facts->num_sites : 1, sizeof(*narrowed));
+  unsigned char *no_copy_back = calloc(facts->num_sites ? facts->num_sites : 1, 1);
+  c.no_copy_back = no_copy_back;
+  if (!removal || !copies_in_go || !narrowed || !no_copy_back) {
     free(removal);
     free(copies_in_go);
+    free(narrowed);
+    free(no_copy_back);
     free(c.by_site);
     return -1;
   }
@@ -1028,14 +1106,33 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
         continue;
       const ompdp_rw_site_t *s = &facts->sites[si - 1];
       int prc = (uint32_t)s->item < ri.reg.num_items ? item_rules[k].plan(&c, f, &ri, s) : -1;
-      int overwritten = prc == 0 && item_rules[k].rule == OMPDP_RR_NARROW_MAP &&
-                        ompdp_overbroad_rule(&ri.items[s->item]) == OMPDP_OVERBROAD_OVERWRITTEN;
+      int narrow_rule = prc == 0 && item_rules[k].rule == OMPDP_RR_NARROW_MAP
+                            ? ompdp_overbroad_rule(&ri.items[s->item])
+                            : OMPDP_OVERBROAD_NONE;
+      int overwritten = narrow_rule == OMPDP_OVERBROAD_OVERWRITTEN;
+      if ((narrow_rule == OMPDP_OVERBROAD_UNREAD || narrow_rule == OMPDP_OVERBROAD_TO) &&
+          ri.items[s->item].map_type == OMPDP_MT_TOFROM &&
+          f->rewrites[f->num_rewrites - 1].kind == OMPDP_RK_CHANGE_MAP_TYPE) {
+        narrowed[si - 1] = i + 1;
+        no_copy_back[si - 1] = 1;
+      }
       if (prc == 0 && f->rewrites[f->num_rewrites - 1].kind == OMPDP_RK_FIRSTPRIVATE) {
         uint32_t group[FIRSTPRIVATE_MAX_ITEMS];
         claim_group(&c, removal, f->rt_region, group, firstprivate_group(&c, &ri, s, group),
                     i + 1);
       }
       free(ri.items);
+      /* A fill at a site whose copies back an overbroad rewrite drops
+       * releases at its exit and counts them: that finding shows the fill
+       * (its own `tofrom` -> `to` would change a map that moves nothing
+       * any more). */
+      if (prc == 0 && item_rules[k].rule == OMPDP_RR_ALLOC_AND_FILL && narrowed[si - 1]) {
+        ompdp_finding_t *nf = &r->findings[narrowed[si - 1] - 1];
+        ompdp_rewrite_t *last = &nf->rewrites[nf->num_rewrites - 1];
+        ompdp_rewrite_free(last);
+        if (ompdp_rewrite_copy(last, &f->rewrites[f->num_rewrites - 1]))
+          prc = -2;
+      }
       if (prc == -2)
         rc = -1;
       else if (prc == 0 && (item_rules[k].rule == OMPDP_RR_ALLOC_AND_FILL || overwritten ||
@@ -1136,6 +1233,8 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
     rc = ompdp_rw_compile_commands(r, facts); /* for `ompdp fix` to recheck */
   free(removal);
   free(copies_in_go);
+  free(narrowed);
+  free(no_copy_back);
   free(c.by_site);
   return rc;
 }
