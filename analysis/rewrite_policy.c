@@ -847,10 +847,11 @@ static int plan_zero_update(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
                       : "every byte it copied in was zero");
   ompdp_sb_printf(&as,
                   "the host's `%s` holds only %s whenever the `target update` at %s:%" PRIu32
-                  " runs (the run saw it so at all %" PRIu64 " copies); it is present on the "
+                  " runs%s (the run saw it so at all %" PRIu64 " copies); it is present on the "
                   "device then (an update of an absent item copies nothing, which the run "
                   "cannot see: the fill would allocate a copy of its own)",
-                  it->expr, what.d ? what.d : "", file, it->line, s->h2d);
+                  it->expr, what.d ? what.d : "", file, it->line, val ? ", with any input" : "",
+                  s->h2d);
   if (what.oom)
     d.oom = 1;
   free(what.d);
@@ -1007,6 +1008,15 @@ static int plan_zero_fill(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
                     "%sthe bounds of `%s` evaluate the same once more (calls in them have no "
                     "side effects)",
                     as.len ? "; " : "", it->expr);
+  /* Zeros are most often the program's own (calloc, memset); another
+   * value may have come from the run's input, which the fill would then
+   * keep for every input. */
+  if (val)
+    ompdp_sb_printf(&as,
+                    "%sthe host's `%s` holds that value in every element whenever the %s runs, "
+                    "with any input (the run saw it so at all %" PRIu64 " copies in)",
+                    as.len ? "; " : "", it->expr, enter ? "`target enter data`" : "construct",
+                    s->h2d);
   ompdp_oc_t rm = {{0}};
   ompdp_oc_add(rm, OMPDP_OC_H2D, s->h2d, s->bytes_h2d, s->dur_h2d);
   uint64_t n = s->h2d, bytes = s->bytes_h2d, dur = s->dur_h2d;

@@ -111,6 +111,8 @@ int main(void) {
 // REPORT-DAG: rewrite (alloc_and_fill): fill `w[0:N]` with the bytes `00 00 00 00 00 00 04 40` repeated on the device instead of copying it with the `target update` at prog.c:[[#]]: every copy it made held that value in every element, and the section is present there, so the fill moves nothing  [saves {{.*}}: 3 transfers (96.0 KiB), 0 allocations]
 // REPORT-DAG: rewrite (alloc_and_fill): allocate `h[0:N]` and fill it with the bytes `00 00 00 00 00 00 d0 3f` repeated on the device before the target data construct at prog.c:[[#]], which then finds it present; `target exit data map(release: h[0:N])` after it: every copy in held that value in every element  [saves {{.*}}: 2 transfers (64.0 KiB), 0 allocations]
 // REPORT-DAG: rewrite (alloc_and_fill): allocate `grid[0:ROWS * COLS]` and fill it with the bytes `01` repeated on the device before the target construct at prog.c:[[#]]
+// REPORT-DAG: assumes: `table[0:N]` is not on the device already when the `target enter data` runs (the run saw it allocated with every copy); the host's `table[0:N]` holds that value in every element whenever the `target enter data` runs, with any input (the run saw it so at all 1 copies in)
+// REPORT-DAG: assumes: the host's `w[0:N]` holds only the bytes `00 00 00 00 00 00 04 40` repeated whenever the `target update` at prog.c:[[#]] runs, with any input (the run saw it so at all 3 copies)
 // REPORT-DAG: variable: v  clause: to(v[0:N])
 // REPORT-DAG: No rewrite: its copies held different values, each one value repeated.
 // NOSINGLE-NOT: variable: {{mixed|small}}
