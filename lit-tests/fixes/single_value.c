@@ -146,4 +146,4 @@ int main(void) {
 // PROOF-DAG: gone: overbroad_map of h: yes
 // PROOF: OK
 
-// AFTER: zero_transfers=0 overbroad_maps=0 single_value_transfers=3
+// AFTER: zero_transfers=0 overbroad_maps=0 early_allocs=0 late_releases=0 single_value_transfers=3
