@@ -373,14 +373,17 @@ int ompdp_zero_lookup(ompdp_zero_t *z, uint64_t n, uint64_t *out);
 
 /* Overbroad maps (detect_overbroad.c): operations of a `target` construct's
  * map item that the region's access (from the compiler's region table)
- * makes useless, or copies back of any construct that the host never
- * reads (OMPDP_IA_HOST_UNREAD). The rule, also the aux of its matches: */
+ * makes useless, copies back of any construct that the host never
+ * reads (OMPDP_IA_HOST_UNREAD), or copies in of a `target` or `target
+ * data` that its kernels overwrite before reading (OMPDP_IA_WRITES_FIRST).
+ * The rule, also the aux of its matches: */
 enum {
   OMPDP_OVERBROAD_NONE = 0,
   OMPDP_OVERBROAD_REMOVE = 1, /* never touched: every allocation and transfer */
   OMPDP_OVERBROAD_TO = 2,     /* tofrom, only read: the copies back */
   OMPDP_OVERBROAD_FROM = 3,   /* tofrom, only written: the copies in */
   OMPDP_OVERBROAD_UNREAD = 4, /* from, tofrom, update from: the copies back */
+  OMPDP_OVERBROAD_OVERWRITTEN = 5, /* to, tofrom written before read: the copies in */
 };
 /* The words of a finding whose item the compiler says is a new host buffer
  * at each repetition, whatever address malloc gave it: the loop around the

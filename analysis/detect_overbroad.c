@@ -12,6 +12,11 @@
 |*   tofrom, access write    the copies in: the region overwrites them (map it
 |*                           `from`, if it writes every element).
 |*
+|* and, from the compiler's proofs about host code and kernels, the copies
+|* back of an item no host code reads afterwards (HOST_UNREAD) and the
+|* copies in of an item that a kernel overwrites before reading
+|* (WRITES_FIRST: `target` and `target data`, to and tofrom).
+|*
 |* Only what really moved at the item counts: an item whose construct found
 |* its data present (a surrounding `target data`) moves nothing and gets no
 |* finding. Items with `always` are left alone (the program asks for every
@@ -83,6 +88,20 @@ static int unread_rule(const ompdp_region_info_t *it) {
   }
 }
 
+/* A copy in that nothing reads (the compiler's WRITES_FIRST, which it
+ * gives only to to and tofrom items of target and target data): the
+ * region, or the first kernel of the `target data` region to use the item,
+ * writes every element before it reads any. Not with `always` or a mapper
+ * (the program asked for the copy, or the copy is the mapper's). */
+static int overwritten_rule(const ompdp_region_info_t *it) {
+  if (!(it->access_flags & OMPDP_IA_WRITES_FIRST) ||
+      (it->modifiers & (OMPDP_MOD_ALWAYS | OMPDP_MOD_MAPPER)) ||
+      (it->construct != OMPDP_CK_TARGET && it->construct != OMPDP_CK_TARGET_DATA) ||
+      (it->map_type != OMPDP_MT_TO && it->map_type != OMPDP_MT_TOFROM))
+    return OMPDP_OVERBROAD_NONE;
+  return OMPDP_OVERBROAD_OVERWRITTEN;
+}
+
 static int target_rule(const ompdp_region_info_t *it) {
   if (it->construct != OMPDP_CK_TARGET || (it->modifiers & OMPDP_MOD_ALWAYS))
     return OMPDP_OVERBROAD_NONE;
@@ -107,7 +126,9 @@ static int target_rule(const ompdp_region_info_t *it) {
 
 int ompdp_overbroad_rule(const ompdp_region_info_t *it) {
   int rule = target_rule(it);
-  return rule != OMPDP_OVERBROAD_NONE ? rule : unread_rule(it);
+  if (rule == OMPDP_OVERBROAD_NONE)
+    rule = unread_rule(it);
+  return rule != OMPDP_OVERBROAD_NONE ? rule : overwritten_rule(it);
 }
 
 static int overbroad_feed(void *p, ompdp_engine_t *g, const ompdp_xev_t *e) {
@@ -155,7 +176,7 @@ static int overbroad_feed(void *p, ompdp_engine_t *g, const ompdp_xev_t *e) {
   case OMPDP_EV_TRANSFER:
     if (!(rule == OMPDP_OVERBROAD_REMOVE && (h2d || d2h)) &&
         !((rule == OMPDP_OVERBROAD_TO || rule == OMPDP_OVERBROAD_UNREAD) && d2h) &&
-        !(rule == OMPDP_OVERBROAD_FROM && h2d))
+        !((rule == OMPDP_OVERBROAD_FROM || rule == OMPDP_OVERBROAD_OVERWRITTEN) && h2d))
       return 0;
     if (ompdp_g_select(g, OMPDP_FK_OVERBROAD_MAP, e, NULL, (uint32_t)rule) == OMPDP_NONE)
       return -1;
@@ -186,6 +207,17 @@ static char *overbroad_text(const ompdp_finding_t *f, const ompdp_region_info_t 
              "the host never reads what the copies back of %s from device%s %s bring (after "
              "them it only overwrites or frees it, and no other pointer reaches it): %s",
              f->variable ? f->variable : "this item", plural, d, how);
+  } else if (rule == OMPDP_OVERBROAD_OVERWRITTEN) {
+    /* The clause says what keeps the rest: a `from` part stays. */
+    const char *c = f->clause ? f->clause : "";
+    int tofrom = strstr(c, "tofrom") != NULL;
+    snprintf(buf, sizeof(buf),
+             "%s writes every element of %s before reading any (the compiler proved it), so "
+             "nothing reads what the copies in to device%s %s send: map it with `map(%s: %s)`",
+             item && item->construct == OMPDP_CK_TARGET_DATA
+                 ? "the first kernel of the `target data` region to use it"
+                 : "the region",
+             f->variable ? f->variable : "this item", plural, d, tofrom ? "from" : "alloc", v);
   } else if (rule == OMPDP_OVERBROAD_TO)
     snprintf(buf, sizeof(buf),
              "the region only reads %s: map it with `map(to: %s)`, which drops the copies "

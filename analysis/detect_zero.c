@@ -17,6 +17,10 @@
 |* they are not worth a device-side fill. Device-to-host zeros are the device's results,
 |* not this pattern.
 |*
+|* Its second kind is ValueExpert's "single value": a copy whose elements
+|* all held one other value, which the runtime saw in the bytes and noted
+|* under their content hash (single_value.c), with the same threshold.
+|*
 \*===----------------------------------------------------------------------===*/
 #include "detect.h"
 
@@ -24,6 +28,7 @@
 #include <xxhash.h>
 
 #include "ompdp/content_hash.h"
+#include "single_value.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -181,11 +186,19 @@ static int zero_feed(void *p, ompdp_engine_t *g, const ompdp_xev_t *e) {
   uint64_t zh;
   if (ompdp_zero_lookup(z, e->d->bytes, &zh))
     return -1;
-  if (e->hash != zh)
-    return 0;
-  if (ompdp_g_select(g, OMPDP_FK_ZERO_TRANSFER, e, NULL, 0) == OMPDP_NONE)
+  int kind = OMPDP_FK_ZERO_TRANSFER;
+  if (e->hash != zh) {
+    /* Another value in every element: the runtime saw it in the bytes
+     * (single_value.c). */
+    uint64_t pattern;
+    uint32_t period;
+    if (!ompdp_single_value_find(e->hash, &pattern, &period))
+      return 0;
+    kind = OMPDP_FK_SINGLE_VALUE_TRANSFER;
+  }
+  if (ompdp_g_select(g, kind, e, NULL, 0) == OMPDP_NONE)
     return -1;
-  ompdp_g_match(g, OMPDP_FK_ZERO_TRANSFER, e->seq, OMPDP_NONE, 0);
+  ompdp_g_match(g, kind, e->seq, OMPDP_NONE, 0);
   return 0;
 }
 
@@ -202,22 +215,28 @@ static char *zero_text(const ompdp_finding_t *f, const ompdp_region_info_t *item
   char buf[512];
   const char *plural = f->num_devices > 1 ? "s" : "";
   const char *v = f->variable ? f->variable : "...";
+  /* Zeros can also be written by `omp_target_memset`; another value, of
+   * elements wider than a byte, only by a loop. */
+  int single = f->kind == OMPDP_FK_SINGLE_VALUE_TRANSFER;
+  const char *copied = single ? "every element" : "every byte";
+  const char *held = single ? "held one value" : "was zero";
+  const char *with = single ? "with it" : "with zeros";
   if (item && item->construct == OMPDP_CK_TARGET_UPDATE) {
     /* The update needs the item present: mapping it otherwise says
      * nothing. What it sends can be written on the device instead. */
     const char *x = item->expr && item->expr[0] ? item->expr : v;
     snprintf(buf, sizeof(buf),
-             "every byte `target update to(%s)` copied to device%s %s was zero: fill the "
-             "present section with zeros on the device instead of the update (a `target` loop "
-             "that finds it present, or `omp_target_memset` on its device address)",
-             x, plural, d);
+             "%s `target update to(%s)` copied to device%s %s %s: fill the present section %s "
+             "on the device instead of the update (a `target` loop that finds it present%s)",
+             copied, x, plural, d, held, with,
+             single ? "" : ", or `omp_target_memset` on its device address");
     return ompdp_strdup(buf);
   }
   snprintf(buf, sizeof(buf),
-           "every byte copied to device%s %s was zero: map %s with `map(alloc: %s)` and fill "
-           "it with zeros on the device (a `target` loop, or `omp_target_memset`) instead of "
-           "copying",
-           plural, d, f->variable ? f->variable : "the buffer", v);
+           "%s copied to device%s %s %s: map %s with `map(alloc: %s)` and fill it %s on the "
+           "device (a `target` loop%s) instead of copying",
+           copied, plural, d, held, f->variable ? f->variable : "the buffer", v,
+           single ? "with that value" : "with zeros", single ? "" : ", or `omp_target_memset`");
   return ompdp_strdup(buf);
 }
 
@@ -258,15 +277,34 @@ static char *zero_routine_text(const ompdp_finding_t *f, const ompdp_routine_cal
   return ompdp_strdup(buf);
 }
 
+/* At a routine call, single value: a kernel that writes it replaces the
+ * copy. */
+static char *single_routine_text(const ompdp_finding_t *f, const ompdp_routine_call_t *c) {
+  char buf[512], dst[128];
+  ompdp_routine_argument(c, 0, dst, sizeof(dst));
+  snprintf(buf, sizeof(buf),
+           "every element of %s that `%s` copied to device%s %s held one value: write it on "
+           "the device instead, with a kernel `#pragma omp target is_device_ptr(%s)` that "
+           "fills the memory",
+           c->variable, c->routine, c->plural, c->devices, dst[0] ? dst : "...");
+  return ompdp_strdup(buf);
+}
+
 const ompdp_detection_t ompdp_detect_zero = {
-    .name = "zero-filled transfers",
+    .name = "zero-filled and single-value transfers",
     .kinds = {{.kind = OMPDP_FK_ZERO_TRANSFER,
                .transfer_devices = 1,
                .aux = OMPDP_AUX_NONE,
                .rewrite = OMPDP_RR_ALLOC_AND_FILL,
                .rewrites = 1u << OMPDP_RK_ALLOC_AND_FILL,
-               .routine_text = zero_routine_text}},
-    .num_kinds = 1,
+               .routine_text = zero_routine_text},
+              {.kind = OMPDP_FK_SINGLE_VALUE_TRANSFER,
+               .transfer_devices = 1,
+               .aux = OMPDP_AUX_NONE,
+               .rewrite = OMPDP_RR_ALLOC_AND_FILL,
+               .rewrites = 1u << OMPDP_RK_ALLOC_AND_FILL,
+               .routine_text = single_routine_text}},
+    .num_kinds = 2,
     .create = zero_new,
     .on_transfer = zero_feed,
     .memory = zero_memory,

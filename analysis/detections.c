@@ -22,7 +22,7 @@
   D(round_trip) K(round_trip, ROUND_TRIP)                   /* Algorithm 2 */                   \
   D(allocs) K(allocs, REPEATED_ALLOC) K(allocs, UNUSED_ALLOC) /* Algorithms 3 and 4 */          \
   D(unused_transfer) K(unused_transfer, UNUSED_TRANSFER)    /* Algorithm 5 */                   \
-  D(zero) K(zero, ZERO_TRANSFER)                                                                 \
+  D(zero) K(zero, ZERO_TRANSFER) K(zero, SINGLE_VALUE_TRANSFER)                                 \
   D(overbroad) K(overbroad, OVERBROAD_MAP)                                                       \
   D(lifetime) K(lifetime, EARLY_ALLOC) K(lifetime, LATE_RELEASE)
 

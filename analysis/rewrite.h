@@ -55,6 +55,13 @@ int ompdp_rw_set_map_type(ompdp_rewrite_t *rw, const ompdp_rw_region_t *reg,
                           uint32_t k, ompdp_map_type_t type, int always,
                           const char **why);
 
+/* Passes items ks[0..nk), whole variables, as `firstprivate(...)`: an
+ * implicit item (nk 1) gets the clause at the end of the directive; the
+ * explicit ones, all of one clause, leave it for a `firstprivate` clause
+ * in its place, after what remains of it. */
+int ompdp_rw_firstprivate_items(ompdp_rewrite_t *rw, const ompdp_rw_region_t *reg,
+                                const uint32_t *ks, size_t nk, const char **why);
+
 /* Inserts `#pragma omp target data map(<types[0]>: <items[0]>) ...` on its
  * own line before the innermost loop around the constructs of items[0..n)
  * (one loop for all), with the loop's indentation. */

@@ -137,6 +137,12 @@ static int fits(const ompdp_rewrite_t *a, const ompdp_rewrite_t *b) {
   return 1;
 }
 
+/* A firstprivate rewrite whose objects go in the launch's packed buffer
+ * (it adds that buffer's allocation); scalars passed by value do not. */
+static int packs(const ompdp_rewrite_t *rw) {
+  return rw->kind == OMPDP_RK_FIRSTPRIVATE && rw->ops_added.c[OMPDP_OC_ALLOC].count;
+}
+
 /* Adds b's edits and savings to a. *packed: a already counts the buffer of
  * firstprivate objects that a launch copies in (one for all of them). 0,
  * or -1 when out of memory. */
@@ -174,7 +180,7 @@ static int absorb(ompdp_rewrite_t *a, const ompdp_rewrite_t *b, int *packed) {
   a->transfers_removed += b->transfers_removed;
   a->allocs_removed += b->allocs_removed;
   a->bytes_removed += b->bytes_removed;
-  int fp = b->kind == OMPDP_RK_FIRSTPRIVATE;
+  int fp = packs(b);
   if (fp && *packed) {
     /* One packed buffer per launch for all of them, counted already: b's
      * is saved too. */
@@ -238,7 +244,7 @@ int ompdp_rw_combine_at_construct(ompdp_report_t *r, unsigned k) {
      * a finding whose rewrite makes the same edits as one of them (a
      * rewrite copied to the site's other findings) is joined too. */
     size_t nt = 1, joinedn = 1;
-    int packed = first->kind == OMPDP_RK_FIRSTPRIVATE;
+    int packed = packs(first);
     taken[0] = 0;
     for (size_t q = 1; q < m && !rc; ++q) {
       ompdp_rewrite_t *rw = of_kind(&r->findings[members[q]], k);

@@ -10,6 +10,7 @@
 |*
 \*===----------------------------------------------------------------------===*/
 #include "rewrite_impl.h"
+#include "single_value.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -409,6 +410,18 @@ int ompdp_rw_facts_feed(ompdp_rw_facts_t *f, const ompdp_event_t *e) {
             f->zero_hash = ompdp_zero_hash(e->bytes);
           }
           s->h2d_zero += e->hash == f->zero_hash;
+          uint64_t pattern;
+          uint32_t period;
+          if (e->hash != f->zero_hash && ompdp_single_value_find(e->hash, &pattern, &period)) {
+            /* One value in every element: the same at every copy, or -1. */
+            if (!s->h2d_single) {
+              s->single_pattern = pattern;
+              s->single_period = (int32_t)period;
+            } else if (s->single_pattern != pattern || s->single_period != (int32_t)period) {
+              s->single_period = -1;
+            }
+            s->h2d_single++;
+          }
         }
       }
     } else {

@@ -99,6 +99,11 @@ typedef struct ompdp_rw_plan {
   const ompdp_plan_t *facts;
   uint32_t *by_site; /* site indexes, by (region, item) */
   uint64_t mult;     /* ns = time * mult >> 32; 0: time is in ns */
+  /* Per site: 1 when a rewrite already drops its copies back (an
+   * overbroad map's `tofrom` -> `to`: the host never reads them, or the
+   * region only reads the item), which a fill's `target exit data` then
+   * does not bring back either; NULL: none. */
+  const unsigned char *no_copy_back;
 } ompdp_rw_plan_t;
 
 /* The site of (region, item): its index + 1, or 0 when the run had none. */

@@ -274,63 +274,167 @@ static int plan_unused_transfer(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
 /* The largest object passed as firstprivate instead of mapped: it goes
  * with the kernel's arguments. */
 #define FIRSTPRIVATE_MAX_BYTES 1024
+/* The most items of one clause passed as firstprivate by one rewrite. */
+#define FIRSTPRIVATE_MAX_ITEMS 64
 
-/* A small object that a kernel construct maps implicitly (an aggregate: a
- * struct passed by value, say) and only reads, allocated, copied in and
- * copied back at every launch: `firstprivate(x)` at the end of the
- * directive gives the kernel a copy of its bytes instead, with the launch.
- * Made when its type is trivially copyable (the compiler says so; every C
- * type is), and no other construct used the object while this one's
- * mapping was not live (it is never present when the construct runs, so
- * the region always read the host's bytes, as a firstprivate copy does). */
-static int plan_firstprivate(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
-                             const ompdp_region_info_t *it, const ompdp_rw_site_t *s) {
+/* Whether item j of a construct may be passed as firstprivate: a small
+ * object that the kernel maps (implicitly, an aggregate: a struct passed
+ * by value, say; or explicitly, `map(to: n)`) and only reads, allocated
+ * and copied in (and back) at every launch. It is one whole object (not
+ * an array) of a trivially copyable type (the compiler says so; every C
+ * type is) other than a pointer (a mapped pointer may be attached to its pointee's device
+ * copy), no other item of the construct maps the variable, the region only
+ * reads it (the compiler says so, and no copy back brought other bytes),
+ * and no other construct used the object while this one's mapping was not
+ * live (it is never present when the construct runs, so the region always
+ * read the host's bytes, as a firstprivate copy does). Its site, or NULL. */
+static const ompdp_rw_site_t *firstprivate_site(const ompdp_rw_plan_t *c,
+                                                const ompdp_rw_items_t *ri, uint32_t region,
+                                                uint32_t j) {
+  const ompdp_region_info_t *it = &ri->items[j];
   uint32_t need = OMPDP_FILL_WHOLE | OMPDP_FILL_TRIVIAL;
-  if (it->construct != OMPDP_CK_TARGET || !it->implicit || (it->fill_flags & need) != need ||
-      it->fill_count != 1 || !it->fill_elem_size || it->fill_elem_size > FIRSTPRIVATE_MAX_BYTES ||
-      !ompdp_rw_is_identifier(it->variable) || !it->end_line || !it->end_column ||
-      s->outside || s->multi_buf || !s->allocs || s->allocs != s->h2d ||
-      s->deletes != s->allocs || s->alloc_bytes != it->fill_elem_size)
+  uint64_t size = (uint64_t)it->fill_count * it->fill_elem_size;
+  if (it->construct != OMPDP_CK_TARGET || it->access != OMPDP_ACCESS_READ ||
+      (it->map_type != OMPDP_MT_TO && it->map_type != OMPDP_MT_TOFROM) ||
+      (it->modifiers & (OMPDP_MOD_ALWAYS | OMPDP_MOD_PRESENT | OMPDP_MOD_MAPPER)) ||
+      (it->access_flags & OMPDP_IA_REDUCTION) || (it->fill_flags & need) != need ||
+      it->fill_count != 1 || !it->fill_elem_size || size > FIRSTPRIVATE_MAX_BYTES ||
+      strchr(it->fill_type, '*') || !ompdp_rw_is_identifier(it->variable) ||
+      (!it->implicit && strcmp(it->expr, it->variable)))
+    return NULL;
+  for (uint32_t k = 0; k < ri->reg.num_items; ++k)
+    if (k != j && !strcmp(ri->items[k].variable, it->variable))
+      return NULL;
+  uint32_t si = ompdp_rw_site_find(c, region, (int)j);
+  const ompdp_rw_site_t *s = si ? &c->facts->sites[si - 1] : NULL;
+  if (!s || !s->buf || s->outside || !s->allocs || s->allocs != s->h2d ||
+      s->deletes != s->allocs || s->sizes_differ || s->alloc_bytes != size ||
+      (s->d2h && s->dev_changed))
+    return NULL;
+  return s;
+}
+
+/* Passes the small objects a kernel only reads as `firstprivate(x)` (see
+ * firstprivate_site): the item of s, with every other item of its clause
+ * that qualifies too (one edit of the clause for all of them); the kernel
+ * gets a copy of the bytes with the launch. group[0..*ng) gets the items
+ * (their sites are the rewrite's). */
+static size_t firstprivate_group(const ompdp_rw_plan_t *c, const ompdp_rw_items_t *ri,
+                                 const ompdp_rw_site_t *s, uint32_t *group) {
+  const ompdp_region_info_t *it = &ri->items[s->item];
+  size_t ng = 0;
+  if (firstprivate_site(c, ri, s->region, (uint32_t)s->item) != s)
+    return 0;
+  group[ng++] = (uint32_t)s->item;
+  if (!it->implicit)
+    for (uint32_t j = 0; j < ri->reg.num_items && ng < FIRSTPRIVATE_MAX_ITEMS; ++j) {
+      const ompdp_region_info_t *o = &ri->items[j];
+      if (j != (uint32_t)s->item && !o->implicit && o->clause_line == it->clause_line &&
+          o->clause_column == it->clause_column && firstprivate_site(c, ri, s->region, j))
+        group[ng++] = j;
+    }
+  return ng;
+}
+
+/* Marks the sites of a firstprivate rewrite's items (firstprivate_group)
+ * as rewritten by finding + 1 `by`, whose rewrite their findings show. */
+static void claim_group(const ompdp_rw_plan_t *c, size_t *removal, uint32_t region,
+                        const uint32_t *group, size_t ng, size_t by) {
+  for (size_t g = 0; g < ng; ++g) {
+    uint32_t si = ompdp_rw_site_find(c, region, (int)group[g]);
+    if (si && !removal[si - 1])
+      removal[si - 1] = by;
+  }
+}
+
+static int plan_firstprivate(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
+                             const ompdp_rw_items_t *ri, const ompdp_rw_site_t *s,
+                             uint32_t *group, size_t *ng) {
+  const ompdp_region_info_t *it = &ri->items[s->item];
+  if (!(*ng = firstprivate_group(c, ri, s, group)))
     return -1;
   ompdp_rewrite_t *rw = ompdp_finding_add_rewrite(f, OMPDP_RK_FIRSTPRIVATE);
   if (!rw)
     return -2;
   const char *why = NULL;
-  ompdp_strbuf_t t = {0};
-  ompdp_sb_printf(&t, " firstprivate(%s)\n", it->variable);
-  char *rep = ompdp_sb_take(&t);
-  /* As an implicit item's explicit clause: at the end of the directive. */
-  int rc = rep ? ompdp_rw_add_edit(rw, it, it->end_line, it->end_column, it->end_line + 1, 1, "",
-                                   rep, &why)
-               : (why = OMPDP_RW_OOM, -1);
-  free(rep);
-  ompdp_strbuf_t d = {0}, a = {0};
-  ompdp_sb_printf(&d,
-                  "pass `%s` (%" PRIu32 " bytes) to the kernel at %s:%" PRIu32
-                  " as `firstprivate(%s)`: the region only reads it, and its bytes go in the "
-                  "buffer of firstprivate objects that each launch copies in once, instead of "
-                  "an allocation, a copy in and a copy back of their own",
-                  it->variable, it->fill_elem_size, ompdp_rw_basename(it->file), it->line,
-                  it->variable);
+  int rc = ompdp_rw_firstprivate_items(rw, &ri->reg, group, *ng, &why);
+  ompdp_strbuf_t d = {0}, a = {0}, names = {0};
+  ompdp_oc_t rm = {{0}}, add = {{0}};
+  uint64_t transfers = 0, allocs = 0, bytes = 0, time = 0, launches = 0;
+  int packed = 0, by_values = 0;
+  for (size_t g = 0; g < *ng; ++g) {
+    const ompdp_region_info_t *x = &ri->items[group[g]];
+    const ompdp_rw_site_t *xs = firstprivate_site(c, ri, s->region, group[g]);
+    uint64_t size = (uint64_t)x->fill_count * x->fill_elem_size;
+    /* A scalar that fits in a pointer goes with the launch's arguments,
+     * by value; anything else in the buffer of firstprivate objects. */
+    int by_value = (x->fill_flags & OMPDP_FILL_SCALAR) && x->fill_count == 1 &&
+                   x->fill_elem_size <= sizeof(uint64_t);
+    ompdp_sb_printf(&d, "%s`%s` (%" PRIu64 " bytes)", !g ? "pass " : g + 1 < *ng ? ", " : " and ",
+                    x->variable, size);
+    ompdp_sb_printf(&names, "%s%s", g ? ", " : "", x->variable);
+    ompdp_oc_add(rm, OMPDP_OC_H2D, xs->h2d, xs->bytes_h2d, xs->dur_h2d);
+    ompdp_oc_add(rm, OMPDP_OC_D2H, xs->d2h, xs->bytes_d2h, xs->dur_d2h);
+    ompdp_rw_oc_site_allocs(rm, xs, xs->allocs, 1);
+    transfers += xs->h2d + xs->d2h;
+    allocs += xs->allocs;
+    bytes += xs->bytes_h2d + xs->bytes_d2h;
+    time += xs->dur_h2d + xs->dur_d2h + xs->dur_alloc + xs->dur_delete;
+    by_values += by_value;
+    if (!by_value) {
+      /* Into the packed buffer, in place of its own copy in. */
+      bytes -= xs->allocs * size;
+      if (!packed)
+        launches = xs->allocs;
+      packed = 1;
+      ompdp_oc_add(add, OMPDP_OC_H2D, 0, xs->allocs * size, 0);
+    }
+  }
   /* libomptarget packs a launch's firstprivate objects that are not
    * passed by value into one buffer, allocated, copied in and freed at
-   * every launch: what remains of the item's operations, once per launch
-   * however many objects go in it (none more when the launch had such a
-   * buffer already: the saving is at least this). */
-  uint64_t n = s->allocs;
-  ompdp_oc_t rm = {{0}}, add = {{0}};
-  ompdp_oc_add(rm, OMPDP_OC_H2D, s->h2d, s->bytes_h2d, s->dur_h2d);
-  ompdp_oc_add(rm, OMPDP_OC_D2H, s->d2h, s->bytes_d2h, s->dur_d2h);
-  ompdp_rw_oc_site_allocs(rm, s, s->allocs, 1);
-  ompdp_oc_add(add, OMPDP_OC_H2D, n, n * it->fill_elem_size, s->dur_h2d);
-  ompdp_rw_oc_site_allocs(add, s, n, 1);
-  uint64_t time = s->dur_d2h;
+   * every launch: once per launch however many objects go in it (none more
+   * when the launch had such a buffer already: the saving is at least
+   * this). */
+  if (packed) {
+    ompdp_oc_add(add, OMPDP_OC_H2D, launches, 0, s->dur_h2d);
+    ompdp_rw_oc_site_allocs(add, s, launches, 1);
+    transfers -= launches;
+    allocs -= launches;
+    time -= s->dur_h2d + s->dur_alloc + s->dur_delete;
+  }
+  /* One object in a buffer of its own per launch instead of a mapping
+   * of its own saves nothing (a struct mapped `to`): keeping it resident
+   * may. */
+  if (!transfers && !allocs) {
+    free(names.d);
+    free(d.d);
+    ompdp_rewrite_free(rw);
+    f->num_rewrites--;
+    return -1;
+  }
+  int many = *ng > 1;
+  ompdp_sb_printf(&d, " to the kernel at %s:%" PRIu32 " as `firstprivate(%s)`",
+                  ompdp_rw_basename(it->file), it->line, names.d ? names.d : "");
+  if (names.oom)
+    d.oom = 1;
+  free(names.d);
+  if (!it->implicit)
+    ompdp_sb_printf(&d, " instead of %s`%s`", many ? "mapping them with " : "", it->clause);
+  ompdp_sb_printf(&d, ": the region only reads %s, and %s %s", many ? "them" : "it",
+                  many ? "their" : by_values ? "its value" : "its bytes",
+                  !packed ? (many ? "values go" : "goes")
+                          : by_values ? "values go with the launch's arguments or"
+                                      : (many ? "bytes go" : "go"));
+  ompdp_sb_puts(&d, packed ? " in the buffer of firstprivate objects that each launch copies in "
+                             "once, instead of an allocation, a copy in and a copy back of their "
+                             "own"
+                           : " with the launch's arguments, instead of an allocation, a copy in "
+                             "and a copy back of their own");
   rc = ompdp_rw_with_ops(c, f,
-                         ompdp_rw_finish(f, ompdp_rw_text_said(f, rc, why), s->h2d + s->d2h - n, s->allocs - n,
-                                         s->bytes_h2d + s->bytes_d2h - n * it->fill_elem_size,
-                                         ompdp_rw_to_ns(c, time), &d, &a),
-                         (const uint64_t(*)[3])rm, (const uint64_t(*)[3])add);
-  if (rc == 0)
+                         ompdp_rw_finish(f, ompdp_rw_text_said(f, rc, why), transfers, allocs, bytes, ompdp_rw_to_ns(c, time),
+                                         &d, &a),
+                         (const uint64_t(*)[3])rm, packed ? (const uint64_t(*)[3])add : NULL);
+  if (rc == 0 && packed)
     f->rewrites[f->num_rewrites - 1].lower_bound = 1;
   return rc;
 }
@@ -375,6 +479,42 @@ static int plan_unread(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const ompdp
       (const uint64_t(*)[3])rm, NULL);
 }
 
+/* Copies in that nothing reads (the compiler's WRITES_FIRST): the region,
+ * or the first kernel of a `target data` region to use the item, writes
+ * every element before reading any. `tofrom` becomes `from`, `to`
+ * becomes `alloc`: the device's copy starts uninitialised instead of as
+ * the host's bytes, which nothing reads. The compiler's fact holds for
+ * every execution, whatever buffer it maps, so the run only has to show
+ * the copies. */
+static int plan_overwritten(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
+                            const ompdp_rw_items_t *ri, const ompdp_rw_site_t *s) {
+  const ompdp_region_info_t *it = &ri->items[s->item];
+  if (!s->h2d)
+    return -1;
+  ompdp_map_type_t to = it->map_type == OMPDP_MT_TOFROM ? OMPDP_MT_FROM : OMPDP_MT_ALLOC;
+  ompdp_rewrite_t *rw = ompdp_finding_add_rewrite(f, OMPDP_RK_CHANGE_MAP_TYPE);
+  if (!rw)
+    return -2;
+  const char *why = NULL;
+  int rc = ompdp_rw_set_map_type(rw, &ri->reg, (uint32_t)s->item, to, 0, &why);
+  const char *name = it->implicit ? it->variable : it->expr;
+  ompdp_strbuf_t d = {0}, a = {0};
+  ompdp_sb_printf(&d, "map `%s` with `%s` instead of `%s` at %s:%" PRIu32 ": %s", name,
+                  ompdp_map_type_name(to), ompdp_map_type_name(it->map_type),
+                  ompdp_rw_basename(it->file), it->line,
+                  it->construct == OMPDP_CK_TARGET_DATA
+                      ? "the first kernel of the region to use it writes every element before "
+                        "reading any"
+                      : "the region writes every element before reading any");
+  ompdp_sb_puts(&d, ", so nothing reads what the copy in sends (the compiler proved it)");
+  ompdp_oc_t rm = {{0}};
+  ompdp_oc_add(rm, OMPDP_OC_H2D, s->h2d, s->bytes_h2d, s->dur_h2d);
+  return ompdp_rw_with_ops(
+      c, f,
+      ompdp_rw_finish(f, rc, s->h2d, 0, s->bytes_h2d, ompdp_rw_to_ns(c, s->dur_h2d), &d, &a),
+      (const uint64_t(*)[3])rm, NULL);
+}
+
 /* Overbroad maps (detect_overbroad.c): the item a target region never
  * touches goes; a tofrom item it only reads becomes `to`, one it only
  * writes `from`. The run must agree with the region table: the copies
@@ -388,6 +528,8 @@ static int plan_overbroad(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
   int rule = ompdp_overbroad_rule(it);
   if (rule == OMPDP_OVERBROAD_UNREAD)
     return plan_unread(c, f, ri, s);
+  if (rule == OMPDP_OVERBROAD_OVERWRITTEN)
+    return plan_overwritten(c, f, ri, s);
   if (rule == OMPDP_OVERBROAD_NONE)
     return refuse(f, "the compiler's region table does not show the region only reading, only "
                      "writing or never touching the item, which a narrower map needs");
@@ -395,7 +537,9 @@ static int plan_overbroad(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
     return refuse(f, "the construct mapped a different host buffer at different executions, "
                      "and ompdp narrows a map only on what it saw of one buffer");
   if (rule == OMPDP_OVERBROAD_TO) {
-    int prc = plan_firstprivate(c, f, it, s);
+    uint32_t group[FIRSTPRIVATE_MAX_ITEMS];
+    size_t ng;
+    int prc = plan_firstprivate(c, f, ri, s, group, &ng);
     if (prc != -1)
       return prc;
   }
@@ -516,6 +660,22 @@ static int plain_bound(const char *x) {
   return 1;
 }
 
+/* The value a fill writes other than zero: the bytes that every copy in
+ * of its site held, repeated every `period` bytes from the section's first
+ * (plan site's single_pattern: byte i of a copy is byte i % 8 of it). */
+typedef struct fill_value {
+  uint64_t pattern;
+  uint32_t period;
+} fill_value_t;
+
+/* The value's bytes as words say them: "the bytes `00 00 80 3f` repeated". */
+static void put_value_words(ompdp_strbuf_t *b, const fill_value_t *val) {
+  ompdp_sb_puts(b, "the bytes `");
+  for (uint32_t i = 0; i < val->period; ++i)
+    ompdp_sb_printf(b, "%s%02x", i ? " " : "", (unsigned)(val->pattern >> (8 * i)) & 0xffu);
+  ompdp_sb_puts(b, "` repeated");
+}
+
 /* The device-side fill of the item (its fill facts, region_view.h): a
  * `target teams distribute parallel for` that finds the item present
  * (map(alloc: ...)) and writes zero to every element, with `= 0` for an
@@ -524,10 +684,12 @@ static int plain_bound(const char *x) {
  * around the fill. Every line is indented with ind spaces and ends with a
  * newline; dev is the construct's device clause (" device(1)") or "".
  * Returns 0, or -1 when the item's facts do not allow one. */
-int ompdp_rw_put_fill(ompdp_strbuf_t *b, const ompdp_region_info_t *it, uint32_t ind,
-                      const char *dev) {
+static int put_fill(ompdp_strbuf_t *b, const ompdp_region_info_t *it, uint32_t ind,
+                    const char *dev, const fill_value_t *val) {
   const char *v = it->variable;
-  int scalar = (it->fill_flags & OMPDP_FILL_SCALAR) != 0;
+  /* Another value than zero is written byte by byte (below), whatever the
+   * type: the bytes the copies held, in their order. */
+  int scalar = (it->fill_flags & OMPDP_FILL_SCALAR) != 0 && !val;
   if (!ompdp_rw_is_identifier(v) || !respellable_type(it->fill_type) || !it->fill_elem_size)
     return -1;
   ompdp_strbuf_t first = {0}, count = {0}, base = {0};
@@ -593,7 +755,13 @@ int ompdp_rw_put_fill(ompdp_strbuf_t *b, const ompdp_region_info_t *it, uint32_t
     ompdp_sb_printf(
         b, "%*sfor (long long ompdp_i = 0; ompdp_i < %s * (long long)sizeof(%s); ++ompdp_i)\n",
         (int)ind, "", n, it->fill_type);
-    ompdp_sb_printf(b, "%*s  ((unsigned char *)%s)[ompdp_i] = 0;\n", (int)ind, "", at0);
+    if (val)
+      ompdp_sb_printf(b,
+                      "%*s  ((unsigned char *)%s)[ompdp_i] = (unsigned char)(0x%016" PRIx64
+                      "ULL >> (8 * (ompdp_i & 7)));\n",
+                      (int)ind, "", at0, val->pattern);
+    else
+      ompdp_sb_printf(b, "%*s  ((unsigned char *)%s)[ompdp_i] = 0;\n", (int)ind, "", at0);
   }
   if (hoist)
     ompdp_sb_printf(b, "%*s}\n", (int)ind - 2, "");
@@ -601,6 +769,13 @@ int ompdp_rw_put_fill(ompdp_strbuf_t *b, const ompdp_region_info_t *it, uint32_t
   free(n);
   free(at0);
   return 0;
+}
+
+/* The zero fill of it (put_fill), for the rewrites of other files (keeping
+ * data resident at a caller, rewrite_keep.c). */
+int ompdp_rw_put_fill(ompdp_strbuf_t *b, const ompdp_region_info_t *it, uint32_t ind,
+                      const char *dev) {
+  return put_fill(b, it, ind, dev, NULL);
 }
 
 /* The construct's device clause as " device(...)" into dev (or "" when
@@ -633,9 +808,10 @@ static int refuse_update(ompdp_finding_t *f, const char *why) {
  * alloc-and-fill rewrite of f that will carry it: 0 with *text (malloc'd)
  * and *rw, -1 when no fill can be written for it, -2 when out of memory. */
 static int start_fill(ompdp_finding_t *f, const ompdp_region_info_t *it, uint32_t ind,
-                      const char *dev, char **text, ompdp_rewrite_t **rw) {
+                      const char *dev, const fill_value_t *val, char **text,
+                      ompdp_rewrite_t **rw) {
   ompdp_strbuf_t fill = {0};
-  if (ompdp_rw_put_fill(&fill, it, ind, dev)) {
+  if (put_fill(&fill, it, ind, dev, val)) {
     int oom = fill.oom;
     free(fill.d);
     return oom ? -2 : -1;
@@ -658,7 +834,8 @@ static int start_fill(ompdp_finding_t *f, const ompdp_region_info_t *it, uint32_
  * evaluated them, so neither another buffer each time nor another size
  * matters; a whole variable must have been sent whole every time. */
 static int plan_zero_update(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
-                            const ompdp_rw_items_t *ri, const ompdp_rw_site_t *s) {
+                            const ompdp_rw_items_t *ri, const ompdp_rw_site_t *s,
+                            const fill_value_t *val) {
   const ompdp_region_info_t *it = &ri->items[s->item];
   if (it->map_type != OMPDP_MT_UPDATE_TO || !s->h2d)
     return refuse(f, "the `target update` is not a `to` of this item that the run saw copy");
@@ -682,10 +859,14 @@ static int plan_zero_update(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
   if (it->modifiers & OMPDP_MOD_PRESENT)
     return refuse_update(f, "`to(present: ...)` fails when the item is absent, which the "
                             "fill's `map(alloc: ...)` would not");
-  if (s->h2d_zero != s->h2d) {
-    char why[160];
-    snprintf(why, sizeof(why), "%" PRIu64 " of its %" PRIu64 " copies sent bytes other than zeros",
-             s->h2d - s->h2d_zero, s->h2d);
+  uint64_t filled = val ? s->h2d_single : s->h2d_zero;
+  if (filled != s->h2d || (val && s->single_period <= 0)) {
+    char why[200];
+    if (filled != s->h2d)
+      snprintf(why, sizeof(why), "%" PRIu64 " of its %" PRIu64 " copies sent bytes other than %s",
+               s->h2d - filled, s->h2d, val ? "one value repeated" : "zeros");
+    else
+      snprintf(why, sizeof(why), "its copies held different values, each one value repeated");
     return refuse_update(f, why);
   }
   if ((it->fill_flags & OMPDP_FILL_WHOLE) &&
@@ -694,7 +875,7 @@ static int plan_zero_update(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
   uint32_t ind = it->column > 1 ? it->column - 1 : 0;
   char *fill_text;
   ompdp_rewrite_t *rw;
-  int frc = start_fill(f, it, ind, dev, &fill_text, &rw);
+  int frc = start_fill(f, it, ind, dev, val, &fill_text, &rw);
   if (frc == -1)
     return refuse_update(f, "the compiler gave no element type, size and one-dimensional "
                             "section (or whole variable) for it that a fill can be written "
@@ -707,18 +888,28 @@ static int plan_zero_update(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
     rc = ompdp_rw_add_edit(rw, it, it->end_line + 1, 1, it->end_line + 1, 1, "", fill_text, &why);
   free(fill_text);
   const char *file = ompdp_rw_basename(it->file);
-  ompdp_strbuf_t d = {0}, as = {0};
+  ompdp_strbuf_t d = {0}, as = {0}, what = {0};
+  if (val)
+    put_value_words(&what, val);
+  else
+    ompdp_sb_puts(&what, "zeros");
   ompdp_sb_printf(&d,
-                  "fill `%s` with zeros on the device instead of copying it with the `target "
-                  "update` at %s:%" PRIu32 ": every byte it copied in was zero, and the section "
+                  "fill `%s` with %s on the device instead of copying it with the `target "
+                  "update` at %s:%" PRIu32 ": %s, and the section "
                   "is present there, so the fill moves nothing",
-                  it->expr, file, it->line);
+                  it->expr, what.d ? what.d : "", file, it->line,
+                  val ? "every copy it made held that value in every element"
+                      : "every byte it copied in was zero");
   ompdp_sb_printf(&as,
-                  "the host's `%s` holds only zeros whenever the `target update` at %s:%" PRIu32
-                  " runs (the run saw it so at all %" PRIu64 " copies); it is present on the "
+                  "the host's `%s` holds only %s whenever the `target update` at %s:%" PRIu32
+                  " runs%s (the run saw it so at all %" PRIu64 " copies); it is present on the "
                   "device then (an update of an absent item copies nothing, which the run "
                   "cannot see: the fill would allocate a copy of its own)",
-                  it->expr, file, it->line, s->h2d);
+                  it->expr, what.d ? what.d : "", file, it->line, val ? ", with any input" : "",
+                  s->h2d);
+  if (what.oom)
+    d.oom = 1;
+  free(what.d);
   if ((it->fill_flags & OMPDP_FILL_SECTION) &&
       (strchr(it->fill_lower, '(') || strchr(it->fill_length, '(')))
     ompdp_sb_printf(&as,
@@ -751,8 +942,15 @@ static int plan_zero_update(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
 static int plan_zero_fill(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const ompdp_rw_items_t *ri,
                           const ompdp_rw_site_t *s) {
   const ompdp_region_info_t *it = &ri->items[s->item];
+  /* A single value (not zero) is written byte by byte, as the copies held
+   * it: every copy in held the same. */
+  fill_value_t value = {s->single_pattern, s->single_period > 0 ? (uint32_t)s->single_period : 0};
+  const fill_value_t *val = f->kind == OMPDP_FK_SINGLE_VALUE_TRANSFER ? &value : NULL;
+  if (val && !value.period && it->construct != OMPDP_CK_TARGET_UPDATE)
+    return refuse(f, "the copies made here held different values, so no one fill reproduces "
+                     "them all");
   if (it->construct == OMPDP_CK_TARGET_UPDATE)
-    return plan_zero_update(c, f, ri, s);
+    return plan_zero_update(c, f, ri, s, val);
   int enter = it->construct == OMPDP_CK_TARGET_ENTER_DATA;
   int structured = ompdp_rw_is_structured(it->construct);
   if ((!enter && !structured) || !ompdp_rw_has_to(it->map_type))
@@ -774,9 +972,11 @@ static int plan_zero_fill(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
   if (!enter && (it->modifiers & OMPDP_MOD_ALWAYS))
     return refuse(f, "the map has `always`, which copies even when the data is present, so a "
                      "fill before the construct would be overwritten by the copy");
-  if (!s->h2d || s->h2d_zero != s->h2d)
-    return refuse(f, "other executions of the construct copied bytes other than zeros, so "
-                     "the copy is needed there");
+  if (!s->h2d || (val ? s->h2d_single : s->h2d_zero) != s->h2d)
+    return refuse(f, val ? "other executions of the construct copied other bytes than that one "
+                           "value, so the copy is needed there"
+                         : "other executions of the construct copied bytes other than zeros, so "
+                           "the copy is needed there");
   if (s->allocs != s->h2d)
     return refuse(f, "the item was already on the device at some executions (copied without "
                      "an allocation of its own), where a fill would overwrite what the device "
@@ -820,7 +1020,7 @@ static int plan_zero_fill(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
   uint32_t ind = it->column > 1 ? it->column - 1 : 0;
   char *fill_text;
   ompdp_rewrite_t *rw;
-  int frc = start_fill(f, it, ind, dev, &fill_text, &rw);
+  int frc = start_fill(f, it, ind, dev, val, &fill_text, &rw);
   if (frc == -1)
     return refuse(f, "the compiler gave no element type, size and one-dimensional section (or "
                      "whole variable) for it that a fill can be written with");
@@ -829,7 +1029,15 @@ static int plan_zero_fill(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
   const char *why = NULL;
   int rc;
   ompdp_strbuf_t t = {0};
-  const char *back = it->map_type == OMPDP_MT_TOFROM ? "from" : "release";
+  /* The copies back stay as they were (`from` at the exit for a tofrom),
+   * unless a rewrite of the same site drops them (an overbroad map whose
+   * copies back the host never reads, or return its bytes unchanged): the
+   * exit then releases, and the fill's prediction counts the copies back
+   * too, the overbroad finding showing this rewrite instead of its own
+   * (plan_report), so that they are counted once. */
+  int drop_back = !enter && it->map_type == OMPDP_MT_TOFROM && c->no_copy_back &&
+                  c->no_copy_back[s - c->facts->sites] && s->d2h;
+  const char *back = it->map_type == OMPDP_MT_TOFROM && !drop_back ? "from" : "release";
   if (enter) {
     rc = ompdp_rw_set_map_type(rw, &ri->reg, (uint32_t)s->item, OMPDP_MT_ALLOC, -1, &why);
     if (!rc)
@@ -855,20 +1063,30 @@ static int plan_zero_fill(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
     }
   }
   free(fill_text);
-  ompdp_strbuf_t d = {0}, as = {0};
+  ompdp_strbuf_t d = {0}, as = {0}, what = {0};
+  if (val)
+    put_value_words(&what, val);
+  else
+    ompdp_sb_puts(&what, "zeros");
+  const char *why_fill = val ? "every copy in held that value in every element"
+                             : "every byte copied in was zero";
   if (enter)
     ompdp_sb_printf(&d,
-                    "map `%s` with `alloc` at %s:%" PRIu32 " and fill it with zeros on the device "
-                    "right after: every byte copied in was zero",
-                    it->expr, ompdp_rw_basename(it->file), it->line);
+                    "map `%s` with `alloc` at %s:%" PRIu32 " and fill it with %s on the device "
+                    "right after: %s",
+                    it->expr, ompdp_rw_basename(it->file), it->line, what.d ? what.d : "",
+                    why_fill);
   else
     ompdp_sb_printf(&d,
-                    "allocate `%s` and fill it with zeros on the device before the %s construct at "
+                    "allocate `%s` and fill it with %s on the device before the %s construct at "
                     "%s:%" PRIu32
                     ", which then finds it present; `target exit data map(%s: %s)` after "
-                    "it: every byte copied in was zero",
-                    it->expr, ompdp_construct_kind_name(it->construct), ompdp_rw_basename(it->file),
-                    it->line, back, it->expr);
+                    "it: %s",
+                    it->expr, what.d ? what.d : "", ompdp_construct_kind_name(it->construct),
+                    ompdp_rw_basename(it->file), it->line, back, it->expr, why_fill);
+  if (what.oom)
+    d.oom = 1;
+  free(what.d);
   if (enter)
     ompdp_sb_printf(&as,
                     "`%s` is not on the device already when the `target enter data` runs (the run "
@@ -880,10 +1098,26 @@ static int plan_zero_fill(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
                     "%sthe bounds of `%s` evaluate the same once more (calls in them have no "
                     "side effects)",
                     as.len ? "; " : "", it->expr);
+  /* Zeros are most often the program's own (calloc, memset); another
+   * value may have come from the run's input, which the fill would then
+   * keep for every input. */
+  if (val)
+    ompdp_sb_printf(&as,
+                    "%sthe host's `%s` holds that value in every element whenever the %s runs, "
+                    "with any input (the run saw it so at all %" PRIu64 " copies in)",
+                    as.len ? "; " : "", it->expr, enter ? "`target enter data`" : "construct",
+                    s->h2d);
   ompdp_oc_t rm = {{0}};
   ompdp_oc_add(rm, OMPDP_OC_H2D, s->h2d, s->bytes_h2d, s->dur_h2d);
+  uint64_t n = s->h2d, bytes = s->bytes_h2d, dur = s->dur_h2d;
+  if (drop_back) {
+    ompdp_oc_add(rm, OMPDP_OC_D2H, s->d2h, s->bytes_d2h, s->dur_d2h);
+    n += s->d2h;
+    bytes += s->bytes_d2h;
+    dur += s->dur_d2h;
+  }
   return ompdp_rw_with_ops(
-      c, f, ompdp_rw_finish(f, ompdp_rw_text_said(f, rc, why), s->h2d, 0, s->bytes_h2d, ompdp_rw_to_ns(c, s->dur_h2d), &d, &as),
+      c, f, ompdp_rw_finish(f, ompdp_rw_text_said(f, rc, why), n, 0, bytes, ompdp_rw_to_ns(c, dur), &d, &as),
       (const uint64_t(*)[3])rm, NULL);
 }
 
@@ -908,7 +1142,18 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
    * other rewrite: its unused transfers get the same removal, and it is not
    * kept resident. removal[site] = finding + 1 holding that rewrite. */
   size_t *removal = calloc(facts->num_sites ? facts->num_sites : 1, sizeof(*removal));
-  if (!removal) {
+  /* copies_in_go[site]: its rewrite leaves no copy in there. */
+  unsigned char *copies_in_go = calloc(facts->num_sites ? facts->num_sites : 1, 1);
+  /* narrowed[site]: finding + 1 whose overbroad rewrite drops the site's
+   * copies back; no_copy_back[site] says so to the fill. */
+  size_t *narrowed = calloc(facts->num_sites ? facts->num_sites : 1, sizeof(*narrowed));
+  unsigned char *no_copy_back = calloc(facts->num_sites ? facts->num_sites : 1, 1);
+  c.no_copy_back = no_copy_back;
+  if (!removal || !copies_in_go || !narrowed || !no_copy_back) {
+    free(removal);
+    free(copies_in_go);
+    free(narrowed);
+    free(no_copy_back);
     free(c.by_site);
     return -1;
   }
@@ -976,19 +1221,72 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
         continue;
       const ompdp_rw_site_t *s = &facts->sites[si - 1];
       int prc = (uint32_t)s->item < ri.reg.num_items ? item_rules[k].plan(&c, f, &ri, s) : -1;
+      int narrow_rule = prc == 0 && item_rules[k].rule == OMPDP_RR_NARROW_MAP
+                            ? ompdp_overbroad_rule(&ri.items[s->item])
+                            : OMPDP_OVERBROAD_NONE;
+      int overwritten = narrow_rule == OMPDP_OVERBROAD_OVERWRITTEN;
+      if ((narrow_rule == OMPDP_OVERBROAD_UNREAD || narrow_rule == OMPDP_OVERBROAD_TO) &&
+          ri.items[s->item].map_type == OMPDP_MT_TOFROM &&
+          f->rewrites[f->num_rewrites - 1].kind == OMPDP_RK_CHANGE_MAP_TYPE) {
+        narrowed[si - 1] = i + 1;
+        no_copy_back[si - 1] = 1;
+      }
+      if (prc == 0 && f->rewrites[f->num_rewrites - 1].kind == OMPDP_RK_FIRSTPRIVATE) {
+        uint32_t group[FIRSTPRIVATE_MAX_ITEMS];
+        claim_group(&c, removal, f->rt_region, group, firstprivate_group(&c, &ri, s, group),
+                    i + 1);
+      }
       free(ri.items);
+      /* A fill at a site whose copies back an overbroad rewrite drops
+       * releases at its exit and counts them: that finding shows the fill
+       * (its own `tofrom` -> `to` would change a map that moves nothing
+       * any more). */
+      if (prc == 0 && item_rules[k].rule == OMPDP_RR_ALLOC_AND_FILL && narrowed[si - 1]) {
+        ompdp_finding_t *nf = &r->findings[narrowed[si - 1] - 1];
+        ompdp_rewrite_t *last = &nf->rewrites[nf->num_rewrites - 1];
+        ompdp_rewrite_free(last);
+        if (ompdp_rewrite_copy(last, &f->rewrites[f->num_rewrites - 1]))
+          prc = -2;
+      }
       if (prc == -2)
         rc = -1;
-      else if (prc == 0 && (item_rules[k].rule == OMPDP_RR_ALLOC_AND_FILL ||
+      else if (prc == 0 && (item_rules[k].rule == OMPDP_RR_ALLOC_AND_FILL || overwritten ||
                             f->rewrites[f->num_rewrites - 1].kind == OMPDP_RK_REMOVE_ITEM ||
                             f->rewrites[f->num_rewrites - 1].kind == OMPDP_RK_FIRSTPRIVATE))
         removal[si - 1] = i + 1;
+      if (overwritten)
+        copies_in_go[si - 1] = 1;
     }
+  /* A small object that a kernel only reads, mapped `to` (no copy back
+   * to narrow, so no overbroad finding) and allocated and sent at every
+   * launch: its repeats (duplicates, round trips, repeated allocations)
+   * are fixed by passing it as firstprivate, before any keeps it
+   * resident. */
+  for (size_t i = 0; i < r->num_findings && !rc; ++i) {
+    ompdp_finding_t *f = &r->findings[i];
+    uint32_t si = site_index(&c, f);
+    ompdp_rw_items_t ri;
+    if (ompdp_rw_rule(f) != OMPDP_RR_KEEP_RESIDENT || f->num_rewrites || !si ||
+        removal[si - 1] || ompdp_rw_load_region(&c, f->rt_region, &ri))
+      continue;
+    const ompdp_rw_site_t *s = &facts->sites[si - 1];
+    uint32_t group[FIRSTPRIVATE_MAX_ITEMS];
+    size_t ng = 0;
+    int prc = (uint32_t)s->item < ri.reg.num_items
+                  ? plan_firstprivate(&c, f, &ri, s, group, &ng)
+                  : -1;
+    free(ri.items);
+    if (prc == -2)
+      rc = -1;
+    else if (prc == 0)
+      claim_group(&c, removal, f->rt_region, group, ng, i + 1);
+  }
   /* An object passed as firstprivate moves nothing at its site any more:
    * the site's other findings (its duplicates, round trips, repeated
    * allocations) show the same rewrite. A fill on the device replaces
    * every copy in at its site (each was zeros), so the site's duplicate
-   * copies in go with it too. */
+   * copies in go with it too; and so do those of a site whose copies in
+   * nothing reads (a kernel overwrites them), its zero-filled ones too. */
   for (size_t i = 0; i < r->num_findings && !rc; ++i) {
     ompdp_finding_t *f = &r->findings[i];
     uint32_t si = site_index(&c, f);
@@ -996,10 +1294,13 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
       continue;
     const ompdp_finding_t *by = &r->findings[removal[si - 1] - 1];
     const ompdp_rewrite_t *src = &by->rewrites[by->num_rewrites - 1];
+    int in_only = f->ops.known && f->ops.c[OMPDP_OC_H2D].count && !f->ops.c[OMPDP_OC_D2H].count &&
+                  !f->ops.c[OMPDP_OC_D2D].count;
     if (src->kind != OMPDP_RK_FIRSTPRIVATE &&
         !(src->kind == OMPDP_RK_ALLOC_AND_FILL && f->kind == OMPDP_FK_DUPLICATE_TRANSFER &&
-          f->ops.known && f->ops.c[OMPDP_OC_H2D].count && !f->ops.c[OMPDP_OC_D2H].count &&
-          !f->ops.c[OMPDP_OC_D2D].count))
+          in_only) &&
+        !(copies_in_go[si - 1] && (f->kind == OMPDP_FK_ZERO_TRANSFER ||
+                                   (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && in_only))))
       continue;
     ompdp_rewrite_t *rw = ompdp_finding_add_rewrite(f, src->kind);
     if (!rw || ompdp_rewrite_copy(rw, src))
@@ -1048,6 +1349,9 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
   if (!rc)
     rc = ompdp_rw_compile_commands(r, facts); /* for `ompdp fix` to recheck */
   free(removal);
+  free(copies_in_go);
+  free(narrowed);
+  free(no_copy_back);
   free(c.by_site);
   return rc;
 }

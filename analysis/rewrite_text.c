@@ -319,6 +319,78 @@ int ompdp_rw_set_map_type(ompdp_rewrite_t *rw, const ompdp_rw_region_t *reg, uin
   return rc;
 }
 
+int ompdp_rw_firstprivate_items(ompdp_rewrite_t *rw, const ompdp_rw_region_t *reg,
+                                const uint32_t *ks, size_t nk, const char **why) {
+  if (!nk || ks[0] >= reg->num_items) {
+    *why = "no such item";
+    return -1;
+  }
+  const ompdp_region_info_t *it = &reg->items[ks[0]];
+  for (size_t i = 0; i < nk; ++i)
+    if (ks[i] >= reg->num_items || !ompdp_rw_is_identifier(reg->items[ks[i]].variable)) {
+      *why = "an item is not a plain variable";
+      return -1;
+    }
+  ompdp_strbuf_t b = {0};
+  int rc;
+  if (it->implicit) {
+    /* As an implicit item's explicit clause: at the end of the directive. */
+    if (nk != 1 || !it->end_line || !it->end_column) {
+      *why = "the directive's end is unknown";
+      return -1;
+    }
+    ompdp_sb_printf(&b, " firstprivate(%s)\n", it->variable);
+    char *rep = ompdp_sb_take(&b);
+    rc = rep ? ompdp_rw_add_edit(rw, it, it->end_line, it->end_column, it->end_line + 1, 1, "",
+                                 rep, why)
+             : (*why = OMPDP_RW_OOM, -1);
+    free(rep);
+    return rc;
+  }
+  for (size_t i = 0; i < nk; ++i) {
+    const ompdp_region_info_t *x = &reg->items[ks[i]];
+    if (!ompdp_rw_explicit_item(x) || strcmp(x->expr, x->variable) || !same_clause(x, it)) {
+      *why = "the items are not whole variables of one clause";
+      return -1;
+    }
+  }
+  uint32_t sib[256], pos = 0;
+  uint32_t ns = siblings(reg, ks[0], sib, 256, &pos);
+  ompdp_rw_clause_t c;
+  if (ompdp_rw_parse_clause(it->clause, &c) || strcmp(c.name, "map")) {
+    ompdp_rw_clause_free(&c);
+    *why = "not a map clause the rewrite understands";
+    return -1;
+  }
+  /* The clause keeps its other items, with its map type and modifiers,
+   * and the firstprivate clause follows it in its place. */
+  ompdp_strbuf_t rest = {0}, fp = {0};
+  for (uint32_t j = 0; j < ns; ++j) {
+    int goes = 0;
+    for (size_t i = 0; i < nk && !goes; ++i)
+      goes = sib[j] == ks[i];
+    ompdp_strbuf_t *to = goes ? &fp : &rest;
+    ompdp_sb_printf(to, "%s%s", to->len ? ", " : "", goes ? reg->items[sib[j]].variable
+                                                        : reg->items[sib[j]].expr);
+  }
+  if (rest.len) {
+    ompdp_rw_put_map_clause(&b, &c, it->map_type, 0, rest.d);
+    ompdp_sb_puts(&b, " ");
+  }
+  ompdp_sb_printf(&b, "firstprivate(%s)", fp.d ? fp.d : "");
+  if (rest.oom || fp.oom)
+    b.oom = 1;
+  ompdp_rw_clause_free(&c);
+  free(rest.d);
+  free(fp.d);
+  char *rep = ompdp_sb_take(&b);
+  rc = rep ? ompdp_rw_add_edit(rw, it, it->clause_line, it->clause_column, it->clause_end_line,
+                               it->clause_end_column, it->clause, rep, why)
+           : (*why = OMPDP_RW_OOM, -1);
+  free(rep);
+  return rc;
+}
+
 static const char *loop_keyword(ompdp_loop_kind_t kind) {
   switch (kind) {
   case OMPDP_LK_WHILE:

@@ -37,10 +37,19 @@ bool isAllocation(const Expr *E) {
 
 class Stores : public RecursiveASTVisitor<Stores> {
 public:
-  explicit Stores(const VarDecl *V) : V(V) {}
+  explicit Stores(const VarDecl *V, const std::vector<const Stmt *> *Skip = nullptr)
+      : V(V), Skip(Skip) {}
   const VarDecl *V;
+  /// Statements whose stores are known (the swaps of a group).
+  const std::vector<const Stmt *> *Skip;
   unsigned Allocations = 0;
   bool Other = false;
+
+  bool TraverseStmt(Stmt *S, DataRecursionQueue *Q = nullptr) {
+    if (S && Skip && llvm::is_contained(*Skip, S))
+      return true;
+    return RecursiveASTVisitor::TraverseStmt(S, Q);
+  }
 
   bool VisitBinaryOperator(BinaryOperator *B) {
     if (B->isAssignmentOp() && refersTo(B->getLHS(), V)) {
@@ -113,6 +122,139 @@ bool ompdp::freshHostBuffer(const FunctionDecl *Fn, const VarDecl *Var) {
   }
   S.TraverseStmt(Fn->getBody());
   return S.Allocations && !S.Other;
+}
+
+namespace {
+
+/// A local pointer variable named by E (parentheses and implicit casts
+/// aside), canonical; null for anything else.
+const VarDecl *localPointer(const Expr *E) {
+  auto *R = E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()) : nullptr;
+  auto *V = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+  return V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) && V->getType()->isPointerType()
+             ? V->getCanonicalDecl()
+             : nullptr;
+}
+
+/// `L = R;` of two local pointers: (L, R), else nulls.
+std::pair<const VarDecl *, const VarDecl *> copyOf(const Stmt *S) {
+  auto *B = dyn_cast_or_null<BinaryOperator>(S);
+  if (!B || B->getOpcode() != BO_Assign)
+    return {nullptr, nullptr};
+  return {localPointer(B->getLHS()), localPointer(B->getRHS())};
+}
+
+/// How many times Fn's body names V.
+class Count : public RecursiveASTVisitor<Count> {
+public:
+  explicit Count(const VarDecl *V) : V(V) {}
+  const VarDecl *V;
+  unsigned N = 0;
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    N += E->getDecl()->getCanonicalDecl() == V;
+    return true;
+  }
+};
+
+class SwapFinder : public RecursiveASTVisitor<SwapFinder> {
+public:
+  explicit SwapFinder(const FunctionDecl *Fn) : Fn(Fn) {}
+  const FunctionDecl *Fn;
+  std::vector<ompdp::PointerSwap> Swaps;
+
+  bool VisitCompoundStmt(CompoundStmt *CS) {
+    std::vector<Stmt *> B(CS->body_begin(), CS->body_end());
+    for (size_t I = 0; I < B.size(); ++I) {
+      // std::swap(a, b), swap(a, b)
+      if (auto *C = dyn_cast<CallExpr>(B[I]); C && C->getNumArgs() == 2) {
+        const FunctionDecl *FD = C->getDirectCallee();
+        const VarDecl *A = localPointer(C->getArg(0)), *Bv = localPointer(C->getArg(1));
+        if (FD && FD->getIdentifier() && FD->getName() == "swap" && A && Bv && A != Bv)
+          Swaps.push_back({B[I], B[I], B[I], A, Bv});
+        continue;
+      }
+      if (I + 2 >= B.size())
+        continue;
+      // t = a (a declaration `T *t = a;`, or an assignment)
+      const VarDecl *T = nullptr, *A = nullptr;
+      bool Declared = false;
+      if (auto *DS = dyn_cast<DeclStmt>(B[I]); DS && DS->isSingleDecl()) {
+        auto *TD = dyn_cast<VarDecl>(DS->getSingleDecl());
+        if (TD && TD->getType()->isPointerType() && TD->hasLocalStorage() &&
+            !TD->getType()->isReferenceType()) {
+          T = TD->getCanonicalDecl();
+          A = localPointer(TD->getInit());
+          Declared = true;
+        }
+      } else {
+        std::tie(T, A) = copyOf(B[I]);
+      }
+      auto [A2, Bv] = copyOf(B[I + 1]);
+      auto [B2, T2] = copyOf(B[I + 2]);
+      if (!T || !A || A2 != A || !Bv || B2 != Bv || T2 != T || A == Bv || T == A || T == Bv)
+        continue;
+      // The temporary is the swap's alone: named by these statements only
+      // (a declared one once more, in the third).
+      Count N(T);
+      N.TraverseStmt(Fn->getBody());
+      if (N.N != (Declared ? 1u : 2u))
+        continue;
+      Swaps.push_back({B[I], B[I + 1], B[I + 2], A, Bv});
+      I += 2;
+    }
+    return true;
+  }
+};
+
+} // namespace
+
+std::vector<ompdp::PointerSwap> ompdp::pointerSwaps(const FunctionDecl *Fn) {
+  if (!Fn || !Fn->getBody())
+    return {};
+  SwapFinder F(Fn);
+  F.TraverseStmt(Fn->getBody());
+  return F.Swaps;
+}
+
+bool ompdp::swappedFreshBuffer(const FunctionDecl *Fn, const VarDecl *Var,
+                               const std::vector<PointerSwap> &Swaps,
+                               std::vector<PointerSwap> *Moves) {
+  if (!Fn || !Fn->getBody() || !Var || Swaps.empty())
+    return false;
+  // The group: Var and every pointer a swap pairs with one of the group.
+  std::vector<const VarDecl *> Group = {Var->getCanonicalDecl()};
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (const PointerSwap &W : Swaps) {
+      bool HasA = llvm::is_contained(Group, W.A), HasB = llvm::is_contained(Group, W.B);
+      if (HasA != HasB) {
+        Group.push_back(HasA ? W.B : W.A);
+        Grew = true;
+      }
+    }
+  }
+  std::vector<const Stmt *> Known;
+  for (const PointerSwap &W : Swaps)
+    if (llvm::is_contained(Group, W.A)) {
+      if (Moves)
+        Moves->push_back(W);
+      Known.insert(Known.end(), {W.First, W.Mid, W.Last});
+    }
+  for (const VarDecl *M : Group) {
+    if (!ownAutomaticStorage(Fn, M))
+      return false;
+    Stores S(M, &Known);
+    if (M->getInit()) {
+      if (isAllocation(M->getInit()))
+        ++S.Allocations;
+      else
+        S.Other = true;
+    }
+    S.TraverseStmt(Fn->getBody());
+    if (!S.Allocations || S.Other)
+      return false;
+  }
+  return Group.size() > 1;
 }
 
 bool ompdp::ownAutomaticStorage(const FunctionDecl *Fn, const VarDecl *Var) {

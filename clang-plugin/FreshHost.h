@@ -11,14 +11,40 @@
 #ifndef OMPDP_CLANG_PLUGIN_FRESHHOST_H
 #define OMPDP_CLANG_PLUGIN_FRESHHOST_H
 
+#include <vector>
+
 namespace clang {
 class CallExpr;
 class Expr;
 class FunctionDecl;
+class Stmt;
 class VarDecl;
 } // namespace clang
 
 namespace ompdp {
+
+/// A swap of two local pointers of a function: the statements
+/// `T *t = a; a = b; b = t;` (or `t = a;` first), consecutive in a block,
+/// t referred to nowhere else, or one call `std::swap(a, b)` / `swap(a, b)`
+/// (First == Mid == Last). A and B canonical.
+struct PointerSwap {
+  const clang::Stmt *First = nullptr, *Mid = nullptr, *Last = nullptr;
+  const clang::VarDecl *A = nullptr, *B = nullptr;
+};
+
+/// The pointer swaps of Fn's body.
+std::vector<PointerSwap> pointerSwaps(const clang::FunctionDecl *Fn);
+
+/// Whether Var is one of a group of local pointers of Fn (Var and the
+/// pointers it is swapped with, and theirs) that Fn sets only from
+/// allocations, each at least once, and by the swaps (Swaps, of
+/// pointerSwaps) among them, their addresses never taken: whatever the
+/// swaps did, they point to distinct buffers of their own, and a buffer
+/// changes names only at a swap. The swaps that move Var's buffer go in
+/// *Moves (those of the group).
+bool swappedFreshBuffer(const clang::FunctionDecl *Fn, const clang::VarDecl *Var,
+                        const std::vector<PointerSwap> &Swaps,
+                        std::vector<PointerSwap> *Moves);
 
 /// Whether Var, a local pointer variable of Fn (not a parameter, not
 /// static), gets its value in Fn only from allocations (malloc, calloc,

@@ -35,8 +35,9 @@ class Uses : public RecursiveASTVisitor<Uses> {
   using Base = RecursiveASTVisitor<Uses>;
 
 public:
-  Uses(const VarDecl *V, SourceLocation CopyEnd, SourceRange Loop, const SourceManager &SM)
-      : V(V), CopyEnd(CopyEnd), Loop(Loop), SM(SM) {}
+  Uses(const VarDecl *V, SourceLocation CopyEnd, SourceRange Loop, const SourceManager &SM,
+       const std::vector<ompdp::PointerSwap> *Moves)
+      : V(V), CopyEnd(CopyEnd), Loop(Loop), SM(SM), Moves(Moves) {}
 
   /// Another name may reach the buffer, or the order is not the source's.
   bool Unknown = false;
@@ -52,6 +53,15 @@ public:
     // pass; they are gone before code generation.
     if (auto *C = dyn_cast<CallExpr>(S); C && ompdp::isMarkerCall(C))
       return true;
+    // A swap of the pointer's group: before the copy, the buffer still had
+    // its name at the copy; after it, the buffer may move to another.
+    if (Moves)
+      for (const ompdp::PointerSwap &W : *Moves)
+        if (S == W.First || S == W.Mid || S == W.Last) {
+          if (after(S->getBeginLoc()))
+            Unknown = true;
+          return !Unknown;
+        }
     Parents.push_back(S);
     bool R;
     if (auto *D = dyn_cast<OMPExecutableDirective>(S))
@@ -90,6 +100,7 @@ private:
   SourceLocation CopyEnd;
   SourceRange Loop;
   const SourceManager &SM;
+  const std::vector<ompdp::PointerSwap> *Moves;
   std::vector<const Stmt *> Parents;
   unsigned InLambda = 0;
 
@@ -257,6 +268,18 @@ private:
         return element(I, E->getBeginLoc());
       if (auto *C = dyn_cast<CallExpr>(P); C && calls(C, "free") && C->getCallee() != Child)
         return;
+      // memset(x, ...), memcpy(x, ...): written; memcpy(d, x, n): read.
+      if (auto *C = dyn_cast<CallExpr>(P);
+          C && C->getNumArgs() == 3 &&
+          (calls(C, "memset") || calls(C, "memcpy") || calls(C, "memmove"))) {
+        if (C->getArg(0)->IgnoreParenImpCasts() == E)
+          return;
+        if (!calls(C, "memset") && C->getArg(1)->IgnoreParenImpCasts() == E) {
+          if (after(E->getBeginLoc()))
+            ReadAfter = true;
+          return;
+        }
+      }
       if (auto *Del = dyn_cast<CXXDeleteExpr>(P); Del && Del->isArrayForm())
         return;
     }
@@ -279,10 +302,11 @@ bool hasLabel(const Stmt *S) {
 
 bool ompdp::hostNeverReadsBack(const FunctionDecl *Fn, const VarDecl *Var,
                                SourceLocation CopyEnd, SourceRange Loop,
-                               const SourceManager &SM) {
+                               const SourceManager &SM,
+                               const std::vector<PointerSwap> *Moves) {
   if (!Fn || !Fn->getBody() || !Var || CopyEnd.isInvalid() || hasLabel(Fn->getBody()))
     return false;
-  Uses U(Var->getCanonicalDecl(), CopyEnd, Loop, SM);
+  Uses U(Var->getCanonicalDecl(), CopyEnd, Loop, SM, Moves);
   U.TraverseStmt(Fn->getBody());
   return !U.Unknown && !U.ReadAfter;
 }

@@ -10,7 +10,11 @@
 #ifndef OMPDP_CLANG_PLUGIN_HOSTUNREAD_H
 #define OMPDP_CLANG_PLUGIN_HOSTUNREAD_H
 
+#include "FreshHost.h"
+
 #include "clang/Basic/SourceLocation.h"
+
+#include <vector>
 
 namespace clang {
 class FunctionDecl;
@@ -38,9 +42,20 @@ namespace ompdp {
 /// in Fn (a `goto` could run code before the copy after it). Anything else
 /// (the pointer passed to a call, copied, compared, captured by a lambda,
 /// an element's address taken) lets another name reach the buffer: false.
+///
+/// Var may instead be one of a group of pointers that Fn sets only from
+/// allocations and swaps (swappedFreshBuffer; Moves are the swaps of the
+/// group): they point to distinct buffers, so only Var reaches the one it
+/// holds at the copy as long as no swap of the group can run after the
+/// copy (the swaps before it are skipped; one after it, or in Loop, gives
+/// false).
+///
+/// Calls of memset, memcpy and memmove with Var as their destination write
+/// the buffer; as memcpy's or memmove's source, read it.
 bool hostNeverReadsBack(const clang::FunctionDecl *Fn, const clang::VarDecl *Var,
                         clang::SourceLocation CopyEnd, clang::SourceRange Loop,
-                        const clang::SourceManager &SM);
+                        const clang::SourceManager &SM,
+                        const std::vector<PointerSwap> *Moves = nullptr);
 
 } // namespace ompdp
 

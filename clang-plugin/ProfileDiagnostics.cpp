@@ -189,6 +189,8 @@ std::string findingMessage(const ompdp_finding_t &F, const Item &It) {
     Text = " copies in data the region only writes, ";
   else if (Over && (It.AccessFlags & IA_HOST_UNREAD))
     Text = " copies back data the host never reads, ";
+  else if (Over && (It.AccessFlags & IA_WRITES_FIRST))
+    Text = " copies in data a kernel overwrites before reading, ";
   return std::string(ompdp_finding_kind_name(F.kind)) + ": " + What + Text +
          times(F.count);
 }

@@ -356,8 +356,14 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
     // the end of the region.
     std::vector<uint32_t> Access = analyzeDeviceAccesses(
         {D->getAssociatedStmt()}, P.Storage, /*Definite=*/false);
-    for (size_t I = 0; I < R.Items.size() && I < Access.size(); ++I)
+    for (size_t I = 0; I < R.Items.size() && I < Access.size(); ++I) {
       R.Items[I].Access = Access[I];
+      // Does the first kernel to use it overwrite what the copy in sent?
+      uint32_t T = R.Items[I].MapType;
+      if ((T == MT_TO || T == MT_TOFROM) && I < P.Exprs.size() && P.Exprs[I] &&
+          firstUseOverwrites(D, P.Exprs[I], T == MT_TOFROM, Ctx))
+        R.Items[I].AccessFlags |= IA_WRITES_FIRST;
+    }
   }
   if (Kind == CK_TARGET_UPDATE) {
     // Device code that can run between two executions of the update and
@@ -400,6 +406,13 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
       if (Access[I] == AC_WRITE && I < P.Exprs.size() &&
           writesEveryElement(D, P.Exprs[I], Ctx))
         R.Items[I].AccessFlags |= IA_WRITES_ALL;
+      // Does what a copy in sends go unread (written first, if read at all)?
+      uint32_t T = R.Items[I].MapType;
+      if ((T == MT_TO || T == MT_TOFROM) &&
+          ((R.Items[I].AccessFlags & IA_WRITES_ALL) ||
+           (Access[I] == AC_READ_WRITE && I < P.Exprs.size() && P.Exprs[I] &&
+            writesBeforeReading(D, P.Exprs[I], Ctx))))
+        R.Items[I].AccessFlags |= IA_WRITES_FIRST;
     }
   }
   // Items behind a pointer that each call of the function allocates, and
@@ -414,17 +427,31 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
         R.Items[I].AccessFlags |= IA_AUTOMATIC;
       continue;
     }
-    if (SP.Steps[0] != StoragePath::deref() || !freshHostBuffer(Fn, Var))
+    if (SP.Steps[0] != StoragePath::deref())
       continue;
-    R.Items[I].AccessFlags |= IA_FRESH_HOST;
     uint32_t T = R.Items[I].MapType;
-    if (SP.Steps.size() == 1 && (T == MT_FROM || T == MT_TOFROM || T == MT_UPDATE_FROM) &&
-        hostOrderIsSource(D) &&
-        hostNeverReadsBack(Fn, Var, stmtRange(D).getEnd(),
-                           Loops.empty() ? SourceRange()
-                                         : SourceRange(Loops.front()->getBeginLoc(),
-                                                       Loops.front()->getEndLoc()),
-                           SM))
+    bool CopiesBack = SP.Steps.size() == 1 &&
+                      (T == MT_FROM || T == MT_TOFROM || T == MT_UPDATE_FROM) &&
+                      hostOrderIsSource(D);
+    SourceRange Outer = Loops.empty() ? SourceRange()
+                                      : SourceRange(Loops.front()->getBeginLoc(),
+                                                    Loops.front()->getEndLoc());
+    if (freshHostBuffer(Fn, Var)) {
+      R.Items[I].AccessFlags |= IA_FRESH_HOST;
+      if (CopiesBack && hostNeverReadsBack(Fn, Var, stmtRange(D).getEnd(), Outer, SM))
+        R.Items[I].AccessFlags |= IA_HOST_UNREAD;
+      continue;
+    }
+    // One of pointers the function swaps (a time loop's `tmp = u; u = v;
+    // v = tmp`): a stale buffer copied back after the swaps.
+    if (!CopiesBack || !Fn)
+      continue;
+    auto [It, New] = Swaps.try_emplace(Fn);
+    if (New)
+      It->second = pointerSwaps(Fn);
+    std::vector<PointerSwap> Moves;
+    if (swappedFreshBuffer(Fn, Var, It->second, &Moves) &&
+        hostNeverReadsBack(Fn, Var, stmtRange(D).getEnd(), Outer, SM, &Moves))
       R.Items[I].AccessFlags |= IA_HOST_UNREAD;
   }
   for (size_t I = 0; I < R.Items.size() && I < P.Storage.size(); ++I)
@@ -596,7 +623,7 @@ void RegionCollector::Impl::fillFacts(Item &It, const Expr *E,
       else
         return;
       auto Written = [&](const Expr *X) {
-        std::string T = text(X->getSourceRange());
+        std::string T = fileText(X->getSourceRange());
         return T.empty() ? printed(X) : T;
       };
       if (AS->getLowerBound())

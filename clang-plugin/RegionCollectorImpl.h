@@ -20,6 +20,7 @@
 #include "RegionCollector.h"
 
 #include "AccessAnalysis.h"
+#include "FreshHost.h"
 #include "JumpCheck.h"
 
 #include "clang/AST/ASTContext.h"
@@ -258,6 +259,24 @@ private:
     // One line for people: collapse whitespace runs.
     return Invalid ? "" : collapseSpace(T);
   }
+  /// Text of an expression as the file has it, for code that evaluates it
+  /// again (a fill's bounds); empty if it is not one piece of the file.
+  /// Unlike text(), a range through macros is the file's text for it (`N *
+  /// N`): the spelling of its two ends can be one token of one macro's
+  /// definition (`#define N 4096`: `4096`, a bound of one row of N rows).
+  std::string fileText(SourceRange R) const {
+    if (R.isInvalid())
+      return "";
+    if (!R.getBegin().isMacroID() && !R.getEnd().isMacroID())
+      return text(R);
+    CharSourceRange CR = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(R), SM,
+                                                  Ctx.getLangOpts());
+    if (CR.isInvalid())
+      return "";
+    bool Invalid = false;
+    StringRef T = Lexer::getSourceText(CR, SM, Ctx.getLangOpts(), &Invalid);
+    return Invalid ? "" : collapseSpace(T);
+  }
   std::string printed(const Expr *E) const {
     std::string S;
     llvm::raw_string_ostream OS(S);
@@ -346,6 +365,9 @@ private:
   /// Per function, whether its body holds a construct that maps data,
   /// directly or in a function it calls (Calls.cpp).
   llvm::DenseMap<const FunctionDecl *, bool> Holds;
+  /// Per function, its pointer swaps (FreshHost.h), found at its first item
+  /// that needs them.
+  llvm::DenseMap<const FunctionDecl *, std::vector<PointerSwap>> Swaps;
 
 public:
   FunctionDecl *MarkerFD = nullptr;

@@ -19,6 +19,10 @@
 //===----------------------------------------------------------------------===//
 #include "WritesAll.h"
 
+#include "AccessAnalysis.h"
+#include "FreshHost.h"
+#include "RegionTable.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
@@ -27,6 +31,7 @@
 #include "clang/AST/Stmt.h"
 #include "clang/AST/StmtOpenMP.h"
 #include "clang/Basic/OpenMPKinds.h"
+#include "clang/Basic/SourceManager.h"
 
 #include <vector>
 
@@ -58,6 +63,16 @@ bool mayLeave(const Stmt *S, bool Nested = false) {
     if (mayLeave(C, Inner))
       return true;
   return false;
+}
+
+/// The statement a directive applies to, inside its captured regions (an
+/// `atomic`'s or a `critical`'s is not captured: it is the statement
+/// itself); null for a standalone directive.
+const Stmt *directiveBody(const OMPExecutableDirective *D) {
+  if (!D->hasAssociatedStmt())
+    return nullptr;
+  const Stmt *S = D->getAssociatedStmt();
+  return isa<CapturedStmt>(S) ? D->getInnermostCapturedStmt()->getCapturedStmt() : S;
 }
 
 /// OpenMP constructs whose body runs at least once where they are reached.
@@ -116,9 +131,9 @@ struct MustRun {
     if (auto *CS = dyn_cast<CapturedStmt>(S))
       return walk(CS->getCapturedStmt());
     if (auto *D = dyn_cast<OMPExecutableDirective>(S)) {
-      if (!D->hasAssociatedStmt())
+      const Stmt *Body = directiveBody(D);
+      if (!Body)
         return;
-      const Stmt *Body = D->getInnermostCapturedStmt()->getCapturedStmt();
       if (isOpenMPLoopDirective(D->getDirectiveKind())) {
         if (auto *F = dyn_cast<ForStmt>(Body))
           Loops.push_back(F);
@@ -147,6 +162,9 @@ struct MustRun {
 /// used as an lvalue other than to read it.
 bool mayWrite(const Stmt *S, const VarDecl *V, bool Read = false) {
   if (!S)
+    return false;
+  // The plugin's markers take items' addresses for the pass only.
+  if (auto *C = dyn_cast<CallExpr>(S); C && isMarkerCall(C))
     return false;
   if (auto *DRE = dyn_cast<DeclRefExpr>(S)) {
     auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
@@ -199,40 +217,42 @@ bool isOne(const Expr *E, ASTContext &Ctx) {
 }
 
 /// `for (i = 0; i < Len; ++i) { ... X[i] = ...; ... }`, i changed only by
-/// the increment, the assignment in every iteration.
-bool loopWritesAll(const ForStmt *F, const VarDecl *X, const Expr *Len, uint64_t ConstLen,
-                   ASTContext &Ctx, const Stmt *Body) {
+/// the increment, the assignment in every iteration: that assignment (and
+/// i in *IVar), or null.
+const BinaryOperator *loopWritesAll(const ForStmt *F, const VarDecl *X, const Expr *Len,
+                                    uint64_t ConstLen, ASTContext &Ctx, const Stmt *Body,
+                                    const VarDecl **IVar = nullptr) {
   const VarDecl *I = nullptr;
   const Expr *Start = nullptr;
   if (auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit())) {
     if (!DS->isSingleDecl())
-      return false;
+      return nullptr;
     auto *VD = dyn_cast<VarDecl>(DS->getSingleDecl());
     if (!VD || !VD->getInit())
-      return false;
+      return nullptr;
     I = VD->getCanonicalDecl();
     Start = VD->getInit();
   } else if (auto *E = dyn_cast_or_null<Expr>(F->getInit())) {
     auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParens());
     if (!BO || BO->getOpcode() != BO_Assign || !(I = varOf(BO->getLHS())))
-      return false;
+      return nullptr;
     Start = BO->getRHS();
   }
   if (!I || !Start || !isZero(Start, Ctx) || !I->getType()->isIntegerType())
-    return false;
+    return nullptr;
   auto *Cond = dyn_cast_or_null<BinaryOperator>(F->getCond() ? F->getCond()->IgnoreParenImpCasts()
                                                              : nullptr);
   if (!Cond || Cond->getOpcode() != BO_LT || varOf(Cond->getLHS()) != I)
-    return false;
+    return nullptr;
   const Expr *U = Cond->getRHS();
   if (Len) {
     if (!sameValue(U, Len, Ctx, Body))
-      return false;
+      return nullptr;
   } else {
     Expr::EvalResult R;
     if (U->isValueDependent() || !U->EvaluateAsInt(R, Ctx) ||
         R.Val.getInt() != llvm::APSInt::get(int64_t(ConstLen)))
-      return false;
+      return nullptr;
   }
   const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParens() : nullptr;
   bool IncOk = false;
@@ -241,17 +261,379 @@ bool loopWritesAll(const ForStmt *F, const VarDecl *X, const Expr *Len, uint64_t
   else if (auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc))
     IncOk = CA->getOpcode() == BO_AddAssign && varOf(CA->getLHS()) == I && isOne(CA->getRHS(), Ctx);
   if (!IncOk || mayWrite(F->getBody(), I))
-    return false;
+    return nullptr;
   MustRun M;
   M.walk(F->getBody());
   for (const BinaryOperator *A : M.Assigns) {
     auto *AS = dyn_cast<ArraySubscriptExpr>(A->getLHS()->IgnoreParenImpCasts());
     if (AS && varOf(AS->getBase()) == X && varOf(AS->getIdx()) == I &&
-        !mayWrite(A->getRHS(), I))
+        !mayWrite(A->getRHS(), I)) {
+      if (IVar)
+        *IVar = I;
+      return A;
+    }
+  }
+  return nullptr;
+}
+
+/// Whether S names V anywhere (its own uses, not through other names; the
+/// plugin's markers, which take items' addresses for the pass, aside).
+bool mentions(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return false;
+  if (auto *C = dyn_cast<CallExpr>(S); C && isMarkerCall(C))
+    return false;
+  if (auto *DRE = dyn_cast<DeclRefExpr>(S))
+    return DRE->getDecl()->getCanonicalDecl() == V;
+  for (const Stmt *C : S->children())
+    if (mentions(C, V))
+      return true;
+  return false;
+}
+
+/// Whether host code S may change V: as mayWrite, but a kernel in S only
+/// through a map clause that names V (a scalar it merely uses is
+/// firstprivate there, a copy).
+bool hostMayWrite(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return false;
+  if (auto *D = dyn_cast<OMPExecutableDirective>(S);
+      D && isOpenMPTargetExecutionDirective(D->getDirectiveKind())) {
+    for (const OMPClause *C : D->clauses())
+      if (C && isa<OMPMapClause>(C))
+        for (const Stmt *Ch : const_cast<OMPClause *>(C)->children())
+          if (mentions(Ch, V))
+            return true;
+    return false;
+  }
+  if (isa<Expr>(S))
+    return mayWrite(S, V);
+  for (const Stmt *C : S->children())
+    if (hostMayWrite(C, V))
+      return true;
+  return false;
+}
+
+/// A map list item as these proofs understand it: a variable X and which
+/// of its elements: a section X[0:Len] of a pointer or a one-dimensional
+/// array, a whole one-dimensional array of ConstLen elements, or a whole
+/// variable that is not an array (Whole).
+struct Extent {
+  const VarDecl *X = nullptr;
+  const Expr *Len = nullptr;
+  uint64_t ConstLen = 0;
+  bool Whole = false;
+};
+
+bool extentOf(const Expr *Item, ASTContext &Ctx, Extent &Out) {
+  const Expr *E = Item->IgnoreParenImpCasts();
+  if (auto *AS = dyn_cast<ArraySectionExpr>(E)) {
+    if (AS->isOMPArraySection() == false || !AS->getLength() ||
+        (AS->getLowerBound() && !isZero(AS->getLowerBound(), Ctx)) ||
+        (AS->getStride() && !isOne(AS->getStride(), Ctx)))
+      return false;
+    const VarDecl *X = varOf(AS->getBase());
+    if (!X)
+      return false;
+    QualType T = X->getType();
+    if (!T->isPointerType() &&
+        !(T->isConstantArrayType() && !T->getArrayElementTypeNoTypeQual()->isArrayType()))
+      return false;
+    Out.X = X;
+    Out.Len = AS->getLength();
+    return true;
+  }
+  const VarDecl *X = varOf(E);
+  if (!X || X->getType()->isReferenceType())
+    return false;
+  Out.X = X;
+  if (!X->getType()->isArrayType()) {
+    Out.Whole = true;
+    return true;
+  }
+  auto *CAT = Ctx.getAsConstantArrayType(X->getType());
+  if (!CAT || CAT->getElementType()->isArrayType())
+    return false;
+  Out.ConstLen = CAT->getSize().getZExtValue();
+  return true;
+}
+
+/// The region's statements that always run (MustRun) and its body.
+const Stmt *mustRun(const OMPExecutableDirective *D, MustRun &M) {
+  const Stmt *Body = directiveBody(D);
+  if (!Body)
+    return nullptr;
+  // The region's own body always runs; its loop, for a combined loop
+  // construct, is the body itself.
+  if (auto *F = dyn_cast<ForStmt>(Body))
+    M.Loops.push_back(F);
+  else
+    M.walk(Body);
+  return Body;
+}
+
+/// Whether clause C of a directive leaves V's storage as it is: a map or
+/// `shared` clause, or the implicit firstprivate copy of a pointer (its
+/// value, which still points to the mapped elements).
+bool keepsStorage(const OMPClause *C, const VarDecl *V) {
+  return isa<OMPMapClause, OMPSharedClause>(C) ||
+         (isa<OMPFirstprivateClause>(C) && C->isImplicit() && V->getType()->isPointerType());
+}
+
+/// A clause of D that names V other than those keepsStorage allows:
+/// reduction, firstprivate, private, ... give the region another object
+/// than the mapped one, or combine with the mapped one's value.
+bool otherClauseNames(const OMPExecutableDirective *D, const VarDecl *V) {
+  for (const OMPClause *C : D->clauses())
+    if (C && !keepsStorage(C, V))
+      for (const Stmt *Ch : const_cast<OMPClause *>(C)->children())
+        if (mentions(Ch, V))
+          return true;
+  return false;
+}
+
+/// Every use of X in a region body, but the one assignment that writes
+/// it first: each must come after that assignment (source order, which is
+/// execution order inside one loop iteration or one run of a block the
+/// assignment always runs in) and, for an element, be X[I] inside Scope
+/// (the loop's body), I the loop's variable.
+class UsesAfter {
+public:
+  UsesAfter(const VarDecl *X, const VarDecl *I, const DeclRefExpr *Skip, SourceRange Scope,
+            SourceLocation After, const SourceManager &SM)
+      : X(X), I(I), Skip(Skip), Scope(Scope), After(After), SM(SM) {}
+
+  bool check(const Stmt *Body) {
+    walk(Body);
+    return Ok;
+  }
+
+private:
+  const VarDecl *X, *I;
+  const DeclRefExpr *Skip;
+  SourceRange Scope;
+  SourceLocation After;
+  const SourceManager &SM;
+  std::vector<const Stmt *> Up;
+  bool Ok = true;
+
+  bool before(SourceLocation A, SourceLocation B) const {
+    return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A), SM.getExpansionLoc(B));
+  }
+
+  void walk(const Stmt *S) {
+    if (!S || !Ok)
+      return;
+    if (auto *CS = dyn_cast<CapturedStmt>(S)) {
+      // The body, not the captures' initialisers (the variable handed to
+      // a nested construct, which is no access).
+      walk(CS->getCapturedStmt());
+      return;
+    }
+    if (auto *D = dyn_cast<OMPExecutableDirective>(S)) {
+      if (otherClauseNames(D, X)) {
+        Ok = false;
+        return;
+      }
+      if (D->hasAssociatedStmt())
+        walk(D->getAssociatedStmt());
+      return;
+    }
+    if (auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+      if (DRE->getDecl()->getCanonicalDecl() == X && DRE != Skip)
+        Ok = use(DRE);
+      return;
+    }
+    Up.push_back(S);
+    for (const Stmt *C : S->children())
+      walk(C);
+    Up.pop_back();
+  }
+
+  bool use(const DeclRefExpr *E) const {
+    SourceLocation L = E->getBeginLoc();
+    if (!before(After, L))
+      return false;
+    if (!I) // a whole variable: any use after the assignment
+      return true;
+    if (before(L, Scope.getBegin()) || before(Scope.getEnd(), L))
+      return false;
+    const Stmt *Child = E;
+    for (size_t K = Up.size(); K-- > 0;) {
+      const Stmt *P = Up[K];
+      if (isa<ImplicitCastExpr, ParenExpr>(P)) {
+        Child = P;
+        continue;
+      }
+      auto *AS = dyn_cast<ArraySubscriptExpr>(P);
+      return AS && AS->getBase() == Child && varOf(AS->getIdx()) == I;
+    }
+    return false;
+  }
+};
+
+/// Whether the body of D writes every element of E before reading any,
+/// whenever it runs: the bytes a copy in sends there are never read.
+bool writesFirst(const OMPExecutableDirective *D, const Extent &E, ASTContext &Ctx,
+                 const SourceManager &SM) {
+  if (!D || !D->hasAssociatedStmt() || D->hasClausesOfKind<OMPIfClause>() ||
+      otherClauseNames(D, E.X))
+    return false;
+  MustRun M;
+  const Stmt *Body = mustRun(D, M);
+  if (E.Whole) {
+    for (const BinaryOperator *A : M.Assigns)
+      if (auto *L = dyn_cast<DeclRefExpr>(A->getLHS()->IgnoreParenImpCasts());
+          L && L->getDecl()->getCanonicalDecl() == E.X &&
+          UsesAfter(E.X, nullptr, L, SourceRange(), A->getEndLoc(), SM).check(Body))
+        return true;
+    return false;
+  }
+  for (const ForStmt *F : M.Loops) {
+    const VarDecl *I = nullptr;
+    const BinaryOperator *A = loopWritesAll(F, E.X, E.Len, E.ConstLen, Ctx, Body, &I);
+    if (!A)
+      continue;
+    auto *AS = cast<ArraySubscriptExpr>(A->getLHS()->IgnoreParenImpCasts());
+    auto *Base = dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreParenImpCasts());
+    if (Base && !mentions(F->getCond(), E.X) && !mentions(F->getInc(), E.X) &&
+        UsesAfter(E.X, I, Base, F->getBody()->getSourceRange(), A->getEndLoc(), SM)
+            .check(Body))
       return true;
   }
   return false;
 }
+
+/// How the first statement of a `target data` body that uses an item
+/// treats the device's copy (firstUse below).
+enum class First {
+  None,        // no use
+  Overwrites,  // a kernel that writes every element before reading any, and runs
+  Conditional, // ... in code that may not run (a loop, a branch, after a jump)
+  Other,       // anything else: a read, a partial write, code not followed
+};
+
+/// The walk of a `target data` body for its item E (storage SP): the
+/// first statement, in execution order, whose device code or data
+/// movement uses the item.
+class FirstUse {
+public:
+  FirstUse(const Extent &E, const StoragePath &SP, ASTContext &Ctx)
+      : E(E), SP(SP), Ctx(Ctx), SM(Ctx.getSourceManager()) {
+    varsOf(E.Len);
+  }
+
+  First of(const Stmt *S) {
+    if (!S)
+      return First::None;
+    if (auto *CS = dyn_cast<CompoundStmt>(S))
+      return seq(CS->body());
+    if (auto *D = dyn_cast<OMPExecutableDirective>(S)) {
+      if (!uses(S))
+        return First::None;
+      // A kernel that always runs its region on the device, at once.
+      if (!isOpenMPTargetExecutionDirective(D->getDirectiveKind()) ||
+          D->hasClausesOfKind<OMPNowaitClause>() || D->hasClausesOfKind<OMPDependClause>() ||
+          D->hasClausesOfKind<OMPIfClause>())
+        return First::Other;
+      return writesFirst(D, E, Ctx, SM) ? First::Overwrites : First::Other;
+    }
+    if (auto *F = dyn_cast<ForStmt>(S)) {
+      if (!uses(S))
+        return First::None;
+      if (uses(F->getInit()) || uses(F->getCond()) || uses(F->getInc()))
+        return First::Other;
+      return loop(of(F->getBody()));
+    }
+    if (auto *W = dyn_cast<WhileStmt>(S)) {
+      if (!uses(S))
+        return First::None;
+      return uses(W->getCond()) ? First::Other : loop(of(W->getBody()));
+    }
+    if (auto *Do = dyn_cast<DoStmt>(S)) {
+      if (!uses(S))
+        return First::None;
+      First R = of(Do->getBody());
+      return R == First::None ? First::Other : R; // a use in the condition
+    }
+    if (auto *If = dyn_cast<IfStmt>(S)) {
+      if (!uses(S))
+        return First::None;
+      if (If->getInit() || If->getConditionVariable() || uses(If->getCond()))
+        return First::Other;
+      First T = maybe(of(If->getThen())), F = maybe(of(If->getElse()));
+      return T == First::Other || F == First::Other || (T == First::None && F == First::None)
+                 ? First::Other
+                 : First::Conditional;
+    }
+    if (auto *A = dyn_cast<AttributedStmt>(S))
+      return of(A->getSubStmt());
+    return uses(S) ? First::Other : First::None;
+  }
+
+private:
+  const Extent &E;
+  const StoragePath &SP;
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  std::vector<const VarDecl *> LenVars;
+
+  void varsOf(const Stmt *S) {
+    if (!S)
+      return;
+    if (const VarDecl *V = dyn_cast<Expr>(S) ? varOf(cast<Expr>(S)) : nullptr)
+      LenVars.push_back(V);
+    for (const Stmt *C : S->children())
+      varsOf(C);
+  }
+
+  /// Code that may run no time: a first use that overwrites there may not
+  /// have happened.
+  static First maybe(First R) { return R == First::Overwrites ? First::Conditional : R; }
+  /// A loop that uses the item, in a body that runs no time or more: its
+  /// use not found in the body is one in code the walk does not follow.
+  static First loop(First R) { return R == First::None ? First::Other : maybe(R); }
+
+  First seq(llvm::iterator_range<CompoundStmt::const_body_iterator> Body) {
+    First Found = First::None;
+    bool Left = false; // a statement before may leave the block
+    for (const Stmt *C : Body) {
+      if (Found != First::None) {
+        // After a conditional first use, a later one may be the first.
+        if (Found == First::Conditional && uses(C))
+          return First::Other;
+        continue;
+      }
+      First R = of(C);
+      if (R == First::Other)
+        return R;
+      if (R != First::None)
+        Found = Left ? maybe(R) : R;
+      if (mayLeave(C))
+        Left = true;
+    }
+    return Found;
+  }
+
+  /// The statement names the variable (host code that may read the item
+  /// or point the pointer elsewhere, a clause that moves it), or its
+  /// device code (also in the functions it calls) or data movement uses
+  /// the item.
+  bool uses(const Stmt *S) const {
+    if (!S)
+      return false;
+    if (mentions(S, E.X))
+      return true;
+    // The section's length is evaluated at the `target data`: the kernel's
+    // loop bound names the same variables, which must not change before it.
+    for (const VarDecl *V : LenVars)
+      if (hostMayWrite(S, V))
+        return true;
+    std::vector<uint32_t> Dev = analyzeDeviceAccesses({S}, {SP}, /*Definite=*/false);
+    std::vector<uint32_t> Host = analyzeHostAccesses(S, nullptr, {SP});
+    return Dev.empty() || Host.empty() || Dev[0] != AC_NONE || Host[0] != AC_NONE;
+  }
+};
 
 } // namespace
 
@@ -259,50 +641,42 @@ bool ompdp::writesEveryElement(const OMPExecutableDirective *D, const Expr *Item
                                ASTContext &Ctx) {
   if (!D || !Item || !D->hasAssociatedStmt() || D->hasClausesOfKind<OMPIfClause>())
     return false;
-  const Stmt *Body = D->getInnermostCapturedStmt()->getCapturedStmt();
+  Extent E;
+  if (!extentOf(Item, Ctx, E))
+    return false;
   MustRun M;
-  // The region's own body always runs; its loop, for a combined loop
-  // construct, is the body itself.
-  if (auto *F = dyn_cast<ForStmt>(Body))
-    M.Loops.push_back(F);
-  else
-    M.walk(Body);
-  const Expr *E = Item->IgnoreParenImpCasts();
-  const Expr *Len = nullptr;
-  uint64_t ConstLen = 0;
-  const VarDecl *X = nullptr;
-  if (auto *AS = dyn_cast<ArraySectionExpr>(E)) {
-    if (AS->isOMPArraySection() == false || !AS->getLength() ||
-        (AS->getLowerBound() && !isZero(AS->getLowerBound(), Ctx)) ||
-        (AS->getStride() && !isOne(AS->getStride(), Ctx)))
-      return false;
-    X = varOf(AS->getBase());
-    if (!X)
-      return false;
-    QualType T = X->getType();
-    if (!T->isPointerType() && !(T->isConstantArrayType() && !T->getArrayElementTypeNoTypeQual()->isArrayType()))
-      return false;
-    Len = AS->getLength();
-  } else if ((X = varOf(E))) {
-    QualType T = X->getType();
-    if (T->isReferenceType())
-      return false;
-    if (!T->isArrayType()) {
-      // A whole variable: one assignment to it that always runs.
-      for (const BinaryOperator *A : M.Assigns)
-        if (varOf(A->getLHS()) == X)
-          return true;
-      return false;
-    }
-    auto *CAT = Ctx.getAsConstantArrayType(T);
-    if (!CAT || CAT->getElementType()->isArrayType())
-      return false;
-    ConstLen = CAT->getSize().getZExtValue();
-  } else {
+  const Stmt *Body = mustRun(D, M);
+  if (E.Whole) {
+    // A whole variable: one assignment to it that always runs.
+    for (const BinaryOperator *A : M.Assigns)
+      if (varOf(A->getLHS()) == E.X)
+        return true;
     return false;
   }
   for (const ForStmt *F : M.Loops)
-    if (loopWritesAll(F, X, Len, ConstLen, Ctx, Body))
+    if (loopWritesAll(F, E.X, E.Len, E.ConstLen, Ctx, Body))
       return true;
   return false;
+}
+
+bool ompdp::writesBeforeReading(const OMPExecutableDirective *D, const Expr *Item,
+                                ASTContext &Ctx) {
+  Extent E;
+  return D && Item && extentOf(Item, Ctx, E) && writesFirst(D, E, Ctx, Ctx.getSourceManager());
+}
+
+bool ompdp::firstUseOverwrites(const OMPExecutableDirective *D, const Expr *Item,
+                               bool CopiedBack, ASTContext &Ctx) {
+  Extent E;
+  if (!D || !Item || !D->hasAssociatedStmt() || D->hasClausesOfKind<OMPIfClause>() ||
+      !extentOf(Item, Ctx, E))
+    return false;
+  StoragePath SP = StoragePath::ofItem(Item);
+  if (!SP.Valid)
+    return false;
+  First R = FirstUse(E, SP, Ctx).of(directiveBody(D));
+  // Where the kernel may not run, a copy back would bring the device's
+  // uninitialised memory instead of the host's bytes; with none, nothing
+  // reads the device's copy before the kernel writes it, if ever.
+  return R == First::Overwrites || (R == First::Conditional && !CopiedBack);
 }

@@ -27,6 +27,31 @@ namespace ompdp {
 bool writesEveryElement(const clang::OMPExecutableDirective *D,
                         const clang::Expr *Item, clang::ASTContext &Ctx);
 
+/// Whether the body of target directive D, whenever it runs, writes every
+/// element of Item before it reads any (OMPDP_ITEM_ACCESS_FLAG
+/// WRITES_FIRST): `x[i] = ...` in every iteration of a loop over the whole
+/// section, as for writesEveryElement, with every other use of x in the
+/// region an element x[i] of the same iteration after that assignment (a
+/// whole variable: any use after an assignment that always runs). No
+/// clause but the map may name x (a reduction combines with its value).
+bool writesBeforeReading(const clang::OMPExecutableDirective *D,
+                         const clang::Expr *Item, clang::ASTContext &Ctx);
+
+/// For an item of `target data` directive D: whether the first statement
+/// of its body that uses the item (its device code, followed into the
+/// functions it calls; data movement; host code naming the variable) is a
+/// kernel that runs at once and always on the device (no `if`, `nowait`,
+/// `depend`) and writes every element before reading any
+/// (writesBeforeReading, for the item's section), so that nothing reads
+/// what the copy in sent. That kernel may sit in code that may not run (a
+/// loop, a branch, after a jump) only when the item is not copied back
+/// (CopiedBack false: nothing else reads the device's copy then, and a
+/// copy back would bring uninitialised memory), and no statement after
+/// that code uses the item.
+bool firstUseOverwrites(const clang::OMPExecutableDirective *D,
+                        const clang::Expr *Item, bool CopiedBack,
+                        clang::ASTContext &Ctx);
+
 } // namespace ompdp
 
 #endif

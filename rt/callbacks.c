@@ -21,7 +21,10 @@
 |* (rt/hash.c): from the host
 |* source for host-to-device, and for device-to-host from the device source
 |* when that device's memory is the host's (the host plugin); the end
-|* callback reads the clock before it waits for the hash.
+|* callback reads the clock before it waits for the hash. A copy in whose
+|* elements all hold one value other than zero is noted under its hash at
+|* the end (analysis/single_value.c), after the clock: the check stops at
+|* the first byte out of pattern.
 |*
 |* A delete names only a device address. When allocations come from region
 |* tables (the compiler plugin), the allocation's host range is remembered
@@ -34,6 +37,7 @@
 #include "ompdp_rt.h"
 #include "regions.h"
 #include "shm.h"
+#include "single_value.h"
 #include "uses.h"
 
 #include <dlfcn.h>
@@ -577,6 +581,16 @@ void ompdp_cb_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *ta
       w |= OMPDP_REC_HASHED;
     }
     ompdp_hash_done();
+    /* One value in every element of a copy in (not zero, which its hash
+     * tells): noted under its hash for the single-value detection. The
+     * check stops at the first byte out of pattern, most often among the
+     * first few. */
+    uint64_t pattern;
+    uint32_t period;
+    if (to_dev && (w & OMPDP_REC_HASHED) && src_addr &&
+        bytes >= (uint64_t)(ompdp_opts.zero_min_bytes > 0 ? ompdp_opts.zero_min_bytes : 1) &&
+        ompdp_single_value_check(src_addr, bytes, &pattern, &period))
+      ompdp_single_value_note(r->x, pattern, period);
   } else {
     r->x = now;
   }

@@ -217,6 +217,25 @@ static void report(void) {
   ompdp_report_free(&r);
 }
 
+/* A construct, map type and modifiers, and the overbroad rule an item
+ * with them gets. */
+typedef struct rule_case {
+  ompdp_construct_kind_t construct;
+  ompdp_map_type_t map_type;
+  uint32_t modifiers;
+  int rule;
+} rule_case_t;
+
+/* Checks each case; the item's other facts stay as they are. */
+static void check_rule_cases(ompdp_region_info_t *it, const rule_case_t *cases, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    it->construct = cases[i].construct;
+    it->map_type = cases[i].map_type;
+    it->modifiers = cases[i].modifiers;
+    CHECK_EQ_U64(ompdp_overbroad_rule(it), cases[i].rule);
+  }
+}
+
 /* Copies back the host never reads (the compiler's host-unread fact): the
  * rule is the item's whatever its construct copies back with, and none
  * where the item says `always`, has no fact, or copies nothing back. A
@@ -226,12 +245,7 @@ static void unread_rule(void) {
   memset(&it, 0, sizeof(it));
   it.access = OMPDP_ACCESS_READ_WRITE;
   it.access_flags = OMPDP_IA_HOST_UNREAD;
-  static const struct {
-    ompdp_construct_kind_t construct;
-    ompdp_map_type_t map_type;
-    uint32_t modifiers;
-    int rule;
-  } cases[] = {
+  static const rule_case_t cases[] = {
       {OMPDP_CK_TARGET, OMPDP_MT_FROM, 0, OMPDP_OVERBROAD_UNREAD},
       {OMPDP_CK_TARGET, OMPDP_MT_TOFROM, 0, OMPDP_OVERBROAD_UNREAD},
       {OMPDP_CK_TARGET_DATA, OMPDP_MT_TOFROM, 0, OMPDP_OVERBROAD_UNREAD},
@@ -244,12 +258,7 @@ static void unread_rule(void) {
       {OMPDP_CK_TARGET_UPDATE, OMPDP_MT_UPDATE_TO, 0, OMPDP_OVERBROAD_NONE},
       {OMPDP_CK_TARGET_DATA, OMPDP_MT_ALLOC, 0, OMPDP_OVERBROAD_NONE},
   };
-  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
-    it.construct = cases[i].construct;
-    it.map_type = cases[i].map_type;
-    it.modifiers = cases[i].modifiers;
-    CHECK_EQ_U64(ompdp_overbroad_rule(&it), cases[i].rule);
-  }
+  check_rule_cases(&it, cases, sizeof(cases) / sizeof(cases[0]));
   /* Without the fact, a copy back is not overbroad (read and written). */
   it.access_flags = 0;
   it.construct = OMPDP_CK_TARGET;
@@ -266,11 +275,50 @@ static void unread_rule(void) {
   CHECK_EQ_U64(ompdp_overbroad_rule(&it), OMPDP_OVERBROAD_TO);
 }
 
+/* Copies in a kernel overwrites before reading (the compiler's
+ * writes-first fact): to and tofrom of target and target data, not with
+ * `always` or a mapper, not of other constructs or map types; the host's
+ * never reading the copy back comes first, and a target's own rules. */
+static void overwritten_rule(void) {
+  ompdp_region_info_t it;
+  memset(&it, 0, sizeof(it));
+  it.access = OMPDP_ACCESS_READ_WRITE;
+  it.access_flags = OMPDP_IA_WRITES_FIRST;
+  static const rule_case_t cases[] = {
+      {OMPDP_CK_TARGET, OMPDP_MT_TOFROM, 0, OMPDP_OVERBROAD_OVERWRITTEN},
+      {OMPDP_CK_TARGET, OMPDP_MT_TO, 0, OMPDP_OVERBROAD_OVERWRITTEN},
+      {OMPDP_CK_TARGET_DATA, OMPDP_MT_TOFROM, 0, OMPDP_OVERBROAD_OVERWRITTEN},
+      {OMPDP_CK_TARGET_DATA, OMPDP_MT_TO, OMPDP_MOD_CLOSE, OMPDP_OVERBROAD_OVERWRITTEN},
+      {OMPDP_CK_TARGET, OMPDP_MT_TOFROM, OMPDP_MOD_ALWAYS, OMPDP_OVERBROAD_NONE},
+      {OMPDP_CK_TARGET_DATA, OMPDP_MT_TO, OMPDP_MOD_MAPPER, OMPDP_OVERBROAD_NONE},
+      {OMPDP_CK_TARGET_ENTER_DATA, OMPDP_MT_TO, 0, OMPDP_OVERBROAD_NONE},
+      {OMPDP_CK_TARGET_UPDATE, OMPDP_MT_UPDATE_TO, 0, OMPDP_OVERBROAD_NONE},
+      {OMPDP_CK_TARGET, OMPDP_MT_FROM, 0, OMPDP_OVERBROAD_NONE},
+      {OMPDP_CK_TARGET_DATA, OMPDP_MT_ALLOC, 0, OMPDP_OVERBROAD_NONE},
+  };
+  check_rule_cases(&it, cases, sizeof(cases) / sizeof(cases[0]));
+  it.modifiers = 0;
+  it.construct = OMPDP_CK_TARGET;
+  it.map_type = OMPDP_MT_TOFROM;
+  /* Only written, every element: the target's `from` rule says it. */
+  it.access = OMPDP_ACCESS_WRITE;
+  it.access_flags = OMPDP_IA_WRITES_FIRST | OMPDP_IA_WRITES_ALL;
+  CHECK_EQ_U64(ompdp_overbroad_rule(&it), OMPDP_OVERBROAD_FROM);
+  /* Neither copy read: the copy back's rule. */
+  it.access = OMPDP_ACCESS_READ_WRITE;
+  it.access_flags = OMPDP_IA_WRITES_FIRST | OMPDP_IA_HOST_UNREAD;
+  CHECK_EQ_U64(ompdp_overbroad_rule(&it), OMPDP_OVERBROAD_UNREAD);
+  /* Without the fact: read and written, nothing to say. */
+  it.access_flags = 0;
+  CHECK_EQ_U64(ompdp_overbroad_rule(&it), OMPDP_OVERBROAD_NONE);
+}
+
 int main(void) {
   ompdp_options_reset();
   rules();
   negatives();
   report();
   unread_rule();
+  overwritten_rule();
   return CHECK_DONE();
 }

@@ -311,7 +311,7 @@ static void test_text(void) {
     CHECK(strstr(t, "summary: duplicate_transfers=2 round_trips=1 "
                     "repeated_allocs=0 unused_allocs=0 "
                     "unused_transfers=18446744073709551615 zero_transfers=0 "
-                    "overbroad_maps=0 early_allocs=0 late_releases=0\n") != NULL);
+                    "overbroad_maps=0 early_allocs=0 late_releases=0 single_value_transfers=0\n") != NULL);
     CHECK(strstr(t, "    suggestion: use a target data region\n"
                     "    rewrite (keep_resident): keep `a` on device 0 for the whole loop  "
                     "[saves at least 1.2 us: 3 transfers (3.0 KiB), 2 allocations]\n"

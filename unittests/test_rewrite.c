@@ -236,6 +236,53 @@ static void test_set_map_type(void) {
   reset(&rw);
 }
 
+/*--- firstprivate ---------------------------------------------------------*/
+
+static void test_firstprivate_items(void) {
+  ompdp_rewrite_t rw = {0};
+  const char *why = NULL;
+  /* the clause's only item: the clause becomes firstprivate */
+  const char *s1 = "#pragma omp target map(to: n) map(tofrom: u[0:n])\n";
+  ompdp_region_info_t i1[2] = {item(s1, "target", "map(to: n)", "n", "n", "to", 8),
+                               item(s1, "target", "map(tofrom: u[0:n])", "u[0:n]", "u", "tofrom", 12)};
+  ompdp_rw_region_t r1 = {i1, 2};
+  uint32_t k0[] = {0};
+  CHECK(ompdp_rw_firstprivate_items(&rw, &r1, k0, 1, &why) == 0);
+  EXPECT(s1, &rw, "#pragma omp target firstprivate(n) map(tofrom: u[0:n])\n");
+  reset(&rw);
+  /* items of one clause: one firstprivate clause after what remains, with
+   * the clause's modifiers */
+  const char *s2 = "#pragma omp target map(close, to: n, u[0:n], s)\n";
+  const char *c2 = "map(close, to: n, u[0:n], s)";
+  ompdp_region_info_t i2[3] = {item(s2, "target", c2, "n", "n", "to", 14),
+                               item(s2, "target", c2, "u[0:n]", "u", "to", 14),
+                               item(s2, "target", c2, "s", "s", "to", 23)};
+  ompdp_rw_region_t r2 = {i2, 3};
+  uint32_t k02[] = {0, 2};
+  CHECK(ompdp_rw_firstprivate_items(&rw, &r2, k02, 2, &why) == 0);
+  EXPECT(s2, &rw, "#pragma omp target map(close, to: u[0:n]) firstprivate(n, s)\n");
+  reset(&rw);
+  uint32_t k2[] = {2};
+  CHECK(ompdp_rw_firstprivate_items(&rw, &r2, k2, 1, &why) == 0);
+  EXPECT(s2, &rw, "#pragma omp target map(close, to: n, u[0:n]) firstprivate(s)\n");
+  reset(&rw);
+  /* not a whole variable, not one clause */
+  uint32_t k1[] = {1};
+  CHECK(ompdp_rw_firstprivate_items(&rw, &r2, k1, 1, &why) == -1 && why);
+  reset(&rw);
+  uint32_t k01[] = {0, 1};
+  CHECK(ompdp_rw_firstprivate_items(&rw, &r1, k01, 2, &why) == -1 && why);
+  reset(&rw);
+  /* an implicit item: the clause at the end of the directive */
+  const char *si = "    #pragma omp target teams distribute\n    for (;;) b[j] = p.x;\n";
+  ompdp_region_info_t ii = implicit_item(si, "p");
+  ompdp_rw_region_t ri = {&ii, 1};
+  CHECK(ompdp_rw_firstprivate_items(&rw, &ri, k0, 1, &why) == 0);
+  EXPECT(si, &rw,
+         "    #pragma omp target teams distribute firstprivate(p)\n    for (;;) b[j] = p.x;\n");
+  reset(&rw);
+}
+
 /*--- target data around the loop ------------------------------------------*/
 
 static void test_keep_resident(void) {
@@ -789,6 +836,7 @@ int main(void) {
   test_remove_lists();
   test_remove_directive();
   test_set_map_type();
+  test_firstprivate_items();
   test_keep_resident();
   test_policy_keep_resident();
   test_policy_conditional();

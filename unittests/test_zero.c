@@ -2,11 +2,13 @@
 #include "check.h"
 #include "events.h"
 #include "ompdp_rt.h"
+#include "single_value.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 
 static long max_rss_kib(void) {
@@ -129,6 +131,89 @@ static void report(void) {
   ompdp_report_free(&r);
 }
 
+/* One value in every element: the pattern is the bytes' own, repeated to
+ * 8, checked over the longest period of 8, 4, 2, 1 that divides the size
+ * and reported with its shortest (0xff: 1, a float: 4); zeros,
+ * a byte out of pattern anywhere, fewer than two periods and a null buffer
+ * are not one. */
+static void single_value_check(void) {
+  unsigned char b[4096];
+  uint64_t pat = 0;
+  uint32_t per = 0;
+  memset(b, 0xff, sizeof(b));
+  CHECK(ompdp_single_value_check(b, sizeof(b), &pat, &per));
+  CHECK_EQ_U64(pat, UINT64_MAX);
+  CHECK_EQ_U64(per, 1); /* the shortest period */
+  float ones[1000];
+  for (int i = 0; i < 1000; ++i)
+    ones[i] = 1.0f;
+  CHECK(ompdp_single_value_check(ones, sizeof(ones), &pat, &per)); /* 4000: 8, then 4 */
+  CHECK_EQ_U64(pat, 0x3f8000003f800000ull);
+  CHECK_EQ_U64(per, 4);
+  CHECK(ompdp_single_value_check(ones, 3 * sizeof(float), &pat, &per)); /* 12: period 4 */
+  CHECK_EQ_U64(per, 4);
+  CHECK_EQ_U64(pat, 0x3f8000003f800000ull);
+  memset(b, 0xab, 7);
+  CHECK(ompdp_single_value_check(b, 7, &pat, &per)); /* odd: period 1 */
+  CHECK_EQ_U64(per, 1);
+  CHECK_EQ_U64(pat, 0xababababababababull);
+  double d[64];
+  for (int i = 0; i < 64; ++i)
+    d[i] = 2.5;
+  d[63] = 2.25; /* the last out of pattern */
+  CHECK(!ompdp_single_value_check(d, sizeof(d), &pat, &per));
+  d[63] = 2.5;
+  d[0] = 0.5; /* the first */
+  CHECK(!ompdp_single_value_check(d, sizeof(d), &pat, &per));
+  memset(b, 0, sizeof(b));
+  CHECK(!ompdp_single_value_check(b, sizeof(b), &pat, &per)); /* zeros: by their hash */
+  memset(b, 0x11, 8);
+  CHECK(!ompdp_single_value_check(b, 8, &pat, &per)); /* one period */
+  CHECK(!ompdp_single_value_check(NULL, 64, &pat, &per));
+}
+
+/* The registry finds what was noted by hash, and nothing else; a full
+ * one takes no more. The detection reports copies whose hash it knows as
+ * single-value transfers (zeros stay zero transfers), from the same
+ * minimum size. */
+static void single_value_detection(void) {
+  ompdp_single_value_reset();
+  uint64_t pat = 0;
+  uint32_t per = 0;
+  CHECK(!ompdp_single_value_find(0x1234, &pat, &per));
+  ompdp_single_value_note(0x1234, 0x0101010101010101ull, 1);
+  ompdp_single_value_note(0x1234, 0x0202020202020202ull, 1); /* the same content: kept */
+  CHECK(ompdp_single_value_find(0x1234, &pat, &per));
+  CHECK_EQ_U64(pat, 0x0101010101010101ull);
+  CHECK_EQ_U64(per, 1);
+  CHECK(!ompdp_single_value_find(0x1235, &pat, &per));
+  for (uint64_t h = 1; h <= 5000; ++h)
+    ompdp_single_value_note(h << 20, h, 8);
+  CHECK(ompdp_single_value_find(1ull << 20, &pat, &per));
+  CHECK(!ompdp_single_value_find(5000ull << 20, &pat, &per)); /* past half full */
+  ompdp_single_value_reset();
+  ompdp_single_value_note(0x5151, 0xffffffffffffffffull, 8);
+  seq_t s;
+  seq_init(&s);
+  uint32_t one = h2d(&s, 0, 0x1000, 0xd000, 4096, 0x5151);
+  h2d(&s, 0, 0x2000, 0xd100, 4096, 0x5152);               /* not noted */
+  h2d(&s, 0, 0x3000, 0xd200, 32, 0x5151);                 /* below zero_min_bytes */
+  d2h(&s, 0, 0xd000, 0x1000, 4096, 0x5151);               /* the device's */
+  uint32_t z = h2d(&s, 0, 0x4000, 0xd300, 4096, ompdp_zero_hash(4096));
+  ompdp_matches_t m = {0};
+  CHECK(seq_matches(&s, OMPDP_FK_SINGLE_VALUE_TRANSFER, &m) == 0);
+  CHECK_EQ_U64(m.n, 1);
+  if (m.n == 1)
+    CHECK_EQ_U64(m.v[0].avoid, one);
+  ompdp_matches_free(&m);
+  CHECK(seq_matches(&s, OMPDP_FK_ZERO_TRANSFER, &m) == 0);
+  CHECK_EQ_U64(m.n, 1);
+  if (m.n == 1)
+    CHECK_EQ_U64(m.v[0].avoid, z);
+  ompdp_matches_free(&m);
+  ompdp_single_value_reset();
+}
+
 int main(void) {
   ompdp_options_reset();
   CHECK_EQ_U64(ompdp_opts.zero_min_bytes, OMPDP_ZERO_MIN_BYTES);
@@ -136,5 +221,7 @@ int main(void) {
   zero_lookup();
   matches();
   report();
+  single_value_check();
+  single_value_detection();
   return CHECK_DONE();
 }

@@ -20,7 +20,7 @@
 int main(void) {
   static int b[N];
   for (int j = 0; j < N; ++j)
-    b[j] = 1; /* not zeros: a zero-filled copy in would be a finding */
+    b[j] = j % 7 + 1; /* not zeros, nor one value: a zero or single-value copy in is a finding */
 #pragma omp target data map(tofrom : b)
   for (int it = 0; it < 4; ++it) {
 #pragma omp target teams distribute parallel for
@@ -31,7 +31,7 @@ int main(void) {
   return 0;
 }
 
-// OUT: b[N-1]=1027
+// OUT: b[N-1]=1030
 // JSON: "findings": []
 // JSON-NOT: "rewrites"
 // YAML: Diagnostics: []

@@ -55,7 +55,7 @@ int main(void) {
   for (int i = 0; i < N; ++i) {
     a[i] = i;
     v[i] = 0;
-    w[i] = 1;
+    w[i] = 1 + i % 3; /* not one value: no fill (single_value.c has one) */
   }
 #pragma omp target teams distribute parallel for map(to: a[0:N]) map(from: r[0:N], s[0:N], t[0:N], q[0:N])
   for (int i = 0; i < N; ++i) {

@@ -33,9 +33,9 @@ int main(void) {
   double sum = 0;
   for (int i = 0; i < N; ++i) {
     a[i] = i;
-    c[i] = 1;
-    d[i] = 3;
-    e[i] = 4;
+    c[i] = 1 + (i & 1); /* not one value: no single_value_transfer */
+    d[i] = 3 + (i & 1);
+    e[i] = 4 + (i & 1);
   }
 #pragma omp target map(tofrom : a[0:N], c[0:N]) map(tofrom : sum)
   for (int i = 0; i < N; ++i) {

@@ -94,7 +94,7 @@ int main(int argc, char **argv) {
   int dev = rank % omp_get_num_devices();
   for (int i = 0; i < 1024; ++i) {
     a[i] = i;
-    b[i] = rank + 1;
+    b[i] = rank + 1 + i % 3; /* not one value repeated (a single_value_transfer) */
   }
   for (int step = 0; step < 4; ++step) {
 #pragma omp target map(tofrom : a) device(dev)

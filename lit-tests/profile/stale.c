@@ -30,7 +30,7 @@
 
 int main(void) {
   static int b[64];
-  for (int j = 0; j < 64; ++j) b[j] = 64 - j;
+  for (int j = 0; j < 64; ++j) b[j] = 64 - j + j % 3; /* b[j] + j: not one value repeated */
   for (int it = 0; it < 3; ++it) {
 #pragma omp target
     for (int j = 0; j < 64; ++j)

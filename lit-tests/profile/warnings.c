@@ -37,7 +37,7 @@
 int main(void) {
   static int a[N], c[N];
   for (int j = 0; j < N; ++j)
-    a[j] = c[j] = 1; /* not zeros: no zero-filled transfer */
+    a[j] = c[j] = 1 + j % 3; /* not zeros, nor one value: no zero or single-value transfer */
   int n = N;
   for (int it = 0; it < 4; ++it) {
 #pragma omp target teams distribute parallel for map(tofrom: a[0:n]) map(to: c)

@@ -32,6 +32,7 @@
 // JSON-NEXT: "overbroad_maps": 0,
 // JSON-NEXT: "early_allocs": 0,
 // JSON-NEXT: "late_releases": 0,
+// JSON-NEXT: "single_value_transfers": 0,
 // JSON-NEXT: "time_saved_ns": 0,
 // JSON: "observed": {
 // JSON-NEXT: "transfers": 2,

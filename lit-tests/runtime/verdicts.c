@@ -14,7 +14,8 @@
 // ever makes the kernel count, so the same 0 goes out and comes back, yet
 // both copies are necessary. The copy back's words never say `map(to: ...)`.
 // COINCIDENCE, two different variables that hold 512 (hotspot's col and
-// row): the second send is a duplicate of the first's bytes, no saving.
+// row): the second send is a duplicate of the first's bytes, no saving
+// (mapped `always`, so that no firstprivate rewrite takes the finding).
 // TIMING, a benchmark's timing loop calling a function whose construct gets
 // the same input and gives back the same output each repetition, which the
 // loop reads: the copy back is a repeated computation (a `target update
@@ -143,7 +144,7 @@
 
 // COINCIDENCE: time of findings that are no saving {{.*}}, not counted above
 // COINCIDENCE: duplicate_transfer {{.*}} count=1 bytes=4 B
-// COINCIDENCE-NEXT: variable: row clause: map(to: row)
+// COINCIDENCE-NEXT: variable: row clause: map(always, to: row)
 // COINCIDENCE-NEXT: 0 from the same host buffer, 1 from other buffers with the same bytes
 // COINCIDENCE-NEXT: first sent at
 // COINCIDENCE-NEXT: verdict: coincidence (not counted as a saving)
@@ -151,7 +152,7 @@
 // COINCIDENCE-JSON: "kind": "duplicate_transfer",
 // COINCIDENCE-JSON: "variable": "row",
 // COINCIDENCE-JSON: "verdict": "coincidence",
-// COINCIDENCE-SUM: advice 1
+// COINCIDENCE-SUM: advice 2
 // COINCIDENCE-SUM-NEXT: coincidence 1
 // COINCIDENCE-SUM-NEXT: fix 2
 // COINCIDENCE-SUM-NEXT: ok
@@ -305,7 +306,7 @@ int main(void) {
 #pragma omp target map(to: col) map(tofrom: t)
   for (int i = 0; i < N; ++i)
     t[i] += col;
-#pragma omp target map(to: row) map(tofrom: t)
+#pragma omp target map(always, to: row) map(tofrom: t)
   for (int i = 0; i < N; ++i)
     t[i] -= row - 1;
   printf("t=%g\n", t[5]);

@@ -6,6 +6,7 @@
 |* that the report's summary line names exactly one finding, or none:
 |*
 |*   zero N [one]       N zero bytes to the device once (one: the last is 1)
+|*   single N [one]     N bytes 0xab to the device once (one: the last is 0xac)
 |*   dup N K [other]    the same N bytes to the device K times, a kernel
 |*                      after each (other: the last time, the last byte
 |*                      differs), into one allocation
@@ -29,7 +30,8 @@
 |*                      after their last use, the peak would be min(N, M)
 |*                      lower
 |*
-|* The bytes are never zero except for `zero`. Prints what the kernels saw.
+|* The bytes are never zero except for `zero`, and never one value repeated
+|* except for `single`. Prints what the kernels saw.
 |*
 \*===----------------------------------------------------------------------===*/
 #include <stdio.h>
@@ -45,7 +47,7 @@ static void fill(unsigned char *a, size_t n, unsigned seed) {
 
 int main(int argc, char **argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: boundary zero|dup|trip|alloc|overwrite|unused N ...\n");
+    fprintf(stderr, "usage: boundary zero|single|dup|trip|alloc|overwrite|unused N ...\n");
     return 2;
   }
   const char *what = argv[1];
@@ -60,6 +62,12 @@ int main(int argc, char **argv) {
     memset(a, 0, cap);
     if (!strcmp(flag, "one"))
       a[n - 1] = 1;
+#pragma omp target map(to : a[0:n]) map(tofrom : seen)
+    seen = a[n - 1] + 1;
+  } else if (!strcmp(what, "single")) {
+    memset(a, 0xab, cap);
+    if (!strcmp(flag, "one"))
+      a[n - 1] = 0xac;
 #pragma omp target map(to : a[0:n]) map(tofrom : seen)
     seen = a[n - 1] + 1;
   } else if (!strcmp(what, "dup")) {
