@@ -104,6 +104,10 @@ typedef struct ompdp_rw_plan {
    * region only reads the item), which a fill's `target exit data` then
    * does not bring back either; NULL: none. */
   const unsigned char *no_copy_back;
+  /* Per site: finding + 1 whose rewrite already takes it (keeping it
+   * resident, removing it, ...), which a rewrite that groups the items of
+   * one clause (firstprivate) then leaves out; NULL: none. */
+  const size_t *claimed;
 } ompdp_rw_plan_t;
 
 /* The site of (region, item): its index + 1, or 0 when the run had none. */

@@ -329,9 +329,15 @@ static size_t firstprivate_group(const ompdp_rw_plan_t *c, const ompdp_rw_items_
   if (!it->implicit)
     for (uint32_t j = 0; j < ri->reg.num_items && ng < FIRSTPRIVATE_MAX_ITEMS; ++j) {
       const ompdp_region_info_t *o = &ri->items[j];
-      if (j != (uint32_t)s->item && !o->implicit && o->clause_line == it->clause_line &&
-          o->clause_column == it->clause_column && firstprivate_site(c, ri, s->region, j))
-        group[ng++] = j;
+      const ompdp_rw_site_t *os;
+      if (j == (uint32_t)s->item || o->implicit || o->clause_line != it->clause_line ||
+          o->clause_column != it->clause_column || !(os = firstprivate_site(c, ri, s->region, j)))
+        continue;
+      /* Not an item another rewrite already takes (kept resident across a
+       * loop, say): the two would count its copies twice. */
+      if (c->claimed && c->claimed[os - c->facts->sites])
+        continue;
+      group[ng++] = j;
     }
   return ng;
 }
@@ -1149,6 +1155,7 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
   size_t *narrowed = calloc(facts->num_sites ? facts->num_sites : 1, sizeof(*narrowed));
   unsigned char *no_copy_back = calloc(facts->num_sites ? facts->num_sites : 1, 1);
   c.no_copy_back = no_copy_back;
+  c.claimed = removal;
   if (!removal || !copies_in_go || !narrowed || !no_copy_back) {
     free(removal);
     free(copies_in_go);

@@ -23,6 +23,7 @@
 // RUN: cd %t && %ompdp run --format=json -o before.json -- ./before > before.out
 // RUN: cd %t && %ompdp report before.json | FileCheck %s --check-prefix=REPORT
 // RUN: cd %t && %ompdp report before.json | FileCheck %s --check-prefix=NOFP
+// RUN: cd %t && %ompdp report before.json | FileCheck %s --check-prefix=KEEP
 // RUN: cd %t && %ompdp fix --apply before.json | FileCheck %s --check-prefix=APPLY
 // RUN: FileCheck %s --check-prefix=FIXED < %t/prog.c
 // RUN: cd %t && %clang-ompdp prog.c -o after
@@ -69,17 +70,21 @@ int main(void) {
   return 0;
 }
 
-// REPORT: rewrite (firstprivate): pass `n` (4 bytes) and `scale` (8 bytes) to the kernel at prog.c:[[#L:]] as `firstprivate(n, scale)` instead of mapping them with `map(to: n, scale)`: the region only reads them, and their values go with the launch's arguments, instead of an allocation, a copy in and a copy back of their own; and pass `p` (24 bytes) to the kernel at prog.c:{{[0-9]+}} as `firstprivate(p)` instead of `map(tofrom: p)`: the region only reads it, and its bytes go in the buffer of firstprivate objects that each launch copies in once, {{.*}}; and pass `k` (4 bytes) {{.*}} as `firstprivate(k)` instead of `map(to: k, buf[0:N])`: {{.*}}  [saves at least {{.*}}]
-// REPORT: prog.c:[[#L]]:50-[[#L]]:67: replace "map(to: n, scale)" with "firstprivate(n, scale)"
-// REPORT: prog.c:[[#L]]:68-[[#L]]:82: replace "map(tofrom: p)" with "firstprivate(p)"
-// REPORT: prog.c:[[#L]]:83-[[#L]]:103: replace "map(to: k, buf[0:N])" with "map(to: buf[0:N]) firstprivate(k)"
+// `p` and `k` do not change in the loop: the keep_resident rewrite keeps them on
+// the device for the whole loop (one copy in, a better plan than a firstprivate
+// copy at every launch; `n` too, which the rewrite of `scale` then leaves in its
+// map: counted once), so only `scale` (which changes) goes firstprivate.
+// REPORT: rewrite (firstprivate): pass `scale` (8 bytes) to the kernel at prog.c:[[#L:]] as `firstprivate(scale)` instead of `map(to: n, scale)`: the region only reads it, and its value goes with the launch's arguments, instead of an allocation, a copy in and a copy back of their own  [saves {{.*}}]
+// REPORT: prog.c:[[#L]]:50-[[#L]]:67: replace "map(to: n, scale)" with "map(to: n) firstprivate(scale)"
+// KEEP: rewrite (keep_resident): keep `n`, `p`, `k`, {{.*}} for the whole for loop
 // NOFP-NOT: firstprivate({{cnt|tag|big|m|s|q}})
 
 // APPLY: prog.c: {{[0-9]+}} edit(s) applied
 
-// FIXED: {{^}}#pragma omp target teams distribute parallel for firstprivate(n, scale) firstprivate(p) map(to: buf[0:N]) firstprivate(k) map(tofrom: out[0:N]) map(tofrom: cnt) map(to: tag) map(to: big) map(to: m) reduction(+: s) map(tofrom: s) map(to: q){{$}}
+// FIXED: {{^}}  #pragma omp target data map(to: n) map(to: p) map(to: k) map(to: buf[0:N]) map(tofrom: out[0:N]) map(tofrom: cnt) map(to: tag) map(to: big) map(tofrom: s) map(to: q){{$}}
+// FIXED: {{^}}#pragma omp target teams distribute parallel for map(to: n) firstprivate(scale) map(tofrom: p) map(to: k, buf[0:N]) map(tofrom: out[0:N]) map(tofrom: cnt) map(to: tag) map(to: big) map(to: m) reduction(+: s) map(tofrom: s) map(to: q){{$}}
 
-// PROOF: transfers: {{[0-9]+}} -> {{[0-9]+}} (removed {{[0-9]+}}, predicted at least {{[0-9]+}})
+// PROOF: transfers: {{[0-9]+}} -> {{[0-9]+}} (removed [[T:[0-9]+]], predicted [[T]])
 // PROOF-NEXT: allocs: {{[0-9]+}} -> {{[0-9]+}} (removed [[A:[0-9]+]], predicted [[A]])
 // PROOF-DAG: gone: duplicate_transfer of p: yes
 // PROOF-DAG: gone: repeated_alloc of n: yes

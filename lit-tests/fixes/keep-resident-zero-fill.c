@@ -77,7 +77,7 @@ int main(void) {
 
 // FIXED:      {{^}}  #pragma omp target enter data map(alloc: z[0:N]) map(to: acc[0:N]){{$}}
 // FIXED-NEXT: {{^}}  #pragma omp target teams distribute parallel for map(alloc: z[0:N]){{$}}
-// FIXED-NEXT: {{^}}  for (long long ompdp_i = 0; ompdp_i < (2048); ++ompdp_i){{$}}
+// FIXED-NEXT: {{^}}  for (long long ompdp_i = 0; ompdp_i < (N); ++ompdp_i){{$}}
 // FIXED-NEXT: {{^}}    z[ompdp_i] = 0;{{$}}
 // FIXED-NEXT: {{^}}  for (int it = 0; it < ITERS; ++it) {
 // FIXED:      {{^}}#endif

@@ -34,8 +34,8 @@ int main(void) {
   double sum = 0;
   for (int i = 0; i < N; ++i) {
     a[i] = i;
-    scratch[i] = 1;
-    b[i] = 2;
+    scratch[i] = i % 7 + 1; /* no single value (that is another finding) */
+    b[i] = 2 * i;
   }
 #pragma omp target map(tofrom : sum) map(to : a[0:N], scratch[0:N])
   for (int i = 0; i < N; ++i)
