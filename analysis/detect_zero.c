@@ -22,6 +22,7 @@
 |* under their content hash (single_value.c), with the same threshold.
 |*
 \*===----------------------------------------------------------------------===*/
+#include "cpu_features.h"
 #include "detect.h"
 
 #define XXH_INLINE_ALL
@@ -56,8 +57,7 @@ static int have_avx2(void) {
   static _Atomic int known; /* 0: not asked yet, 1: no, 2: yes */
   int v = atomic_load_explicit(&known, memory_order_relaxed);
   if (!v) {
-    __builtin_cpu_init();
-    v = __builtin_cpu_supports("avx2") ? 2 : 1;
+    v = ompdp_cpu_has_avx2() ? 2 : 1;
     atomic_store_explicit(&known, v, memory_order_relaxed);
   }
   return v == 2;

@@ -25,6 +25,7 @@ import json
 import math
 import os
 import platform
+import re
 import shutil
 import statistics
 import subprocess
@@ -414,6 +415,18 @@ SHORT_SIZE = 16               # doubles in one_region's one region
 GOAL_SHORT_MS = 1.0           # ompdp run over the program alone
 
 
+# The runtime's verbose line (rt/tool.c, say_costs): wall time per part.
+COST_RE = re.compile(r"time in the program: start-up (?P<startup>\d+) us, "
+                     r"crash-log blocks (?P<blocks>\d+) us, analysis "
+                     r"(?P<analysis>\d+) us \(of which source locations "
+                     r"(?P<attribution>\d+) us\), report (?P<report>\d+) us")
+COST_PARTS = (("startup", "start-up: options, callbacks, crash-log file, region tables"),
+              ("blocks", "crash-log blocks (ompdp run's event log file), start-up's and later"),
+              ("analysis", "at the end: analysis, findings, rewrites"),
+              ("attribution", "  of which source locations (DWARF without the plugin)"),
+              ("report", "writing the report (the runtime's, and the finished one)"))
+
+
 def bench_short(cc, ompdp, nulltool, work, quick):
     exe = os.path.join(work, "one_region")
     cmd = [cc, "-O2", "-g", "-fopenmp", "-fopenmp-targets=x86_64-pc-linux-gnu",
@@ -474,6 +487,22 @@ def bench_short(cc, ompdp, nulltool, work, quick):
                 "printing the report (ompdp run - runtime)",
                 diff("run", "runtime")),
            ]}
+    # ompdp's own clocks in the program (option verbose: its time-in-the-
+    # program line), under ompdp run, in runs of their own after the timed
+    # rounds: the parts of "ompdp in the program" and of "after main".
+    costs = {}
+    vrep = os.path.join(work, "short-verbose.txt")
+    for _ in range(max(5, rounds // 10)):
+        must([ompdp, "run", "--option", "verbose=1", "-o", vrep, "--"] + prog,
+             err, env=env, mark=True)
+        with open(err, errors="replace") as f:
+            m = COST_RE.search(f.read())
+        if not m:
+            die("ompdp run --option verbose=1 printed no time-in-the-program "
+                "line")
+        for k, v in m.groupdict().items():
+            costs.setdefault(k, []).append(int(v) / 1e3)
+    res["runtime_parts"] = {k: statistics.median(v) for k, v in costs.items()}
     am = res["after_main_ms"]
     if "runtime" in am and "null" in am:
         res["parts"].append(
@@ -832,6 +861,16 @@ def render(res):
         lines.append("")
         lines.append(fmt_table(["where one_region's difference goes", "ms"],
                                [[n, dr(d)] for n, d in sh["parts"]]))
+        rp = sh.get("runtime_parts")
+        if rp:
+            lines.append("")
+            lines.append("ompdp's own clocks in one_region under ompdp run "
+                         "(option verbose, medians; wall time, some parts "
+                         "overlap the program's own work):")
+            lines.append("")
+            lines.append(fmt_table(["part", "ms"],
+                                   [[d, f"{rp[k]:.3f}"] for k, d in COST_PARTS
+                                    if k in rp]))
     lines.append("")
     lines.append("goals (reported, not enforced):")
     for g in res["goals"]:

@@ -106,8 +106,9 @@ void ompdp_log_set_store(const ompdp_log_store_t *s) { store = *s; }
 
 static chunk_t *new_chunk(thread_log_t *b) {
   /* Under `ompdp run`, in the crash log, so that the records outlive the
-   * process; else anonymous. Populated at once: one fault for the chunk
-   * instead of one per page. */
+   * process (its pages mapped as they are written: shm_linux.c); else
+   * anonymous, populated at once: one fault for the chunk instead of one
+   * per page. */
   size_t got = 0;
   uint32_t n = b->nchunks++;
   void *p = store.chunk ? store.chunk(b->id, n, &got) : NULL;

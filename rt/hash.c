@@ -29,6 +29,7 @@
 \*===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE
 #include "ompdp_rt.h"
+#include "cpu_features.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -54,8 +55,7 @@ static const char *hash_name = "xxh3-portable";
 
 void ompdp_hash_init(void) {
 #if defined(__x86_64__) && defined(OMPDP_HAVE_AVX2_HASH)
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx2")) {
+  if (ompdp_cpu_has_avx2()) {
     hash_fn = ompdp_xxh3_avx2;
     hash_name = "xxh3-avx2";
   }

@@ -30,6 +30,18 @@ extern int ompdp_clock_is_tsc;
 void ompdp_time_init(void);
 uint64_t ompdp_now_ns(void);
 uint64_t ompdp_ticks_slow(void);
+/* Where ompdp's own time in the program goes (option verbose prints it;
+ * the overhead suite's breakdown of a short run reads it): wall-clock
+ * nanoseconds per part, from any thread. */
+enum {
+  OMPDP_COST_STARTUP,     /* the tool's initialisation */
+  OMPDP_COST_LOG_BLOCKS,  /* growing the crash log (ompdp run's file) */
+  OMPDP_COST_ANALYSIS,    /* at the end: analysis, findings, rewrites */
+  OMPDP_COST_ATTRIBUTION, /* of which: source locations (DWARF, region tables) */
+  OMPDP_COST_REPORT,      /* writing the report(s) */
+  OMPDP_COST_N
+};
+void ompdp_cost_add(int part, uint64_t ns);
 /* The same clock, ordered against the memory accesses around it (for the
  * stream consumer's watermark); and read only after every earlier
  * instruction is done (for a producer, after a sequentially consistent

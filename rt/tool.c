@@ -87,10 +87,35 @@ static int register_cb(ompt_set_callback_t set, ompt_callbacks_t which, ompt_cal
   return 0;
 }
 
+static _Atomic uint64_t cost_ns[OMPDP_COST_N];
+
+void ompdp_cost_add(int part, uint64_t ns) {
+  atomic_fetch_add_explicit(&cost_ns[part], ns, memory_order_relaxed);
+}
+
+static void say_costs(FILE *f) {
+  double us[OMPDP_COST_N];
+  for (int i = 0; i < OMPDP_COST_N; ++i)
+    us[i] = atomic_load_explicit(&cost_ns[i], memory_order_relaxed) / 1e3;
+  fprintf(f,
+          "ompdp: time in the program: start-up %.0f us, crash-log blocks %.0f us, analysis "
+          "%.0f us (of which source locations %.0f us), report %.0f us\n",
+          us[OMPDP_COST_STARTUP], us[OMPDP_COST_LOG_BLOCKS], us[OMPDP_COST_ANALYSIS],
+          us[OMPDP_COST_ATTRIBUTION], us[OMPDP_COST_REPORT]);
+}
+
+static int initialize(ompt_function_lookup_t lookup);
+
 static int ompdp_initialize(ompt_function_lookup_t lookup, int initial_device_num,
                             ompt_data_t *tool_data) {
   ompdp_time_init();
   start_ns = ompdp_now_ns();
+  int rc = initialize(lookup);
+  ompdp_cost_add(OMPDP_COST_STARTUP, ompdp_now_ns() - start_ns);
+  return rc;
+}
+
+static int initialize(ompt_function_lookup_t lookup) {
   start_pid = getpid();
   ompdp_hash_init();
   ompdp_op_new_hook = ompdp_rank_note_devices; /* MPI: the devices this rank used */
@@ -188,7 +213,15 @@ static void begin_report(ompdp_report_t *r) {
 /* Where an operation comes from: the compiler's region table when the code
  * was built with the plugin (exact, no -g needed, names the map item), else
  * DWARF. */
+static void attribute_op_timed(const ompdp_op_t *o, ompdp_loc_t *loc, ompdp_finding_t *site);
+
 static void attribute_op(const ompdp_op_t *o, ompdp_loc_t *loc, ompdp_finding_t *site) {
+  uint64_t t0 = ompdp_now_ns();
+  attribute_op_timed(o, loc, site);
+  ompdp_cost_add(OMPDP_COST_ATTRIBUTION, ompdp_now_ns() - t0);
+}
+
+static void attribute_op_timed(const ompdp_op_t *o, ompdp_loc_t *loc, ompdp_finding_t *site) {
   ompdp_region_info_t info;
   if (o->region && ompdp_regions_describe(o->region, o->item, &info) == 0) {
     memset(loc, 0, sizeof(*loc));
@@ -401,6 +434,7 @@ static int finish(ompdp_engine_t *g, ompdp_report_t *r, const ompdp_engine_resul
 void ompdp_write_report_once(int signo) {
   if (atomic_exchange(&report_written, 1))
     return;
+  uint64_t t_end = ompdp_now_ns();
   ompdp_report_t r;
   begin_report(&r);
   if (!signo)
@@ -544,6 +578,8 @@ void ompdp_write_report_once(int signo) {
       r.num_warnings = n + 1;
     }
   }
+  uint64_t t_report = ompdp_now_ns();
+  ompdp_cost_add(OMPDP_COST_ANALYSIS, t_report - t_end);
   if (ompdp_output_report(&r, start_pid) == 0) {
     /* The report supersedes the journal (and the crash log, which ompdp
      * run removes after printing the report: freeing it takes time). */
@@ -559,11 +595,13 @@ void ompdp_write_report_once(int signo) {
     if (orphan)
       ompdp_orphan_done(start_pid, landed ? to : NULL);
   }
+  ompdp_cost_add(OMPDP_COST_REPORT, ompdp_now_ns() - t_report);
   if (r.warnings == view) {
     r.warnings = own;
     r.num_warnings = num_own;
   }
   if (ompdp_opts.verbose) {
+    say_costs(stderr);
     ompdp_hash_say_choice(stderr);
     ompdp_devhash_say(stderr);
     fprintf(stderr, "ompdp: the runtime made %llu allocations, %llu failed\n",

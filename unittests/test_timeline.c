@@ -38,9 +38,10 @@ static ompdp_event_t transfer(uint64_t t, uint64_t host, uint64_t dev_addr, uint
   return e;
 }
 
-/* Runs the engine with a timeline over ev[0..n) and returns the report. */
-static int run(int mode, uint64_t first, uint64_t per_finding, const ompdp_event_t *ev, size_t n,
-               ompdp_report_t *r) {
+/* Runs the engine with a timeline over ev[0..n), the first at position
+ * seq0, and returns the report. */
+static int run_at(int mode, uint64_t first, uint64_t per_finding, const ompdp_event_t *ev,
+                  size_t n, uint64_t seq0, ompdp_report_t *r) {
   ompdp_engine_config_t cfg = {.host_device = HOST,
                                .timeline = 1,
                                .timeline_mode = mode,
@@ -52,7 +53,7 @@ static int run(int mode, uint64_t first, uint64_t per_finding, const ompdp_event
   int rc = 0;
   for (size_t i = 0; i < n && !rc; ++i) {
     ompdp_rec_t rec;
-    rc = ompdp_rec_from_event(&ev[i], &rec) || ompdp_engine_feed(g, &rec, rec.op, i);
+    rc = ompdp_rec_from_event(&ev[i], &rec) || ompdp_engine_feed(g, &rec, rec.op, seq0 + i);
   }
   ompdp_report_init(r);
   ompdp_engine_result_t res = {.wall_time_ns = 1000000, .tick_mult = 0};
@@ -60,6 +61,11 @@ static int run(int mode, uint64_t first, uint64_t per_finding, const ompdp_event
     rc = -1;
   ompdp_engine_destroy(g);
   return rc;
+}
+
+static int run(int mode, uint64_t first, uint64_t per_finding, const ompdp_event_t *ev, size_t n,
+               ompdp_report_t *r) {
+  return run_at(mode, first, per_finding, ev, n, 0, r);
 }
 
 static const ompdp_finding_t *finding(const ompdp_report_t *r, int kind) {
@@ -167,9 +173,32 @@ static void test_late(void) {
   ompdp_report_free(&r);
 }
 
+/* The end visits only the ring's slots that held events: ten unused
+ * transfers whose positions start at 0, in the middle of the ring, and
+ * across its end (slots 4091..4095 and 0..4) are each kept (3, the
+ * finding's share) or counted (7), wherever they sit. */
+static void test_ring_positions(void) {
+  ompdp_event_t ev[10];
+  for (int i = 0; i < 10; ++i)
+    ev[i] = transfer(1000 + 1000 * (uint64_t)i, 0x100 + 64 * (uint64_t)i, 0x10000 + 64 * (uint64_t)i,
+                     0x7000 + (uint64_t)i);
+  const uint64_t seq0[] = {0, 2000, OMPDP_TLC_RING - 5, 3 * OMPDP_TLC_RING - 5};
+  for (size_t k = 0; k < sizeof(seq0) / sizeof(seq0[0]); ++k) {
+    ompdp_report_t r;
+    CHECK(run_at(OMPDP_TIMELINE_BOUNDED, 0, 3, ev, 10, seq0[k], &r) == 0);
+    if (!r.timeline)
+      continue;
+    CHECK_EQ_U64(r.timeline->num_ops, 3);
+    CHECK_EQ_U64(r.timeline->num_ops ? r.timeline->ops[0].seq : 0, seq0[k]);
+    CHECK_EQ_U64(counted(r.timeline), 7);
+    ompdp_report_free(&r);
+  }
+}
+
 int main(void) {
   test_bounded();
   test_full();
   test_late();
+  test_ring_positions();
   return CHECK_DONE();
 }
