@@ -177,6 +177,55 @@ def build_nulltool(cc, outdir):
     return so
 
 
+def build_floortool(cc, outdir):
+    """benchmarks/floortool as a shared library: the least an exact tool
+    does per event on the program's thread (clock, XXH3 of every copy, a
+    record), for the floor of the per-event goal."""
+    so = os.path.join(outdir, "libfloortool.so")
+    cmd = [cc, "-O2", "-shared", "-fPIC",
+           os.path.join(HERE, "floortool", "floortool.c"), "-o", so]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        die(f"cannot build the floor tool:\n{' '.join(cmd)}\n{r.stderr}")
+    return so
+
+
+def bench_floor(rows, runs, ompdp, nulltool, floortool, work):
+    """Per event: the null tool, the floor tool, ompdp's runtime loaded
+    alone (no driver) and `ompdp run`, alternated, on the event-bound
+    programs (rows: (name, argv, cwd, mark)). Medians and per-round ranges
+    of each against the null tool."""
+    rt = os.path.join(os.path.dirname(os.path.dirname(ompdp)), "lib",
+                      "libompdp-rt.so")
+    env = dict(os.environ)
+    for k in ("OMP_TOOL_LIBRARIES", "OMP_TOOL", "OMPDP_OPTIONS"):
+        env.pop(k, None)
+    tool = lambda lib, **o: dict(env, OMP_TOOL="enabled",
+                                 OMP_TOOL_LIBRARIES=lib, **o)
+    out = []
+    for name, argv, cwd, mark in rows:
+        report = os.path.join(work, f"floor-{name}.txt")
+        err = os.path.join(work, f"floor-{name}.err")
+        sides = [("null", argv, tool(nulltool)),
+                 ("floor", argv, tool(floortool)),
+                 ("runtime", argv, tool(rt, OMPDP_OPTIONS=f"output={report}")),
+                 ("run", [ompdp, "run", "-o", report, "--"] + argv, env)]
+        wall = {k: [] for k, *_ in sides}
+        cpu = {k: [] for k, *_ in sides}
+        for _ in range(runs):
+            for k, a, e in sides:
+                w, _, _, c = must(a, err, env=e, cwd=cwd, mark=mark)
+                wall[k].append(w)
+                cpu[k].append(c)
+        r = {"name": name,
+             "wall_s": {k: statistics.median(v) for k, v in wall.items()},
+             "cpu_s": {k: statistics.median(v) for k, v in cpu.items()}}
+        for k in ("floor", "runtime", "run"):
+            r[f"{k}_over_null"] = spread(wall[k], wall["null"])
+        out.append(r)
+    return out
+
+
 def build_logbench(cc, outdir, build):
     """benchmarks/logbench against this build's runtime core, with the
     runtime's callback sources; None (and a note) if it cannot be built."""
@@ -425,6 +474,10 @@ COST_PARTS = (("startup", "start-up: options, callbacks, crash-log file, region 
               ("analysis", "at the end: analysis, findings, rewrites"),
               ("attribution", "  of which source locations (DWARF without the plugin)"),
               ("report", "writing the report (the runtime's, and the finished one)"))
+
+
+# small_events for the per-event floor (full / quick).
+FLOOR_EVENTS = (10**6, 10**5)
 
 
 def bench_short(cc, ompdp, nulltool, work, quick):
@@ -871,6 +924,26 @@ def render(res):
             lines.append(fmt_table(["part", "ms"],
                                    [[d, f"{rp[k]:.3f}"] for k, d in COST_PARTS
                                     if k in rp]))
+    fl = res.get("floor")
+    if fl:
+        lines.append("")
+        lines.append("per event: the floor (wall time against the null tool, "
+                     "medians, in parentheses the per-round range; floor: "
+                     "benchmarks/floortool, the clock at every begin and "
+                     "end, XXH3 of every copy and a 40-byte record, on the "
+                     "program's thread, and nothing else; runtime: ompdp's "
+                     "runtime loaded alone, no driver):")
+        lines.append("")
+        rr = lambda d: f"{d['median']:.3f} ({d['min']:.3f}-{d['max']:.3f})"
+        lines.append(fmt_table(
+            ["program", "wall s (null tool)", "floor / null tool",
+             "ompdp runtime / null tool", "ompdp run / null tool",
+             "CPU s null / floor / runtime"],
+            [[f["name"], f"{f['wall_s']['null']:.3f}",
+              rr(f["floor_over_null"]), rr(f["runtime_over_null"]),
+              rr(f["run_over_null"]),
+              f"{f['cpu_s']['null']:.3f} / {f['cpu_s']['floor']:.3f} / "
+              f"{f['cpu_s']['runtime']:.3f}"] for f in fl]))
     lines.append("")
     lines.append("goals (reported, not enforced):")
     for g in res["goals"]:
@@ -1087,7 +1160,7 @@ def main():
     runs = a.runs or (3 if a.quick else 5)
     if runs < 1:
         die("--runs must be at least 1")
-    known = [p[0] for p in PROGRAMS] + [e[0] for e in EXTERNAL] + ["short"]
+    known = [p[0] for p in PROGRAMS] + [e[0] for e in EXTERNAL] + ["short", "floor"]
     names = a.only or known
     for n in names:
         if n not in known:
@@ -1113,7 +1186,8 @@ def main():
 
     work = tempfile.mkdtemp(prefix="ompdp-bench-")
     try:
-        built, hb = compile_all(a.cc, work, names + [c[0] for c in CHECK_RUNS])
+        built, hb = compile_all(a.cc, work, names + [c[0] for c in CHECK_RUNS] +
+                                (["small_events"] if "floor" in names else []))
         nulltool = build_nulltool(a.cc, work)
         lb = build_logbench(a.cc, work, a.build) if not a.only else None
         res = {"date": datetime.datetime.now().astimezone().isoformat(
@@ -1145,6 +1219,24 @@ def main():
                               nulltool, odp, cwd=work, mark=False)
             r["measures"] = f"HeCBench src/{folder}, built from {hecbench}"
             res["programs"].append(r)
+        if not a.only or "floor" in a.only:
+            floortool = build_floortool(a.cc, work)
+            rows = [("small_events", [built["small_events.c"],
+                                      str(FLOOR_EVENTS[1] if a.quick
+                                          else FLOOR_EVENTS[0])], None, True)]
+            for name, folder, sources, incs, full, quick in EXTERNAL:
+                if name == "nw" and not a.quick and (not a.only or "nw" in a.only):
+                    hb_dir = hecbench or find_hecbench(a.hecbench)
+                    exe, why = (compile_external(a.cc, work, hb_dir, name, folder,
+                                                 sources, incs)
+                                if hb_dir else (None, "no HeCBench checkout"))
+                    if exe:
+                        rows.append((name, [exe] + full, work, False))
+                    else:
+                        notes.append(f"floor: without {name}: {why}")
+            print("running the per-event floor ...", file=sys.stderr, flush=True)
+            res["floor"] = bench_floor(rows, runs, ompdp, nulltool, floortool,
+                                       work)
         if not a.only or "short" in a.only:
             print("running the short runs ...", file=sys.stderr, flush=True)
             res["short"] = bench_short(a.cc, ompdp, nulltool, work, a.quick)
@@ -1181,7 +1273,7 @@ def main():
         shutil.rmtree(work, ignore_errors=True)
 
     progs = res["programs"]
-    if not progs and res.get("short"):
+    if not progs and (res.get("short") or res.get("floor")):
         res["summary"] = {}
         res["goals"] = goals(res)
         print(render(res))
