@@ -1139,6 +1139,170 @@ static uint32_t site_index(const ompdp_rw_plan_t *c, const ompdp_finding_t *f) {
   return si && c->facts->sites[si - 1].buf ? si : 0;
 }
 
+/*===- templates --------------------------------------------------------===*/
+
+static int same_edits(const ompdp_rewrite_t *a, const ompdp_rewrite_t *b) {
+  if (a->kind != b->kind || a->num_edits != b->num_edits)
+    return 0;
+  for (size_t k = 0; k < a->num_edits; ++k) {
+    const ompdp_edit_t *x = &a->edits[k], *y = &b->edits[k];
+    if (strcmp(x->file, y->file) || x->range.line != y->range.line ||
+        x->range.column != y->range.column || x->range.end_line != y->range.end_line ||
+        x->range.end_column != y->range.end_column || strcmp(x->replacement, y->replacement))
+      return 0;
+  }
+  return 1;
+}
+
+static void add_ops(ompdp_ops_t *a, const ompdp_ops_t *b) {
+  for (int k = 0; k < OMPDP_OC_COUNT; ++k) {
+    a->c[k].count += b->c[k].count;
+    a->c[k].bytes += b->c[k].bytes;
+    a->c[k].time_ns += b->c[k].time_ns;
+  }
+}
+
+/* The predicted effect of rewrite k of f, which every instance of its
+ * template construct got: the sum over the instances (one of each
+ * region's copies), given to every copy. -1 when out of memory. */
+static int sum_instances(const ompdp_rw_plan_t *c, ompdp_report_t *r, const ompdp_finding_t *f,
+                         size_t k) {
+  const ompdp_rewrite_t *want = &f->rewrites[k];
+  ompdp_rewrite_t total = {0};
+  uint32_t *regions = malloc(r->num_findings * sizeof(*regions));
+  ompdp_rewrite_t **copies = malloc(r->num_findings * sizeof(*copies));
+  if (!regions || !copies) {
+    free(regions);
+    free(copies);
+    return -1;
+  }
+  size_t nr = 0, nc = 0;
+  total.ops.known = want->ops.known;
+  total.lower_bound = want->lower_bound;
+  for (size_t j = 0; j < r->num_findings; ++j) {
+    ompdp_finding_t *g = &r->findings[j];
+    for (size_t q = 0; q < g->num_rewrites; ++q) {
+      ompdp_rewrite_t *rw = &g->rewrites[q];
+      if (!same_edits(rw, want))
+        continue;
+      copies[nc++] = rw;
+      size_t s = 0;
+      while (s < nr && regions[s] != g->rt_region)
+        ++s;
+      if (s < nr)
+        break; /* this instance is counted */
+      regions[nr++] = g->rt_region;
+      total.transfers_removed += rw->transfers_removed;
+      total.allocs_removed += rw->allocs_removed;
+      total.bytes_removed += rw->bytes_removed;
+      total.time_saved_ns += rw->time_saved_ns;
+      total.projected_saved_ns += rw->projected_saved_ns;
+      total.peak_saved_bytes += rw->peak_saved_bytes;
+      total.ops.known &= rw->ops.known;
+      total.lower_bound |= rw->lower_bound;
+      add_ops(&total.ops, &rw->ops);
+      add_ops(&total.ops_added, &rw->ops_added);
+      break;
+    }
+  }
+  (void)c;
+  for (size_t j = 0; j < nc; ++j) {
+    ompdp_rewrite_t *rw = copies[j];
+    rw->transfers_removed = total.transfers_removed;
+    rw->allocs_removed = total.allocs_removed;
+    rw->bytes_removed = total.bytes_removed;
+    rw->time_saved_ns = total.time_saved_ns;
+    rw->projected_saved_ns = total.projected_saved_ns;
+    rw->peak_saved_bytes = total.peak_saved_bytes;
+    rw->lower_bound = total.lower_bound;
+    rw->ops = total.ops;
+    rw->ops_added = total.ops_added;
+    rw->instances_summed = 1;
+  }
+  free(regions);
+  free(copies);
+  return 0;
+}
+
+/* A construct in a template is one text for all its instances, each a
+ * region of its own that the run saw (or not) with its own types and
+ * values: an edit made for one instance (the fill of a `float` array with
+ * the bit pattern of a `double` 1.0, sized for doubles) would break
+ * another. A rewrite of such a construct stands only where every instance
+ * the table holds got the same one; else the finding keeps words, with the
+ * reason. -1 when out of memory. */
+static int template_instances_agree(const ompdp_rw_plan_t *c, ompdp_report_t *r) {
+  uint32_t *seen = NULL;
+  size_t cap = 0;
+  int rc = 0;
+  for (size_t i = 0; i < r->num_findings && !rc; ++i) {
+    ompdp_finding_t *f = &r->findings[i];
+    ompdp_region_info_t me;
+    if (!f->num_rewrites || !f->rt_region ||
+        ompdp_plan_describe(c->facts, f->rt_region, -1, &me) || me.instances < 2)
+      continue;
+    for (size_t k = 0; k < f->num_rewrites && !rc;) {
+      /* The instances (regions at this place) whose findings carry the
+       * same rewrite. */
+      size_t n = 0;
+      for (size_t j = 0; j < r->num_findings && n <= me.instances; ++j) {
+        const ompdp_finding_t *g = &r->findings[j];
+        ompdp_region_info_t o;
+        if (!g->rt_region || ompdp_plan_describe(c->facts, g->rt_region, -1, &o) ||
+            o.line != me.line || o.column != me.column || o.construct != me.construct ||
+            strcmp(o.file, me.file))
+          continue;
+        int has = 0;
+        for (size_t q = 0; q < g->num_rewrites && !has; ++q)
+          has = same_edits(&g->rewrites[q], &f->rewrites[k]);
+        size_t s = 0;
+        while (has && s < n && seen[s] != g->rt_region)
+          ++s;
+        if (!has || s < n)
+          continue;
+        if (n == cap) {
+          size_t nc = cap ? 2 * cap : 8;
+          uint32_t *v = realloc(seen, nc * sizeof(*v));
+          if (!v) {
+            rc = -1;
+            break;
+          }
+          seen = v;
+          cap = nc;
+        }
+        seen[n++] = g->rt_region;
+      }
+      if (rc)
+        break;
+      if (n >= me.instances) {
+        /* Agreed: the edit removes what every instance would, and each
+         * instance's own rewrite counted its own operations only. */
+        if (!f->rewrites[k].instances_summed && sum_instances(c, r, f, k))
+          rc = -1;
+        ++k;
+        continue;
+      }
+      char why[512];
+      snprintf(why, sizeof(why),
+               "the construct is in a template that the program instantiates %" PRIu32
+               " times, each instance a construct of its own with its own types and values, "
+               "and %s got this rewrite (its %s rewrite): one edit of the template's text "
+               "changes every instance",
+               me.instances,
+               n == 1 ? "only one of them" : "not all of them",
+               ompdp_rewrite_kind_json(f->rewrites[k].kind));
+      ompdp_rewrite_free(&f->rewrites[k]);
+      memmove(&f->rewrites[k], &f->rewrites[k + 1],
+              (f->num_rewrites - k - 1) * sizeof(*f->rewrites));
+      f->num_rewrites--;
+      if (ompdp_rw_advise(f, why))
+        rc = -1;
+    }
+  }
+  free(seen);
+  return rc;
+}
+
 static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
   ompdp_rw_plan_t c = {.facts = facts, .mult = facts->tick_mult};
   c.by_site = ompdp_plan_site_order(facts);
@@ -1353,6 +1517,8 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
     rc = ompdp_rw_keep_resident_all(&c, r, removal, 0);
   if (!rc)
     rc = ompdp_rw_row_resident_all(&c, r, removal);
+  if (!rc)
+    rc = template_instances_agree(&c, r);
   if (!rc)
     rc = ompdp_rw_compile_commands(r, facts); /* for `ompdp fix` to recheck */
   free(removal);

@@ -72,6 +72,9 @@ typedef struct ompdp_rewrite {
    * memory in use becomes; it claims no time. */
   int peak;
   uint64_t peak_saved_bytes;
+  /* The planner's own mark (not written): its prediction is already the
+   * sum over the instances of a template construct. */
+  int instances_summed;
   ompdp_edit_t *edits;
   size_t num_edits;
 } ompdp_rewrite_t;

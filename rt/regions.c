@@ -783,6 +783,16 @@ int ompdp_regions_describe(uint32_t region, int item,
   out->compile_args = str_at(h, r->CompileArgs);
   out->callee = str_at(h, r->Callee);
   out->parameters = str_at(h, r->Parameters);
+  if (r->Flags & OMPDP_RF_IN_TEMPLATE) {
+    /* Each instance of a template is a region of its own, at the same
+     * place: one edit there changes them all. */
+    const char *file = out->file;
+    for (uint32_t k = 0; k < h->NumRegions; ++k) {
+      const ompdp_rt_region_t *o = region_at(h, k);
+      out->instances += o->Line == r->Line && o->Column == r->Column && o->Kind == r->Kind &&
+                        (o->Flags & OMPDP_RF_IN_TEMPLATE) && !strcmp(str_at(h, o->File), file);
+    }
+  }
   out->access = OMPDP_ACCESS_UNKNOWN;
   out->map_type = OMPDP_MT_NONE;
   out->variable = out->expr = out->clause = "";
