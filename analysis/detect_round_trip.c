@@ -195,7 +195,16 @@ static char *rtrip_text(const ompdp_finding_t *f, const ompdp_region_info_t *ite
   char buf[768];
   const char *plural = f->num_devices > 1 ? "s" : "";
   const char *v = f->variable ? f->variable : "...";
-  if (item && item->loop_kind == OMPDP_LK_NONE)
+  if (f->count == 1)
+    /* One copy back, from one execution: nothing repeats to keep the data
+     * across; only the copy back itself was for nothing. */
+    snprintf(buf, sizeof(buf),
+             "data copied back from device%s %s returned unchanged, once: the copy back "
+             "brought the host nothing it did not have. If no kernel of the construct ever "
+             "writes %s, map it `to` instead and the copy back goes; if one may (with other "
+             "inputs), it is needed",
+             plural, d, v);
+  else if (item && item->loop_kind == OMPDP_LK_NONE)
     /* No loop around the construct in its function: what repeats it is a
      * caller, where the data has to be kept. */
     snprintf(buf, sizeof(buf),

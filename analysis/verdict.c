@@ -495,6 +495,11 @@ static const char *no_keep_reason(const ompdp_finding_t *f, const ompdp_verdict_
     return NULL; /* their words say what and why */
   if (!in->with_facts)
     return NULL;
+  if (f->kind == OMPDP_FK_ROUND_TRIP && f->count == 1)
+    return "the data went out and came back once, in one execution of the construct: "
+           "nothing repeats for a `target data` to keep it across, and mapping it `to` needs "
+           "proof that no kernel of the construct writes it, which the compiler does not "
+           "give here and one run cannot";
   if (in->update_to && in->host_written && f->kind != OMPDP_FK_DUPLICATE_TRANSFER)
     return "host code between two of these `target update to`s writes the item (the compiler "
            "sees the writes), so each may carry new bytes, and the device's copy would be "
