@@ -292,12 +292,12 @@ static const ompdp_rw_site_t *firstprivate_site(const ompdp_rw_plan_t *c,
                                                 const ompdp_rw_items_t *ri, uint32_t region,
                                                 uint32_t j) {
   const ompdp_region_info_t *it = &ri->items[j];
-  uint32_t need = OMPDP_FILL_WHOLE | OMPDP_FILL_TRIVIAL;
   uint64_t size = (uint64_t)it->fill_count * it->fill_elem_size;
   if (it->construct != OMPDP_CK_TARGET || it->access != OMPDP_ACCESS_READ ||
       (it->map_type != OMPDP_MT_TO && it->map_type != OMPDP_MT_TOFROM) ||
       (it->modifiers & (OMPDP_MOD_ALWAYS | OMPDP_MOD_PRESENT | OMPDP_MOD_MAPPER)) ||
-      (it->access_flags & OMPDP_IA_REDUCTION) || (it->fill_flags & need) != need ||
+      (it->access_flags & OMPDP_IA_REDUCTION) || !(it->fill_flags & OMPDP_FILL_TRIVIAL) ||
+      !(it->fill_flags & (OMPDP_FILL_WHOLE | OMPDP_FILL_CONST_WHOLE)) ||
       it->fill_count != 1 || !it->fill_elem_size || size > FIRSTPRIVATE_MAX_BYTES ||
       strchr(it->fill_type, '*') || !ompdp_rw_is_identifier(it->variable) ||
       (!it->implicit && strcmp(it->expr, it->variable)))

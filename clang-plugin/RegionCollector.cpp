@@ -599,7 +599,8 @@ void RegionCollector::Impl::addUncoveredCaptures(Pending &P,
 /// whole variable's element count. E is the item, or null for a whole
 /// variable of type VarTy (an implicit capture). Anything else (strides,
 /// several dimensions, variable-length or incomplete types, const
-/// elements, templates) gets no fill facts.
+/// elements, templates) gets no fill facts, but for one whole const
+/// object, whose facts say CONST_WHOLE (for firstprivate, never a fill).
 void RegionCollector::Impl::fillFacts(Item &It, const Expr *E,
                                       QualType VarTy) const {
   QualType Elem;
@@ -653,9 +654,15 @@ void RegionCollector::Impl::fillFacts(Item &It, const Expr *E,
     Flags = FF_WHOLE;
   }
   if (Elem.isNull() || Elem->isDependentType() || Elem->isIncompleteType() ||
-      Elem->isVariablyModifiedType() || Elem.isConstQualified() ||
-      Elem->isFunctionType())
+      Elem->isVariablyModifiedType() || Elem->isFunctionType())
     return;
+  // A const object is never filled; one whole const object (a `const`
+  // parameter passed by value) may still be passed as firstprivate.
+  if (Elem.isConstQualified()) {
+    if (Flags != FF_WHOLE || Count != 1)
+      return;
+    Flags = FF_CONST_WHOLE;
+  }
   bool Enum = Elem->isEnumeralType();
   if ((Elem->isArithmeticType() && !(Enum && Ctx.getLangOpts().CPlusPlus)) ||
       Elem->isPointerType())

@@ -439,12 +439,14 @@ void TableBuilder::dump(llvm::raw_ostream &OS) const {
         OS << " item-bytes ";
         printSpan(OS, It.ItemBytes);
       }
-      if (It.FillFlags & (FF_SECTION | FF_WHOLE)) {
+      if (It.FillFlags & (FF_SECTION | FF_WHOLE | FF_CONST_WHOLE)) {
         OS << " fill '" << It.FillType << "' x" << It.FillElemSize;
         if (It.FillFlags & FF_SECTION)
           OS << " [" << It.FillLower << ":" << It.FillLength << "]";
         else
           OS << " *" << It.FillCount;
+        if (It.FillFlags & FF_CONST_WHOLE)
+          OS << " const";
         if (It.FillFlags & FF_SCALAR)
           OS << " scalar";
       }
