@@ -288,8 +288,21 @@ int ompdp_rw_facts_feed(ompdp_rw_facts_t *f, const ompdp_event_t *e) {
   if (e->type == OMPDP_EV_TRANSFER && (e->flags & OMPDP_EVF_COMPLETE) && e->dst_dev != f->host &&
       new_input(f, e))
     f->in_last[dev_slot(e->dst_dev)] = ++f->in_clock;
-  if (e->type == OMPDP_EV_KERNEL && (e->flags & OMPDP_EVF_COMPLETE))
+  if (e->type == OMPDP_EV_KERNEL && (e->flags & OMPDP_EVF_COMPLETE)) {
     f->kernel_last[dev_slot(e->dst_dev)] = ++f->in_clock;
+    /* Launches per construct (key c = 1 beside the sites' c = 0): a
+     * `target` whose every launch allocated its item never found it
+     * present. */
+    if (e->region) {
+      uint32_t *n = imap_slot(&f->site_map, e->region, 0, 1, 1);
+      if (!n) {
+        f->failed = -1;
+        return -1;
+      }
+      if (*n != UINT32_MAX)
+        ++*n;
+    }
+  }
   if (!(e->flags & OMPDP_EVF_COMPLETE) ||
       (e->type != OMPDP_EV_ALLOC && e->type != OMPDP_EV_TRANSFER && e->type != OMPDP_EV_DELETE))
     return 0;
@@ -558,6 +571,8 @@ int ompdp_rw_facts_to_plan(const ompdp_rw_facts_t *f, const ompdp_report_t *r,
       continue;
     ompdp_rw_site_t *s = &out->sites[need[i] - 1];
     *s = f->sites[i];
+    const uint32_t *launches = imap_slot((imap_t *)&f->site_map, s->region, 0, 1, 0);
+    s->launches = launches ? *launches : 0;
     if (s->buf) {
       uint32_t *nb = &bufmap[s->buf - 1];
       if (!*nb) {

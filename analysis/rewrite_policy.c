@@ -286,8 +286,9 @@ static int plan_unused_transfer(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
  * copy), no other item of the construct maps the variable, the region only
  * reads it (the compiler says so, and no copy back brought other bytes),
  * and no other construct used the object while this one's mapping was not
- * live (it is never present when the construct runs, so the region always
- * read the host's bytes, as a firstprivate copy does). Its site, or NULL. */
+ * live, or every launch of the construct allocated it (it is never present
+ * when the construct runs, so the region always read the host's bytes, as
+ * a firstprivate copy does). Its site, or NULL. */
 static const ompdp_rw_site_t *firstprivate_site(const ompdp_rw_plan_t *c,
                                                 const ompdp_rw_items_t *ri, uint32_t region,
                                                 uint32_t j) {
@@ -307,7 +308,11 @@ static const ompdp_rw_site_t *firstprivate_site(const ompdp_rw_plan_t *c,
       return NULL;
   uint32_t si = ompdp_rw_site_find(c, region, (int)j);
   const ompdp_rw_site_t *s = si ? &c->facts->sites[si - 1] : NULL;
-  if (!s || !s->buf || s->outside || !s->allocs || s->allocs != s->h2d ||
+  /* Others' use of the buffer (another function's by-value parameter at
+   * the same stack address) does not matter where every launch of the
+   * construct allocated it: it was never present when the kernel ran. */
+  int fresh = s && s->launches && s->allocs == s->launches;
+  if (!s || !s->buf || (s->outside && !fresh) || !s->allocs || s->allocs != s->h2d ||
       s->deletes != s->allocs || s->sizes_differ || s->alloc_bytes != size ||
       (s->d2h && s->dev_changed))
     return NULL;
