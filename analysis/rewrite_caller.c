@@ -381,10 +381,24 @@ static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *rem
     }
     int update = it.construct == OMPDP_CK_TARGET_UPDATE;
     if (!update && !(it.access_flags & OMPDP_IA_FN_HOST_UNUSED)) {
-      ompdp_sb_printf(why,
-                      "host code of %s uses `%s` (or the compiler cannot tell that it does "
-                      "not), and would see the device's copy no longer come back there",
-                      it.function, it.variable);
+      if (it.access_flags & OMPDP_IA_FRESH_HOST)
+        ompdp_sb_printf(why,
+                        "each call of %s allocates `%s` anew on the host and its host code "
+                        "uses it, so no device copy can be kept from one call to the next: "
+                        "allocating it once before the calls is a change of the host code "
+                        "that ompdp does not make",
+                        it.function, it.variable);
+      else if (ompdp_rw_has_from(it.map_type))
+        ompdp_sb_printf(why,
+                        "host code of %s uses `%s` (or the compiler cannot tell that it does "
+                        "not), and would no longer see the device's copy come back there",
+                        it.function, it.variable);
+      else
+        ompdp_sb_printf(why,
+                        "host code of %s uses `%s` (or the compiler cannot tell that it does "
+                        "not): it may change it between the calls, and a copy kept on the "
+                        "device would miss the change",
+                        it.function, it.variable);
       return -1;
     }
     if (ompdp_rw_has_to(it.map_type) && !ompdp_rw_has_from(it.map_type) &&
