@@ -644,7 +644,8 @@ def applied_rewrites(rewrites, yaml_text):
         # The YAML's message carries the assumption too (driver/fix.c).
         msg = key[0] + ("; it assumes " + rw["assumption"] if rw.get("assumption") else "")
         for i, d in enumerate(diags):
-            if d[0] == msg and d[1] == key[1]:
+            # In a CRLF file ompdp fix writes the edits' newlines as CRLF.
+            if d[0] == msg and [t.replace("\r\n", "\n") for t in d[1]] == key[1]:
                 chosen.append((rw, f))
                 del diags[i]
                 break
