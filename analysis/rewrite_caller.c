@@ -338,6 +338,18 @@ static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *rem
                         call.line, k->row ? "block of one function" : "loop");
         return -1;
       }
+      /* A callee defined in another file: the call's names for its
+       * parameters are its declaration's here, and must be those of its
+       * definition, which the construct's item is written with. */
+      if (call.extern_callee && strcmp(call.parameters, it.fn_parameters)) {
+        ompdp_sb_printf(why,
+                        "the declaration of %s that the call at %s:%" PRIu32 " sees names its "
+                        "parameters otherwise than its definition in %s, so ompdp cannot tell "
+                        "which argument the construct at %s:%" PRIu32 " maps",
+                        it.function, ompdp_rw_basename(call.file), call.line,
+                        ompdp_rw_basename(it.file), ompdp_rw_basename(it.file), it.line);
+        return -1;
+      }
       int known = 0;
       for (int u = 0; u < k->nseen && !known; ++u)
         known = k->seen[u] == h;

@@ -7,8 +7,10 @@
 |* apply only one of them, and the other would wait for another run. Here the rewrites of one kind at one
 |* construct become one rewrite that every finding it fixes shows (and that
 |* consumers apply once, ompdp_rewrite_same_edits): insertions at the same
-|* place are put one after the other, in the findings' order, and equal
-|* edits are made once. Rewrites whose edits overlap in any other way (two
+|* place are put one after the other, in the findings' order (so are two
+|* directives put before one loop, each written as a replacement that keeps
+|* the loop's first line: keep-resident rewrites of several items), and
+|* equal edits are made once. Rewrites whose edits overlap in any other way (two
 |* items of one clause, each splitting it) are left as they are: they are
 |* alternatives, and the fix planner keeps the one that saves more.
 |*
@@ -54,6 +56,16 @@ static int inserts(const ompdp_edit_t *e) {
   return is_empty(&e->range) || (e->original && ompdp_text_matches("", 0, e->original));
 }
 
+/* An edit that puts text before what it replaces, and keeps that: a
+ * directive on a line of its own before a loop, written as a replacement
+ * of the loop's indentation and keyword ("  for" -> "  #pragma ...\n  for"). */
+static int keeps_original(const ompdp_edit_t *e) {
+  if (is_empty(&e->range) || !e->original || !e->original[0])
+    return 0;
+  size_t no = strlen(e->original), nr = strlen(e->replacement);
+  return nr > no && !strcmp(e->replacement + nr - no, e->original);
+}
+
 /* a's text, sep (when both have text), then b's. NULL when out of memory. */
 static char *joined(const char *a, const char *b, const char *sep) {
   size_t na = strlen(a), nb = strlen(b);
@@ -86,6 +98,20 @@ static size_t common_tail(const char *a, const char *b) {
 static char *joined_edit(const ompdp_edit_t *x, const ompdp_edit_t *y) {
   if (is_empty(&x->range))
     return joined(x->replacement, y->replacement, NULL);
+  if (keeps_original(x) && keeps_original(y) && !strcmp(x->original, y->original)) {
+    /* x's text before the original, then y's (which ends with it). */
+    char *head = ompdp_strdup(x->replacement);
+    if (!head)
+      return NULL;
+    /* ... and the indentation before it, which y's text has too. */
+    size_t n = strlen(head) - strlen(x->original);
+    while (n && (head[n - 1] == ' ' || head[n - 1] == '\t'))
+      --n;
+    head[n] = '\0';
+    char *s = joined(head, y->replacement, NULL);
+    free(head);
+    return s;
+  }
   size_t k = common_tail(x->replacement, y->replacement);
   char *head = ompdp_strdup(x->replacement);
   if (!head)
@@ -99,6 +125,8 @@ static char *joined_edit(const ompdp_edit_t *x, const ompdp_edit_t *y) {
 /* Whether two edits of one range can be joined: insertions, or both
  * replacing blanks and ending in the same blanks. */
 static int joinable(const ompdp_edit_t *x, const ompdp_edit_t *y) {
+  if (keeps_original(x) && keeps_original(y) && !strcmp(x->original, y->original))
+    return 1;
   if (!inserts(x) || !inserts(y))
     return 0;
   return is_empty(&x->range) || common_tail(x->replacement, y->replacement) > 0;

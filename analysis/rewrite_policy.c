@@ -1522,6 +1522,10 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
     rc = ompdp_rw_keep_resident_all(&c, r, removal, 0);
   if (!rc)
     rc = ompdp_rw_row_resident_all(&c, r, removal);
+  /* Several items of one construct kept resident around one loop: one
+   * rewrite, its directives one after the other before the loop. */
+  if (!rc)
+    rc = ompdp_rw_combine_at_construct(r, 1u << OMPDP_RK_KEEP_RESIDENT);
   if (!rc)
     rc = template_instances_agree(&c, r);
   if (!rc)

@@ -8,7 +8,10 @@
 // records:
 //
 //   - each call of a function whose body holds a construct (directly, or in
-//     a function it calls), as a region of kind CALL: the call as written,
+//     a function it calls), or of one defined in another file that takes a
+//     pointer (extern-callee: its constructs' file says what they map, and
+//     names its parameters, FnParameters), as a region of kind CALL: the
+//     call as written,
 //     its statement, the loop around it and the jumps out of that loop, its
 //     arguments (one item each: the variable behind it, the argument as
 //     written, the parameter it binds, whether it stays the same in the
@@ -133,13 +136,31 @@ void RegionCollector::Impl::recordCall(CallExpr *CE) {
   if (auto *MD = dyn_cast<CXXMethodDecl>(Callee); MD && MD->isVirtual())
     return;
   QualType T = CE->getType();
-  if (!CE->isPRValue() || !(T->isVoidType() || T->isScalarType()) || !holdsConstructs(Callee) ||
-      !Done.insert(CE).second)
+  if (!CE->isPRValue() || !(T->isVoidType() || T->isScalarType()))
+    return;
+  // A function defined in another file may hold constructs too: its calls
+  // that pass pointers are recorded, flagged, so that the runtime knows the
+  // call its constructs run in (the callee's file records their facts).
+  bool Extern = false;
+  if (!holdsConstructs(Callee)) {
+    Extern = !definition(Callee) && !Callee->isInlineSpecified() &&
+             !SM.isInSystemHeader(SM.getExpansionLoc(Callee->getLocation())) &&
+             !SM.isInSystemHeader(SM.getExpansionLoc(CE->getBeginLoc())) &&
+             llvm::any_of(CE->arguments(), [](const Expr *A) {
+               return A->IgnoreParenImpCasts()->getType()->isPointerType() ||
+                      A->IgnoreParenImpCasts()->getType()->isArrayType();
+             });
+    if (!Extern)
+      return;
+  }
+  if (!Done.insert(CE).second)
     return;
   Pending P;
   Region &R = P.R;
   R.Kind = CK_CALL;
   fillCallHead(P, CE);
+  if (Extern)
+    R.Flags |= RF_EXTERN_CALLEE;
   SourceLocation B = CE->getBeginLoc(), E = CE->getEndLoc();
   R.Callee = functionName(Callee);
   {

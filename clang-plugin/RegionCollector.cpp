@@ -148,6 +148,11 @@ std::string RegionCollector::Impl::functionName(const FunctionDecl *FD) const {
 void RegionCollector::Impl::fillContext(Region &R) {
   if (Fn) {
     R.Function = functionName(Fn);
+    for (const ParmVarDecl *PD : Fn->parameters()) {
+      if (PD != Fn->parameters().front())
+        R.FnParameters += '\n';
+      R.FnParameters += PD->getName().str();
+    }
     if (Fn->isTemplateInstantiation())
       R.Flags |= RF_IN_TEMPLATE;
   }

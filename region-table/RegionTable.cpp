@@ -120,6 +120,7 @@ std::string TableBuilder::serialize() const {
     Rec.Callee = Pool.get(R.Callee);
     Rec.CalleeSymbol = Pool.get(R.CalleeSymbol);
     Rec.Parameters = Pool.get(R.Parameters);
+    Rec.FnParameters = Pool.get(R.FnParameters);
     Rec.StmtLine = R.StmtBegin.Line;
     Rec.StmtColumn = R.StmtBegin.Column;
     Rec.StmtEndLine = R.StmtEnd.Line;
@@ -358,6 +359,8 @@ void TableBuilder::dump(llvm::raw_ostream &OS) const {
       OS << " template";
     if (R.Flags & RF_DEPEND)
       OS << " depend";
+    if (R.Flags & RF_EXTERN_CALLEE)
+      OS << " extern-callee";
     OS << "\n";
     if (!R.Arguments.empty() || R.Kind == CK_CALL) {
       // A call: the call as written, then its arguments.

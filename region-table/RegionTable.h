@@ -173,6 +173,9 @@ struct Region {
   /// A call (CK_CALL): its callee, qualified as Function names functions,
   /// its symbol, and its parameters' names, one per line.
   std::string Callee, CalleeSymbol, Parameters;
+  /// The parameters' names of the function the construct (or call) is in,
+  /// one per line (3.6).
+  std::string FnParameters;
   /// Key of the kernel entry name (.__omp_offloading_<dev>_<ino>_..._l<line>).
   uint64_t FileDevice = 0, FileInode = 0;
   uint32_t OffloadLine = 0;

@@ -783,6 +783,8 @@ int ompdp_regions_describe(uint32_t region, int item,
   out->compile_args = str_at(h, r->CompileArgs);
   out->callee = str_at(h, r->Callee);
   out->parameters = str_at(h, r->Parameters);
+  out->fn_parameters = str_at(h, r->FnParameters);
+  out->extern_callee = (r->Flags & OMPDP_RF_EXTERN_CALLEE) != 0;
   if (r->Flags & OMPDP_RF_IN_TEMPLATE) {
     /* Each instance of a template is a region of its own, at the same
      * place: one edit there changes them all. */

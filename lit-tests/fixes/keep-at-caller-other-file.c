@@ -1,0 +1,78 @@
+//===- keep-at-caller-other-file.c - the callee in another file -----------===//
+//
+// HeCBench's simpleSpmv shape: main.c calls, in a loop, a function defined
+// in another file (kernels.c here: the same file built with -DCALLEE),
+// whose `target data` maps its pointer parameters. The call is recorded
+// (extern-callee: main.c's compile cannot see the body), the callee's
+// construct names its function's parameters (FnParameters), and the keep-
+// resident rewrite goes around main's loop, written with main's arguments:
+// one rewrite for both items, two directives before the loop (one `ompdp
+// fix` applies both; they used to conflict, and a second fix was needed).
+// Negative: SWAPPED declares the callee with its parameters' names swapped
+// (`y` for `x`): the call's names are not the definition's, so nothing is
+// rewritten and the finding says why. Applied, rebuilt, rerun: same
+// output, the copies removed as predicted.
+//
+// REQUIRES: plugin
+// RUN: rm -rf %t && mkdir -p %t && cp %s %t/prog.c
+// RUN: cd %t && %clang-ompdp -DCALLEE -c prog.c -o callee.o
+// RUN: cd %t && %clang-ompdp -fplugin-arg-ompdp-dump -c prog.c -o /dev/null | FileCheck %s --check-prefix=DUMP
+// RUN: cd %t && %clang-ompdp -c prog.c -o main.o && %clang-ompdp main.o callee.o -o before
+// RUN: cd %t && %ompdp run --format=json -o before.json -- ./before > before.out
+// RUN: cd %t && %ompdp report before.json | FileCheck %s --check-prefix=REPORT
+// RUN: cd %t && %ompdp fix --apply before.json | FileCheck %s --check-prefix=APPLY
+// RUN: FileCheck %s --check-prefix=FIXED < %t/prog.c
+// RUN: cd %t && %clang-ompdp -DCALLEE -c prog.c -o callee.o && %clang-ompdp -c prog.c -o main.o && %clang-ompdp main.o callee.o -o after
+// RUN: cd %t && %ompdp run --format=json -o after.json -- ./after > after.out
+// RUN: diff %t/before.out %t/after.out
+// RUN: %check-fix %t/before.json %t/after.json | FileCheck %s --check-prefix=PROOF
+// RUN: rm -rf %t.s && mkdir -p %t.s && cp %s %t.s/prog.c
+// RUN: cd %t.s && %clang-ompdp -DCALLEE -c prog.c -o callee.o && %clang-ompdp -DSWAPPED -c prog.c -o main.o && %clang-ompdp main.o callee.o -o before
+// RUN: cd %t.s && %ompdp run -- ./before 2>&1 > /dev/null | FileCheck %s --check-prefix=SWAPPED
+//===----------------------------------------------------------------------===//
+#include <stdio.h>
+#include <stdlib.h>
+
+#define N 2048
+
+#ifdef CALLEE
+void axpy(int n, const float *x, float *y) {
+#pragma omp target data map(to: x[0:n]) map(tofrom: y[0:n])
+  {
+#pragma omp target teams distribute parallel for
+    for (int i = 0; i < n; ++i)
+      y[i] = 0.5f * y[i] + x[i];
+  }
+}
+#else
+#ifdef SWAPPED
+void axpy(int n, const float *y, float *x);
+#else
+void axpy(int n, const float *x, float *y);
+#endif
+
+int main(void) {
+  float *a = malloc(N * sizeof(float)), *b = malloc(N * sizeof(float));
+  for (int i = 0; i < N; ++i) {
+    a[i] = (float)(i % 7);
+    b[i] = 1.0f;
+  }
+  for (int r = 0; r < 6; ++r)
+    axpy(N, a, b);
+  printf("%.3f %.3f\n", b[1], b[N - 1]);
+  free(a);
+  free(b);
+  return 0;
+}
+#endif
+
+// DUMP: 'call' at prog.c:[[#]]:{{[0-9]+}} in 'main' extern-callee
+// DUMP: callee: 'axpy'
+// REPORT: rewrite (keep_resident): keep `a[0:N]` on device 0 for the whole for loop at prog.c:[[#]] that calls axpy(), where it is `x[0:n]`: `#pragma omp target data map(to: a[0:N])` before it; the maps in axpy() then find it present; and keep `b[0:N]` on device 0
+// APPLY: prog.c: {{[0-9]+}} edit(s) applied
+// FIXED: {{^}}  #pragma omp target data map(to: a[0:N]){{$}}
+// FIXED-NEXT: {{^}}  #pragma omp target data map(tofrom: b[0:N]){{$}}
+// FIXED-NEXT: {{^}}  for (int r = 0; r < 6; ++r){{$}}
+// PROOF: transfers: {{[0-9]+}} -> {{[0-9]+}} (removed {{[0-9]+}}, predicted {{[0-9]+}})
+// SWAPPED: No rewrite: the declaration of axpy that the call at prog.c:[[#]] sees names its parameters otherwise than its definition in prog.c, so ompdp cannot tell which argument the construct at prog.c:[[#]] maps.
+// SWAPPED-NOT: rewrite (keep_resident)
