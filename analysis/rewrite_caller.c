@@ -71,6 +71,14 @@ static int same_block(const ompdp_region_info_t *a, const ompdp_region_info_t *b
          a->block == b->block && !strcmp(a->file, b->file) && !strcmp(a->function, b->function);
 }
 
+/* How many lines list has (0 for ""). */
+static size_t count_lines(const char *list) {
+  size_t n = list && *list ? 1 : 0;
+  for (const char *p = list; p && *p; ++p)
+    n += *p == '\n';
+  return n;
+}
+
 /* The index of name among the lines of list, or -1. */
 static int line_index(const char *list, const char *name, size_t len) {
   int i = 0;
@@ -338,13 +346,15 @@ static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *rem
                         call.line, k->row ? "block of one function" : "loop");
         return -1;
       }
-      /* A callee defined in another file: the call's names for its
-       * parameters are its declaration's here, and must be those of its
-       * definition, which the construct's item is written with. */
-      if (call.extern_callee && strcmp(call.parameters, it.fn_parameters)) {
+      /* A callee defined in another file: the call binds its arguments
+       * by position, and the construct's item is written with the names of
+       * the definition (FnParameters), which the call's region then uses
+       * (its Parameters are the names of the declaration it saw, which may
+       * differ). Both must have as many parameters. */
+      if (call.extern_callee && count_lines(call.parameters) != count_lines(it.fn_parameters)) {
         ompdp_sb_printf(why,
-                        "the declaration of %s that the call at %s:%" PRIu32 " sees names its "
-                        "parameters otherwise than its definition in %s, so ompdp cannot tell "
+                        "the declaration of %s that the call at %s:%" PRIu32 " sees has another "
+                        "number of parameters than its definition in %s, so ompdp cannot tell "
                         "which argument the construct at %s:%" PRIu32 " maps",
                         it.function, ompdp_rw_basename(call.file), call.line,
                         ompdp_rw_basename(it.file), ompdp_rw_basename(it.file), it.line);
@@ -482,7 +492,14 @@ static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *rem
                     k->outer->function, k->outer->variable);
     return -1;
   }
-  return ompdp_rw_load_region(c, k->call, &k->call_ri) ? -1 : 0;
+  if (ompdp_rw_load_region(c, k->call, &k->call_ri))
+    return -1;
+  /* A callee defined in another file: its definition's names (checked
+   * above to be as many) bind the call's arguments. */
+  if (k->call_ri.reg.num_items && k->call_ri.items[0].extern_callee)
+    for (uint32_t j = 0; j < k->call_ri.reg.num_items; ++j)
+      k->call_ri.items[j].parameters = k->outer->fn_parameters;
+  return 0;
 }
 
 /* Whether braces can go around calls in a row (k->first .. k->last): 0,

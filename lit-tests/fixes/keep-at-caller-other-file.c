@@ -8,10 +8,14 @@
 // resident rewrite goes around main's loop, written with main's arguments:
 // one rewrite for both items, two directives before the loop (one `ompdp
 // fix` applies both; they used to conflict, and a second fix was needed).
-// Negative: SWAPPED declares the callee with its parameters' names swapped
-// (`y` for `x`): the call's names are not the definition's, so nothing is
-// rewritten and the finding says why. Applied, rebuilt, rerun: same
-// output, the copies removed as predicted.
+// The call binds arguments by position, so the definition's names are
+// used: SWAPPED declares the callee with its parameters' names swapped
+// (`y` for `x`, as simpleSpmv's header calls `values` `data`), and gets
+// the same rewrite (a declared `x` must not be taken for the definition's
+// `x`). Negative: FEWER declares it without a prototype (`void axpy();`,
+// old C), whose parameters the call cannot bind: the call is not recorded,
+// nothing is rewritten and the finding says why. Applied, rebuilt, rerun: same output, the copies removed as
+// predicted.
 //
 // REQUIRES: plugin
 // RUN: rm -rf %t && mkdir -p %t && cp %s %t/prog.c
@@ -29,6 +33,8 @@
 // RUN: rm -rf %t.s && mkdir -p %t.s && cp %s %t.s/prog.c
 // RUN: cd %t.s && %clang-ompdp -DCALLEE -c prog.c -o callee.o && %clang-ompdp -DSWAPPED -c prog.c -o main.o && %clang-ompdp main.o callee.o -o before
 // RUN: cd %t.s && %ompdp run -- ./before 2>&1 > /dev/null | FileCheck %s --check-prefix=SWAPPED
+// RUN: cd %t.s && %clang-ompdp -DFEWER -c prog.c -o main.o && %clang-ompdp main.o callee.o -o fewer
+// RUN: cd %t.s && %ompdp run -- ./fewer 2>&1 > /dev/null | FileCheck %s --check-prefix=FEWER
 //===----------------------------------------------------------------------===//
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,8 +51,10 @@ void axpy(int n, const float *x, float *y) {
   }
 }
 #else
-#ifdef SWAPPED
+#if defined(SWAPPED)
 void axpy(int n, const float *y, float *x);
+#elif defined(FEWER)
+void axpy();
 #else
 void axpy(int n, const float *x, float *y);
 #endif
@@ -74,5 +82,6 @@ int main(void) {
 // FIXED-NEXT: {{^}}  #pragma omp target data map(tofrom: b[0:N]){{$}}
 // FIXED-NEXT: {{^}}  for (int r = 0; r < 6; ++r){{$}}
 // PROOF: transfers: {{[0-9]+}} -> {{[0-9]+}} (removed {{[0-9]+}}, predicted {{[0-9]+}})
-// SWAPPED: No rewrite: the declaration of axpy that the call at prog.c:[[#]] sees names its parameters otherwise than its definition in prog.c, so ompdp cannot tell which argument the construct at prog.c:[[#]] maps.
-// SWAPPED-NOT: rewrite (keep_resident)
+// SWAPPED: rewrite (keep_resident): keep `a[0:N]` on device 0 for the whole for loop at prog.c:[[#]] that calls axpy(), where it is `x[0:n]`: `#pragma omp target data map(to: a[0:N])` before it
+// FEWER: No rewrite: the repeats come from calls of the construct's function that no code built with the ompdp plugin makes where it can see the function's body
+// FEWER-NOT: rewrite (keep_resident)
