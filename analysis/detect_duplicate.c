@@ -158,6 +158,16 @@ static char *dup_text(const ompdp_finding_t *f, const ompdp_region_info_t *item,
              "accumulator), the update resets it and is needed",
              item->expr && item->expr[0] ? item->expr : v, plural, d,
              item->variable ? item->variable : v);
+  else if (f->other_buffer == 0 && !item)
+    /* No region table: nothing says whether a kernel writes the data, and
+     * a kept copy that a kernel changed would not be the host's bytes. */
+    snprintf(buf, sizeof(buf),
+             "the same host buffer is sent again with unchanged contents to device%s %s: if "
+             "no kernel writes it on the device between the sends, keep it resident with "
+             "`#pragma omp target data map(to: %s)` (or `target enter data`) around the "
+             "constructs that use it and drop the per-construct copy; if one does, each send "
+             "resets it and is needed (built with the ompdp plugin, ompdp tells which)",
+             plural, d, v);
   else if (f->other_buffer == 0)
     snprintf(buf, sizeof(buf),
              "the same host buffer is sent again with unchanged contents to device%s %s: "
