@@ -139,6 +139,34 @@ static int own_variables(const ompdp_plan_t *p, const ompdp_plan_site_t *s) {
   return 1;
 }
 
+/* A duplicate copy in of different variables: site s copied in only once
+ * per allocation, of its function's own storage, and every other site
+ * that copied into the buffer did so for another function's own storage
+ * (another instance of a template, another function). Each filled its
+ * own: equal bytes there are two inputs computed alike. */
+static int own_inputs(const ompdp_plan_t *p, const ompdp_plan_site_t *s) {
+  const char *fn, *ofn;
+  if (!s->h2d || s->h2d != s->allocs || !s->buf || s->buf > p->num_bufs ||
+      !own_storage(p, s, &fn))
+    return 0;
+  const ompdp_plan_buf_t *b = &p->bufs[s->buf - 1];
+  if (b->num_sites < 0)
+    return 0;
+  int others = 0;
+  for (int k = 0; k < b->num_sites; ++k) {
+    uint32_t oi = b->sites[k];
+    if (!oi || oi > p->num_sites)
+      return 0;
+    const ompdp_plan_site_t *o = &p->sites[oi - 1];
+    if (o == s || !o->h2d)
+      continue;
+    if (!own_storage(p, o, &ofn) || !strcmp(fn, ofn))
+      return 0;
+    others = 1;
+  }
+  return others;
+}
+
 /* order: the plan's sites by (region, item) (ompdp_plan_site_order). */
 static void gather(const ompdp_plan_t *p, const uint32_t *order, const ompdp_finding_t *f,
                    ompdp_verdict_facts_t *v) {
@@ -159,6 +187,7 @@ static void gather(const ompdp_plan_t *p, const uint32_t *order, const ompdp_fin
   v->back_rerun = s->d2h_recomputed && s->d2h_recomputed >= f->count;
   v->back_idle = s->d2h_idle && s->d2h_idle >= f->count;
   v->own_variables = f->kind == OMPDP_FK_REPEATED_ALLOC && own_variables(p, s);
+  v->own_inputs = f->kind == OMPDP_FK_DUPLICATE_TRANSFER && !v->d2h && own_inputs(p, s);
   ompdp_region_info_t it;
   if (ompdp_plan_describe(p, f->rt_region, f->item, &it))
     return;
@@ -166,6 +195,8 @@ static void gather(const ompdp_plan_t *p, const uint32_t *order, const ompdp_fin
   v->multi_buf = s->multi_buf != 0;
   v->interleaved = s->interleaved != 0;
   v->sizes_differ = s->sizes_differ != 0;
+  v->fresh_sizes = f->kind == OMPDP_FK_REPEATED_ALLOC && s->sizes_differ &&
+                   (it.access_flags & OMPDP_IA_FRESH_HOST);
   v->base_stored = (it.access_flags & OMPDP_IA_BASE_STORED) != 0;
   v->nowait = it.nowait != 0;
   v->update_to = it.map_type == OMPDP_MT_UPDATE_TO;
@@ -268,6 +299,10 @@ ompdp_verdict_t ompdp_verdict_duplicate(const ompdp_finding_t *f,
    * the host's values change. */
   if (host_rewrote(f, in))
     return OMPDP_V_REPEATED_COMPUTATION;
+  /* Another function's own variable at this address sent these bytes:
+   * two inputs, each filled by its own function (adjacent's Test<N>s). */
+  if (in->own_inputs && !in->site_resends)
+    return OMPDP_V_COINCIDENCE;
   return OMPDP_V_ADVICE;
 }
 
@@ -282,6 +317,10 @@ ompdp_verdict_t ompdp_verdict_repeated_alloc(const ompdp_finding_t *f,
                                              const ompdp_verdict_facts_t *in) {
   /* Different variables at one address: nothing was allocated twice. */
   if (in->own_variables)
+    return OMPDP_V_COINCIDENCE;
+  /* New host buffers of other sizes, malloc putting one where the last was
+   * (channelSum's per-size buffers): no buffer is allocated twice. */
+  if (in->fresh_sizes)
     return OMPDP_V_COINCIDENCE;
   /* A kernel's reduction variable, local to a function that each call runs
    * the kernel once (metropolis' energy): each launch needs its own on the
@@ -347,7 +386,23 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
                v);
     break;
   case OMPDP_V_COINCIDENCE:
-    if (f->kind == OMPDP_FK_REPEATED_ALLOC)
+    if (f->kind == OMPDP_FK_REPEATED_ALLOC && in->fresh_sizes && !in->own_variables)
+      snprintf(buf, sizeof(buf),
+               "no saving: each execution maps a new host buffer %s%s%s allocates anew, of "
+               "another size than the last, which malloc put where an earlier one had been: "
+               "no buffer is allocated twice; nothing to change",
+               f->variable ? f->variable : "that", f->loc.function ? " that " : "",
+               f->loc.function ? f->loc.function : "");
+    else if (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && in->own_inputs)
+      snprintf(buf, sizeof(buf),
+               "no saving: %s%s%s is storage of its own at each call of its function, which "
+               "fills it; the bytes equal what another function's own variable%s%s sent from "
+               "the same address, because both computed the same values: two inputs, each "
+               "needed; nothing to change",
+               f->variable ? f->variable : "this buffer", f->loc.function ? " in " : "",
+               f->loc.function ? f->loc.function : "", f->related.function ? " in " : "",
+               f->related.function ? f->related.function : "");
+    else if (f->kind == OMPDP_FK_REPEATED_ALLOC)
       snprintf(buf, sizeof(buf),
                "no saving: different variables that got the same host address: %s%s%s is "
                "storage of its own at each call of its function, allocated once there, and the "

@@ -43,6 +43,11 @@ typedef struct ompdp_verdict_facts {
   int site_resends;  /* ... copies it in again and again, never other bytes */
   int back_new;      /* ... copies it back, every time other bytes than it held then */
   int inputs_same;   /* the construct copied in again, and never other bytes than before */
+  int own_inputs;    /* a duplicate copy in of its function's own storage (automatic or
+                        freshly allocated), the bytes sent before by other functions' own
+                        storage at that address: each an input of its own */
+  int fresh_sizes;   /* a repeated allocation of new host buffers (the construct's
+                        function allocates them, OMPDP_IA_FRESH_HOST) of different sizes */
   int own_variables; /* a repeated allocation whose construct allocated once, of storage
                         its function has anew at each call (OMPDP_IA_AUTOMATIC or
                         OMPDP_IA_FRESH_HOST), every other allocation of the buffer
