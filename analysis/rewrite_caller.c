@@ -611,6 +611,23 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
   int bound = 0;
   for (uint32_t h = 0; h < view.num_host_accesses; ++h) {
     const ompdp_host_access_t *a = &view.host_accesses[h];
+    /* The statement of a call of a function defined in another file, which
+     * is passed the data: its compile could not see what the callee does
+     * with it besides the constructs the run saw run in it. */
+    for (int q = 0; q < k->nseen; ++q) {
+      ompdp_region_info_t ci;
+      if (!ompdp_plan_describe(c->facts, k->seen[q], -1, &ci) && ci.extern_callee &&
+          a->Offset <= ci.directive_offset && ci.directive_offset - a->Offset < a->Length) {
+        ompdp_sb_printf(why,
+                        "the call at %s:%" PRIu32 " passes `%s` to %s, defined in another "
+                        "file: compiling %s, the compiler cannot see whether its host code "
+                        "uses the data besides the constructs the run saw map it, so it counts "
+                        "the call as host code that does",
+                        ompdp_rw_basename(call->file), a->Line, arg->variable, ci.callee,
+                        ompdp_rw_basename(call->file));
+        goto out;
+      }
+    }
     if (!(a->Flags & OMPDP_HA_STATEMENT) ||
         !(a->Flags & (OMPDP_HA_EVERY_TIME | OMPDP_HA_AT_MOST_ONCE))) {
       ompdp_sb_printf(why,

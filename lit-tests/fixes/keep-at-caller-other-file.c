@@ -14,7 +14,10 @@
 // the same rewrite (a declared `x` must not be taken for the definition's
 // `x`). Negative: FEWER declares it without a prototype (`void axpy();`,
 // old C), whose parameters the call cannot bind: the call is not recorded,
-// nothing is rewritten and the finding says why. Applied, rebuilt, rerun: same output, the copies removed as
+// nothing is rewritten and the finding says why. TWOCALLS passes `a` to two
+// such functions in the loop: to each other's compile the other call is
+// host code that may use it (simpleSpmv's three calls), and the finding
+// says so. Applied, rebuilt, rerun: same output, the copies removed as
 // predicted.
 //
 // REQUIRES: plugin
@@ -35,6 +38,8 @@
 // RUN: cd %t.s && %ompdp run -- ./before 2>&1 > /dev/null | FileCheck %s --check-prefix=SWAPPED
 // RUN: cd %t.s && %clang-ompdp -DFEWER -c prog.c -o main.o && %clang-ompdp main.o callee.o -o fewer
 // RUN: cd %t.s && %ompdp run -- ./fewer 2>&1 > /dev/null | FileCheck %s --check-prefix=FEWER
+// RUN: cd %t.s && %clang-ompdp -DTWOCALLS -c prog.c -o main.o && %clang-ompdp main.o callee.o -o twocalls
+// RUN: cd %t.s && %ompdp run -- ./twocalls 2>&1 > /dev/null | FileCheck %s --check-prefix=TWOCALLS
 //===----------------------------------------------------------------------===//
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +47,12 @@
 #define N 2048
 
 #ifdef CALLEE
+void scale(int n, const float *x, float *z) {
+#pragma omp target teams distribute parallel for map(to: x[0:n]) map(from: z[0:n])
+  for (int i = 0; i < n; ++i)
+    z[i] = 2.0f * x[i];
+}
+
 void axpy(int n, const float *x, float *y) {
 #pragma omp target data map(to: x[0:n]) map(tofrom: y[0:n])
   {
@@ -58,6 +69,7 @@ void axpy();
 #else
 void axpy(int n, const float *x, float *y);
 #endif
+void scale(int n, const float *x, float *z);
 
 int main(void) {
   float *a = malloc(N * sizeof(float)), *b = malloc(N * sizeof(float));
@@ -65,8 +77,18 @@ int main(void) {
     a[i] = (float)(i % 7);
     b[i] = 1.0f;
   }
+#ifdef TWOCALLS
+  float *z = malloc(N * sizeof(float));
+  for (int r = 0; r < 6; ++r) {
+    axpy(N, a, b);
+    scale(N, a, z);
+  }
+  b[0] += z[1];
+  free(z);
+#else
   for (int r = 0; r < 6; ++r)
     axpy(N, a, b);
+#endif
   printf("%.3f %.3f\n", b[1], b[N - 1]);
   free(a);
   free(b);
@@ -85,3 +107,4 @@ int main(void) {
 // SWAPPED: rewrite (keep_resident): keep `a[0:N]` on device 0 for the whole for loop at prog.c:[[#]] that calls axpy(), where it is `x[0:n]`: `#pragma omp target data map(to: a[0:N])` before it
 // FEWER: No rewrite: the repeats come from calls of the construct's function that no code built with the ompdp plugin makes where it can see the function's body
 // FEWER-NOT: rewrite (keep_resident)
+// TWOCALLS: No rewrite: the call at prog.c:[[#]] passes `a` to {{axpy|scale}}, defined in another file: compiling prog.c, the compiler cannot see whether its host code uses the data besides the constructs the run saw map it, so it counts the call as host code that does.
