@@ -410,6 +410,13 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
                v, f->loc.function ? " in " : "", f->loc.function ? f->loc.function : "",
                f->related.function ? " in " : "",
                f->related.function ? f->related.function : "");
+    else if (d2h)
+      /* Copies back: each variable is a result the host gets back. */
+      snprintf(buf, sizeof(buf),
+               "no saving: the copy back of %s brought bytes that another variable's copy "
+               "back brought before; each is a result of its own that the host receives in "
+               "its own memory; nothing to change",
+               v);
     else
       snprintf(buf, sizeof(buf),
                "no saving: %s holds bytes that another variable sent before, and nothing the "
