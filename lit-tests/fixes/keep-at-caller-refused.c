@@ -14,8 +14,6 @@
 //   MACRO    a `return` in a macro leaves main's loop: neither a `target
 //            data` (a jump must not leave it) nor a `target exit data`
 //            before the jump (inside the macro) is right;
-//   FRESH    fresh() allocates its input anew at each call, fills it on the
-//            host and maps it `to`: no device copy can outlive the call;
 //   TWOLOOPS main calls step() from two loops, one after the other: no one
 //            `target data` goes around both, and one around either would
 //            leave the other's calls copying;
@@ -29,7 +27,6 @@
 // RUN: %clang-ompdp -DVARYING %s -o %t.varying && %ompdp run -- %t.varying 2>&1 | FileCheck %s --check-prefixes=VARYING,NONE
 // RUN: %clang-ompdp -DALIAS %s -o %t.alias && %ompdp run -- %t.alias 2>&1 | FileCheck %s --check-prefixes=ALIAS,NONE
 // RUN: %clang-ompdp -DMACRO %s -o %t.macro && %ompdp run -- %t.macro 2>&1 | FileCheck %s --check-prefixes=MACRO,NONE
-// RUN: %clang-ompdp -DFRESH %s -o %t.fresh && %ompdp run -- %t.fresh 2>&1 | FileCheck %s --check-prefixes=FRESH,NONE
 // RUN: %clang-ompdp -DTWOLOOPS %s -o %t.twoloops && %ompdp run -- %t.twoloops 2>&1 | FileCheck %s --check-prefixes=TWOLOOPS,NONE
 // RUN: %clang-ompdp %s -o %t.plain && %ompdp run -- %t.plain 2>&1 | FileCheck %s --check-prefix=PLAIN
 //===----------------------------------------------------------------------===//
@@ -50,19 +47,6 @@ static void step(float *x, int n) {
   last = x[n - 1];
 #endif
 }
-
-#ifdef FRESH
-static float fresh(int n) {
-  float *t = malloc(n * sizeof(float)), sum = 0;
-  for (int i = 0; i < n; ++i)
-    t[i] = (float)(i % 7);
-#pragma omp target teams distribute parallel for map(to: t[0:n]) reduction(+: sum)
-  for (int i = 0; i < n; ++i)
-    sum += t[i];
-  free(t);
-  return sum;
-}
-#endif
 
 int main(void) {
   float *a = malloc(N * sizeof(float));
@@ -87,8 +71,7 @@ int main(void) {
 #elif defined(MACRO)
     step(a, n);
     LEAVE_IF(a[0] < -1.0f);
-#elif defined(FRESH)
-    last += fresh(n);
+
 #else
     step(a, n);
 #endif
@@ -106,8 +89,6 @@ int main(void) {
 // SIZES: No rewrite: the target construct at keep-at-caller-refused.c:[[#]] maps sections of other sizes from one call to the next.
 // HOSTUSE: repeated_alloc {{.*}} in step
 // HOSTUSE: No rewrite: host code of step uses `x` (or the compiler cannot tell that it does not), and would no longer see the device's copy come back there.
-// FRESH: repeated_alloc {{.*}} in fresh
-// FRESH: No rewrite: each call of fresh allocates `t` anew on the host and its host code uses it, so no device copy can be kept from one call to the next: allocating it once before the calls is a change of the host code that ompdp does not make.
 // NOTVAR: repeated_alloc {{.*}} in step
 // NOTVAR: No rewrite: the call at keep-at-caller-refused.c:[[#]] passes `a + 1` for `x`, which is not a variable a map clause can name.
 // VARYING: repeated_alloc {{.*}} in step

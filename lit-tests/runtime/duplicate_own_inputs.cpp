@@ -5,6 +5,9 @@
 // saving. Negative (ONE): one function called twice re-sends the same
 // values: advice to keep them (or to allocate once).
 //
+// ASan's allocator does not give an address back soon (its quarantine),
+// and the shape needs malloc to.
+// UNSUPPORTED: sanitizer
 // REQUIRES: plugin
 // RUN: %clangxx %ompdp-plugin-flags %offload-flags -g %s -o %t
 // RUN: %ompdp run -- %t 2>&1 > /dev/null | FileCheck %s

@@ -6,6 +6,9 @@
 // same size each time (SAME), allocating it once would avoid the device's
 // allocations: advice.
 //
+// ASan's allocator does not give an address back soon (its quarantine),
+// and the shape needs malloc to.
+// UNSUPPORTED: sanitizer
 // REQUIRES: plugin
 // RUN: %clang-ompdp -g %s -o %t
 // RUN: %ompdp run -- %t 2>&1 > /dev/null | FileCheck %s
