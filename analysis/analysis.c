@@ -253,6 +253,20 @@ uint32_t ompdp_g_select(ompdp_engine_t *g, int kind, const ompdp_xev_t *e,
   return fi;
 }
 
+uint32_t ompdp_g_select_part(ompdp_engine_t *g, int kind, const ompdp_xev_t *e, uint32_t aux,
+                             uint64_t bytes) {
+  uint32_t fi = ompdp_g_finding(g, kind, e->op, e->seq);
+  if (fi == OMPDP_NONE)
+    return OMPDP_NONE;
+  ompdp_op_t part = *e->d;
+  uint64_t dur = e->end - e->start;
+  if (part.bytes)
+    dur = (uint64_t)((unsigned __int128)dur * (bytes < part.bytes ? bytes : part.bytes) /
+                     part.bytes);
+  part.bytes = bytes;
+  return ompdp_g_account(g, fi, &part, dur, NULL, aux) ? OMPDP_NONE : fi;
+}
+
 void ompdp_g_add_saved(ompdp_engine_t *g, uint64_t ticks) { g->saved += ticks; }
 
 void ompdp_g_move_to_delete(ompdp_engine_t *g, uint32_t fi, uint64_t bytes, uint64_t ticks) {
