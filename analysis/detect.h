@@ -180,8 +180,10 @@ uint32_t ompdp_g_select(ompdp_engine_t *g, int kind, const ompdp_xev_t *e,
                         const ompdp_xref_t *ref, uint32_t aux);
 /* Selection of part of a transfer (bytes of it, the rest still needed)
  * into the finding of (kind, its operation's site): its count, those
- * bytes and the share of its time they take; the event's interval stays
- * out of the union of saved time (the transfer still happens). Returns
+ * bytes and the share of its time they take, which is also the
+ * finding's saving; the event's interval stays out of the run's union of
+ * saved time (the transfer still happens, maybe selected whole by another
+ * finding). Returns
  * the finding, or OMPDP_NONE when out of memory. */
 uint32_t ompdp_g_select_part(ompdp_engine_t *g, int kind, const ompdp_xev_t *e, uint32_t aux,
                              uint64_t bytes);

@@ -304,6 +304,7 @@ typedef struct ompdp_analysis_input {
   uint64_t wall_time_ns;
   uint64_t tick_mult; /* 0: ticks are nanoseconds */
   ompdp_describe_fn describe; /* as the engine's config */
+  int (*section_lower)(uint32_t op, uint64_t *bytes); /* as the engine's config */
 } ompdp_analysis_input_t;
 
 int ompdp_analyze(const ompdp_analysis_input_t *in, ompdp_report_t *r,

@@ -954,6 +954,12 @@ bool ompdp::sectionEndBound(const OMPExecutableDirective *D, const Expr *Item,
   if (!SectionUses(X, AS->getLowerBound(), AS->getLength(), Body, Mapped, Ctx).check(K, M) ||
       K < 0 || K > INT32_MAX || M < INT32_MIN || M > INT32_MAX)
     return false;
+  // A constant lower bound tells now whether any element goes spare
+  // (x[0:n] over its loop from 0 to n: none, the common case).
+  Expr::EvalResult LB;
+  if (!AS->getLowerBound()->isValueDependent() && AS->getLowerBound()->EvaluateAsInt(LB, Ctx) &&
+      (LB.Val.getInt().getSignificantBits() > 32 || LB.Val.getInt().getExtValue() + K - M <= 0))
+    return false;
   Skip = int32_t(K);
   End = int32_t(M);
   return true;
