@@ -152,5 +152,5 @@ int main(void) {
   unused();
   shrunk();
   engine();
-  CHECK_DONE();
+  return CHECK_DONE();
 }
