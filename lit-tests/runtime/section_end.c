@@ -24,10 +24,15 @@
 // RUN: FileCheck %s --check-prefix=TABLE < %t.table
 // RUN: FileCheck %s --check-prefix=NOTABLE < %t.table
 // RUN: %ompdp run --format=json -o %t.json -- %t | FileCheck %s --check-prefix=OUT
-// RUN: %ompdp report %t.json | FileCheck %s --check-prefix=REPORT
+// RUN: %ompdp report %t.json > %t.report
+// RUN: grep -B1 -A3 'variable: a  clause: map(tofrom: a\[' %t.report | FileCheck %s --check-prefix=A
+// RUN: grep -B1 -A3 'variable: b  clause: map(to: b\[' %t.report | FileCheck %s --check-prefix=B
+// RUN: grep -B1 -A3 'variable: in  clause: map(to: in\[' %t.report | FileCheck %s --check-prefix=IN
+// RUN: grep -B1 -A3 'variable: w  clause: map(tofrom: w\[' %t.report | FileCheck %s --check-prefix=W
 // RUN: %ompdp report %t.json | grep -A1 '^overbroad_map' > %t.over
 // RUN: FileCheck %s --check-prefix=NOTOVER < %t.over
 // RUN: %python %S/Inputs/section_bytes.py %t.json | FileCheck %s --check-prefix=JSON
+// RUN: %ompdp report --format=sarif %t.json | FileCheck %s --check-prefix=SARIF
 //===----------------------------------------------------------------------===//
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,20 +122,23 @@ int main(void) {
 
 // OUT: sum
 
-// REPORT:      overbroad_map  {{.*}}section_end.c:38:1 in scale  count=2 bytes=8.0 KiB
-// REPORT-NEXT:     variable: a  clause: map(tofrom: a[lo : hi])
-// REPORT-NEXT:     verdict: fix
-// REPORT-NEXT:     suggestion: the region uses only the elements from lo up to hi (excluded) of `a[lo : hi]` (its loops run between the section's bounds: the end index was written where the length belongs), yet each copy to and from device 0 moves the whole section: map `a[lo : hi - lo]`
-// REPORT-NEXT:     rewrite (shrink_section): map `a[lo : hi - lo]` instead of `a[lo : hi]` at section_end.c:38: the region's loops use only those elements  [saves {{.*}}: 0 transfers (8.0 KiB), 0 allocations]
-// REPORT:      overbroad_map  {{.*}}section_end.c:38:1 in scale  count=1 bytes=4.0 KiB
-// REPORT-NEXT:     variable: b  clause: map(to: b[lo : hi])
-// REPORT:          rewrite (shrink_section): map `b[lo : hi - lo]` instead of `b[lo : hi]`
-// REPORT:      overbroad_map  {{.*}}section_end.c:44:1 in smooth  count=1 bytes={{.*}}
-// REPORT-NEXT:     variable: in  clause: map(to: in[lo - 1 : hi + 1])
-// REPORT:          suggestion: the region uses only the elements from lo - 1 up to hi + 1 (excluded) of `in[lo - 1 : hi + 1]` {{.*}}: map `in[lo - 1 : hi + 1 - (lo - 1)]`
-// REPORT:      overbroad_map  {{.*}}section_end.c:50:1 in upto  count=2 bytes=2.0 KiB
-// REPORT-NEXT:     variable: w  clause: map(tofrom: w[lo : hi + 1])
-// REPORT:          rewrite (shrink_section): map `w[lo : hi + 1 - lo]` instead of `w[lo : hi + 1]`
+// A:      overbroad_map  {{.*}}section_end.c:{{[0-9]+}}:1 in scale  count=2 bytes=8.0 KiB
+// A-NEXT:     variable: a  clause: map(tofrom: a[lo : hi])
+// A-NEXT:     verdict: fix
+// A-NEXT:     suggestion: the region uses only the elements from lo up to hi (excluded) of `a[lo : hi]` (its loops run between the section's bounds: the end index was written where the length belongs), yet each copy to and from device 0 moves the whole section: map `a[lo : hi - lo]`
+// A-NEXT:     rewrite (shrink_section): map `a[lo : hi - lo]` instead of `a[lo : hi]` at section_end.c:{{[0-9]+}}: the region's loops use only those elements  [saves {{.*}}: 0 transfers (8.0 KiB), 0 allocations]
+
+// B:      overbroad_map  {{.*}}section_end.c:{{[0-9]+}}:1 in scale  count=1 bytes=4.0 KiB
+// B-NEXT:     variable: b  clause: map(to: b[lo : hi])
+// B:          rewrite (shrink_section): map `b[lo : hi - lo]` instead of `b[lo : hi]`
+
+// IN:      overbroad_map  {{.*}}section_end.c:{{[0-9]+}}:1 in smooth  count=1 bytes={{.*}}
+// IN-NEXT:     variable: in  clause: map(to: in[lo - 1 : hi + 1])
+// IN:          suggestion: the region uses only the elements from lo - 1 up to hi + 1 (excluded) of `in[lo - 1 : hi + 1]` {{.*}}: map `in[lo - 1 : hi + 1 - (lo - 1)]`
+
+// W:      overbroad_map  {{.*}}section_end.c:{{[0-9]+}}:1 in upto  count=2 bytes=2.0 KiB
+// W-NEXT:     variable: w  clause: map(tofrom: w[lo : hi + 1])
+// W:          rewrite (shrink_section): map `w[lo : hi + 1 - lo]` instead of `w[lo : hi + 1]`
 
 // NOTOVER-NOT: variable: {{[zgscjpmeu]|out}}{{ }}
 
@@ -138,3 +146,5 @@ int main(void) {
 // JSON: b: 1 transfers, 4096 bytes, 4096 predicted, shrink_section
 // JSON: in: 1 transfers, 2040 bytes, 2040 predicted, shrink_section
 // JSON: w: 2 transfers, 2048 bytes, 2048 predicted, shrink_section
+
+// SARIF: {"description": {"text": "map `a[lo : hi - lo]` instead of `a[lo : hi]` at section_end.c:{{[0-9]+}}: the region's loops use only those elements {{.*}}"replacements": [{"deletedRegion": {"startLine": [[L:[0-9]+]], "startColumn": 62, "endLine": [[L]], "endColumn": 72}, "insertedContent": {"text": "a[lo : hi - lo]"}}]}], "properties": {"kind": "shrink_section", {{.*}}"transfers_removed": 0, "allocs_removed": 0, "bytes_removed": 8192}}

@@ -5,15 +5,15 @@ usage: section_bytes.py REPORT.json
 
 For each overbroad_map finding with a shrink_section rewrite: the variable,
 the transfers it counts, the bytes they moved that the region never touches,
-the bytes the rewrite predicts it removes and the rewrite's kind, in the
-report's order (lit-tests/runtime/section_end.c).
+the bytes the rewrite predicts it removes and the rewrite's kind, by
+variable (lit-tests/runtime/section_end.c).
 """
 import json
 import sys
 
 with open(sys.argv[1]) as f:
     report = json.load(f)
-for finding in report["findings"]:
+for finding in sorted(report["findings"], key=lambda f: f.get("variable") or ""):
     for rw in finding.get("rewrites", []):
         if finding["kind"] == "overbroad_map" and rw["kind"] == "shrink_section":
             print("%s: %d transfers, %d bytes, %d predicted, %s"
