@@ -188,22 +188,26 @@ static int needs_parens(const char *t, int rhs) {
 
 char *ompdp_section_shrunk(const ompdp_region_info_t *it) {
   const char *lo = it->section_lower, *len = it->section_length;
-  char first[256], buf[640];
   int64_t skip = it->section_skip, c = (int64_t)it->section_end - it->section_skip;
-  /* The new lower bound: lo, or lo + skip. */
+  /* The new lower bound lo (+ skip), the length len - lo (+ or - the
+   * constants), each operand in parentheses when its text needs them. */
+  char skip_text[32] = "", tail[32] = "";
   if (skip)
-    snprintf(first, sizeof(first), needs_parens(lo, 0) ? "(%s) + %lld" : "%s + %lld", lo,
-             (long long)skip);
-  else
-    snprintf(first, sizeof(first), "%s", lo);
-  char tail[32] = "";
+    snprintf(skip_text, sizeof(skip_text), " + %lld", (long long)skip);
   if (c)
     snprintf(tail, sizeof(tail), " %c %lld", c > 0 ? '+' : '-', (long long)(c > 0 ? c : -c));
-  snprintf(buf, sizeof(buf), needs_parens(len, 0) ? "%s[%s : (%s) - %s%s%s%s]"
-                                                 : "%s[%s : %s - %s%s%s%s]",
-           it->variable, first, len, needs_parens(lo, 1) ? "(" : "", lo,
-           needs_parens(lo, 1) ? ")" : "", tail);
-  return ompdp_strdup(buf);
+  int lo_left = skip && needs_parens(lo, 0), lo_right = needs_parens(lo, 1);
+  int len_left = needs_parens(len, 0);
+  const char *fmt = "%s[%s%s%s%s : %s%s%s - %s%s%s%s]";
+  int n = snprintf(NULL, 0, fmt, it->variable, lo_left ? "(" : "", lo, lo_left ? ")" : "",
+                   skip_text, len_left ? "(" : "", len, len_left ? ")" : "",
+                   lo_right ? "(" : "", lo, lo_right ? ")" : "", tail);
+  char *out = n < 0 ? NULL : malloc((size_t)n + 1);
+  if (out)
+    snprintf(out, (size_t)n + 1, fmt, it->variable, lo_left ? "(" : "", lo, lo_left ? ")" : "",
+             skip_text, len_left ? "(" : "", len, len_left ? ")" : "", lo_right ? "(" : "", lo,
+             lo_right ? ")" : "", tail);
+  return out;
 }
 
 static int overbroad_feed(void *p, ompdp_engine_t *g, const ompdp_xev_t *e) {
