@@ -221,35 +221,61 @@ bool isOne(const Expr *E, ASTContext &Ctx) {
   return !E->isValueDependent() && E->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 1;
 }
 
+/// A loop `for (i = L; i < U; ++i)` or `i <= U` (`T i = L`, `i++`,
+/// `i += 1`), i an integer its body does not write.
+struct CountedLoop {
+  const VarDecl *I = nullptr;
+  const Expr *Start = nullptr;
+  const BinaryOperator *Cond = nullptr;
+};
+
+bool countedLoop(const ForStmt *F, ASTContext &Ctx, CountedLoop &Out) {
+  const VarDecl *I = nullptr;
+  const Expr *Start = nullptr;
+  if (auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit())) {
+    if (!DS->isSingleDecl())
+      return false;
+    auto *VD = dyn_cast<VarDecl>(DS->getSingleDecl());
+    if (!VD || !VD->getInit())
+      return false;
+    I = VD->getCanonicalDecl();
+    Start = VD->getInit();
+  } else if (auto *E = dyn_cast_or_null<Expr>(F->getInit())) {
+    auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParens());
+    if (!BO || BO->getOpcode() != BO_Assign || !(I = varOf(BO->getLHS())))
+      return false;
+    Start = BO->getRHS();
+  }
+  if (!I || !Start || !I->getType()->isIntegerType())
+    return false;
+  auto *Cond = dyn_cast_or_null<BinaryOperator>(F->getCond() ? F->getCond()->IgnoreParenImpCasts()
+                                                             : nullptr);
+  if (!Cond || (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE) ||
+      varOf(Cond->getLHS()) != I)
+    return false;
+  const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParens() : nullptr;
+  bool IncOk = false;
+  if (auto *UO = dyn_cast_or_null<UnaryOperator>(Inc))
+    IncOk = UO->isIncrementOp() && varOf(UO->getSubExpr()) == I;
+  else if (auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc))
+    IncOk = CA->getOpcode() == BO_AddAssign && varOf(CA->getLHS()) == I && isOne(CA->getRHS(), Ctx);
+  if (!IncOk || mayWrite(F->getBody(), I))
+    return false;
+  Out = {I, Start, Cond};
+  return true;
+}
+
 /// `for (i = 0; i < Len; ++i) { ... X[i] = ...; ... }`, i changed only by
 /// the increment, the assignment in every iteration: that assignment (and
 /// i in *IVar), or null.
 const BinaryOperator *loopWritesAll(const ForStmt *F, const VarDecl *X, const Expr *Len,
                                     uint64_t ConstLen, ASTContext &Ctx, const Stmt *Body,
                                     const VarDecl **IVar = nullptr) {
-  const VarDecl *I = nullptr;
-  const Expr *Start = nullptr;
-  if (auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit())) {
-    if (!DS->isSingleDecl())
-      return nullptr;
-    auto *VD = dyn_cast<VarDecl>(DS->getSingleDecl());
-    if (!VD || !VD->getInit())
-      return nullptr;
-    I = VD->getCanonicalDecl();
-    Start = VD->getInit();
-  } else if (auto *E = dyn_cast_or_null<Expr>(F->getInit())) {
-    auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParens());
-    if (!BO || BO->getOpcode() != BO_Assign || !(I = varOf(BO->getLHS())))
-      return nullptr;
-    Start = BO->getRHS();
-  }
-  if (!I || !Start || !isZero(Start, Ctx) || !I->getType()->isIntegerType())
+  CountedLoop CL;
+  if (!countedLoop(F, Ctx, CL) || !isZero(CL.Start, Ctx) || CL.Cond->getOpcode() != BO_LT)
     return nullptr;
-  auto *Cond = dyn_cast_or_null<BinaryOperator>(F->getCond() ? F->getCond()->IgnoreParenImpCasts()
-                                                             : nullptr);
-  if (!Cond || Cond->getOpcode() != BO_LT || varOf(Cond->getLHS()) != I)
-    return nullptr;
-  const Expr *U = Cond->getRHS();
+  const VarDecl *I = CL.I;
+  const Expr *U = CL.Cond->getRHS();
   if (Len) {
     if (!sameValue(U, Len, Ctx, Body))
       return nullptr;
@@ -259,14 +285,6 @@ const BinaryOperator *loopWritesAll(const ForStmt *F, const VarDecl *X, const Ex
         R.Val.getInt() != llvm::APSInt::get(int64_t(ConstLen)))
       return nullptr;
   }
-  const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParens() : nullptr;
-  bool IncOk = false;
-  if (auto *UO = dyn_cast_or_null<UnaryOperator>(Inc))
-    IncOk = UO->isIncrementOp() && varOf(UO->getSubExpr()) == I;
-  else if (auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc))
-    IncOk = CA->getOpcode() == BO_AddAssign && varOf(CA->getLHS()) == I && isOne(CA->getRHS(), Ctx);
-  if (!IncOk || mayWrite(F->getBody(), I))
-    return nullptr;
   MustRun M;
   M.walk(F->getBody());
   for (const BinaryOperator *A : M.Assigns) {
@@ -786,37 +804,12 @@ private:
   /// integer the body does not write, L and U the section's bounds plus
   /// constants.
   bool loopOf(const ForStmt *F, Loop &Out) {
-    const VarDecl *I = nullptr;
-    const Expr *Start = nullptr;
-    if (auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit())) {
-      auto *VD = DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
-      if (!VD || !VD->getInit())
-        return false;
-      I = VD->getCanonicalDecl();
-      Start = VD->getInit();
-    } else if (auto *E = dyn_cast_or_null<Expr>(F->getInit())) {
-      auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParens());
-      if (!BO || BO->getOpcode() != BO_Assign || !(I = varOf(BO->getLHS())))
-        return false;
-      Start = BO->getRHS();
-    }
-    if (!I || !Start || !I->getType()->isIntegerType())
+    CountedLoop CL;
+    if (!countedLoop(F, Ctx, CL) || mentions(CL.Start, CL.I) || mentions(CL.Cond->getRHS(), CL.I))
       return false;
-    auto *Cond = dyn_cast_or_null<BinaryOperator>(
-        F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
-    if (!Cond || (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE) ||
-        varOf(Cond->getLHS()) != I)
-      return false;
-    const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParens() : nullptr;
-    bool IncOk = false;
-    if (auto *UO = dyn_cast_or_null<UnaryOperator>(Inc))
-      IncOk = UO->isIncrementOp() && varOf(UO->getSubExpr()) == I;
-    else if (auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc))
-      IncOk = CA->getOpcode() == BO_AddAssign && varOf(CA->getLHS()) == I &&
-              isOne(CA->getRHS(), Ctx);
-    if (!IncOk || mayWrite(F->getBody(), I) || mentions(Start, I) ||
-        mentions(Cond->getRHS(), I))
-      return false;
+    const VarDecl *I = CL.I;
+    const Expr *Start = CL.Start;
+    const BinaryOperator *Cond = CL.Cond;
     int64_t K, M;
     if (!offsetBetween(Start, Lower, Ctx, Body, K) ||
         !offsetBetween(Cond->getRHS(), Len, Ctx, Body, M))
