@@ -188,10 +188,31 @@ bool mayWrite(const Stmt *S, const VarDecl *V, bool Read = false) {
   return false;
 }
 
+/// Whether statement S may change V, as mayWrite, the initialisers of a
+/// captured statement's captures aside: a construct nested in the region
+/// that captures V by reference does not write it by that (its body,
+/// which may, is looked at).
+bool regionMayWrite(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return false;
+  if (auto *CS = dyn_cast<CapturedStmt>(S))
+    return regionMayWrite(CS->getCapturedStmt(), V);
+  if (isa<Expr>(S))
+    return mayWrite(S, V);
+  for (const Stmt *C : S->children())
+    if (regionMayWrite(C, V))
+      return true;
+  return false;
+}
+
+using WritesFn = bool (*)(const Stmt *, const VarDecl *);
+bool mayWriteFn(const Stmt *S, const VarDecl *V) { return mayWrite(S, V); }
+
 /// The same value wherever both are evaluated in the region: equal
-/// constants, or the same variables (none written in Body) combined by the
-/// same operators.
-bool sameValue(const Expr *A, const Expr *B, ASTContext &Ctx, const Stmt *Body) {
+/// constants, or the same variables (none written in Body, by Writes)
+/// combined by the same operators.
+bool sameValue(const Expr *A, const Expr *B, ASTContext &Ctx, const Stmt *Body,
+               WritesFn Writes = mayWriteFn) {
   A = A->IgnoreParenImpCasts();
   B = B->IgnoreParenImpCasts();
   Expr::EvalResult RA, RB;
@@ -200,13 +221,13 @@ bool sameValue(const Expr *A, const Expr *B, ASTContext &Ctx, const Stmt *Body) 
     return llvm::APSInt::isSameValue(RA.Val.getInt(), RB.Val.getInt());
   if (auto *VA = varOf(A)) {
     const VarDecl *VB = varOf(B);
-    return VB == VA && !mayWrite(Body, VA);
+    return VB == VA && !Writes(Body, VA);
   }
   if (auto *BA = dyn_cast<BinaryOperator>(A)) {
     auto *BB = dyn_cast<BinaryOperator>(B);
     return BB && BA->getOpcode() == BB->getOpcode() && !BA->isAssignmentOp() &&
-           BA->getOpcode() != BO_Comma && sameValue(BA->getLHS(), BB->getLHS(), Ctx, Body) &&
-           sameValue(BA->getRHS(), BB->getRHS(), Ctx, Body);
+           BA->getOpcode() != BO_Comma && sameValue(BA->getLHS(), BB->getLHS(), Ctx, Body, Writes) &&
+           sameValue(BA->getRHS(), BB->getRHS(), Ctx, Body, Writes);
   }
   return false;
 }
@@ -761,7 +782,7 @@ Affine affineOf(const Expr *E, ASTContext &Ctx) {
 bool offsetBetween(const Expr *A, const Expr *B, ASTContext &Ctx, const Stmt *Body,
                    int64_t &D) {
   Affine X = affineOf(A, Ctx), Y = affineOf(B, Ctx);
-  if (!X.Ok || !Y.Ok || !X.B != !Y.B || (X.B && !sameValue(X.B, Y.B, Ctx, Body)))
+  if (!X.Ok || !Y.Ok || !X.B != !Y.B || (X.B && !sameValue(X.B, Y.B, Ctx, Body, regionMayWrite)))
     return false;
   D = X.C - Y.C;
   return true;

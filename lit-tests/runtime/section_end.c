@@ -10,8 +10,9 @@
 //   a, b  `x[lo : hi]` with `for (i = lo; i < hi; ++i)`;
 //   in    a stencil `in[lo - 1 : hi + 1]` reading in[i - 1] .. in[i + 1];
 //   w     `<=`: `for (i = lo; i <= hi; ++i)` over `w[lo : hi + 1]`.
+//   t     the loop of a `parallel for` nested in the `target` region.
 // Negative cases, no finding: z (the same shape, lower bound 0 at run
-// time); g (a well-formed section `g[lo : hi - lo]`); s (read as s[2 * i]);
+// time); h (a construct nested in the region names it in a clause); g (a well-formed section `g[lo : hi - lo]`); s (read as s[2 * i]);
 // c (passed to a function in the region); j (read as j[k], k no loop's
 // variable); p (read through another pointer into it from outside the
 // region); m (a loop bound, m, that is not the section's); e and u (a
@@ -29,6 +30,7 @@
 // RUN: grep -B1 -A3 'variable: b  clause: map(to: b\[' %t.report | FileCheck %s --check-prefix=B
 // RUN: grep -B1 -A3 'variable: in  clause: map(to: in\[' %t.report | FileCheck %s --check-prefix=IN
 // RUN: grep -B1 -A3 'variable: w  clause: map(tofrom: w\[' %t.report | FileCheck %s --check-prefix=W
+// RUN: grep -B1 -A3 'variable: t  clause: map(tofrom: t\[' %t.report | FileCheck %s --check-prefix=T
 // RUN: %ompdp report %t.json | grep -A1 '^overbroad_map' > %t.over
 // RUN: FileCheck %s --check-prefix=NOTOVER < %t.over
 // RUN: %python %S/Inputs/section_bytes.py %t.json | FileCheck %s --check-prefix=JSON
@@ -61,6 +63,23 @@ static void zero_lo(double *z, int lo, int hi) {
 #pragma omp target teams distribute parallel for map(tofrom: z[lo : hi])
   for (int i = lo; i < hi; ++i)
     z[i] += 2;
+}
+
+/* A construct nested in the region: t's loop is a `parallel for` inside
+ * `target`; h's names it in a clause of its own (negative). */
+static void nested(double *t, double *h, int lo, int hi) {
+#pragma omp target map(tofrom: t[lo : hi])
+  {
+#pragma omp parallel for
+    for (int i = lo; i < hi; ++i)
+      t[i] += 1;
+  }
+#pragma omp target map(tofrom: h[lo : hi])
+  {
+#pragma omp parallel for firstprivate(h)
+    for (int i = lo; i < hi; ++i)
+      h[i] += 1;
+  }
 }
 
 static double touch(const double *c, int i) { return c[i]; }
@@ -96,19 +115,21 @@ int main(void) {
   double *c = calloc(2 * N, sizeof(double)), *j = calloc(2 * N, sizeof(double));
   double *p = calloc(2 * N, sizeof(double)), *m = calloc(2 * N, sizeof(double));
   double *e = calloc(2 * N, sizeof(double)), *u = calloc(2 * N, sizeof(double));
+  double *t = calloc(2 * N, sizeof(double)), *h = calloc(2 * N, sizeof(double));
   for (int i = 0; i < 2 * N; ++i)
-    a[i] = i % 5, b[i] = i % 3, in[i] = i % 7, w[i] = i % 4, e[i] = u[i] = 1;
+    a[i] = i % 5, b[i] = i % 3, in[i] = i % 7, w[i] = i % 4, t[i] = h[i] = i % 6, e[i] = u[i] = 1;
   scale(a, b, N / 2, N);
   smooth(out, in, N / 4, N);
   upto(w, N / 8, N - 1);
   zero_lo(z, 0, N);
+  nested(t, h, N / 4, N);
   negatives(g, s, c, j, p, m, N / 2, N, 3, N / 2 + 8);
 #pragma omp target enter data map(to: e[N / 2 : N])
 #pragma omp target update to(u[N / 2 : N])
 #pragma omp target exit data map(delete: e[N / 2 : N])
   double sum = 0;
   for (int i = 0; i < 2 * N; ++i)
-    sum += a[i] + out[i] + w[i] + z[i] + g[i] + s[i] + m[i];
+    sum += a[i] + out[i] + w[i] + z[i] + g[i] + s[i] + m[i] + t[i] + h[i];
   printf("sum %.2f\n", sum);
   return 0;
 }
@@ -118,7 +139,8 @@ int main(void) {
 // TABLE: to 'in[lo - 1 : hi + 1]' {{.*}} section-end {{.*}} used [lb + 0, len + 0) of [lo - 1:hi + 1] x8
 // TABLE: tofrom 'w[lo : hi + 1]' {{.*}} section-end {{.*}} used [lb + 0, len + 0) of [lo:hi + 1] x8
 // TABLE: tofrom 'z[lo : hi]' {{.*}} section-end
-// NOTABLE-NOT: '{{[gscjpmeuo]|out}}[{{.*}}section-end
+// TABLE: tofrom 't[lo : hi]' {{.*}} section-end {{.*}} used [lb + 0, len + 0) of [lo:hi] x8
+// NOTABLE-NOT: '{{[gscjpmeuoh]|out}}[{{.*}}section-end
 
 // OUT: sum
 
@@ -140,11 +162,15 @@ int main(void) {
 // W-NEXT:     variable: w  clause: map(tofrom: w[lo : hi + 1])
 // W:          rewrite (shrink_section): map `w[lo : hi + 1 - lo]` instead of `w[lo : hi + 1]`
 
-// NOTOVER-NOT: variable: {{[zgscjpmeu]|out}}{{ }}
+// T:      overbroad_map  {{.*}} in nested  count=2 bytes=4.0 KiB
+// T:          rewrite (shrink_section): map `t[lo : hi - lo]` instead of `t[lo : hi]`
+
+// NOTOVER-NOT: variable: {{[zgscjpmeuh]|out}}{{ }}
 
 // JSON: a: 2 transfers, 8192 bytes, 8192 predicted, shrink_section
 // JSON: b: 1 transfers, 4096 bytes, 4096 predicted, shrink_section
 // JSON: in: 1 transfers, 2040 bytes, 2040 predicted, shrink_section
+// JSON: t: 2 transfers, 4096 bytes, 4096 predicted, shrink_section
 // JSON: w: 2 transfers, 2048 bytes, 2048 predicted, shrink_section
 
 // SARIF: {"description": {"text": "map `a[lo : hi - lo]` instead of `a[lo : hi]` at section_end.c:{{[0-9]+}}: the region's loops use only those elements {{.*}}"replacements": [{"deletedRegion": {"startLine": [[L:[0-9]+]], "startColumn": 62, "endLine": [[L]], "endColumn": 72}, "insertedContent": {"text": "a[lo : hi - lo]"}}]}], "properties": {"kind": "shrink_section", {{.*}}"transfers_removed": 0, "allocs_removed": 0, "bytes_removed": 8192}}
