@@ -32,7 +32,8 @@
  *   overbroad map:      avoid = the allocation or transfer, ref = OMPDP_NONE,
  *                       aux = the rule (OMPDP_OVERBROAD_*; for
  *                       OMPDP_OVERBROAD_SECTION the finding counts only
- *                       the bytes the region never touches)
+ *                       the bytes the region never touches, and a copy
+ *                       with none is in its count, not in the matches)
  *   early alloc:        avoid = the allocation, ref = its first use (a transfer or
  *                       a kernel's use)
  *   late release:       avoid = the allocation, ref = its last use */
@@ -402,12 +403,13 @@ enum {
  * skip)]` with the parentheses its text needs and the constants folded
  * (malloc'd; NULL when out of memory): the section the region uses. */
 char *ompdp_section_shrunk(const ompdp_region_info_t *it);
-/* The elements of a transfer of such an item that the region never
- * touches: the section's lower bound lower_bytes and its bytes as the run
- * saw them; 0 when none, or when the section is not one the rewrite keeps
- * whole (the region's elements not all inside it, or none). */
-uint64_t ompdp_section_unused(const ompdp_region_info_t *it, uint64_t lower_bytes,
-                              uint64_t bytes);
+/* Whether the shorter section holds the region's elements at a transfer
+ * of such an item whose section's lower bound was lower_bytes and whose
+ * bytes were bytes (the region's elements inside the section, some of
+ * them): 1, with the bytes of it the region never touches in *spare (0
+ * for a lower bound of 0), else 0 (the rewrite would not be right there). */
+int ompdp_section_spare(const ompdp_region_info_t *it, uint64_t lower_bytes, uint64_t bytes,
+                        uint64_t *spare);
 /* The words of a finding whose item the compiler says is a new host buffer
  * at each repetition, whatever address malloc gave it: the loop around the
  * construct points it at a new one (OMPDP_IA_BASE_STORED), or, outside

@@ -151,9 +151,10 @@ int ompdp_overbroad_rule(const ompdp_region_info_t *it) {
   return rule != OMPDP_OVERBROAD_NONE ? rule : section_rule(it);
 }
 
-uint64_t ompdp_section_unused(const ompdp_region_info_t *it, uint64_t lower_bytes,
-                              uint64_t bytes) {
+int ompdp_section_spare(const ompdp_region_info_t *it, uint64_t lower_bytes, uint64_t bytes,
+                        uint64_t *spare) {
   uint64_t es = it->section_elem_size;
+  *spare = 0;
   if (!es || lower_bytes % es || bytes % es || it->section_skip < 0)
     return 0;
   /* The section [lo, lo + len) holds the region's [lo + skip, len + end)
@@ -161,9 +162,10 @@ uint64_t ompdp_section_unused(const ompdp_region_info_t *it, uint64_t lower_byte
    * stay positive. */
   int64_t lo = (int64_t)(lower_bytes / es), len = (int64_t)(bytes / es);
   int64_t skip = it->section_skip, end = it->section_end;
-  if (lo < 0 || len < 0 || end > lo || len + end - lo - skip <= 0 || lo + skip - end <= 0)
+  if (lo < 0 || len < 0 || end > lo || len + end - lo - skip <= 0)
     return 0;
-  return (uint64_t)(lo + skip - end) * es;
+  *spare = (uint64_t)(lo + skip - end) * es;
+  return 1;
 }
 
 /* Text t as an operand of `-`: on its left (rhs 0) it needs parentheses
@@ -235,17 +237,35 @@ static int overbroad_feed(void *p, ompdp_engine_t *g, const ompdp_xev_t *e) {
   int h2d = e->type == OMPDP_EV_TRANSFER && d->src_dev == host && d->dst_dev != host;
   int d2h = e->type == OMPDP_EV_TRANSFER && d->dst_dev == host && d->src_dev != host;
   if (rule == OMPDP_OVERBROAD_SECTION) {
-    /* Part of each copy in (to, tofrom) and back (from, tofrom). */
+    /* Part of each copy in (to, tofrom) and back (from, tofrom). A copy
+     * whose section the shorter one would hold but that has no element
+     * spare (a lower bound of 0: the first chunk of a loop over chunks)
+     * belongs to the finding with no bytes, so that the finding covers
+     * every copy the rewrite changes; those before the first with spare
+     * elements wait in *v (bits 8-31, the finding + 1 above), and a site
+     * with none of those has no finding. */
     ompdp_region_info_t info;
-    uint64_t lower, unused;
+    uint64_t lower, spare;
     if ((!h2d && !d2h) || !o->section_lower || o->section_lower(e->op, &lower) ||
         o->describe(d->region, d->item, &info) ||
         (h2d && info.map_type == OMPDP_MT_FROM) || (d2h && info.map_type == OMPDP_MT_TO) ||
-        !(unused = ompdp_section_unused(&info, lower, d->bytes)))
+        !ompdp_section_spare(&info, lower, d->bytes, &spare))
       return 0;
-    if (ompdp_g_select_part(g, OMPDP_FK_OVERBROAD_MAP, e, (uint32_t)rule, unused) == OMPDP_NONE)
+    uint64_t waiting = (*v >> 8) & 0xffffff;
+    if (!spare && !(*v >> 32)) {
+      if (waiting < 0xffffff)
+        *v = (*v & ~(0xffffffull << 8)) | (waiting + 1) << 8;
+      return 0;
+    }
+    uint32_t fi = ompdp_g_select_part(g, OMPDP_FK_OVERBROAD_MAP, e, (uint32_t)rule, spare);
+    if (fi == OMPDP_NONE)
       return -1;
-    ompdp_g_match(g, OMPDP_FK_OVERBROAD_MAP, e->seq, OMPDP_NONE, (uint32_t)rule);
+    for (; waiting; --waiting)
+      if (ompdp_g_select_part(g, OMPDP_FK_OVERBROAD_MAP, e, (uint32_t)rule, 0) == OMPDP_NONE)
+        return -1;
+    *v = (*v & 0xff) | (uint64_t)(fi + 1) << 32;
+    if (spare)
+      ompdp_g_match(g, OMPDP_FK_OVERBROAD_MAP, e->seq, OMPDP_NONE, (uint32_t)rule);
     return 0;
   }
   uint64_t live = (*v >> 8) & 0xffffff;

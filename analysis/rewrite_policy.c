@@ -537,23 +537,21 @@ static int has_side_effect(const char *x);
 
 /* A section whose loops use less of it (SECTION_END): `x[lo : hi]` ->
  * `x[lo : hi - lo]`, the compiler's constants folded in. The finding
- * counts the bytes each transfer moved beyond what the region uses; the
- * run proved the shorter section right at every transfer it saw only when
- * each of them is in the finding (a transfer with lower bound 0 moves
- * nothing extra, one whose section would not hold the loops' elements is
- * not shrunk): otherwise refused. */
+ * counts the bytes each transfer moved beyond what the region uses, and
+ * every transfer at which the shorter section holds the loops' elements
+ * (one with lower bound 0 with no bytes): the run proved the rewrite right
+ * at every transfer it saw only when each of them is in the finding. */
 static int plan_section(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const ompdp_rw_items_t *ri,
                         const ompdp_rw_site_t *s) {
   const ompdp_region_info_t *it = &ri->items[s->item];
   uint64_t moved = (it->map_type != OMPDP_MT_FROM ? s->h2d : 0) +
                    (it->map_type != OMPDP_MT_TO ? s->d2h : 0);
   if (f->count != moved)
-    return refuse(f, "not every copy of the section in the run moved elements its loops do not "
-                     "use, so the run did not show the shorter section right at every execution "
-                     "(a lower bound of 0 there, or loops that would leave it)");
-  if (s->multi_buf)
-    return refuse(f, "the construct mapped a different host buffer at different executions, "
-                     "and ompdp shrinks a section only on what it saw of one buffer");
+    return refuse(f, "at some copies of the section in the run the shorter section would not "
+                     "have held the elements its loops use (they ran no time, or past the "
+                     "section's end), so the run did not show it right at every execution");
+  /* Each copy's own bounds prove it, whichever buffer it was (chunks of
+   * one array are buffers of their own). */
   if (!ompdp_rw_explicit_item(it) || !it->item_line || !it->item_end_line || !it->expr[0])
     return refuse(f, "the section's place in the source is unknown (written in a macro?)");
   if (has_side_effect(it->section_lower) || has_side_effect(it->section_length))
