@@ -792,8 +792,8 @@ bool offsetBetween(const Expr *A, const Expr *B, ASTContext &Ctx, const Stmt *Bo
 class SectionUses {
 public:
   SectionUses(const VarDecl *X, const Expr *Lower, const Expr *Len, const Stmt *Body,
-              llvm::SmallPtrSetImpl<const VarDecl *> &Mapped, ASTContext &Ctx)
-      : X(X), Lower(Lower), Len(Len), Body(Body), Mapped(Mapped), Ctx(Ctx) {}
+              llvm::SmallPtrSetImpl<const VarDecl *> &Mapped, ASTContext &Ctx, bool NoCalls)
+      : X(X), Lower(Lower), Len(Len), Body(Body), Mapped(Mapped), Ctx(Ctx), NoCalls(NoCalls) {}
 
   /// Whether every use is bounded, and the bounds.
   bool check(int64_t &Skip, int64_t &End) {
@@ -818,6 +818,7 @@ private:
   ASTContext &Ctx;
   llvm::SmallVector<Loop, 4> Loops;
   llvm::SmallPtrSet<const VarDecl *, 8> Locals;
+  bool NoCalls; // x is a global: a function called in the region may use it
   bool Ok = true, Any = false;
   int64_t MinSkip = INT64_MAX, MaxEnd = INT64_MIN;
 
@@ -870,8 +871,12 @@ private:
         walk(D->getAssociatedStmt());
       return;
     }
-    if (auto *C = dyn_cast<CallExpr>(S); C && isMarkerCall(C))
-      return;
+    if (auto *C = dyn_cast<CallExpr>(S)) {
+      if (isMarkerCall(C))
+        return;
+      if (NoCalls && !C->getBuiltinCallee())
+        Ok = false;
+    }
     if (isa<LambdaExpr>(S)) {
       Ok = !mentions(S, X);
       return;
@@ -934,11 +939,16 @@ bool ompdp::sectionEndBound(const OMPExecutableDirective *D, const Expr *Item,
       !AS->getLowerBound() || AS->getColonLocSecond().isValid())
     return false;
   const VarDecl *X = varOf(AS->getBase());
-  if (!X || !X->hasLocalStorage() || X->getType()->isReferenceType())
+  if (!X || X->getType()->isReferenceType())
     return false;
   QualType T = X->getType();
-  if (!T->isPointerType() &&
-      !(T->isConstantArrayType() && !T->getArrayElementTypeNoTypeQual()->isArrayType()))
+  bool Array = T->isConstantArrayType() && !T->getArrayElementTypeNoTypeQual()->isArrayType();
+  // A local pointer or array; or a global array, which any function may
+  // name: then the region may call none (builtins aside). A global
+  // pointer is mapped through its own storage (its base is the pointer's
+  // address, not the array's).
+  bool Global = X->hasGlobalStorage();
+  if ((!T->isPointerType() && !Array) || (Global && !Array))
     return false;
   // The item is the construct's one list item that names x, and the
   // explicitly mapped pointers are its other items' variables.
@@ -965,7 +975,8 @@ bool ompdp::sectionEndBound(const OMPExecutableDirective *D, const Expr *Item,
   if (Named != 1 || !Body)
     return false;
   int64_t K, M;
-  if (!SectionUses(X, AS->getLowerBound(), AS->getLength(), Body, Mapped, Ctx).check(K, M) ||
+  if (!SectionUses(X, AS->getLowerBound(), AS->getLength(), Body, Mapped, Ctx, Global)
+           .check(K, M) ||
       K < 0 || K > INT32_MAX || M < INT32_MIN || M > INT32_MAX)
     return false;
   // A constant lower bound tells now whether any element goes spare

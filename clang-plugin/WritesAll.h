@@ -55,7 +55,8 @@ bool firstUseOverwrites(const clang::OMPExecutableDirective *D,
                         clang::ASTContext &Ctx);
 
 /// For an item `x[lb : len]` of target directive D (x a local pointer or
-/// one-dimensional array): whether every use of x in the region is an
+/// one-dimensional array, or a global one-dimensional array when the
+/// region calls no function but builtins): whether every use of x in the region is an
 /// element x[i + c], i the variable of a loop `for (i = L; i < U; ++i)`
 /// whose L is lb plus a constant and U len plus a constant (as expressions,
 /// their variables not written in the region), x named by no other clause

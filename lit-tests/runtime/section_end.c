@@ -10,9 +10,11 @@
 //   a, b  `x[lo : hi]` with `for (i = lo; i < hi; ++i)`;
 //   in    a stencil `in[lo - 1 : hi + 1]` reading in[i - 1] .. in[i + 1];
 //   w     `<=`: `for (i = lo; i <= hi; ++i)` over `w[lo : hi + 1]`.
-//   t     the loop of a `parallel for` nested in the `target` region.
+//   t     the loop of a `parallel for` nested in the `target` region;
+//   G     a global array, its region calling nothing.
 // Negative cases, no finding: z (the same shape, lower bound 0 at run
-// time); h (a construct nested in the region names it in a clause); g (a well-formed section `g[lo : hi - lo]`); s (read as s[2 * i]);
+// time); h (a construct nested in the region names it in a clause); H (a
+// global array whose region calls a function, which could name it); g (a well-formed section `g[lo : hi - lo]`); s (read as s[2 * i]);
 // c (passed to a function in the region); j (read as j[k], k no loop's
 // variable); p (read through another pointer into it from outside the
 // region); m (a loop bound, m, that is not the section's); e and u (a
@@ -31,6 +33,7 @@
 // RUN: grep -B1 -A3 'variable: in  clause: map(to: in\[' %t.report | FileCheck %s --check-prefix=IN
 // RUN: grep -B1 -A3 'variable: w  clause: map(tofrom: w\[' %t.report | FileCheck %s --check-prefix=W
 // RUN: grep -B1 -A3 'variable: t  clause: map(tofrom: t\[' %t.report | FileCheck %s --check-prefix=T
+// RUN: grep -B1 -A3 'variable: G  clause: map(tofrom: G\[' %t.report | FileCheck %s --check-prefix=GL
 // RUN: %ompdp report %t.json | grep -A1 '^overbroad_map' > %t.over
 // RUN: FileCheck %s --check-prefix=NOTOVER < %t.over
 // RUN: %python %S/Inputs/section_bytes.py %t.json | FileCheck %s --check-prefix=JSON
@@ -84,6 +87,22 @@ static void nested(double *t, double *h, int lo, int hi) {
 
 static double touch(const double *c, int i) { return c[i]; }
 
+/* Global arrays: G's region calls nothing, H's calls a function, which
+ * could name H itself (negative). */
+static double G[2 * N], H[2 * N];
+#pragma omp declare target
+static double twice(double v) { return 2 * v; }
+#pragma omp end declare target
+
+static void globals(int lo, int hi) {
+#pragma omp target teams distribute parallel for map(tofrom: G[lo : hi])
+  for (int i = lo; i < hi; ++i)
+    G[i] += 1;
+#pragma omp target teams distribute parallel for map(tofrom: H[lo : hi])
+  for (int i = lo; i < hi; ++i)
+    H[i] = twice(H[i]);
+}
+
 static void negatives(double *g, double *s, double *c, double *j, double *p, double *m,
                       int lo, int hi, int k, int mm) {
 #pragma omp target teams distribute parallel for map(tofrom: g[lo : hi - lo])
@@ -123,13 +142,16 @@ int main(void) {
   upto(w, N / 8, N - 1);
   zero_lo(z, 0, N);
   nested(t, h, N / 4, N);
+  for (int i = 0; i < 2 * N; ++i)
+    G[i] = H[i] = i % 5 + 1;
+  globals(N / 2, N);
   negatives(g, s, c, j, p, m, N / 2, N, 3, N / 2 + 8);
 #pragma omp target enter data map(to: e[N / 2 : N])
 #pragma omp target update to(u[N / 2 : N])
 #pragma omp target exit data map(delete: e[N / 2 : N])
   double sum = 0;
   for (int i = 0; i < 2 * N; ++i)
-    sum += a[i] + out[i] + w[i] + z[i] + g[i] + s[i] + m[i] + t[i] + h[i];
+    sum += a[i] + out[i] + w[i] + z[i] + g[i] + s[i] + m[i] + t[i] + h[i] + G[i] + H[i];
   printf("sum %.2f\n", sum);
   return 0;
 }
@@ -140,7 +162,8 @@ int main(void) {
 // TABLE: tofrom 'w[lo : hi + 1]' {{.*}} section-end {{.*}} used [lb + 0, len + 0) of [lo:hi + 1] x8
 // TABLE: tofrom 'z[lo : hi]' {{.*}} section-end
 // TABLE: tofrom 't[lo : hi]' {{.*}} section-end {{.*}} used [lb + 0, len + 0) of [lo:hi] x8
-// NOTABLE-NOT: '{{[gscjpmeuoh]|out}}[{{.*}}section-end
+// TABLE: tofrom 'G[lo : hi]' {{.*}} section-end {{.*}} used [lb + 0, len + 0) of [lo:hi] x8
+// NOTABLE-NOT: '{{[gscjpmeuohH]|out}}[{{.*}}section-end
 
 // OUT: sum
 
@@ -162,11 +185,15 @@ int main(void) {
 // W-NEXT:     variable: w  clause: map(tofrom: w[lo : hi + 1])
 // W:          rewrite (shrink_section): map `w[lo : hi + 1 - lo]` instead of `w[lo : hi + 1]`
 
+// GL:      overbroad_map  {{.*}} in globals  count=2 bytes=8.0 KiB
+// GL:          rewrite (shrink_section): map `G[lo : hi - lo]` instead of `G[lo : hi]`
+
 // T:      overbroad_map  {{.*}} in nested  count=2 bytes=4.0 KiB
 // T:          rewrite (shrink_section): map `t[lo : hi - lo]` instead of `t[lo : hi]`
 
-// NOTOVER-NOT: variable: {{[zgscjpmeuh]|out}}{{ }}
+// NOTOVER-NOT: variable: {{[zgscjpmeuhH]|out}}{{ }}
 
+// JSON: G: 2 transfers, 8192 bytes, 8192 predicted, shrink_section
 // JSON: a: 2 transfers, 8192 bytes, 8192 predicted, shrink_section
 // JSON: b: 1 transfers, 4096 bytes, 4096 predicted, shrink_section
 // JSON: in: 1 transfers, 2040 bytes, 2040 predicted, shrink_section
