@@ -253,6 +253,25 @@ uint32_t ompdp_g_select(ompdp_engine_t *g, int kind, const ompdp_xev_t *e,
   return fi;
 }
 
+uint32_t ompdp_g_select_part(ompdp_engine_t *g, int kind, const ompdp_xev_t *e, uint32_t aux,
+                             uint64_t bytes) {
+  uint32_t fi = ompdp_g_finding(g, kind, e->op, e->seq);
+  if (fi == OMPDP_NONE)
+    return OMPDP_NONE;
+  ompdp_op_t part = *e->d;
+  uint64_t dur = e->end - e->start;
+  if (part.bytes)
+    dur = (uint64_t)((unsigned __int128)dur * (bytes < part.bytes ? bytes : part.bytes) /
+                     part.bytes);
+  part.bytes = bytes;
+  if (ompdp_g_account(g, fi, &part, dur, NULL, aux))
+    return OMPDP_NONE;
+  /* The finding's own saving; the run's total keeps only whole intervals
+   * (another finding may select the whole transfer). */
+  g->f[fi].saved += dur;
+  return fi;
+}
+
 void ompdp_g_add_saved(ompdp_engine_t *g, uint64_t ticks) { g->saved += ticks; }
 
 void ompdp_g_move_to_delete(ompdp_engine_t *g, uint32_t fi, uint64_t bytes, uint64_t ticks) {
@@ -896,7 +915,9 @@ static int feed_array(ompdp_engine_t *g, const ompdp_event_t *ev, size_t n) {
 
 int ompdp_analyze(const ompdp_analysis_input_t *in, ompdp_report_t *r,
                   ompdp_attribute_fn attribute) {
-  ompdp_engine_config_t cfg = {.host_device = in->host_device, .describe = in->describe};
+  ompdp_engine_config_t cfg = {.host_device = in->host_device,
+                               .describe = in->describe,
+                               .section_lower = in->section_lower};
   ompdp_engine_t *g = ompdp_engine_create(&cfg);
   if (!g)
     return -1;

@@ -30,7 +30,10 @@
  *                       overwrote it (OMPDP_NONE: no kernel ran afterwards)
  *   zero transfer:      avoid = the transfer, ref = OMPDP_NONE
  *   overbroad map:      avoid = the allocation or transfer, ref = OMPDP_NONE,
- *                       aux = the rule (OMPDP_OVERBROAD_*)
+ *                       aux = the rule (OMPDP_OVERBROAD_*; for
+ *                       OMPDP_OVERBROAD_SECTION the finding counts only
+ *                       the bytes the region never touches, and a copy
+ *                       with none is in its count, not in the matches)
  *   early alloc:        avoid = the allocation, ref = its first use (a transfer or
  *                       a kernel's use)
  *   late release:       avoid = the allocation, ref = its last use */
@@ -176,6 +179,15 @@ struct ompdp_late {
  * when out of memory. */
 uint32_t ompdp_g_select(ompdp_engine_t *g, int kind, const ompdp_xev_t *e,
                         const ompdp_xref_t *ref, uint32_t aux);
+/* Selection of part of a transfer (bytes of it, the rest still needed)
+ * into the finding of (kind, its operation's site): its count, those
+ * bytes and the share of its time they take, which is also the
+ * finding's saving; the event's interval stays out of the run's union of
+ * saved time (the transfer still happens, maybe selected whole by another
+ * finding). Returns
+ * the finding, or OMPDP_NONE when out of memory. */
+uint32_t ompdp_g_select_part(ompdp_engine_t *g, int kind, const ompdp_xev_t *e, uint32_t aux,
+                             uint64_t bytes);
 /* Adds an event's interval to finding f for the union (and its duration to
  * f's time), as the delete of a repeated allocation. */
 int ompdp_g_add_interval(ompdp_engine_t *g, uint32_t f, const ompdp_xev_t *e);
@@ -384,7 +396,20 @@ enum {
   OMPDP_OVERBROAD_FROM = 3,   /* tofrom, only written: the copies in */
   OMPDP_OVERBROAD_UNREAD = 4, /* from, tofrom, update from: the copies back */
   OMPDP_OVERBROAD_OVERWRITTEN = 5, /* to, tofrom written before read: the copies in */
+  OMPDP_OVERBROAD_SECTION = 6, /* a section longer than its loops (SECTION_END): the
+                                  elements of each transfer the region never touches */
 };
+/* For an item with SECTION_END, `x[lower + skip : length + end - (lower +
+ * skip)]` with the parentheses its text needs and the constants folded
+ * (malloc'd; NULL when out of memory): the section the region uses. */
+char *ompdp_section_shrunk(const ompdp_region_info_t *it);
+/* Whether the shorter section holds the region's elements at a transfer
+ * of such an item whose section's lower bound was lower_bytes and whose
+ * bytes were bytes (the region's elements inside the section, some of
+ * them): 1, with the bytes of it the region never touches in *spare (0
+ * for a lower bound of 0), else 0 (the rewrite would not be right there). */
+int ompdp_section_spare(const ompdp_region_info_t *it, uint64_t lower_bytes, uint64_t bytes,
+                        uint64_t *spare);
 /* The words of a finding whose item the compiler says is a new host buffer
  * at each repetition, whatever address malloc gave it: the loop around the
  * construct points it at a new one (OMPDP_IA_BASE_STORED), or, outside

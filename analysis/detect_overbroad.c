@@ -15,7 +15,11 @@
 |* and, from the compiler's proofs about host code and kernels, the copies
 |* back of an item no host code reads afterwards (HOST_UNREAD) and the
 |* copies in of an item that a kernel overwrites before reading
-|* (WRITES_FIRST: `target` and `target data`, to and tofrom).
+|* (WRITES_FIRST: `target` and `target data`, to and tofrom); and, when no
+|* other rule applies, the part of each transfer of an array section that
+|* the region never touches (SECTION_END: `x[lo : hi]` whose loops run
+|* from lo to hi, the end index written where the length belongs; the run
+|* gives lo, the compiler the constants around it).
 |*
 |* Only what really moved at the item counts: an item whose construct found
 |* its data present (a surrounding `target data`) moves nothing and gets no
@@ -37,6 +41,7 @@ static void overbroad_destroy(void *p);
 
 struct ompdp_overbroad {
   ompdp_describe_fn describe;
+  int (*section_lower)(uint32_t op, uint64_t *bytes);
   /* (region, item, 0) -> rule + 1 | live allocations selected << 8 |
    * (their finding + 1) << 32 */
   ompdp_hmap_t items;
@@ -47,6 +52,7 @@ static void *overbroad_create(const ompdp_engine_config_t *cfg) {
   if (!o)
     return NULL;
   o->describe = cfg->describe;
+  o->section_lower = cfg->section_lower;
   if (ompdp_hmap_init(&o->items, 16)) {
     free(o);
     return NULL;
@@ -124,11 +130,86 @@ static int target_rule(const ompdp_region_info_t *it) {
   return OMPDP_OVERBROAD_NONE;
 }
 
+/* A section of a `target` item whose loops the compiler bounded by its
+ * bounds (SECTION_END): what each transfer moves beyond them. Not with a
+ * mapper (the transfers are the mapper's). */
+static int section_rule(const ompdp_region_info_t *it) {
+  if (!(it->access_flags & OMPDP_IA_SECTION_END) || (it->modifiers & OMPDP_MOD_MAPPER) ||
+      it->construct != OMPDP_CK_TARGET || !it->section_elem_size || it->section_skip < 0 ||
+      (it->map_type != OMPDP_MT_TO && it->map_type != OMPDP_MT_FROM &&
+       it->map_type != OMPDP_MT_TOFROM))
+    return OMPDP_OVERBROAD_NONE;
+  return OMPDP_OVERBROAD_SECTION;
+}
+
 int ompdp_overbroad_rule(const ompdp_region_info_t *it) {
   int rule = target_rule(it);
   if (rule == OMPDP_OVERBROAD_NONE)
     rule = unread_rule(it);
-  return rule != OMPDP_OVERBROAD_NONE ? rule : overwritten_rule(it);
+  if (rule == OMPDP_OVERBROAD_NONE)
+    rule = overwritten_rule(it);
+  return rule != OMPDP_OVERBROAD_NONE ? rule : section_rule(it);
+}
+
+int ompdp_section_spare(const ompdp_region_info_t *it, uint64_t lower_bytes, uint64_t bytes,
+                        uint64_t *spare) {
+  uint64_t es = it->section_elem_size;
+  *spare = 0;
+  if (!es || lower_bytes % es || bytes % es || it->section_skip < 0)
+    return 0;
+  /* The section [lo, lo + len) holds the region's [lo + skip, len + end)
+   * only when end <= lo; the rewrite's length len + end - lo - skip must
+   * stay positive. */
+  int64_t lo = (int64_t)(lower_bytes / es), len = (int64_t)(bytes / es);
+  int64_t skip = it->section_skip, end = it->section_end;
+  if (lo < 0 || len < 0 || end > lo || len + end - lo - skip <= 0)
+    return 0;
+  *spare = (uint64_t)(lo + skip - end) * es;
+  return 1;
+}
+
+/* Text t as an operand of `-`: on its left (rhs 0) it needs parentheses
+ * only around an operator weaker than `-`; on its right, around `+` and
+ * `-` too. */
+static int needs_parens(const char *t, int rhs) {
+  int depth = 0;
+  for (const char *p = t; *p; ++p) {
+    if (*p == '(' || *p == '[')
+      ++depth;
+    else if (*p == ')' || *p == ']')
+      --depth;
+    else if (depth == 0 && p[0] == '-' && p[1] == '>')
+      ++p;
+    else if (depth == 0 && strchr("?<>=&|^,", *p))
+      return 1;
+    else if (depth == 0 && rhs && (*p == '+' || *p == '-'))
+      return 1;
+  }
+  return 0;
+}
+
+char *ompdp_section_shrunk(const ompdp_region_info_t *it) {
+  const char *lo = it->section_lower, *len = it->section_length;
+  int64_t skip = it->section_skip, c = (int64_t)it->section_end - it->section_skip;
+  /* The new lower bound lo (+ skip), the length len - lo (+ or - the
+   * constants), each operand in parentheses when its text needs them. */
+  char skip_text[32] = "", tail[32] = "";
+  if (skip)
+    snprintf(skip_text, sizeof(skip_text), " + %lld", (long long)skip);
+  if (c)
+    snprintf(tail, sizeof(tail), " %c %lld", c > 0 ? '+' : '-', (long long)(c > 0 ? c : -c));
+  int lo_left = skip && needs_parens(lo, 0), lo_right = needs_parens(lo, 1);
+  int len_left = needs_parens(len, 0);
+  const char *fmt = "%s[%s%s%s%s : %s%s%s - %s%s%s%s]";
+  int n = snprintf(NULL, 0, fmt, it->variable, lo_left ? "(" : "", lo, lo_left ? ")" : "",
+                   skip_text, len_left ? "(" : "", len, len_left ? ")" : "",
+                   lo_right ? "(" : "", lo, lo_right ? ")" : "", tail);
+  char *out = n < 0 ? NULL : malloc((size_t)n + 1);
+  if (out)
+    snprintf(out, (size_t)n + 1, fmt, it->variable, lo_left ? "(" : "", lo, lo_left ? ")" : "",
+             skip_text, len_left ? "(" : "", len, len_left ? ")" : "", lo_right ? "(" : "", lo,
+             lo_right ? ")" : "", tail);
+  return out;
 }
 
 static int overbroad_feed(void *p, ompdp_engine_t *g, const ompdp_xev_t *e) {
@@ -155,6 +236,38 @@ static int overbroad_feed(void *p, ompdp_engine_t *g, const ompdp_xev_t *e) {
   int host = ompdp_g_host(g);
   int h2d = e->type == OMPDP_EV_TRANSFER && d->src_dev == host && d->dst_dev != host;
   int d2h = e->type == OMPDP_EV_TRANSFER && d->dst_dev == host && d->src_dev != host;
+  if (rule == OMPDP_OVERBROAD_SECTION) {
+    /* Part of each copy in (to, tofrom) and back (from, tofrom). A copy
+     * whose section the shorter one would hold but that has no element
+     * spare (a lower bound of 0: the first chunk of a loop over chunks)
+     * belongs to the finding with no bytes, so that the finding covers
+     * every copy the rewrite changes; those before the first with spare
+     * elements wait in *v (bits 8-31, the finding + 1 above), and a site
+     * with none of those has no finding. */
+    ompdp_region_info_t info;
+    uint64_t lower, spare;
+    if ((!h2d && !d2h) || !o->section_lower || o->section_lower(e->op, &lower) ||
+        o->describe(d->region, d->item, &info) ||
+        (h2d && info.map_type == OMPDP_MT_FROM) || (d2h && info.map_type == OMPDP_MT_TO) ||
+        !ompdp_section_spare(&info, lower, d->bytes, &spare))
+      return 0;
+    uint64_t waiting = (*v >> 8) & 0xffffff;
+    if (!spare && !(*v >> 32)) {
+      if (waiting < 0xffffff)
+        *v = (*v & ~(0xffffffull << 8)) | (waiting + 1) << 8;
+      return 0;
+    }
+    uint32_t fi = ompdp_g_select_part(g, OMPDP_FK_OVERBROAD_MAP, e, (uint32_t)rule, spare);
+    if (fi == OMPDP_NONE)
+      return -1;
+    for (; waiting; --waiting)
+      if (ompdp_g_select_part(g, OMPDP_FK_OVERBROAD_MAP, e, (uint32_t)rule, 0) == OMPDP_NONE)
+        return -1;
+    *v = (*v & 0xff) | (uint64_t)(fi + 1) << 32;
+    if (spare)
+      ompdp_g_match(g, OMPDP_FK_OVERBROAD_MAP, e->seq, OMPDP_NONE, (uint32_t)rule);
+    return 0;
+  }
   uint64_t live = (*v >> 8) & 0xffffff;
   uint32_t f;
   switch (e->type) {
@@ -195,6 +308,29 @@ static char *overbroad_text(const ompdp_finding_t *f, const ompdp_region_info_t 
   char buf[512];
   const char *plural = f->num_devices > 1 ? "s" : "";
   const char *v = f->variable ? f->variable : "...";
+  if (rule == OMPDP_OVERBROAD_SECTION && item) {
+    char *shrunk = ompdp_section_shrunk(item);
+    if (!shrunk)
+      return NULL;
+    char from[96] = "", to[96] = "";
+    if (item->section_skip)
+      snprintf(from, sizeof(from), " + %d", item->section_skip);
+    if (item->section_end)
+      snprintf(to, sizeof(to), " %c %lld", item->section_end > 0 ? '+' : '-',
+               item->section_end > 0 ? (long long)item->section_end
+                                     : -(long long)item->section_end);
+    snprintf(buf, sizeof(buf),
+             "the region uses only the elements from %s%s up to %s%s (excluded) of `%s` (its "
+             "loops run between the section's bounds: the end index was written where the "
+             "length belongs), yet each copy %s device%s %s moves the whole section: map `%s`",
+             item->section_lower, from, item->section_length, to, item->expr,
+             item->map_type == OMPDP_MT_TOFROM ? "to and from"
+             : item->map_type == OMPDP_MT_TO   ? "to"
+                                               : "from",
+             plural, d, shrunk);
+    free(shrunk);
+    return ompdp_strdup(buf);
+  }
   if (rule == OMPDP_OVERBROAD_UNREAD) {
     /* The clause says which construct copies: a motion clause is a
      * `target update`'s. */
@@ -243,7 +379,8 @@ const ompdp_detection_t ompdp_detect_overbroad = {
                .transfer_devices = 1,
                .aux = OMPDP_AUX_RULE,
                .rewrite = OMPDP_RR_NARROW_MAP,
-               .rewrites = 1u << OMPDP_RK_REMOVE_ITEM | 1u << OMPDP_RK_CHANGE_MAP_TYPE}},
+               .rewrites = 1u << OMPDP_RK_REMOVE_ITEM | 1u << OMPDP_RK_CHANGE_MAP_TYPE |
+                           1u << OMPDP_RK_SHRINK_SECTION}},
     .num_kinds = 1,
     .create = overbroad_create,
     .on_alloc = overbroad_feed,

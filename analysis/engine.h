@@ -241,6 +241,11 @@ typedef struct ompdp_engine_config {
    * and the words of every finding at its item. NULL: no table, no
    * overbroad findings. */
   ompdp_describe_fn describe;
+  /* For an operation of an item the compiler gave SECTION_END (an array
+   * section whose loops it bounded): the section's lower bound in bytes
+   * (its first element's offset from the array's), as the run saw it; 0,
+   * or -1 when unknown. NULL: never known (no shrunk-section findings). */
+  int (*section_lower)(uint32_t op, uint64_t *bytes);
   /* early_alloc and late_release (detect_lifetime.c): the least a fix must
    * lower its device's peak by to be a finding (bytes; 0:
    * OMPDP_PEAK_MIN_BYTES), and lifetime_all 1 to report every allocation
@@ -299,6 +304,7 @@ typedef struct ompdp_analysis_input {
   uint64_t wall_time_ns;
   uint64_t tick_mult; /* 0: ticks are nanoseconds */
   ompdp_describe_fn describe; /* as the engine's config */
+  int (*section_lower)(uint32_t op, uint64_t *bytes); /* as the engine's config */
 } ompdp_analysis_input_t;
 
 int ompdp_analyze(const ompdp_analysis_input_t *in, ompdp_report_t *r,

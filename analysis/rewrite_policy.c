@@ -533,6 +533,79 @@ static int plan_overwritten(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
  * the host got other bytes from them). `from` relies on the region writing
  * every element: made only when the compiler proved it or the run confirms
  * it (rewrite_safety.c), else the finding says why in words. */
+static int has_side_effect(const char *x);
+
+/* A section whose loops use less of it (SECTION_END): `x[lo : hi]` ->
+ * `x[lo : hi - lo]`, the compiler's constants folded in. The finding
+ * counts the bytes each transfer moved beyond what the region uses, and
+ * every transfer at which the shorter section holds the loops' elements
+ * (one with lower bound 0 with no bytes): the run proved the rewrite right
+ * at every transfer it saw only when each of them is in the finding. */
+static int plan_section(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const ompdp_rw_items_t *ri,
+                        const ompdp_rw_site_t *s) {
+  const ompdp_region_info_t *it = &ri->items[s->item];
+  uint64_t moved = (it->map_type != OMPDP_MT_FROM ? s->h2d : 0) +
+                   (it->map_type != OMPDP_MT_TO ? s->d2h : 0);
+  if (f->count != moved)
+    return refuse(f, "at some copies of the section in the run the shorter section would not "
+                     "have held the elements its loops use (they ran no time, or past the "
+                     "section's end), so the run did not show it right at every execution");
+  /* Each copy's own bounds prove it, whichever buffer it was (chunks of
+   * one array are buffers of their own). */
+  if (!ompdp_rw_explicit_item(it) || !it->item_line || !it->item_end_line || !it->expr[0])
+    return refuse(f, "the section's place in the source is unknown (written in a macro?)");
+  if (has_side_effect(it->section_lower) || has_side_effect(it->section_length))
+    return refuse(f, "a bound of the section changes something when it is evaluated, and the "
+                     "shorter section evaluates its lower bound twice");
+  char *shrunk = ompdp_section_shrunk(it);
+  ompdp_rewrite_t *rw = shrunk ? ompdp_finding_add_rewrite(f, OMPDP_RK_SHRINK_SECTION) : NULL;
+  if (!rw) {
+    free(shrunk);
+    return -2;
+  }
+  const char *why = NULL;
+  int rc = ompdp_rw_add_edit(rw, it, it->item_line, it->item_column, it->item_end_line,
+                             it->item_end_column, it->expr, shrunk, &why);
+  ompdp_strbuf_t d = {0}, a = {0};
+  ompdp_sb_printf(&d,
+                  "map `%s` instead of `%s` at %s:%" PRIu32 ": the region's loops use only "
+                  "those elements",
+                  shrunk, it->expr, ompdp_rw_basename(it->file), it->line);
+  ompdp_sb_puts(&a, "the loops run from the section's lower bound on at every execution of the "
+                    "construct, as they did in the run, so the shorter section's length stays "
+                    "positive");
+  free(shrunk);
+  /* Only bytes go: every transfer stays, shorter (the finding's operations
+   * by class, their counts left out). */
+  rc = ompdp_rw_finish(f, ompdp_rw_text_said(f, rc, why), 0, 0, f->bytes, f->time_ns, &d, &a);
+  if (rc == 0 && f->num_rewrites) {
+    ompdp_rewrite_t *last = &f->rewrites[f->num_rewrites - 1];
+    memset(&last->ops, 0, sizeof(last->ops));
+    for (int k = 0; k < OMPDP_OC_COUNT; ++k)
+      if (k == OMPDP_OC_H2D || k == OMPDP_OC_D2H) {
+        last->ops.c[k].bytes = f->ops.c[k].bytes;
+        last->ops.c[k].time_ns = f->ops.c[k].time_ns;
+      }
+    last->ops.known = f->ops.known;
+  }
+  return rc;
+}
+
+/* Whether f is an overbroad map of a section longer than its loops
+ * (planned after the other rules). */
+static uint32_t site_index(const ompdp_rw_plan_t *c, const ompdp_finding_t *f);
+static int is_section(const ompdp_rw_plan_t *c, const ompdp_finding_t *f) {
+  uint32_t si = site_index(c, f);
+  ompdp_rw_items_t ri;
+  if (f->kind != OMPDP_FK_OVERBROAD_MAP || !si || ompdp_rw_load_region(c, f->rt_region, &ri))
+    return 0;
+  int32_t k = c->facts->sites[si - 1].item;
+  int yes = k >= 0 && (uint32_t)k < ri.reg.num_items &&
+            ompdp_overbroad_rule(&ri.items[k]) == OMPDP_OVERBROAD_SECTION;
+  free(ri.items);
+  return yes;
+}
+
 static int plan_overbroad(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const ompdp_rw_items_t *ri,
                           const ompdp_rw_site_t *s) {
   const ompdp_region_info_t *it = &ri->items[s->item];
@@ -1383,7 +1456,7 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
       ompdp_finding_t *f = &r->findings[i];
       uint32_t si = site_index(&c, f);
       ompdp_rw_items_t ri;
-      if (ompdp_rw_rule(f) != item_rules[k].rule || !si)
+      if (ompdp_rw_rule(f) != item_rules[k].rule || !si || is_section(&c, f))
         continue;
       if (removal[si - 1]) {
         /* The site's item goes, or its copies in do (an earlier rule's
@@ -1526,6 +1599,32 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
    * rewrite, its directives one after the other before the loop. */
   if (!rc)
     rc = ompdp_rw_combine_at_construct(r, 1u << OMPDP_RK_KEEP_RESIDENT);
+  /* A section longer than its loops: shrunk last, where no rule above
+   * rewrites the site (keeping it resident saves whole transfers; the
+   * shorter section would change the clause it keeps). */
+  for (size_t i = 0; i < r->num_findings && !rc; ++i) {
+    ompdp_finding_t *f = &r->findings[i];
+    uint32_t si = site_index(&c, f);
+    ompdp_rw_items_t ri;
+    if (!si || f->num_rewrites || !is_section(&c, f))
+      continue;
+    size_t by = 0;
+    for (size_t j = 0; j < r->num_findings && !by; ++j)
+      if (j != i && r->findings[j].num_rewrites && site_index(&c, &r->findings[j]) == si)
+        by = j + 1;
+    if (by) {
+      if (ompdp_rw_advise_claimed(f, &r->findings[by - 1], "a shorter section as well"))
+        rc = -1;
+      continue;
+    }
+    if (ompdp_rw_load_region(&c, f->rt_region, &ri))
+      continue;
+    const ompdp_rw_site_t *s = &facts->sites[si - 1];
+    int prc = (uint32_t)s->item < ri.reg.num_items ? plan_section(&c, f, &ri, s) : -1;
+    free(ri.items);
+    if (prc == -2)
+      rc = -1;
+  }
   if (!rc)
     rc = template_instances_agree(&c, r);
   if (!rc)

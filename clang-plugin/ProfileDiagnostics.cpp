@@ -191,6 +191,8 @@ std::string findingMessage(const ompdp_finding_t &F, const Item &It) {
     Text = " copies back data the host never reads, ";
   else if (Over && (It.AccessFlags & IA_WRITES_FIRST))
     Text = " copies in data a kernel overwrites before reading, ";
+  else if (Over && (It.AccessFlags & IA_SECTION_END))
+    Text = " moves elements of the section that the region's loops never touch, ";
   return std::string(ompdp_finding_kind_name(F.kind)) + ": " + What + Text +
          times(F.count);
 }

@@ -418,6 +418,13 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
            (Access[I] == AC_READ_WRITE && I < P.Exprs.size() && P.Exprs[I] &&
             writesBeforeReading(D, P.Exprs[I], Ctx))))
         R.Items[I].AccessFlags |= IA_WRITES_FIRST;
+      // A section whose length was written as an end index (the loops
+      // bound the region's elements by the section's bounds).
+      if ((T == MT_TO || T == MT_FROM || T == MT_TOFROM) &&
+          !(R.Items[I].Modifiers & MM_MAPPER) && I < P.Exprs.size() && P.Exprs[I] &&
+          Access[I] != AC_NONE &&
+          sectionEndBound(D, P.Exprs[I], Ctx, R.Items[I].SectionSkip, R.Items[I].SectionEnd))
+        sectionFacts(R.Items[I], P.Exprs[I]);
     }
   }
   // Items behind a pointer that each call of the function allocates, and
@@ -680,6 +687,31 @@ void RegionCollector::Impl::fillFacts(Item &It, const Expr *E,
   It.FillLower = std::move(Lower);
   It.FillLength = std::move(Length);
   It.FillCount = uint32_t(Count);
+}
+
+/// The facts a shrunk section needs beside SECTION_END (sectionEndBound
+/// proved the item a one-dimensional section of a pointer or array): its
+/// element's size and its bounds as written. None when the element has no
+/// size (incomplete, variable-length) or a bound is not in the file.
+void RegionCollector::Impl::sectionFacts(Item &It, const Expr *E) const {
+  auto *AS = cast<ArraySectionExpr>(E->IgnoreParenImpCasts());
+  QualType BT = AS->getBase()->IgnoreParenImpCasts()->getType(), Elem;
+  if (const auto *PT = BT->getAs<PointerType>())
+    Elem = PT->getPointeeType();
+  else if (const ArrayType *AT = Ctx.getAsArrayType(BT))
+    Elem = AT->getElementType();
+  if (Elem.isNull() || Elem->isDependentType() || Elem->isIncompleteType() ||
+      Elem->isVariablyModifiedType() || Elem->isFunctionType())
+    return;
+  std::string Lower = fileText(AS->getLowerBound()->getSourceRange());
+  std::string Length = fileText(AS->getLength()->getSourceRange());
+  int64_t Size = Ctx.getTypeSizeInChars(Elem).getQuantity();
+  if (Lower.empty() || Length.empty() || Size <= 0 || Size > UINT32_MAX)
+    return;
+  It.AccessFlags |= IA_SECTION_END;
+  It.SectionElemSize = uint32_t(Size);
+  It.SectionLower = std::move(Lower);
+  It.SectionLength = std::move(Length);
 }
 
 RegionCollector::RegionCollector(CompilerInstance &CI, TableBuilder &Table,

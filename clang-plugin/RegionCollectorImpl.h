@@ -323,6 +323,7 @@ private:
   bool ownLines(SourceLocation B, SourceLocation E) const;
   void addUncoveredCaptures(Pending &P, OMPExecutableDirective *D);
   void fillFacts(Item &It, const Expr *E, QualType VarTy) const;
+  void sectionFacts(Item &It, const Expr *E) const;
   void addListItems(Pending &P, const OMPClause *C, ArrayRef<const Expr *> Vars,
                     uint32_t Type, uint32_t Mods, StringRef Head);
 

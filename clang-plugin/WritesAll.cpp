@@ -33,6 +33,11 @@
 #include "clang/Basic/OpenMPKinds.h"
 #include "clang/Basic/SourceManager.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <algorithm>
+#include <cstdint>
 #include <vector>
 
 using namespace clang;
@@ -183,10 +188,31 @@ bool mayWrite(const Stmt *S, const VarDecl *V, bool Read = false) {
   return false;
 }
 
+/// Whether statement S may change V, as mayWrite, the initialisers of a
+/// captured statement's captures aside: a construct nested in the region
+/// that captures V by reference does not write it by that (its body,
+/// which may, is looked at).
+bool regionMayWrite(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return false;
+  if (auto *CS = dyn_cast<CapturedStmt>(S))
+    return regionMayWrite(CS->getCapturedStmt(), V);
+  if (isa<Expr>(S))
+    return mayWrite(S, V);
+  for (const Stmt *C : S->children())
+    if (regionMayWrite(C, V))
+      return true;
+  return false;
+}
+
+using WritesFn = bool (*)(const Stmt *, const VarDecl *);
+bool mayWriteFn(const Stmt *S, const VarDecl *V) { return mayWrite(S, V); }
+
 /// The same value wherever both are evaluated in the region: equal
-/// constants, or the same variables (none written in Body) combined by the
-/// same operators.
-bool sameValue(const Expr *A, const Expr *B, ASTContext &Ctx, const Stmt *Body) {
+/// constants, or the same variables (none written in Body, by Writes)
+/// combined by the same operators.
+bool sameValue(const Expr *A, const Expr *B, ASTContext &Ctx, const Stmt *Body,
+               WritesFn Writes = mayWriteFn) {
   A = A->IgnoreParenImpCasts();
   B = B->IgnoreParenImpCasts();
   Expr::EvalResult RA, RB;
@@ -195,13 +221,13 @@ bool sameValue(const Expr *A, const Expr *B, ASTContext &Ctx, const Stmt *Body) 
     return llvm::APSInt::isSameValue(RA.Val.getInt(), RB.Val.getInt());
   if (auto *VA = varOf(A)) {
     const VarDecl *VB = varOf(B);
-    return VB == VA && !mayWrite(Body, VA);
+    return VB == VA && !Writes(Body, VA);
   }
   if (auto *BA = dyn_cast<BinaryOperator>(A)) {
     auto *BB = dyn_cast<BinaryOperator>(B);
     return BB && BA->getOpcode() == BB->getOpcode() && !BA->isAssignmentOp() &&
-           BA->getOpcode() != BO_Comma && sameValue(BA->getLHS(), BB->getLHS(), Ctx, Body) &&
-           sameValue(BA->getRHS(), BB->getRHS(), Ctx, Body);
+           BA->getOpcode() != BO_Comma && sameValue(BA->getLHS(), BB->getLHS(), Ctx, Body, Writes) &&
+           sameValue(BA->getRHS(), BB->getRHS(), Ctx, Body, Writes);
   }
   return false;
 }
@@ -216,35 +242,61 @@ bool isOne(const Expr *E, ASTContext &Ctx) {
   return !E->isValueDependent() && E->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 1;
 }
 
+/// A loop `for (i = L; i < U; ++i)` or `i <= U` (`T i = L`, `i++`,
+/// `i += 1`), i an integer its body does not write.
+struct CountedLoop {
+  const VarDecl *I = nullptr;
+  const Expr *Start = nullptr;
+  const BinaryOperator *Cond = nullptr;
+};
+
+bool countedLoop(const ForStmt *F, ASTContext &Ctx, CountedLoop &Out) {
+  const VarDecl *I = nullptr;
+  const Expr *Start = nullptr;
+  if (auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit())) {
+    if (!DS->isSingleDecl())
+      return false;
+    auto *VD = dyn_cast<VarDecl>(DS->getSingleDecl());
+    if (!VD || !VD->getInit())
+      return false;
+    I = VD->getCanonicalDecl();
+    Start = VD->getInit();
+  } else if (auto *E = dyn_cast_or_null<Expr>(F->getInit())) {
+    auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParens());
+    if (!BO || BO->getOpcode() != BO_Assign || !(I = varOf(BO->getLHS())))
+      return false;
+    Start = BO->getRHS();
+  }
+  if (!I || !Start || !I->getType()->isIntegerType())
+    return false;
+  auto *Cond = dyn_cast_or_null<BinaryOperator>(F->getCond() ? F->getCond()->IgnoreParenImpCasts()
+                                                             : nullptr);
+  if (!Cond || (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE) ||
+      varOf(Cond->getLHS()) != I)
+    return false;
+  const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParens() : nullptr;
+  bool IncOk = false;
+  if (auto *UO = dyn_cast_or_null<UnaryOperator>(Inc))
+    IncOk = UO->isIncrementOp() && varOf(UO->getSubExpr()) == I;
+  else if (auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc))
+    IncOk = CA->getOpcode() == BO_AddAssign && varOf(CA->getLHS()) == I && isOne(CA->getRHS(), Ctx);
+  if (!IncOk || mayWrite(F->getBody(), I))
+    return false;
+  Out = {I, Start, Cond};
+  return true;
+}
+
 /// `for (i = 0; i < Len; ++i) { ... X[i] = ...; ... }`, i changed only by
 /// the increment, the assignment in every iteration: that assignment (and
 /// i in *IVar), or null.
 const BinaryOperator *loopWritesAll(const ForStmt *F, const VarDecl *X, const Expr *Len,
                                     uint64_t ConstLen, ASTContext &Ctx, const Stmt *Body,
                                     const VarDecl **IVar = nullptr) {
-  const VarDecl *I = nullptr;
-  const Expr *Start = nullptr;
-  if (auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit())) {
-    if (!DS->isSingleDecl())
-      return nullptr;
-    auto *VD = dyn_cast<VarDecl>(DS->getSingleDecl());
-    if (!VD || !VD->getInit())
-      return nullptr;
-    I = VD->getCanonicalDecl();
-    Start = VD->getInit();
-  } else if (auto *E = dyn_cast_or_null<Expr>(F->getInit())) {
-    auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParens());
-    if (!BO || BO->getOpcode() != BO_Assign || !(I = varOf(BO->getLHS())))
-      return nullptr;
-    Start = BO->getRHS();
-  }
-  if (!I || !Start || !isZero(Start, Ctx) || !I->getType()->isIntegerType())
+  CountedLoop CL;
+  if (!countedLoop(F, Ctx, CL) || !isZero(CL.Start, Ctx) || CL.Cond->getOpcode() != BO_LT)
     return nullptr;
-  auto *Cond = dyn_cast_or_null<BinaryOperator>(F->getCond() ? F->getCond()->IgnoreParenImpCasts()
-                                                             : nullptr);
-  if (!Cond || Cond->getOpcode() != BO_LT || varOf(Cond->getLHS()) != I)
-    return nullptr;
-  const Expr *U = Cond->getRHS();
+  const VarDecl *I = CL.I;
+  const Expr *U = CL.Cond->getRHS();
   if (Len) {
     if (!sameValue(U, Len, Ctx, Body))
       return nullptr;
@@ -254,14 +306,6 @@ const BinaryOperator *loopWritesAll(const ForStmt *F, const VarDecl *X, const Ex
         R.Val.getInt() != llvm::APSInt::get(int64_t(ConstLen)))
       return nullptr;
   }
-  const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParens() : nullptr;
-  bool IncOk = false;
-  if (auto *UO = dyn_cast_or_null<UnaryOperator>(Inc))
-    IncOk = UO->isIncrementOp() && varOf(UO->getSubExpr()) == I;
-  else if (auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc))
-    IncOk = CA->getOpcode() == BO_AddAssign && varOf(CA->getLHS()) == I && isOne(CA->getRHS(), Ctx);
-  if (!IncOk || mayWrite(F->getBody(), I))
-    return nullptr;
   MustRun M;
   M.walk(F->getBody());
   for (const BinaryOperator *A : M.Assigns) {
@@ -679,4 +723,269 @@ bool ompdp::firstUseOverwrites(const OMPExecutableDirective *D, const Expr *Item
   // uninitialised memory instead of the host's bytes; with none, nothing
   // reads the device's copy before the kernel writes it, if ever.
   return R == First::Overwrites || (R == First::Conditional && !CopiedBack);
+}
+
+//===- array sections larger than the region uses -----------------------===//
+//
+// `x[lo : hi]` with a loop `for (i = lo; i < hi; ++i) ... x[i] ...` moves
+// hi elements from x + lo where the region touches hi - lo: the end index
+// written where the length belongs. The proof bounds every use of x in
+// the region by the loops' ranges, compared with the section's bounds as
+// expressions plus a constant; anything it does not recognise leaves the
+// item without the fact.
+
+namespace {
+
+/// E as B + C: B the part that is not a constant (null when all of E is),
+/// C the constant added to it (`n - 1`: n, -1; `lo + 2 + 1`: lo, 3).
+struct Affine {
+  const Expr *B = nullptr;
+  int64_t C = 0;
+  bool Ok = true;
+};
+
+Affine affineOf(const Expr *E, ASTContext &Ctx) {
+  E = E->IgnoreParenImpCasts();
+  Expr::EvalResult R;
+  if (!E->isValueDependent() && E->EvaluateAsInt(R, Ctx)) {
+    if (R.Val.getInt().getSignificantBits() > 32)
+      return {nullptr, 0, false};
+    return {nullptr, R.Val.getInt().getExtValue(), true};
+  }
+  if (auto *BO = dyn_cast<BinaryOperator>(E)) {
+    Expr::EvalResult K;
+    auto Const = [&](const Expr *X, int64_t &V) {
+      X = X->IgnoreParenImpCasts();
+      if (X->isValueDependent() || !X->EvaluateAsInt(K, Ctx) ||
+          K.Val.getInt().getSignificantBits() > 32)
+        return false;
+      V = K.Val.getInt().getExtValue();
+      return true;
+    };
+    int64_t V = 0;
+    if ((BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub) && Const(BO->getRHS(), V)) {
+      Affine A = affineOf(BO->getLHS(), Ctx);
+      A.C += BO->getOpcode() == BO_Add ? V : -V;
+      return A;
+    }
+    if (BO->getOpcode() == BO_Add && Const(BO->getLHS(), V)) {
+      Affine A = affineOf(BO->getRHS(), Ctx);
+      A.C += V;
+      return A;
+    }
+  }
+  return {E, 0, true};
+}
+
+/// The constant D such that A == B + D wherever both are evaluated in the
+/// region (Body), when there is one.
+bool offsetBetween(const Expr *A, const Expr *B, ASTContext &Ctx, const Stmt *Body,
+                   int64_t &D) {
+  Affine X = affineOf(A, Ctx), Y = affineOf(B, Ctx);
+  if (!X.Ok || !Y.Ok || !X.B != !Y.B || (X.B && !sameValue(X.B, Y.B, Ctx, Body, regionMayWrite)))
+    return false;
+  D = X.C - Y.C;
+  return true;
+}
+
+/// Bounds every use of X in a region by the loops around it.
+class SectionUses {
+public:
+  SectionUses(const VarDecl *X, const Expr *Lower, const Expr *Len, const Stmt *Body,
+              llvm::SmallPtrSetImpl<const VarDecl *> &Mapped, ASTContext &Ctx, bool NoCalls)
+      : X(X), Lower(Lower), Len(Len), Body(Body), Mapped(Mapped), Ctx(Ctx), NoCalls(NoCalls) {}
+
+  /// Whether every use is bounded, and the bounds.
+  bool check(int64_t &Skip, int64_t &End) {
+    walk(Body);
+    if (!Ok || !Any)
+      return false;
+    Skip = MinSkip;
+    End = MaxEnd;
+    return true;
+  }
+
+private:
+  /// A loop variable I over [Lower + K, Len + M).
+  struct Loop {
+    const VarDecl *I;
+    int64_t K, M;
+  };
+  const VarDecl *X;
+  const Expr *Lower, *Len;
+  const Stmt *Body;
+  llvm::SmallPtrSetImpl<const VarDecl *> &Mapped;
+  ASTContext &Ctx;
+  llvm::SmallVector<Loop, 4> Loops;
+  llvm::SmallPtrSet<const VarDecl *, 8> Locals;
+  bool NoCalls; // x is a global: a function called in the region may use it
+  bool Ok = true, Any = false;
+  int64_t MinSkip = INT64_MAX, MaxEnd = INT64_MIN;
+
+  /// `for (T i = L; i < U; ++i)` (or `i = L`, `<=`, `i++`, `i += 1`), i an
+  /// integer the body does not write, L and U the section's bounds plus
+  /// constants.
+  bool loopOf(const ForStmt *F, Loop &Out) {
+    CountedLoop CL;
+    if (!countedLoop(F, Ctx, CL) || mentions(CL.Start, CL.I) || mentions(CL.Cond->getRHS(), CL.I))
+      return false;
+    const VarDecl *I = CL.I;
+    const Expr *Start = CL.Start;
+    const BinaryOperator *Cond = CL.Cond;
+    int64_t K, M;
+    if (!offsetBetween(Start, Lower, Ctx, Body, K) ||
+        !offsetBetween(Cond->getRHS(), Len, Ctx, Body, M))
+      return false;
+    Out = {I, K, M + (Cond->getOpcode() == BO_LE ? 1 : 0)};
+    return true;
+  }
+
+  /// x[i + c] with i a loop's variable: the element's bounds.
+  bool element(const ArraySubscriptExpr *AS) {
+    Affine A = affineOf(AS->getIdx(), Ctx);
+    const VarDecl *I = A.Ok && A.B ? varOf(A.B) : nullptr;
+    for (size_t K = Loops.size(); I && K-- > 0;)
+      if (Loops[K].I == I) {
+        MinSkip = std::min(MinSkip, Loops[K].K + A.C);
+        MaxEnd = std::max(MaxEnd, Loops[K].M + A.C);
+        Any = true;
+        return true;
+      }
+    return false;
+  }
+
+  void walk(const Stmt *S) {
+    if (!S || !Ok)
+      return;
+    if (auto *CS = dyn_cast<CapturedStmt>(S))
+      return walk(CS->getCapturedStmt()); // not the captures' initialisers
+    if (auto *D = dyn_cast<OMPExecutableDirective>(S)) {
+      // A nested construct's own clause naming x (private, reduction,
+      // map) gives it another object, or combines with it.
+      for (const OMPClause *C : D->clauses())
+        if (C && !C->isImplicit())
+          for (const Stmt *Ch : const_cast<OMPClause *>(C)->children())
+            if (mentions(Ch, X))
+              Ok = false;
+      if (D->hasAssociatedStmt())
+        walk(D->getAssociatedStmt());
+      return;
+    }
+    if (auto *C = dyn_cast<CallExpr>(S)) {
+      if (isMarkerCall(C))
+        return;
+      if (NoCalls && !C->getBuiltinCallee())
+        Ok = false;
+    }
+    if (isa<LambdaExpr>(S)) {
+      Ok = !mentions(S, X);
+      return;
+    }
+    if (auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (auto *VD = dyn_cast<VarDecl>(D))
+          Locals.insert(VD->getCanonicalDecl());
+    if (auto *F = dyn_cast<ForStmt>(S)) {
+      Loop L;
+      if (loopOf(F, L)) {
+        Locals.insert(L.I);
+        for (const Stmt *Part : {F->getInit(), static_cast<const Stmt *>(F->getCond()),
+                                 static_cast<const Stmt *>(F->getInc())})
+          if (mentions(Part, X))
+            Ok = false;
+        Loops.push_back(L);
+        walk(F->getBody());
+        Loops.pop_back();
+        return;
+      }
+    }
+    if (auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->getOpcode() == UO_AddrOf) {
+      // &x[i]: the element's address may reach any other element.
+      if (mentions(UO->getSubExpr(), X)) {
+        Ok = false;
+        return;
+      }
+    }
+    if (auto *AS = dyn_cast<ArraySubscriptExpr>(S); AS && varOf(AS->getBase()) == X) {
+      if (!element(AS))
+        Ok = false;
+      return walk(AS->getIdx());
+    }
+    if (auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+      auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      if (!VD)
+        return;
+      VD = VD->getCanonicalDecl();
+      // x other than as an element: its value escapes. Another pointer
+      // from outside the region that no clause of the construct maps
+      // explicitly may point into x's section (`double *row = x + k`).
+      if (VD == X || (VD->getType()->isPointerType() && !Locals.count(VD) && !Mapped.count(VD)))
+        Ok = false;
+      return;
+    }
+    for (const Stmt *C : S->children())
+      walk(C);
+  }
+};
+
+} // namespace
+
+bool ompdp::sectionEndBound(const OMPExecutableDirective *D, const Expr *Item,
+                            ASTContext &Ctx, int32_t &Skip, int32_t &End) {
+  if (!D || !Item || !D->hasAssociatedStmt())
+    return false;
+  auto *AS = dyn_cast<ArraySectionExpr>(Item->IgnoreParenImpCasts());
+  if (!AS || !AS->isOMPArraySection() || AS->getStride() || !AS->getLength() ||
+      !AS->getLowerBound() || AS->getColonLocSecond().isValid())
+    return false;
+  const VarDecl *X = varOf(AS->getBase());
+  if (!X || X->getType()->isReferenceType())
+    return false;
+  QualType T = X->getType();
+  bool Array = T->isConstantArrayType() && !T->getArrayElementTypeNoTypeQual()->isArrayType();
+  // A local pointer or array; or a global array, which any function may
+  // name: then the region may call none (builtins aside). A global
+  // pointer is mapped through its own storage (its base is the pointer's
+  // address, not the array's).
+  bool Global = X->hasGlobalStorage();
+  if ((!T->isPointerType() && !Array) || (Global && !Array))
+    return false;
+  // The item is the construct's one list item that names x, and the
+  // explicitly mapped pointers are its other items' variables.
+  unsigned Named = 0;
+  llvm::SmallPtrSet<const VarDecl *, 8> Mapped;
+  for (const OMPClause *C : D->clauses()) {
+    if (!C || C->isImplicit())
+      continue;
+    for (const Stmt *Ch : const_cast<OMPClause *>(C)->children()) {
+      if (!Ch)
+        continue;
+      if (mentions(Ch, X))
+        ++Named;
+      if (auto *E = dyn_cast<Expr>(Ch)) {
+        const Expr *B = E->IgnoreParenImpCasts();
+        if (auto *S = dyn_cast<ArraySectionExpr>(B))
+          B = S->getBase();
+        if (const VarDecl *V = varOf(B); V && isa<OMPMapClause, OMPIsDevicePtrClause>(C))
+          Mapped.insert(V);
+      }
+    }
+  }
+  const Stmt *Body = directiveBody(D);
+  if (Named != 1 || !Body)
+    return false;
+  int64_t K, M;
+  if (!SectionUses(X, AS->getLowerBound(), AS->getLength(), Body, Mapped, Ctx, Global)
+           .check(K, M) ||
+      K < 0 || K > INT32_MAX || M < INT32_MIN || M > INT32_MAX)
+    return false;
+  // A constant lower bound tells now whether any element goes spare
+  // (x[0:n] over its loop from 0 to n: none, the common case).
+  Expr::EvalResult LB;
+  if (!AS->getLowerBound()->isValueDependent() && AS->getLowerBound()->EvaluateAsInt(LB, Ctx) &&
+      (LB.Val.getInt().getSignificantBits() > 32 || LB.Val.getInt().getExtValue() + K - M <= 0))
+    return false;
+  Skip = int32_t(K);
+  End = int32_t(M);
+  return true;
 }

@@ -13,6 +13,8 @@
 #ifndef OMPDP_CLANG_PLUGIN_WRITESALL_H
 #define OMPDP_CLANG_PLUGIN_WRITESALL_H
 
+#include <cstdint>
+
 namespace clang {
 class ASTContext;
 class Expr;
@@ -51,6 +53,18 @@ bool writesBeforeReading(const clang::OMPExecutableDirective *D,
 bool firstUseOverwrites(const clang::OMPExecutableDirective *D,
                         const clang::Expr *Item, bool CopiedBack,
                         clang::ASTContext &Ctx);
+
+/// For an item `x[lb : len]` of target directive D (x a local pointer or
+/// one-dimensional array, or a global one-dimensional array when the
+/// region calls no function but builtins): whether every use of x in the region is an
+/// element x[i + c], i the variable of a loop `for (i = L; i < U; ++i)`
+/// whose L is lb plus a constant and U len plus a constant (as expressions,
+/// their variables not written in the region), x named by no other clause
+/// and no pointer from outside the region used there that the construct
+/// does not map explicitly (OMPDP_ITEM_ACCESS_FLAG SECTION_END). Then the
+/// region touches only [lb + Skip, len + End), Skip >= 0.
+bool sectionEndBound(const clang::OMPExecutableDirective *D, const clang::Expr *Item,
+                     clang::ASTContext &Ctx, int32_t &Skip, int32_t &End);
 
 } // namespace ompdp
 

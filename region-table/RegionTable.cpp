@@ -210,6 +210,11 @@ std::string TableBuilder::serialize() const {
       I.UseTailLine = It.UseTail.Line;
       I.UseTailColumn = It.UseTail.Column;
       I.UseIndent = It.UseIndent;
+      I.SectionSkip = uint32_t(It.SectionSkip);
+      I.SectionEnd = uint32_t(It.SectionEnd);
+      I.SectionElemSize = It.SectionElemSize;
+      I.SectionLower = Pool.get(It.SectionLower);
+      I.SectionLength = Pool.get(It.SectionLength);
       I.FirstHostAccess = uint32_t(HR.size());
       I.NumHostAccesses = uint32_t(It.HostAccesses.size());
       for (const HostAccess &A : It.HostAccesses) {
@@ -453,6 +458,12 @@ void TableBuilder::dump(llvm::raw_ostream &OS) const {
         if (It.FillFlags & FF_SCALAR)
           OS << " scalar";
       }
+      if (It.AccessFlags & IA_SECTION_END)
+        OS << " used [lb" << (It.SectionSkip < 0 ? " - " : " + ")
+           << (It.SectionSkip < 0 ? -int64_t(It.SectionSkip) : int64_t(It.SectionSkip))
+           << ", len" << (It.SectionEnd < 0 ? " - " : " + ")
+           << (It.SectionEnd < 0 ? -int64_t(It.SectionEnd) : int64_t(It.SectionEnd)) << ") of ["
+           << It.SectionLower << ":" << It.SectionLength << "] x" << It.SectionElemSize;
       OS << "\n";
       if (It.UseFlags || It.UseBegin.Line || It.UseEnd.Line) {
         // Where the block may use it (enter/exit data, target data).

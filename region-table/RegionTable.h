@@ -140,6 +140,11 @@ struct Item {
   uint32_t FillElemSize = 0, FillFlags = 0, FillCount = 0;
   /// OMPDP_ITEM_ACCESS_FLAG bits.
   uint32_t AccessFlags = 0;
+  /// SECTION_END: the region uses only [lb + SectionSkip, len + SectionEnd).
+  /// The section's element size and its bounds as written.
+  int32_t SectionSkip = 0, SectionEnd = 0;
+  uint32_t SectionElemSize = 0;
+  std::string SectionLower, SectionLength;
   /// The statements of the construct's block that may use the item
   /// (OMPDP_USE_FLAG, Use* fields): the first one's begin and the construct
   /// it leads with, the last one's end and the construct it ends with.

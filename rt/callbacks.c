@@ -426,6 +426,8 @@ void ompdp_cb_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *ta
     op.bytes = bytes;
     op.codeptr = codeptr_ra;
     op.item = -1;
+    uint64_t section_lower = 0;
+    int has_lower = 0;
     const construct_t *c = target_data ? target_data->ptr : NULL;
     uint32_t routine_items = 0;
     int in_routine = 0;
@@ -470,6 +472,9 @@ void ompdp_cb_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *ta
       uint64_t host_addr = dest_device_num == host && src_device_num != host
                                ? (uint64_t)(uintptr_t)dest_addr : op.src_addr;
       op.item = (int16_t)ompdp_regions_match_item(host_addr, bytes);
+      if (type == OMPDP_EV_TRANSFER && op.item >= 0 &&
+          ompdp_regions_section_lower(op.item, &section_lower) == 0)
+        has_lower = 1;
     }
     uint64_t h = 0;
     int hashed = 0;
@@ -501,6 +506,8 @@ void ompdp_cb_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *ta
       }
     }
     uint32_t id = ompdp_op_intern_fast(&op);
+    if (has_lower && id != OMPDP_NONE)
+      ompdp_regions_note_lower(id, section_lower);
     ompdp_rec_t *r = id == OMPDP_NONE ? NULL : ompdp_log_new(); /* begins now, after the hash */
     if (!r) {
       /* No memory: the event is dropped (ompdp_log_new counts its own

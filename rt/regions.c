@@ -59,8 +59,10 @@ enum {
 };
 
 
-/* libomptarget's map type bit for a pointer mapped with its pointee. */
+/* libomptarget's map type bit for a pointer mapped with its pointee, and
+ * the bits naming the argument whose member an argument is. */
 #define OMPDP_MAPTYPE_PTR_AND_OBJ 0x10
+#define OMPDP_MAPTYPE_MEMBER_OF 0xffff000000000000ull
 
 #define OMPDP_RH_SHIFT 20u
 #define OMPDP_MAX_TABLES 4095u
@@ -73,6 +75,7 @@ static atomic_ullong seen_adds;
 typedef struct ompdp_call {
   const ompdp_rt_region_t *rec;
   int32_t n;
+  void **bases; /* a kernel launch's base pointers (NULL: not known) */
   void **ptrs;
   int64_t *sizes;
   int64_t *types;
@@ -89,6 +92,9 @@ static _Thread_local ompdp_call_t pending __attribute__((tls_model("initial-exec
 static _Thread_local const ompdp_rt_region_t *routine __attribute__((tls_model("initial-exec")));
 static _Thread_local ompdp_call_t active __attribute__((tls_model("initial-exec")));
 static _Thread_local uint32_t active_handle __attribute__((tls_model("initial-exec")));
+/* The argument of the active call that ompdp_regions_match_item matched
+ * last (-1: none). */
+static _Thread_local int32_t matched_arg __attribute__((tls_model("initial-exec")));
 
 /* The calls constructs run in (OMPDP_CALL_CONTEXT). Per region of every
  * table, allocated when the table registers: for a construct, the distinct
@@ -506,6 +512,7 @@ void __ompdp_region_call(const void *descriptor, void *a, void *b, void *c) {
   if (d->Flags & OMPDP_CALL_KERNEL) {
     const ompdp_kernel_args_t *k = a;
     pending.n = k ? (int32_t)k->num_args : 0;
+    pending.bases = k ? k->bases : NULL;
     pending.ptrs = k ? k->ptrs : NULL;
     pending.sizes = k ? k->sizes : NULL;
     pending.types = k ? k->types : NULL;
@@ -520,6 +527,7 @@ void __ompdp_region_call(const void *descriptor, void *a, void *b, void *c) {
     return;
   }
   pending.kernel = 0;
+  pending.bases = NULL;
   pending.n = (int32_t)d->NumArgs;
   pending.ptrs = a;
   pending.sizes = b ? b : (int64_t *)(uintptr_t)d->Sizes;
@@ -665,6 +673,7 @@ static int item_for_arg(const ompdp_rt_region_t *r, int32_t arg) {
 
 int ompdp_regions_match_item(uint64_t host_addr, uint64_t bytes) {
   const ompdp_rt_region_t *r = active.rec;
+  matched_arg = -1;
   if (!r || !active.ptrs || active.n <= 0)
     return -1;
   int32_t best = -1;
@@ -681,8 +690,10 @@ int ompdp_regions_match_item(uint64_t host_addr, uint64_t bytes) {
       best_size = s;
     }
   }
-  if (best >= 0)
+  if (best >= 0) {
+    matched_arg = best;
     return item_for_arg(r, best);
+  }
   /* Operations with a host address no argument holds:
    * - attaching a pointer: libomptarget copies the device address of the
    *   pointee into the device's pointer from a variable of its own; it
@@ -714,6 +725,75 @@ int ompdp_regions_match_item(uint64_t host_addr, uint64_t bytes) {
     item = i;
   }
   return item;
+}
+
+/*===- where a section begins ----------------------------------------------===*/
+
+int ompdp_regions_section_lower(int item, uint64_t *bytes) {
+  const ompdp_rt_region_t *r = active.rec;
+  int32_t j = matched_arg;
+  if (!r || !active.kernel || !active.bases || !active.types || j < 0 || j >= active.n ||
+      item < 0 || (uint32_t)item >= r->NumItems)
+    return -1;
+  const ompdp_rt_item_t *it = item_at(header_of(r), r->FirstItem + (uint32_t)item);
+  if (!(it->AccessFlags & OMPDP_IA_SECTION_END) || item_for_arg(r, j) != item)
+    return -1;
+  /* A pointer of its own or a struct member: the base is not the array's
+   * first element. */
+  if ((uint64_t)active.types[j] & (OMPDP_MAPTYPE_PTR_AND_OBJ | OMPDP_MAPTYPE_MEMBER_OF))
+    return -1;
+  uint64_t base = (uint64_t)(uintptr_t)active.bases[j];
+  uint64_t begin = (uint64_t)(uintptr_t)active.ptrs[j];
+  if (!base || begin < base)
+    return -1;
+  *bytes = begin - base;
+  return 0;
+}
+
+/* Operation id -> its section's lower bound in bytes (+ 1; UINT64_MAX:
+ * the operation came with different ones). Only operations of SECTION_END
+ * items come here, a few sites: a small table under a lock. */
+#define LOWER_SLOTS 4096u
+static struct {
+  uint32_t op; /* + 1; 0: free */
+  uint64_t lower;
+} lowers[LOWER_SLOTS];
+static pthread_mutex_t lowers_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static uint32_t lower_slot(uint32_t op) { return (op * 2654435761u) % LOWER_SLOTS; }
+
+void ompdp_regions_note_lower(uint32_t op, uint64_t bytes) {
+  pthread_mutex_lock(&lowers_lock);
+  for (uint32_t k = 0, i = lower_slot(op); k < LOWER_SLOTS; ++k, i = (i + 1) % LOWER_SLOTS) {
+    if (lowers[i].op == op + 1) {
+      if (lowers[i].lower != bytes + 1)
+        lowers[i].lower = UINT64_MAX;
+      break;
+    }
+    if (!lowers[i].op) {
+      lowers[i].op = op + 1;
+      lowers[i].lower = bytes + 1;
+      break;
+    }
+  }
+  /* A full table drops the note: the operation then has no finding. */
+  pthread_mutex_unlock(&lowers_lock);
+}
+
+int ompdp_regions_op_lower(uint32_t op, uint64_t *bytes) {
+  int rc = -1;
+  pthread_mutex_lock(&lowers_lock);
+  for (uint32_t k = 0, i = lower_slot(op); k < LOWER_SLOTS && lowers[i].op;
+       ++k, i = (i + 1) % LOWER_SLOTS)
+    if (lowers[i].op == op + 1) {
+      if (lowers[i].lower != UINT64_MAX) {
+        *bytes = lowers[i].lower - 1;
+        rc = 0;
+      }
+      break;
+    }
+  pthread_mutex_unlock(&lowers_lock);
+  return rc;
 }
 
 /*===- describe ------------------------------------------------------------===*/
@@ -799,6 +879,7 @@ int ompdp_regions_describe(uint32_t region, int item,
   out->map_type = OMPDP_MT_NONE;
   out->variable = out->expr = out->clause = "";
   out->fill_type = out->fill_lower = out->fill_length = "";
+  out->section_lower = out->section_length = "";
   if (item < 0)
     return 0;
   const ompdp_rt_item_t *it = item_at(h, r->FirstItem + (uint32_t)item);
@@ -841,6 +922,11 @@ int ompdp_regions_describe(uint32_t region, int item,
   out->use_tail_line = it->UseTailLine;
   out->use_tail_column = it->UseTailColumn;
   out->use_indent = it->UseIndent;
+  out->section_skip = (int32_t)it->SectionSkip;
+  out->section_end = (int32_t)it->SectionEnd;
+  out->section_elem_size = it->SectionElemSize;
+  out->section_lower = str_at(h, it->SectionLower);
+  out->section_length = str_at(h, it->SectionLength);
   if (it->NumHostAccesses) {
     out->host_accesses = host_access_at(h, it->FirstHostAccess);
     out->num_host_accesses = it->NumHostAccesses;

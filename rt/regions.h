@@ -54,6 +54,19 @@ uint32_t ompdp_regions_routine(uint64_t src, uint64_t dst, uint32_t *num_items);
  * mapper when there is exactly one. */
 int ompdp_regions_match_item(uint64_t host_addr, uint64_t bytes);
 
+/* For the operation ompdp_regions_match_item just matched to `item` of a
+ * kernel launch, when the item is an array section with SECTION_END (the
+ * compiler bounded the region's elements by the section's bounds): the
+ * bytes from its base pointer to its first element, the section's lower
+ * bound times the element size, in *bytes; 0, or -1 when not known (no
+ * such item, a pointer or member argument). */
+int ompdp_regions_section_lower(int item, uint64_t *bytes);
+/* Remembers that operation op came with lower bound `bytes` (an operation
+ * seen with two different ones has none), and reads it back: 0, or -1
+ * when op has none (the engine's section_lower). */
+void ompdp_regions_note_lower(uint32_t op, uint64_t bytes);
+int ompdp_regions_op_lower(uint32_t op, uint64_t *bytes);
+
 /* The active call's num_teams and thread_limit, when it launches a kernel
  * and the compiler passed them (0: not given, or no table). */
 void ompdp_regions_kernel_asks(uint32_t *teams, uint32_t *threads);

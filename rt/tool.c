@@ -256,7 +256,8 @@ static ompdp_engine_config_t engine_config(int host, int capped, int timeline) {
                                .timeline_first = (uint64_t)ompdp_opts.timeline_first,
                                .timeline_per_finding = (uint64_t)ompdp_opts.timeline_per_finding,
                                .sink_thread = ompdp_log_sink_thread,
-                               .describe = ompdp_regions_describe};
+                               .describe = ompdp_regions_describe,
+                               .section_lower = ompdp_regions_op_lower};
   cfg.timeline_mode = !strcmp(ompdp_opts.timeline, "full")  ? OMPDP_TIMELINE_FULL
                       : !strcmp(ompdp_opts.timeline, "off") ? OMPDP_TIMELINE_OFF
                                                             : OMPDP_TIMELINE_BOUNDED;

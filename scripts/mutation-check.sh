@@ -74,6 +74,12 @@ mutation overbroad-always analysis/detect_overbroad.c \
   'if (it->construct != OMPDP_CK_TARGET || (it->modifiers & OMPDP_MOD_ALWAYS))' \
   'if (it->construct != OMPDP_CK_TARGET)' \
   'unit:test_overbroad'
+mutation section-skip-ignored analysis/detect_overbroad.c \
+  '*spare = (uint64_t)(lo + skip - end) * es;' '*spare = (uint64_t)(lo - end) * es;' \
+  'unit:test_section'
+mutation section-never analysis/detect_overbroad.c \
+  'return rule != OMPDP_OVERBROAD_NONE ? rule : section_rule(it);' 'return rule;' \
+  'unit:test_section'
 
 if [ "${1:-}" = "--list" ]; then
   for i in "${!names[@]}"; do

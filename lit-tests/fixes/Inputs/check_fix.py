@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """check_fix.py - did applying a report's rewrites do what they predicted?
 
-usage: check_fix.py BEFORE.json AFTER.json
+usage: check_fix.py [--bytes] BEFORE.json AFTER.json
 
 BEFORE is the report of the original program, AFTER the report of the
 program rebuilt after `ompdp fix --apply BEFORE.json`. Checks that
@@ -14,7 +14,10 @@ program rebuilt after `ompdp fix --apply BEFORE.json`. Checks that
      that shorten how long memory is held (peak_saved_bytes) predicted:
      exactly, for one such rewrite on the device; at least the largest of
      them for several (together they lower it at least as much as any);
-  3. every finding of BEFORE that had a rewrite is gone from AFTER (no
+  3. with --bytes, the bytes transferred dropped by exactly the bytes the
+     rewrites predicted (bytes_removed: a shorter section removes bytes,
+     not transfers);
+  4. every finding of BEFORE that had a rewrite is gone from AFTER (no
      finding of the same kind on the same variable in the same function
      with the same clause text: a rewrite that changed the clause leaves
      findings of other clauses of that variable, such as a necessary copy
@@ -37,10 +40,14 @@ def edits_key(rw):
 
 
 def main():
-    if len(sys.argv) != 3:
+    args = sys.argv[1:]
+    check_bytes = bool(args) and args[0] == "--bytes"
+    if check_bytes:
+        args = args[1:]
+    if len(args) != 2:
         print(__doc__, file=sys.stderr)
         return 2
-    before, after = load(sys.argv[1]), load(sys.argv[2])
+    before, after = load(args[0]), load(args[1])
     rewrites = {}
     for f in before["findings"]:
         for rw in f.get("rewrites", []):
@@ -58,6 +65,13 @@ def main():
         if (b - a < predicted) if at_least else (b - a != predicted):
             failures.append("%s dropped by %d, not by %sthe predicted %d"
                             % (what, b - a, "at least " if at_least else "", predicted))
+    if check_bytes:
+        predicted = sum(rw["bytes_removed"] for rw in rewrites.values())
+        b = before["observed"]["bytes_transferred"]
+        a = after["observed"]["bytes_transferred"]
+        print("bytes: %d -> %d (removed %d, predicted %d)" % (b, a, b - a, predicted))
+        if b - a != predicted:
+            failures.append("bytes dropped by %d, not by the predicted %d" % (b - a, predicted))
     peaks = {}
     for f in fixed:
         for rw in f.get("rewrites", []):
