@@ -140,7 +140,7 @@ static int replace(char **dst, char *s) {
   return 0;
 }
 
-static void add_ops(ompdp_ops_t *to, const ompdp_ops_t *from) {
+void ompdp_rw_ops_add(ompdp_ops_t *to, const ompdp_ops_t *from) {
   for (int k = 0; k < OMPDP_OC_COUNT; ++k) {
     to->c[k].count += from->c[k].count;
     to->c[k].bytes += from->c[k].bytes;
@@ -219,9 +219,9 @@ static int absorb(ompdp_rewrite_t *a, const ompdp_rewrite_t *b, int *packed) {
   }
   a->lower_bound |= b->lower_bound;
   a->projected_saved_ns += b->projected_saved_ns;
-  add_ops(&a->ops, &b->ops);
+  ompdp_rw_ops_add(&a->ops, &b->ops);
   if (!(fp && *packed))
-    add_ops(&a->ops_added, &b->ops_added);
+    ompdp_rw_ops_add(&a->ops_added, &b->ops_added);
   *packed |= fp;
   return ompdp_rw_normalize_edits(a);
 }

@@ -70,6 +70,10 @@ void ompdp_rw_removal_assumption(const ompdp_rewrite_t *rw, const ompdp_region_i
  * and returns -1 if two edits still overlap. */
 int ompdp_rw_normalize_edits(ompdp_rewrite_t *rw);
 
+/* Adds from's operations to to's, class by class; the breakdown is known
+ * only where both knew it (rewrite_combine.c). */
+void ompdp_rw_ops_add(ompdp_ops_t *to, const ompdp_ops_t *from);
+
 /*===- the run's facts (rewrite_facts.c, report.h) --------------------------===*/
 
 /* A site of the run's plan: a map item of one construct (region handle,

@@ -1232,14 +1232,6 @@ static int same_edits(const ompdp_rewrite_t *a, const ompdp_rewrite_t *b) {
   return 1;
 }
 
-static void add_ops(ompdp_ops_t *a, const ompdp_ops_t *b) {
-  for (int k = 0; k < OMPDP_OC_COUNT; ++k) {
-    a->c[k].count += b->c[k].count;
-    a->c[k].bytes += b->c[k].bytes;
-    a->c[k].time_ns += b->c[k].time_ns;
-  }
-}
-
 /* The predicted effect of rewrite k of f, which every instance of its
  * template construct got: the sum over the instances (one of each
  * region's copies), given to every copy. -1 when out of memory. */
@@ -1256,6 +1248,7 @@ static int sum_instances(const ompdp_rw_plan_t *c, ompdp_report_t *r, const ompd
   }
   size_t nr = 0, nc = 0;
   total.ops.known = want->ops.known;
+  total.ops_added.known = want->ops_added.known;
   total.lower_bound = want->lower_bound;
   for (size_t j = 0; j < r->num_findings; ++j) {
     ompdp_finding_t *g = &r->findings[j];
@@ -1276,10 +1269,9 @@ static int sum_instances(const ompdp_rw_plan_t *c, ompdp_report_t *r, const ompd
       total.time_saved_ns += rw->time_saved_ns;
       total.projected_saved_ns += rw->projected_saved_ns;
       total.peak_saved_bytes += rw->peak_saved_bytes;
-      total.ops.known &= rw->ops.known;
       total.lower_bound |= rw->lower_bound;
-      add_ops(&total.ops, &rw->ops);
-      add_ops(&total.ops_added, &rw->ops_added);
+      ompdp_rw_ops_add(&total.ops, &rw->ops);
+      ompdp_rw_ops_add(&total.ops_added, &rw->ops_added);
       break;
     }
   }

@@ -119,11 +119,14 @@ static int own_storage(const ompdp_plan_t *p, const ompdp_plan_site_t *s, const 
  * living where another had been: no allocation repeats. Sites of one
  * function are never told apart: two constructs of one call may map the
  * same variable. */
-static int own_variables(const ompdp_plan_t *p, const ompdp_plan_site_t *s) {
-  const char *fn, *ofn;
-  if (s->allocs != 1 || !s->buf || s->buf > p->num_bufs || !own_storage(p, s, &fn))
-    return 0;
+/* Whether every other site of s's buffer that allocated it (copies: that
+ * copied into it) did so for another function's own storage, s's being
+ * fn's; *others: there was one. */
+static int others_own(const ompdp_plan_t *p, const ompdp_plan_site_t *s, const char *fn,
+                      int copies, int *others) {
+  const char *ofn;
   const ompdp_plan_buf_t *b = &p->bufs[s->buf - 1];
+  *others = 0;
   if (b->num_sites < 0)
     return 0; /* too many sites to know them all */
   for (int k = 0; k < b->num_sites; ++k) {
@@ -131,12 +134,20 @@ static int own_variables(const ompdp_plan_t *p, const ompdp_plan_site_t *s) {
     if (!oi || oi > p->num_sites)
       return 0;
     const ompdp_plan_site_t *o = &p->sites[oi - 1];
-    if (o == s || !o->allocs)
+    if (o == s || !(copies ? o->h2d : o->allocs))
       continue;
     if (!own_storage(p, o, &ofn) || !strcmp(fn, ofn))
       return 0;
+    *others = 1;
   }
   return 1;
+}
+
+static int own_variables(const ompdp_plan_t *p, const ompdp_plan_site_t *s) {
+  const char *fn;
+  int others;
+  return s->allocs == 1 && s->buf && s->buf <= p->num_bufs && own_storage(p, s, &fn) &&
+         others_own(p, s, fn, 0, &others);
 }
 
 /* A duplicate copy in of different variables: site s copied in only once
@@ -145,26 +156,10 @@ static int own_variables(const ompdp_plan_t *p, const ompdp_plan_site_t *s) {
  * (another instance of a template, another function). Each filled its
  * own: equal bytes there are two inputs computed alike. */
 static int own_inputs(const ompdp_plan_t *p, const ompdp_plan_site_t *s) {
-  const char *fn, *ofn;
-  if (!s->h2d || s->h2d != s->allocs || !s->buf || s->buf > p->num_bufs ||
-      !own_storage(p, s, &fn))
-    return 0;
-  const ompdp_plan_buf_t *b = &p->bufs[s->buf - 1];
-  if (b->num_sites < 0)
-    return 0;
-  int others = 0;
-  for (int k = 0; k < b->num_sites; ++k) {
-    uint32_t oi = b->sites[k];
-    if (!oi || oi > p->num_sites)
-      return 0;
-    const ompdp_plan_site_t *o = &p->sites[oi - 1];
-    if (o == s || !o->h2d)
-      continue;
-    if (!own_storage(p, o, &ofn) || !strcmp(fn, ofn))
-      return 0;
-    others = 1;
-  }
-  return others;
+  const char *fn;
+  int others;
+  return s->h2d && s->h2d == s->allocs && s->buf && s->buf <= p->num_bufs &&
+         own_storage(p, s, &fn) && others_own(p, s, fn, 1, &others) && others;
 }
 
 /* order: the plan's sites by (region, item) (ompdp_plan_site_order). */

@@ -122,7 +122,7 @@ def main():
                           f"({', '.join(sorted(srcs))}) nor an executable")
             mark = False
         base = [exe] + a.args
-        nulltool = suite.build_nulltool(a.cc, work) if any(k == "null" for k, _ in ways) else None
+        nulltool = suite.build_tool(a.cc, work, "nulltool") if any(k == "null" for k, _ in ways) else None
         argvs, envs = [], []
         for i, (kind, opts) in enumerate(ways):
             report = os.path.join(work, f"report-{i}.json")

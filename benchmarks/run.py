@@ -165,28 +165,18 @@ def compile_all(cc, outdir, names):
     return built, hb
 
 
-def build_nulltool(cc, outdir):
-    """benchmarks/nulltool as a shared library: the OMPT tool that registers
-    ompdp's callbacks with empty bodies (the floor any such tool pays)."""
-    so = os.path.join(outdir, "libnulltool.so")
+def build_tool(cc, outdir, name):
+    """benchmarks/<name>/<name>.c as a shared library lib<name>.so: the
+    null tool (the OMPT tool that registers ompdp's callbacks with empty
+    bodies: the floor any such tool pays) or the floor tool (the least an
+    exact tool does per event on the program's thread: clock, XXH3 of every
+    copy, a record)."""
+    so = os.path.join(outdir, f"lib{name}.so")
     cmd = [cc, "-O2", "-shared", "-fPIC",
-           os.path.join(HERE, "nulltool", "nulltool.c"), "-o", so]
+           os.path.join(HERE, name, f"{name}.c"), "-o", so]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
-        die(f"cannot build the null tool:\n{' '.join(cmd)}\n{r.stderr}")
-    return so
-
-
-def build_floortool(cc, outdir):
-    """benchmarks/floortool as a shared library: the least an exact tool
-    does per event on the program's thread (clock, XXH3 of every copy, a
-    record), for the floor of the per-event goal."""
-    so = os.path.join(outdir, "libfloortool.so")
-    cmd = [cc, "-O2", "-shared", "-fPIC",
-           os.path.join(HERE, "floortool", "floortool.c"), "-o", so]
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        die(f"cannot build the floor tool:\n{' '.join(cmd)}\n{r.stderr}")
+        die(f"cannot build {name}:\n{' '.join(cmd)}\n{r.stderr}")
     return so
 
 
@@ -1188,7 +1178,7 @@ def main():
     try:
         built, hb = compile_all(a.cc, work, names + [c[0] for c in CHECK_RUNS] +
                                 (["small_events"] if "floor" in names else []))
-        nulltool = build_nulltool(a.cc, work)
+        nulltool = build_tool(a.cc, work, "nulltool")
         lb = build_logbench(a.cc, work, a.build) if not a.only else None
         res = {"date": datetime.datetime.now().astimezone().isoformat(
                    timespec="seconds"),
@@ -1220,7 +1210,7 @@ def main():
             r["measures"] = f"HeCBench src/{folder}, built from {hecbench}"
             res["programs"].append(r)
         if not a.only or "floor" in a.only:
-            floortool = build_floortool(a.cc, work)
+            floortool = build_tool(a.cc, work, "floortool")
             rows = [("small_events", [built["small_events.c"],
                                       str(FLOOR_EVENTS[1] if a.quick
                                           else FLOOR_EVENTS[0])], None, True)]

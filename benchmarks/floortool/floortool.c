@@ -122,27 +122,9 @@ static void cb_device_initialize(int device_num, const char *type, ompt_device_t
   (void)device_num, (void)type, (void)device, (void)lookup, (void)documentation;
 }
 
-static int initialize(ompt_function_lookup_t lookup, int initial_device_num,
-                      ompt_data_t *tool_data) {
-  (void)initial_device_num, (void)tool_data;
-  ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
-  if (!set)
-    return 0;
-  set(ompt_callback_target_emi, (ompt_callback_t)cb_target_emi);
-  set(ompt_callback_target_data_op_emi, (ompt_callback_t)cb_target_data_op_emi);
-  set(ompt_callback_target_submit_emi, (ompt_callback_t)cb_target_submit_emi);
-  set(ompt_callback_device_initialize, (ompt_callback_t)cb_device_initialize);
-  return 1;
-}
-
 static void finalize(ompt_data_t *tool_data) {
   (void)tool_data;
   floortool_records += pos;
 }
 
-__attribute__((visibility("default"))) ompt_start_tool_result_t *
-ompt_start_tool(unsigned int omp_version, const char *runtime_version) {
-  (void)omp_version, (void)runtime_version;
-  static ompt_start_tool_result_t result = {initialize, finalize, {0}};
-  return &result;
-}
+#include "../nulltool/tool_start.h"
