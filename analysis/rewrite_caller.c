@@ -102,10 +102,7 @@ static const ompdp_region_info_t *call_item(const ompdp_rw_items_t *call, const 
   int k = line_index(params, var, len);
   if (k >= 0)
     return (uint32_t)k < call->reg.num_items ? &call->reg.items[k] : NULL;
-  uint32_t n = params && *params ? 1 : 0;
-  for (const char *q = params; q && *q; ++q)
-    n += *q == '\n';
-  for (uint32_t i = n; i < call->reg.num_items; ++i)
+  for (uint32_t i = (uint32_t)count_lines(params); i < call->reg.num_items; ++i)
     if (strlen(call->reg.items[i].variable) == len &&
         !strncmp(call->reg.items[i].variable, var, len))
       return &call->reg.items[i];
@@ -502,6 +499,26 @@ static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *rem
   return 0;
 }
 
+/* A call the run saw k's data mapped in (k->seen) whose statement holds
+ * host access a (the call's arguments, or a statement that holds the
+ * call): 1 with it in *ci. extern_only: only calls of functions defined in
+ * another file, and a call the plan cannot describe is passed over;
+ * otherwise such a call counts (nothing shows it is elsewhere). */
+static int call_at(const ompdp_rw_plan_t *c, const kept_t *k, const ompdp_host_access_t *a,
+                   int extern_only, ompdp_region_info_t *ci) {
+  for (int q = 0; q < k->nseen; ++q) {
+    if (ompdp_plan_describe(c->facts, k->seen[q], -1, ci)) {
+      if (!extern_only)
+        return 1;
+      continue;
+    }
+    if ((!extern_only || ci->extern_callee) && a->Offset <= ci->directive_offset &&
+        ci->directive_offset - a->Offset < a->Length)
+      return 1;
+  }
+  return 0;
+}
+
 /* Whether braces can go around calls in a row (k->first .. k->last): 0,
  * or -1 with the reason in why. */
 static int row_placeable(const kept_t *k, ompdp_strbuf_t *why) {
@@ -614,19 +631,16 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
     /* The statement of a call of a function defined in another file, which
      * is passed the data: its compile could not see what the callee does
      * with it besides the constructs the run saw run in it. */
-    for (int q = 0; q < k->nseen; ++q) {
-      ompdp_region_info_t ci;
-      if (!ompdp_plan_describe(c->facts, k->seen[q], -1, &ci) && ci.extern_callee &&
-          a->Offset <= ci.directive_offset && ci.directive_offset - a->Offset < a->Length) {
-        ompdp_sb_printf(why,
-                        "the call at %s:%" PRIu32 " passes `%s` to %s, defined in another "
-                        "file: compiling %s, the compiler cannot see whether its host code "
-                        "uses the data besides the constructs the run saw map it, so it counts "
-                        "the call as host code that does",
-                        ompdp_rw_basename(call->file), a->Line, arg->variable, ci.callee,
-                        ompdp_rw_basename(call->file));
-        goto out;
-      }
+    ompdp_region_info_t ci;
+    if (call_at(c, k, a, 1, &ci)) {
+      ompdp_sb_printf(why,
+                      "the call at %s:%" PRIu32 " passes `%s` to %s, defined in another "
+                      "file: compiling %s, the compiler cannot see whether its host code "
+                      "uses the data besides the constructs the run saw map it, so it counts "
+                      "the call as host code that does",
+                      ompdp_rw_basename(call->file), a->Line, arg->variable, ci.callee,
+                      ompdp_rw_basename(call->file));
+      goto out;
     }
     if (!(a->Flags & OMPDP_HA_STATEMENT) ||
         !(a->Flags & (OMPDP_HA_EVERY_TIME | OMPDP_HA_AT_MOST_ONCE))) {
@@ -640,17 +654,13 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
      * that holds the call) runs between the updates before and after
      * that statement and the call's maps, which then find the data
      * present: no update can go between them. */
-    for (int q = 0; q < k->nseen; ++q) {
-      ompdp_region_info_t ci;
-      if (ompdp_plan_describe(c->facts, k->seen[q], -1, &ci) ||
-          (a->Offset <= ci.directive_offset && ci.directive_offset - a->Offset < a->Length)) {
-        ompdp_sb_printf(why,
-                        "host code at %s:%" PRIu32 " uses `%s` in the statement of a call "
-                        "that maps it, where no `target update` can go between the use and "
-                        "the call",
-                        ompdp_rw_basename(call->file), a->Line, arg->variable);
-        goto out;
-      }
+    if (call_at(c, k, a, 0, &ci)) {
+      ompdp_sb_printf(why,
+                      "host code at %s:%" PRIu32 " uses `%s` in the statement of a call "
+                      "that maps it, where no `target update` can go between the use and "
+                      "the call",
+                      ompdp_rw_basename(call->file), a->Line, arg->variable);
+      goto out;
     }
     bound |= !(a->Flags & OMPDP_HA_EVERY_TIME);
     ++uses;

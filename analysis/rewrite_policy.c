@@ -1219,24 +1219,15 @@ static uint32_t site_index(const ompdp_rw_plan_t *c, const ompdp_finding_t *f) {
 
 /*===- templates --------------------------------------------------------===*/
 
+/* The same rewrite: its kind and its edits (ompdp_rewrite_same_edits). */
 static int same_edits(const ompdp_rewrite_t *a, const ompdp_rewrite_t *b) {
-  if (a->kind != b->kind || a->num_edits != b->num_edits)
-    return 0;
-  for (size_t k = 0; k < a->num_edits; ++k) {
-    const ompdp_edit_t *x = &a->edits[k], *y = &b->edits[k];
-    if (strcmp(x->file, y->file) || x->range.line != y->range.line ||
-        x->range.column != y->range.column || x->range.end_line != y->range.end_line ||
-        x->range.end_column != y->range.end_column || strcmp(x->replacement, y->replacement))
-      return 0;
-  }
-  return 1;
+  return a->kind == b->kind && ompdp_rewrite_same_edits(a, b);
 }
 
 /* The predicted effect of rewrite k of f, which every instance of its
  * template construct got: the sum over the instances (one of each
  * region's copies), given to every copy. -1 when out of memory. */
-static int sum_instances(const ompdp_rw_plan_t *c, ompdp_report_t *r, const ompdp_finding_t *f,
-                         size_t k) {
+static int sum_instances(ompdp_report_t *r, const ompdp_finding_t *f, size_t k) {
   const ompdp_rewrite_t *want = &f->rewrites[k];
   ompdp_rewrite_t total = {0};
   uint32_t *regions = malloc(r->num_findings * sizeof(*regions));
@@ -1275,7 +1266,6 @@ static int sum_instances(const ompdp_rw_plan_t *c, ompdp_report_t *r, const ompd
       break;
     }
   }
-  (void)c;
   for (size_t j = 0; j < nc; ++j) {
     ompdp_rewrite_t *rw = copies[j];
     rw->transfers_removed = total.transfers_removed;
@@ -1347,7 +1337,7 @@ static int template_instances_agree(const ompdp_rw_plan_t *c, ompdp_report_t *r)
       if (n >= me.instances) {
         /* Agreed: the edit removes what every instance would, and each
          * instance's own rewrite counted its own operations only. */
-        if (!f->rewrites[k].instances_summed && sum_instances(c, r, f, k))
+        if (!f->rewrites[k].instances_summed && sum_instances(r, f, k))
           rc = -1;
         ++k;
         continue;
