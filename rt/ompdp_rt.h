@@ -112,6 +112,13 @@ typedef void (*ompdp_log_ahead_t)(void *ctx, const ompdp_rec_t *r);
  * chunks are released unless keep is set (then ompdp_log_replay can read
  * the whole log again at the end). Called once, before any event. */
 void ompdp_log_set_stream(ompdp_log_sink_t sink, ompdp_log_ahead_t ahead, void *ctx, int keep);
+/* Stream mode orders each record's busy flag before its clock reading with
+ * a fence per record (per_record 1) or, where the kernel has membarrier(2),
+ * with a process-wide barrier per consumer pass (0, the default). Before
+ * ompdp_log_set_stream; tests run both. */
+void ompdp_log_set_fence(int per_record);
+/* 1 when stream records pay their own fence (no membarrier here). */
+int ompdp_log_fence_per_record(void);
 /* Stream mode: hands everything still waiting to the sink (incomplete
  * records are dropped), as at exit. Returns the sink's first error. */
 int ompdp_log_stream_finish(void);

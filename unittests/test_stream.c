@@ -368,6 +368,8 @@ static void *holder(void *p) {
 
 static void held_record(void) {
   start_stream();
+  atomic_store(&held_ready, 0);
+  atomic_store(&other_done, 0);
   pthread_t t;
   CHECK(pthread_create(&t, NULL, holder, NULL) == 0);
   while (!atomic_load(&held_ready))
@@ -384,8 +386,15 @@ static void held_record(void) {
 int main(void) {
   ompdp_time_init();
   deterministic();
-  threads();
-  long_run();
-  held_record();
+  /* Both orders of the busy flag and the clock (rt/eventlog.c, top): the
+   * consumer's process-wide barrier where the kernel has one, and the
+   * per-record fence. */
+  for (int per_record = 0; per_record < 2; ++per_record) {
+    ompdp_log_set_fence(per_record);
+    threads();
+    CHECK(ompdp_log_fence_per_record() >= per_record);
+    long_run();
+    held_record();
+  }
   return CHECK_DONE();
 }
