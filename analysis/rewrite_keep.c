@@ -108,11 +108,13 @@ static int host_uses(const ompdp_region_info_t *it, uint32_t *uses, uint32_t *wr
  * copy in of the run did: the outer map allocates instead and a fill on
  * the device writes the zeros once, before the loop (the unstructured
  * form: the fill runs after `target enter data`, which needs the loop on
- * lines of its own). Not where the item has no fill facts, the construct
+ * lines of its own). Not where the item has no fill facts, host code
+ * stores computed values into it (the zeros are this run's), the construct
  * other clauses a fill would have to follow, or the copies another size. */
 static void consider_fill(const ompdp_rw_site_t *s, keep_plan_t *p) {
   const ompdp_region_info_t *it = p->it;
   if ((p->outer != OMPDP_MT_TO && p->outer != OMPDP_MT_TOFROM) || !s->h2d ||
+      (it->fill_flags & OMPDP_FILL_HOST_VALUES) ||
       s->h2d_zero != s->h2d || !it->loop_own_lines || !it->loop_stmt_end_line ||
       it->loop_column < 1 || it->loop_column > 512 || !it->fill_elem_size ||
       s->alloc_bytes % it->fill_elem_size ||

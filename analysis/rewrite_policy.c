@@ -917,6 +917,23 @@ static int start_fill(ompdp_finding_t *f, const ompdp_region_info_t *it, uint32_
  * update's device. The section's bounds are evaluated there as the update
  * evaluated them, so neither another buffer each time nor another size
  * matters; a whole variable must have been sent whole every time. */
+/* The values the run saw are the program's only when the host stores
+ * constants there on every path the compiler sees (fill flag HOST_VALUES,
+ * clang-plugin/HostValues.cpp): else a fill rests on this run's input. The
+ * refusal's words into why; 0 when the fill may stand. */
+static int host_values_vary(const ompdp_region_info_t *it, const fill_value_t *val, char *why,
+                            size_t size) {
+  if (!(it->fill_flags & OMPDP_FILL_HOST_VALUES))
+    return 0;
+  snprintf(why, size,
+           "host code stores values into `%s` that the compiler cannot evaluate (read from "
+           "input or computed), so that every copy held %s in this run does not mean it will "
+           "with other inputs, and a fill would then give the device wrong data",
+           it->variable && *it->variable ? it->variable : it->expr,
+           val ? "one value repeated" : "only zeros");
+  return 1;
+}
+
 static int plan_zero_update(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
                             const ompdp_rw_items_t *ri, const ompdp_rw_site_t *s,
                             const fill_value_t *val) {
@@ -956,6 +973,9 @@ static int plan_zero_update(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
   if ((it->fill_flags & OMPDP_FILL_WHOLE) &&
       s->bytes_h2d != s->h2d * ((uint64_t)it->fill_count * it->fill_elem_size))
     return refuse_update(f, "its copies were not all of the whole variable");
+  char vary[600];
+  if (host_values_vary(it, val, vary, sizeof(vary)))
+    return refuse_update(f, vary);
   uint32_t ind = it->column > 1 ? it->column - 1 : 0;
   char *fill_text;
   ompdp_rewrite_t *rw;
@@ -1061,6 +1081,9 @@ static int plan_zero_fill(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
                            "value, so the copy is needed there"
                          : "other executions of the construct copied bytes other than zeros, so "
                            "the copy is needed there");
+  char vary[600];
+  if (host_values_vary(it, val, vary, sizeof(vary)))
+    return refuse(f, vary);
   if (s->allocs != s->h2d)
     return refuse(f, "the item was already on the device at some executions (copied without "
                      "an allocation of its own), where a fill would overwrite what the device "

@@ -162,6 +162,11 @@ public:
   /// Host writes of the host's own values (analyzeHostWrites): the data
   /// motion of target update/enter/exit data is skipped.
   bool HostValues = false;
+  /// Stores of values the compiler cannot evaluate only
+  /// (analyzeHostValueStores): a store of a constant is none, and a pointer
+  /// handed to code that may write through it counts as a store.
+  bool ValueStores = false;
+  const ASTContext *ValueCtx = nullptr; // ValueStores: to evaluate values
   const Stmt *Skip = nullptr;
   /// Callees being summarised, outermost first (no recursion, a bounded
   /// depth); set when the bound cut an analysis short (its summary is then
@@ -200,6 +205,18 @@ private:
   }
   void call(const CallExpr *C);
   void object(const CXXMemberCallExpr *MC);
+  /// What an assignment of Value does to its target: a write, or, when
+  /// only stores of values the program computes count (ValueStores), none
+  /// for a constant.
+  Kind storeOf(const Expr *Value) const {
+    return ValueStores && constantValue(Value) ? None : Write;
+  }
+  bool constantValue(const Expr *E) const {
+    if (!E || !ValueCtx || E->isValueDependent() || E->isTypeDependent())
+      return false;
+    Expr::EvalResult R;
+    return E->EvaluateAsRValue(R, *ValueCtx) && !R.HasSideEffects;
+  }
   bool summarized(const CallExpr *C, const FunctionDecl *FD);
   /// Definite: local pointers declared as another pointer plus an offset
   /// (`float *d = data + m * n`), to what that pointer points to: a write
@@ -273,6 +290,22 @@ static bool memoryRoutine(const FunctionDecl *FD, const CallExpr *C, int &Dst, i
   return false;
 }
 
+/// A parameter through which the callee can only read: a pointer to const
+/// (or a reference to const) of a type without mutable members.
+static bool readOnlyPointer(QualType T) {
+  QualType P;
+  if (const auto *PT = T->getAs<PointerType>())
+    P = PT->getPointeeType();
+  else if (const auto *RT = T->getAs<ReferenceType>())
+    P = RT->getPointeeType();
+  else
+    return false;
+  if (!P.isConstQualified())
+    return false;
+  const CXXRecordDecl *RD = P->getAsCXXRecordDecl();
+  return !RD || (RD->hasDefinition() && !RD->hasMutableFields());
+}
+
 void Walker::call(const CallExpr *C) {
   const FunctionDecl *FD = C->getDirectCallee();
   if (FD && FD->getIdentifier() && FD->getName() == OMPDP_MARKER_FN)
@@ -289,6 +322,9 @@ void Walker::call(const CallExpr *C) {
     return;
   int Dst, Src;
   if (memoryRoutine(FD, C, Dst, Src)) {
+    // memset, bzero, std::fill of a constant: a store of a constant.
+    int Value = FD->isInStdNamespace() ? 2 : C->getNumArgs() == 3 ? 1 : -1; // bzero: none
+    bool Constant = ValueStores && Src < 0 && (Value < 0 || constantValue(C->getArg(Value)));
     for (unsigned I = 0; I < C->getNumArgs(); ++I) {
       const Expr *A = C->getArg(I);
       // std::copy(first, last, out), std::fill(first, last, v): `last`
@@ -296,7 +332,7 @@ void Walker::call(const CallExpr *C) {
       bool SameAsDst = FD->isInStdNamespace() && int(I) == 1 && Dst == 0;
       bool SameAsSrc = FD->isInStdNamespace() && int(I) == 1 && Src == 0;
       if (int(I) == Dst || SameAsDst)
-        rvalue(A, Write, {});
+        rvalue(A, Constant ? Peek : Write, {});
       else if (int(I) == Src || SameAsSrc)
         rvalue(A, Read, {});
       else
@@ -325,9 +361,20 @@ void Walker::call(const CallExpr *C) {
     object(MC);
   else if (!FD)
     any(C->getCallee());
-  // Arguments bound to references or passed as pointers escape.
-  for (const Expr *A : C->arguments())
+  // Arguments bound to references or passed as pointers escape. For the
+  // stores of computed values, a pointer to const (`fwrite`, `memcmp`) lets
+  // the callee read only, and `free` stores nothing.
+  bool Frees = FD && FD->getIdentifier() &&
+               (FD->getName() == "free" || FD->getName() == "cfree") &&
+               FD->getASTContext().getSourceManager().isInSystemHeader(FD->getLocation());
+  for (unsigned I = 0; I < C->getNumArgs(); ++I) {
+    const Expr *A = C->getArg(I);
+    if (ValueStores && (Frees || (FD && I < FD->getNumParams() && readOnlyPointer(FD->getParamDecl(I)->getType())))) {
+      rvalue(A, Frees ? Peek : Read, {});
+      continue;
+    }
     escape(A);
+  }
 }
 
 /// Whether method MD can change the object it is called on only through
@@ -412,7 +459,7 @@ void Walker::rvalue(const Expr *E, Kind K, Suffix S) {
   }
   if (auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (BO->getOpcode() == BO_Assign) {
-      lvalue(BO->getLHS(), Write, {});
+      lvalue(BO->getLHS(), storeOf(BO->getRHS()), {});
       return rvalue(BO->getRHS(), None, {});
     }
     if (BO->isCompoundAssignmentOp()) {
@@ -448,6 +495,8 @@ void Walker::rvalue(const Expr *E, Kind K, Suffix S) {
   }
   if (auto *C = dyn_cast<CallExpr>(E))
     return call(C);
+  if (auto *DE = dyn_cast<CXXDeleteExpr>(E); DE && ValueStores)
+    return rvalue(DE->getArgument(), Peek, {}); // stores nothing the program reads
   if (auto *CE = dyn_cast<CXXConstructExpr>(E)) {
     // An object passed or captured by value: a trivial copy (or move) reads
     // the source's bytes and nothing else, so the source is read, and what
@@ -522,7 +571,7 @@ void Walker::lvalue(const Expr *E, Kind K, Suffix S) {
   }
   if (auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (BO->isAssignmentOp()) {
-      lvalue(BO->getLHS(), BO->getOpcode() == BO_Assign ? Write : ReadWrite,
+      lvalue(BO->getLHS(), BO->getOpcode() == BO_Assign ? storeOf(BO->getRHS()) : ReadWrite,
              {});
       return rvalue(BO->getRHS(), None, {});
     }
@@ -639,7 +688,12 @@ void Walker::stmt(const Stmt *S) {
   if (auto *DS = dyn_cast<DeclStmt>(S)) {
     for (const Decl *Dcl : DS->decls())
       if (auto *VD = dyn_cast<VarDecl>(Dcl); VD && VD->getInit()) {
-        escape(VD->getInit());
+        // Another name for (a part of) a buffer, whose stores the alias
+        // below follows: the declaration itself stores nothing.
+        if (ValueStores && VD->getType()->isAnyPointerType() && pointerBase(VD->getInit()))
+          rvalue(VD->getInit(), Peek, {});
+        else
+          escape(VD->getInit());
         if (Definite && VD->getType()->isAnyPointerType())
           if (const void *Base = pointerBase(VD->getInit()))
             Alias[rootOf(VD)] = Base;
@@ -666,7 +720,7 @@ std::vector<uint32_t> classify(const Walker &W, ArrayRef<StoragePath> Items) {
     bool R = false, Wr = false;
     auto Apply = [&](Kind K) {
       R |= K == Read || K == Peek || K == ReadWrite || K == Escape;
-      Wr |= K == Write || K == ReadWrite || (K == Escape && !W.Definite);
+      Wr |= K == Write || K == ReadWrite || (K == Escape && (!W.Definite || W.ValueStores));
     };
     for (const Use &U : W.Uses) {
       if (U.Root != P.Root)
@@ -683,6 +737,10 @@ std::vector<uint32_t> classify(const Walker &W, ArrayRef<StoragePath> Items) {
         bool ThroughPointer =
             std::find(P.Steps.begin() + U.Steps.size(), P.Steps.end(),
                       StoragePath::deref()) != P.Steps.end();
+        // Stores of computed values: setting or copying the pointer stores
+        // nothing where it points (an escape of that is recorded there).
+        if (ThroughPointer && W.ValueStores)
+          continue;
         Apply(ThroughPointer ? Escape : U.K);
       }
     }
@@ -787,7 +845,7 @@ bool Walker::summarized(const CallExpr *C, const FunctionDecl *FD) {
   }
   bool SubDevice = DeviceOnly && !InDevice;
   unsigned Mode = (Host ? 1u : 0u) | (SubDevice ? 2u : 0u) | (Definite ? 4u : 0u) |
-                  (NoMotion ? 8u : 0u) | (HostValues ? 16u : 0u);
+                  (NoMotion ? 8u : 0u) | (HostValues ? 16u : 0u) | (ValueStores ? 32u : 0u);
   SummaryKey Key{&Def->getASTContext(), Def, Mode};
   auto Found = summaries().find(Key);
   CallSummary Sum;
@@ -800,6 +858,8 @@ bool Walker::summarized(const CallExpr *C, const FunctionDecl *FD) {
     Sub.DeviceOnly = SubDevice;
     Sub.Definite = Definite;
     Sub.HostValues = HostValues;
+    Sub.ValueStores = ValueStores;
+    Sub.ValueCtx = ValueCtx;
     Sub.Stack = Stack;
     Sub.Stack.push_back(Def);
     Sub.stmt(Body->getBody());
@@ -905,6 +965,24 @@ std::vector<bool> ompdp::analyzeHostWrites(ArrayRef<const Stmt *> Stmts, const S
   W.Definite = true;
   W.HostValues = true;
   W.Skip = Skip;
+  for (const Stmt *S : Stmts)
+    W.stmt(S);
+  std::vector<uint32_t> Access = classify(W, Items);
+  std::vector<bool> Out(Items.size());
+  for (size_t I = 0; I < Items.size(); ++I)
+    Out[I] = Items[I].Valid && (Access[I] == AC_WRITE || Access[I] == AC_READ_WRITE);
+  return Out;
+}
+
+std::vector<bool> ompdp::analyzeHostValueStores(ArrayRef<const Stmt *> Stmts,
+                                                const ASTContext &Ctx,
+                                                ArrayRef<StoragePath> Items) {
+  Walker W;
+  W.ValueCtx = &Ctx;
+  W.Host = true;
+  W.Definite = true;
+  W.HostValues = true;
+  W.ValueStores = true;
   for (const Stmt *S : Stmts)
     W.stmt(S);
   std::vector<uint32_t> Access = classify(W, Items);

@@ -21,6 +21,7 @@
 #include <vector>
 
 namespace clang {
+class ASTContext;
 class Expr;
 class OMPExecutableDirective;
 class Stmt;
@@ -83,6 +84,17 @@ std::vector<uint32_t> analyzeDeviceAccesses(llvm::ArrayRef<const clang::Stmt *> 
 std::vector<bool> analyzeHostWrites(llvm::ArrayRef<const clang::Stmt *> Stmts,
                                     const clang::Stmt *Skip,
                                     llvm::ArrayRef<StoragePath> Items);
+
+/// Which of Items host code Stmts stores values into that the compiler
+/// cannot evaluate (read or computed at run time): an assignment of a value
+/// that is no constant, an increment, a copy into it (memcpy, std::copy),
+/// or a pointer to it given to code that may write through it (`fscanf`, a
+/// call nobody can see into); in the functions it calls too. A store of a
+/// constant (`b[i] = 1.0f`, memset of a constant) is none. Evidence, as for
+/// analyzeHostWrites: what a fill from the values one run saw cannot rest on.
+std::vector<bool> analyzeHostValueStores(llvm::ArrayRef<const clang::Stmt *> Stmts,
+                                         const clang::ASTContext &Ctx,
+                                         llvm::ArrayRef<StoragePath> Items);
 
 } // namespace ompdp
 

@@ -90,6 +90,7 @@ public:
   void HandleTranslationUnit(ASTContext &Ctx) override {
     if (CI.getDiagnostics().hasErrorOccurred())
       return;
+    Collector.finish();
     if (!Markers)
       warnHostOnly();
     emitProfileDiagnostics(CI, Table, Profile);

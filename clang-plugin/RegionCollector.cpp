@@ -479,6 +479,8 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
   // expands to it twice at one place) shares its region.
   if (!Added)
     NumItems = std::min(NumItems, Table.regions()[Index].Items.size());
+  else
+    noteValueChecks(Index, P);
   if (Markers && !insertMarkers(D, Index, P.Addr, NumItems))
     warnUnmarked(D);
   return true;
@@ -721,5 +723,7 @@ RegionCollector::RegionCollector(CompilerInstance &CI, TableBuilder &Table,
 RegionCollector::~RegionCollector() = default;
 
 void RegionCollector::handle(Decl *D) { P->handle(D); }
+
+void RegionCollector::finish() { P->finish(); }
 
 FunctionDecl *RegionCollector::markerFunction() const { return P->MarkerFD; }

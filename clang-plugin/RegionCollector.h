@@ -35,6 +35,9 @@ public:
   /// code generation handles D. A directive is handled once, however often
   /// it is reached.
   void handle(clang::Decl *D);
+  /// At the end of the translation unit, before the table is emitted: the
+  /// facts that need every function of it (HostValues.cpp).
+  void finish();
   /// The markers' no-op function, once a marker calls it: code generation
   /// must get its definition.
   clang::FunctionDecl *markerFunction() const;

@@ -158,6 +158,8 @@ public:
     SavedParents.swap(Parents);
     const FunctionDecl *SavedFn = Fn;
     Fn = FD;
+    if (FD->doesThisDeclarationHaveABody())
+      Bodies.push_back(FD);
     Contexts.push_back(FD);
     bool R = Base::TraverseDecl(D);
     Contexts.pop_back();
@@ -346,6 +348,16 @@ private:
   std::string writtenText(CharSourceRange Range) const;
   void fillLoopFacts(Pending &P, const CallExpr *CE, const int Pointers[2]);
 
+  // Host stores of computed values into items with fill facts
+  // (HostValues.cpp): noted as the walk goes, decided at the end.
+  void noteCall(const CallExpr *CE);
+  void noteValueChecks(uint32_t Index, const Pending &P);
+  bool valuesVary(const FunctionDecl *F, const StoragePath &SP, unsigned Depth);
+
+public:
+  void finish();
+
+private:
   // Calls of functions that hold constructs (Calls.cpp).
   bool holdsConstructs(const FunctionDecl *FD, unsigned Depth = 0);
   void recordCall(CallExpr *CE);
@@ -369,6 +381,19 @@ private:
   /// Per function, its pointer swaps (FreshHost.h), found at its first item
   /// that needs them.
   llvm::DenseMap<const FunctionDecl *, std::vector<PointerSwap>> Swaps;
+  /// HostValues.cpp: the items to decide at the end, every call by callee
+  /// (its canonical declaration) with the function it is in, and every
+  /// function with a body.
+  struct ValueCheck {
+    uint32_t Region, Item;
+    const FunctionDecl *Fn;
+    StoragePath Storage;
+  };
+  std::vector<ValueCheck> ValueChecks;
+  llvm::DenseMap<const FunctionDecl *,
+                 std::vector<std::pair<const CallExpr *, const FunctionDecl *>>>
+      CallsOf;
+  std::vector<const FunctionDecl *> Bodies;
 
 public:
   FunctionDecl *MarkerFD = nullptr;

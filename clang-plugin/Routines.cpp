@@ -386,6 +386,7 @@ void RegionCollector::Impl::fillLoopFacts(Pending &P, const CallExpr *CE,
 }
 
 bool RegionCollector::Impl::VisitCallExpr(CallExpr *CE) {
+  noteCall(CE);
   const Routine *RT = routineOf(CE, Ctx);
   if (!RT) {
     recordCall(CE); // a call of a function that holds constructs (Calls.cpp)

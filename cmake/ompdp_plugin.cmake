@@ -43,6 +43,7 @@ add_library(ompdp-plugin MODULE
   ${CMAKE_SOURCE_DIR}/clang-plugin/FreshHost.cpp
   ${CMAKE_SOURCE_DIR}/clang-plugin/CopyOf.cpp
   ${CMAKE_SOURCE_DIR}/clang-plugin/HostUnread.cpp
+  ${CMAKE_SOURCE_DIR}/clang-plugin/HostValues.cpp
   ${CMAKE_SOURCE_DIR}/clang-plugin/CompileCommand.cpp
   ${CMAKE_SOURCE_DIR}/llvm-pass/OmpdpPassPlugin.cpp
   ${CMAKE_SOURCE_DIR}/llvm-pass/TagOffloadCalls.cpp

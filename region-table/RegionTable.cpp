@@ -457,6 +457,8 @@ void TableBuilder::dump(llvm::raw_ostream &OS) const {
           OS << " const";
         if (It.FillFlags & FF_SCALAR)
           OS << " scalar";
+        if (It.FillFlags & FF_HOST_VALUES)
+          OS << " host-values";
       }
       if (It.AccessFlags & IA_SECTION_END)
         OS << " used [lb" << (It.SectionSkip < 0 ? " - " : " + ")

@@ -205,6 +205,8 @@ public:
     CompileArgs = std::move(Args);
   }
   const std::vector<Region> &regions() const { return Regions; }
+  /// Region I, for facts decided at the end of the translation unit.
+  Region &region(uint32_t I) { return Regions[I]; }
   /// The table in its object-file layout (size a multiple of 8).
   std::string serialize() const;
   /// Human-readable listing in source order (the plugin's dump option; lit

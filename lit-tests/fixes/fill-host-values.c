@@ -1,0 +1,109 @@
+//===- fill-host-values.c - no fill from values the input decides ---------===//
+//
+// A device fill replaces a copy whose bytes the run saw to be zeros or one
+// value repeated; that holds for other inputs only when the host stores
+// constants there. `b` holds ones when the program makes its input and
+// what `read_values` reads (fscanf, defined after main: seen at the end of
+// the file) when given a file, as HeCBench gaussian's right-hand side; the
+// construct is in `solve`, which gets `b` as a parameter, so the stores
+// are the caller's. `g` is a global that main sets to `argc - 1` (zeros
+// with no argument). Both single-value and zero findings keep their advice,
+// with the reason (dump: fill flag host-values). `m`, zeroed by a helper
+// with a constant (`*(m + i) = 0.0`), and `w`, set by memset to a constant,
+// get their fills: applied, rebuilt and rerun, the output is the same, and
+// with an input file too (the fix did not touch `b`).
+//
+// REQUIRES: plugin
+// RUN: rm -rf %t && mkdir -p %t && cp %s %t/prog.c
+// RUN: cd %t && %clang-ompdp -fplugin-arg-ompdp-dump -c prog.c -o /dev/null | FileCheck %s --check-prefix=DUMP
+// RUN: cd %t && %clang-ompdp prog.c -o before
+// RUN: cd %t && printf '3 1 4 1 5 9 2 6\n' > input.txt && ./before input.txt > before-file.out
+// RUN: cd %t && %ompdp run --format=json -o before.json -- ./before > before.out
+// RUN: cd %t && %ompdp report before.json > before.txt
+// RUN: FileCheck %s --check-prefix=REPORT < %t/before.txt
+// RUN: FileCheck %s --check-prefix=REPORT-G < %t/before.txt
+// RUN: cd %t && %ompdp fix --apply before.json | FileCheck %s --check-prefix=APPLY
+// RUN: cd %t && %clang-ompdp prog.c -o after
+// RUN: cd %t && %ompdp run --format=json -o after.json -- ./after > after.out
+// RUN: diff %t/before.out %t/after.out
+// RUN: cd %t && ./after input.txt > after-file.out && diff %t/before-file.out %t/after-file.out
+// RUN: %check-fix %t/before.json %t/after.json | FileCheck %s --check-prefix=PROOF
+//===----------------------------------------------------------------------===//
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define N 2048
+
+float g[N];
+
+void read_values(FILE *fp, float *v, int n);
+
+void zero(float *m, int n) {
+  for (int i = 0; i < n; ++i)
+    *(m + i) = 0.0;
+}
+
+void solve(float *b, float *m, float *w, int n, double *out) {
+  double s = 0;
+#pragma omp target data map(to: b[0:n], m[0:n], w[0:n], g[0:N])
+  {
+#pragma omp target teams distribute parallel for map(tofrom: s) reduction(+: s)
+    for (int i = 0; i < n; ++i)
+      s += b[i % 8] + m[i] + w[i] + g[i];
+  }
+  *out = s;
+}
+
+int main(int argc, char **argv) {
+  float *b = malloc(N * sizeof(float)), *m = malloc(N * sizeof(float));
+  float *w = malloc(N * sizeof(float));
+  if (argc > 1) {
+    FILE *fp = fopen(argv[1], "r");
+    if (!fp)
+      return 1;
+    for (int i = 0; i < N; ++i)
+      b[i] = 0;
+    read_values(fp, b, 8);
+    fclose(fp);
+  } else {
+    for (int i = 0; i < N; ++i)
+      b[i] = 1.0f;
+  }
+  for (int i = 0; i < N; ++i)
+    g[i] = argc - 1;
+  zero(m, N);
+  memset(w, 0, N * sizeof(float));
+  double out = 0;
+  solve(b, m, w, N, &out);
+  printf("sum=%.1f\n", out);
+  free(b);
+  free(m);
+  free(w);
+  return 0;
+}
+
+void read_values(FILE *fp, float *v, int n) {
+  for (int i = 0; i < n; ++i)
+    if (fscanf(fp, "%f", &v[i]) != 1)
+      v[i] = 0;
+}
+
+// DUMP: item 0: to 'b[0:n]' {{.*}} fill 'float' x4 [0:n] scalar host-values
+// DUMP: item 1: to 'm[0:n]' {{.*}} fill 'float' x4 [0:n] scalar{{$}}
+// DUMP: item 2: to 'w[0:n]' {{.*}} fill 'float' x4 [0:n] scalar{{$}}
+// DUMP: item 3: to 'g[0:N]' {{.*}} fill 'float' x4 [0:N] scalar host-values
+
+// REPORT: single_value_transfer {{.*}}prog.c:[[#]]:1 in solve
+// REPORT-NEXT: variable: b clause: map(to: {{.*}})
+// REPORT-NEXT: verdict: advice
+// REPORT: No rewrite: host code stores values into `b` that the compiler cannot evaluate (read from input or computed), so that every copy held one value repeated in this run does not mean it will with other inputs, and a fill would then give the device wrong data.
+// REPORT-G: No rewrite: host code stores values into `g` that the compiler cannot evaluate (read from input or computed), so that every copy held only zeros in this run does not mean it will with other inputs, and a fill would then give the device wrong data.
+
+// APPLY: prog.c: 2 edit(s) applied
+
+// PROOF: rewrites: 1 for 3 finding(s)
+// PROOF-NEXT: transfers: 6 -> 4 (removed 2, predicted 2)
+// PROOF: gone: zero_transfer of m: yes
+// PROOF-NEXT: gone: zero_transfer of w: yes
+// PROOF-NEXT: OK
