@@ -440,6 +440,10 @@ void Walker::rvalue(const Expr *E, Kind K, Suffix S) {
     case CK_UncheckedDerivedToBase:
     case CK_BaseToDerived:
       return rvalue(Sub, K, S);
+    case CK_PointerToBoolean:
+      if (ValueStores)
+        return rvalue(Sub, Peek, {}); // `if (p)`: stores nothing through it
+      return rvalue(Sub, None, {});
     default:
       return rvalue(Sub, None, {}); // a pointer turned into a number escapes
     }
@@ -454,7 +458,11 @@ void Walker::rvalue(const Expr *E, Kind K, Suffix S) {
     case UO_PostDec:
       return lvalue(UO->getSubExpr(), ReadWrite, {});
     default:
-      return rvalue(UO->getSubExpr(), None, {});
+      return rvalue(UO->getSubExpr(),
+                    ValueStores && UO->getOpcode() == UO_LNot && isPointer(UO->getSubExpr())
+                        ? Peek
+                        : None,
+                    {});
     }
   }
   if (auto *BO = dyn_cast<BinaryOperator>(E)) {
@@ -478,8 +486,10 @@ void Walker::rvalue(const Expr *E, Kind K, Suffix S) {
       rvalue(L, K, S);
       return rvalue(R, None, {});
     }
-    rvalue(BO->getLHS(), None, {});
-    return rvalue(BO->getRHS(), None, {});
+    // `p == NULL`, `p && n`: stores nothing through p.
+    Kind Operand = ValueStores && (BO->isComparisonOp() || BO->isLogicalOp()) ? Peek : None;
+    rvalue(BO->getLHS(), isPointer(BO->getLHS()) ? Operand : None, {});
+    return rvalue(BO->getRHS(), isPointer(BO->getRHS()) ? Operand : None, {});
   }
   if (auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
     rvalue(CO->getCond(), None, {});

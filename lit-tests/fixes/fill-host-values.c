@@ -10,7 +10,8 @@
 // with no argument). Both single-value and zero findings keep their advice,
 // with the reason (dump: fill flag host-values). `m`, zeroed by a helper
 // with a constant (`*(m + i) = 0.0`), and `w`, set by memset to a constant,
-// get their fills: applied, rebuilt and rerun, the output is the same, and
+// get their fills (the pointers compared to NULL and freed, which stores
+// nothing in them): applied, rebuilt and rerun, the output is the same, and
 // with an input file too (the fix did not touch `b`).
 //
 // REQUIRES: plugin
@@ -58,6 +59,8 @@ void solve(float *b, float *m, float *w, int n, double *out) {
 int main(int argc, char **argv) {
   float *b = malloc(N * sizeof(float)), *m = malloc(N * sizeof(float));
   float *w = malloc(N * sizeof(float));
+  if (m == NULL || !w) // looks at the pointers: stores nothing
+    return 1;
   if (argc > 1) {
     FILE *fp = fopen(argv[1], "r");
     if (!fp)
