@@ -167,6 +167,10 @@ public:
   /// handed to code that may write through it counts as a store.
   bool ValueStores = false;
   const ASTContext *ValueCtx = nullptr; // ValueStores: to evaluate values
+  /// ValueStores: copies into storage from other storage (memcpy, std::copy,
+  /// `a[i] = b[j]`), destination and source: not stores of their own, the
+  /// source's values (analyzeHostValueStores follows them).
+  std::vector<std::pair<StoragePath, StoragePath>> Copies;
   const Stmt *Skip = nullptr;
   /// Callees being summarised, outermost first (no recursion, a bounded
   /// depth); set when the bound cut an analysis short (its summary is then
@@ -208,8 +212,52 @@ private:
   /// What an assignment of Value does to its target: a write, or, when
   /// only stores of values the program computes count (ValueStores), none
   /// for a constant.
-  Kind storeOf(const Expr *Value) const {
-    return ValueStores && constantValue(Value) ? None : Write;
+  Kind storeOf(const Expr *Target, const Expr *Value) {
+    if (!ValueStores)
+      return Write;
+    if (constantValue(Value))
+      return None;
+    // An element copied from other storage: that storage's value.
+    const Expr *V = Value->IgnoreParenImpCasts();
+    bool Load = isa<ArraySubscriptExpr>(V) ||
+                (isa<UnaryOperator>(V) && cast<UnaryOperator>(V)->getOpcode() == UO_Deref) ||
+                (isa<MemberExpr>(V) && cast<MemberExpr>(V)->isArrow());
+    if (Load) {
+      StoragePath To = StoragePath::ofItem(Target), From = StoragePath::ofItem(V);
+      if (To.Valid && From.Valid) {
+        Copies.push_back({To, From});
+        return None;
+      }
+    }
+    return Write;
+  }
+  /// What pointer value E points to: `p`, `p + k`, `&p[k]`, an array.
+  static StoragePath pointee(const Expr *E) {
+    for (;;) {
+      E = E->IgnoreParenCasts();
+      if (auto *BO = dyn_cast<BinaryOperator>(E);
+          BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub)) {
+        E = isPointer(BO->getLHS()->IgnoreParenImpCasts()) ? BO->getLHS() : BO->getRHS();
+        continue;
+      }
+      if (auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf)
+        if (auto *AE = dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens())) {
+          E = AE->getBase();
+          continue;
+        }
+      break;
+    }
+    StoragePath P;
+    auto *DRE = dyn_cast<DeclRefExpr>(E);
+    auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!VD)
+      return P;
+    P = StoragePath::ofVariable(VD);
+    if (VD->getType()->isAnyPointerType())
+      P.Steps.push_back(StoragePath::deref());
+    else if (!VD->getType()->isArrayType())
+      P.Valid = false;
+    return P;
   }
   bool constantValue(const Expr *E) const {
     if (!E || !ValueCtx || E->isValueDependent() || E->isTypeDependent())
@@ -325,6 +373,13 @@ void Walker::call(const CallExpr *C) {
     // memset, bzero, std::fill of a constant: a store of a constant.
     int Value = FD->isInStdNamespace() ? 2 : C->getNumArgs() == 3 ? 1 : -1; // bzero: none
     bool Constant = ValueStores && Src < 0 && (Value < 0 || constantValue(C->getArg(Value)));
+    if (ValueStores && Src >= 0) {
+      StoragePath To = pointee(C->getArg(Dst)), From = pointee(C->getArg(Src));
+      if (To.Valid && From.Valid) {
+        Copies.push_back({To, From});
+        Constant = true; // the source's values, followed there
+      }
+    }
     for (unsigned I = 0; I < C->getNumArgs(); ++I) {
       const Expr *A = C->getArg(I);
       // std::copy(first, last, out), std::fill(first, last, v): `last`
@@ -467,7 +522,7 @@ void Walker::rvalue(const Expr *E, Kind K, Suffix S) {
   }
   if (auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (BO->getOpcode() == BO_Assign) {
-      lvalue(BO->getLHS(), storeOf(BO->getRHS()), {});
+      lvalue(BO->getLHS(), storeOf(BO->getLHS(), BO->getRHS()), {});
       return rvalue(BO->getRHS(), None, {});
     }
     if (BO->isCompoundAssignmentOp()) {
@@ -581,8 +636,8 @@ void Walker::lvalue(const Expr *E, Kind K, Suffix S) {
   }
   if (auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (BO->isAssignmentOp()) {
-      lvalue(BO->getLHS(), BO->getOpcode() == BO_Assign ? storeOf(BO->getRHS()) : ReadWrite,
-             {});
+      lvalue(BO->getLHS(),
+             BO->getOpcode() == BO_Assign ? storeOf(BO->getLHS(), BO->getRHS()) : ReadWrite, {});
       return rvalue(BO->getRHS(), None, {});
     }
     if (BO->getOpcode() == BO_Comma) {
@@ -984,9 +1039,8 @@ std::vector<bool> ompdp::analyzeHostWrites(ArrayRef<const Stmt *> Stmts, const S
   return Out;
 }
 
-std::vector<bool> ompdp::analyzeHostValueStores(ArrayRef<const Stmt *> Stmts,
-                                                const ASTContext &Ctx,
-                                                ArrayRef<StoragePath> Items) {
+static std::vector<bool> valueStores(ArrayRef<const Stmt *> Stmts, const ASTContext &Ctx,
+                                     ArrayRef<StoragePath> Items, unsigned Depth) {
   Walker W;
   W.ValueCtx = &Ctx;
   W.Host = true;
@@ -997,7 +1051,22 @@ std::vector<bool> ompdp::analyzeHostValueStores(ArrayRef<const Stmt *> Stmts,
     W.stmt(S);
   std::vector<uint32_t> Access = classify(W, Items);
   std::vector<bool> Out(Items.size());
-  for (size_t I = 0; I < Items.size(); ++I)
+  for (size_t I = 0; I < Items.size(); ++I) {
     Out[I] = Items[I].Valid && (Access[I] == AC_WRITE || Access[I] == AC_READ_WRITE);
+    // A copy into it from other storage: what was stored there, to a
+    // bounded depth (a file read into a buffer, then copied).
+    for (size_t K = 0; K < W.Copies.size() && !Out[I] && Items[I].Valid && Depth < 3; ++K) {
+      const StoragePath &To = W.Copies[K].first;
+      if (To.Root == Items[I].Root &&
+          (prefix(To.Steps, Items[I].Steps) || prefix(Items[I].Steps, To.Steps)))
+        Out[I] = valueStores(Stmts, Ctx, {W.Copies[K].second}, Depth + 1)[0];
+    }
+  }
   return Out;
+}
+
+std::vector<bool> ompdp::analyzeHostValueStores(ArrayRef<const Stmt *> Stmts,
+                                                const ASTContext &Ctx,
+                                                ArrayRef<StoragePath> Items) {
+  return valueStores(Stmts, Ctx, Items, 0);
 }

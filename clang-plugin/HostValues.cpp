@@ -11,7 +11,9 @@
 // compiler cannot evaluate (analyzeHostValueStores): in the construct's
 // function; through a pointer parameter, at every call of the function in
 // the translation unit, in the caller, with the argument's storage (to a
-// bounded depth); for a global, in every function. What it finds is
+// bounded depth); for a global, in every function. In `main`, which runs
+// once, only what runs before the construct or the call counts (a host
+// reference computation after the offload writes the same buffer). What it finds is
 // evidence (fill flag HOST_VALUES): code in other files is not seen, and
 // the rewrite still says what it assumes.
 //
@@ -68,30 +70,49 @@ void RegionCollector::Impl::noteCall(const CallExpr *CE) {
     CallsOf[Callee->getCanonicalDecl()].push_back({CE, Fn});
 }
 
-void RegionCollector::Impl::noteValueChecks(uint32_t Index, const Pending &P) {
+void RegionCollector::Impl::noteValueChecks(uint32_t Index, const Pending &P,
+                                            SourceLocation At) {
   if (!Fn)
     return;
   const Region &R = Table.regions()[Index];
   for (size_t I = 0; I < R.Items.size() && I < P.Storage.size(); ++I)
     if ((R.Items[I].FillFlags & (FF_SECTION | FF_WHOLE)) && P.Storage[I].Valid &&
         P.Storage[I].Root != StoragePath::thisRoot())
-      ValueChecks.push_back({Index, uint32_t(I), Fn, P.Storage[I]});
+      ValueChecks.push_back({Index, uint32_t(I), Fn, At, P.Storage[I]});
+}
+
+/// The host code of G that can run before At (a construct, or a call that
+/// reaches one) and store what it then copies: in `main`, which runs once,
+/// the statements of its body that begin before At (the one that holds At
+/// with all of it: a loop around At runs its later statements before the
+/// next execution); in any other function the whole body, since a later
+/// call may copy what this one stored after At.
+std::vector<const Stmt *> RegionCollector::Impl::runsBefore(const FunctionDecl *G,
+                                                            SourceLocation At) const {
+  auto *Body = dyn_cast_or_null<CompoundStmt>(G->getBody());
+  if (!Body || !G->isMain() || At.isInvalid())
+    return {G->getBody()};
+  std::vector<const Stmt *> Out;
+  SourceLocation P = SM.getExpansionLoc(At);
+  for (const Stmt *S : Body->body())
+    if (SM.isBeforeInTranslationUnit(SM.getExpansionLoc(S->getBeginLoc()), P))
+      Out.push_back(S);
+  return Out;
 }
 
 /// Whether host code stores computed values into SP, the storage of an
-/// item of function F: in F, in F's callers for a pointer parameter, in
-/// every function for a global.
-bool RegionCollector::Impl::valuesVary(const FunctionDecl *F, const StoragePath &SP,
-                                       unsigned Depth) {
+/// item of function F at At: in F, in F's callers (before their calls) for
+/// a pointer parameter, in every function for a global.
+bool RegionCollector::Impl::valuesVary(const FunctionDecl *F, SourceLocation At,
+                                       const StoragePath &SP, unsigned Depth) {
   auto *Var = dyn_cast<VarDecl>(static_cast<const Decl *>(SP.Root));
   if (!F || !Var)
     return false;
-  auto Stores = [&](const FunctionDecl *G) {
-    return G->getBody() && analyzeHostValueStores({G->getBody()}, Ctx, {SP})[0];
-  };
   if (Var->hasGlobalStorage() && !Var->isStaticLocal())
-    return llvm::any_of(Bodies, Stores);
-  if (Stores(F))
+    return llvm::any_of(Bodies, [&](const FunctionDecl *G) {
+      return G->getBody() && analyzeHostValueStores({G->getBody()}, Ctx, {SP})[0];
+    });
+  if (F->getBody() && analyzeHostValueStores(runsBefore(F, At), Ctx, {SP})[0])
     return true;
   auto *PV = dyn_cast<ParmVarDecl>(Var);
   if (!PV || Depth >= 3 || SP.Steps.empty() || SP.Steps[0] != StoragePath::deref())
@@ -103,7 +124,7 @@ bool RegionCollector::Impl::valuesVary(const FunctionDecl *F, const StoragePath 
   for (const auto &[CE, Caller] : It->second) {
     StoragePath Arg;
     if (Index < CE->getNumArgs() && argumentStorage(CE->getArg(Index), SP, Arg) &&
-        valuesVary(Caller, Arg, Depth + 1))
+        valuesVary(Caller, CE->getBeginLoc(), Arg, Depth + 1))
       return true;
   }
   return false;
@@ -111,7 +132,7 @@ bool RegionCollector::Impl::valuesVary(const FunctionDecl *F, const StoragePath 
 
 void RegionCollector::Impl::finish() {
   for (const ValueCheck &C : ValueChecks)
-    if (valuesVary(C.Fn, C.Storage, 0))
+    if (valuesVary(C.Fn, C.At, C.Storage, 0))
       Table.region(C.Region).Items[C.Item].FillFlags |= FF_HOST_VALUES;
   ValueChecks.clear();
 }

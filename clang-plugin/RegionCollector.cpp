@@ -480,7 +480,7 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
   if (!Added)
     NumItems = std::min(NumItems, Table.regions()[Index].Items.size());
   else
-    noteValueChecks(Index, P);
+    noteValueChecks(Index, P, D->getBeginLoc());
   if (Markers && !insertMarkers(D, Index, P.Addr, NumItems))
     warnUnmarked(D);
   return true;

@@ -351,8 +351,10 @@ private:
   // Host stores of computed values into items with fill facts
   // (HostValues.cpp): noted as the walk goes, decided at the end.
   void noteCall(const CallExpr *CE);
-  void noteValueChecks(uint32_t Index, const Pending &P);
-  bool valuesVary(const FunctionDecl *F, const StoragePath &SP, unsigned Depth);
+  void noteValueChecks(uint32_t Index, const Pending &P, SourceLocation At);
+  std::vector<const Stmt *> runsBefore(const FunctionDecl *G, SourceLocation At) const;
+  bool valuesVary(const FunctionDecl *F, SourceLocation At, const StoragePath &SP,
+                  unsigned Depth);
 
 public:
   void finish();
@@ -387,6 +389,7 @@ private:
   struct ValueCheck {
     uint32_t Region, Item;
     const FunctionDecl *Fn;
+    SourceLocation At; // the construct
     StoragePath Storage;
   };
   std::vector<ValueCheck> ValueChecks;
