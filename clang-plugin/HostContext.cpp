@@ -238,14 +238,16 @@ void RegionCollector::Impl::fillLoopExits(Pending &P) {
 /// the innermost loop's body (and its condition and increment), or, for a
 /// construct in no loop, of the block it is directly in.
 // Items reached through a pointer that host code in Scope (or the loop's
-// Header) stores to: the item is then another buffer from one iteration
+// Header) stores to, or that the loop's body declares: the item is then
+// another buffer from one iteration
 // (or one construct of a row) to the next, whatever addresses the run saw
 // (malloc puts a new buffer where a freed one was), and a `target data`
 // around them would map the pointer's value before the first store.
 static void markBaseStores(Region &R, const std::vector<StoragePath> &Storage,
                            const Stmt *D, const Stmt *Scope,
                            const std::vector<const Stmt *> &Header,
-                           const std::vector<size_t> &Which) {
+                           const std::vector<size_t> &Which, bool LoopBody,
+                           const SourceManager &SM) {
   std::vector<size_t> Own;
   std::vector<StoragePath> Bases;
   for (size_t I : Which) {
@@ -262,6 +264,22 @@ static void markBaseStores(Region &R, const std::vector<StoragePath> &Storage,
   }
   if (Own.empty())
     return;
+  // A pointer declared in the loop's body is a new variable in each
+  // iteration, set by its declaration: before the loop it does not exist.
+  if (LoopBody) {
+    SourceLocation B = SM.getExpansionLoc(Scope->getBeginLoc());
+    SourceLocation E = SM.getExpansionLoc(Scope->getEndLoc());
+    for (size_t K = 0; K < Own.size(); ++K) {
+      auto *V = Bases[K].Root == StoragePath::thisRoot()
+                    ? nullptr
+                    : dyn_cast<VarDecl>(static_cast<const Decl *>(Bases[K].Root));
+      if (!V || !V->hasLocalStorage())
+        continue;
+      SourceLocation L = SM.getExpansionLoc(V->getLocation());
+      if (!SM.isBeforeInTranslationUnit(L, B) && !SM.isBeforeInTranslationUnit(E, L))
+        R.Items[Own[K]].AccessFlags |= IA_BASE_STORED;
+    }
+  }
   std::vector<const Stmt *> Ss(Header.begin(), Header.end());
   Ss.push_back(Scope);
   for (const Stmt *S : Ss) {
@@ -316,7 +334,7 @@ void RegionCollector::Impl::fillHostAccesses(Pending &P, const Stmt *D,
   }
   if (Which.empty())
     return;
-  markBaseStores(R, P.Storage, D, Scope, Header, Which);
+  markBaseStores(R, P.Storage, D, Scope, Header, Which, !Loops.empty(), SM);
   auto *Body = dyn_cast<CompoundStmt>(Scope);
   bool DirectlyIn = Body && Parents.size() >= 2 &&
                     Parents[Parents.size() - 2] == Body;

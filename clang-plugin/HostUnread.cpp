@@ -3,13 +3,17 @@
 // One walk of the function's host code with a stack of the statements
 // around the current one: each reference to the pointer is classified by
 // what encloses it (HostUnread.h lists what may). Source order stands for
-// execution order, which holds in a function without labels once the
-// whole of the outermost loop around the construct counts as "after" it.
+// execution order, which holds in a function without labels that a jump
+// names once the whole of the outermost loop around the construct counts
+// as "after" it (of a buffer allocated anew in each of its iterations: the
+// loops inside the pointer's scope).
 //
 //===----------------------------------------------------------------------===//
 #include "HostUnread.h"
 
+#include "AccessAnalysis.h"
 #include "FreshHost.h"
+#include "RegionTable.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -17,6 +21,7 @@
 #include "clang/AST/OpenMPClause.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtOpenMP.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "clang/Basic/OpenMPKinds.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -79,10 +84,8 @@ public:
     return R && !Unknown && !ReadAfter;
   }
 
-  bool VisitLabelStmt(LabelStmt *) {
-    Unknown = true;
-    return false;
-  }
+  // A label reaches the walk only when no jump names it (hostNeverReadsBack
+  // looks first): a name, not another way in.
 
   bool VisitDeclRefExpr(DeclRefExpr *E) {
     if (E->getDecl()->getCanonicalDecl() != V)
@@ -282,20 +285,82 @@ private:
       }
       if (auto *Del = dyn_cast<CXXDeleteExpr>(P); Del && Del->isArrayForm())
         return;
+      // check(n, x, ref): a function whose body only reads what that
+      // parameter points to, and keeps no copy of the pointer: a read here.
+      if (auto *C = dyn_cast<CallExpr>(P); C && readsOnly(C, E)) {
+        if (after(E->getBeginLoc()))
+          ReadAfter = true;
+        return;
+      }
     }
     Unknown = true;
   }
+
+  /// Whether call C passes E to a pointer parameter of a function whose
+  /// body the translation unit has and which only reads through it (an
+  /// escape or a call nobody can see into counts as a write: analyzeHostAccesses).
+  static bool readsOnly(const CallExpr *C, const DeclRefExpr *E) {
+    const FunctionDecl *FD = C->getDirectCallee();
+    if (!FD || isa<CXXMemberCallExpr>(C) || FD->isVariadic())
+      return false;
+    const FunctionDecl *Body = nullptr;
+    if (!FD->hasBody(Body) || !Body || !Body->getBody()) {
+      const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
+      Body = nullptr;
+      if (!Pattern || !Pattern->hasBody(Body) || !Body || !Body->getBody())
+        return false;
+    }
+    for (unsigned I = 0; I < C->getNumArgs(); ++I) {
+      if (C->getArg(I)->IgnoreParenImpCasts() != E)
+        continue;
+      if (I >= Body->getNumParams() ||
+          !Body->getParamDecl(I)->getType()->isAnyPointerType())
+        return false;
+      ompdp::StoragePath SP = ompdp::StoragePath::ofVariable(Body->getParamDecl(I));
+      SP.Steps.push_back(ompdp::StoragePath::deref());
+      uint32_t A = ompdp::analyzeHostAccesses(Body->getBody(), nullptr, {SP})[0];
+      return A == ompdp::AC_NONE || A == ompdp::AC_READ;
+    }
+    return false;
+  }
 };
 
-bool hasLabel(const Stmt *S) {
+/// The labels of S that a jump may reach: targets of `goto`, and every
+/// label when S has a computed `goto` (a label no jump names is only a
+/// name: `end: return 0;`).
+void jumpTargets(const Stmt *S, llvm::SmallPtrSetImpl<const LabelDecl *> &Out, bool &Computed) {
+  if (!S)
+    return;
+  if (auto *G = dyn_cast<GotoStmt>(S))
+    Out.insert(G->getLabel());
+  else if (auto *A = dyn_cast<AddrLabelExpr>(S))
+    Out.insert(A->getLabel());
+  else if (isa<IndirectGotoStmt>(S))
+    Computed = true;
+  for (const Stmt *C : S->children())
+    jumpTargets(C, Out, Computed);
+}
+
+bool hasLabel(const Stmt *S, const llvm::SmallPtrSetImpl<const LabelDecl *> &Targets,
+              bool Computed) {
   if (!S)
     return false;
-  if (isa<LabelStmt, IndirectGotoStmt>(S))
+  if (auto *L = dyn_cast<LabelStmt>(S); L && (Computed || Targets.count(L->getDecl())))
+    return true;
+  if (isa<IndirectGotoStmt>(S))
     return true;
   for (const Stmt *C : S->children())
-    if (hasLabel(C))
+    if (hasLabel(C, Targets, Computed))
       return true;
   return false;
+}
+
+/// Whether a jump may enter S's statements out of source order.
+bool hasLabel(const Stmt *S) {
+  llvm::SmallPtrSet<const LabelDecl *, 4> Targets;
+  bool Computed = false;
+  jumpTargets(S, Targets, Computed);
+  return hasLabel(S, Targets, Computed);
 }
 
 } // namespace

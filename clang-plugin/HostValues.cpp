@@ -21,6 +21,7 @@
 #include "RegionCollectorImpl.h"
 
 #include "AccessAnalysis.h"
+#include "HostUnread.h"
 
 namespace {
 
@@ -131,6 +132,10 @@ bool RegionCollector::Impl::valuesVary(const FunctionDecl *F, SourceLocation At,
 }
 
 void RegionCollector::Impl::finish() {
+  for (const UnreadCheck &C : UnreadChecks)
+    if (hostNeverReadsBack(C.Fn, C.Var, C.CopyEnd, C.Loop, SM))
+      Table.region(C.Region).Items[C.Item].AccessFlags |= IA_HOST_UNREAD;
+  UnreadChecks.clear();
   for (const ValueCheck &C : ValueChecks)
     if (valuesVary(C.Fn, C.At, C.Storage, 0))
       Table.region(C.Region).Items[C.Item].FillFlags |= FF_HOST_VALUES;

@@ -429,6 +429,7 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
   }
   // Items behind a pointer that each call of the function allocates, and
   // items in the function's own automatic variables (no pointer followed).
+  size_t FirstUnread = UnreadChecks.size();
   for (size_t I = 0; I < R.Items.size() && I < P.Storage.size(); ++I) {
     const StoragePath &SP = P.Storage[I];
     if (!SP.Valid || SP.Root == StoragePath::thisRoot())
@@ -450,8 +451,22 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
                                                     Loops.front()->getEndLoc());
     if (freshHostBuffer(Fn, Var)) {
       R.Items[I].AccessFlags |= IA_FRESH_HOST;
-      if (CopiesBack && hostNeverReadsBack(Fn, Var, stmtRange(D).getEnd(), Outer, SM))
-        R.Items[I].AccessFlags |= IA_HOST_UNREAD;
+      // A buffer allocated anew: a loop that holds the variable's
+      // declaration gets another buffer in each iteration, so its later
+      // iterations read that one, not what this copy brought back. The
+      // loops that repeat the copy on one buffer are those inside the
+      // variable's scope.
+      SourceRange Own;
+      SourceLocation Decl = SM.getExpansionLoc(Var->getLocation());
+      for (const Stmt *L : Loops)
+        if (SM.isBeforeInTranslationUnit(Decl, SM.getExpansionLoc(L->getBeginLoc()))) {
+          Own = SourceRange(L->getBeginLoc(), L->getEndLoc());
+          break;
+        }
+      // Decided at the end of the file, when the functions it calls
+      // (template instances among them) have their bodies.
+      if (CopiesBack)
+        UnreadChecks.push_back({0, uint32_t(I), Fn, Var, stmtRange(D).getEnd(), Own});
       continue;
     }
     // One of pointers the function swaps (a time loop's `tmp = u; u = v;
@@ -475,6 +490,10 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
   size_t NumItems = R.Items.size();
   bool Added = false;
   uint32_t Index = Table.add(std::move(R), Added);
+  for (size_t K = FirstUnread; K < UnreadChecks.size(); ++K)
+    UnreadChecks[K].Region = Index;
+  if (!Added)
+    UnreadChecks.resize(FirstUnread);
   // The same construct seen again in the same function (a macro that
   // expands to it twice at one place) shares its region.
   if (!Added)

@@ -393,6 +393,17 @@ private:
     StoragePath Storage;
   };
   std::vector<ValueCheck> ValueChecks;
+  /// Copies back of buffers each call allocates anew, whose host reads
+  /// (HostUnread.h) are decided at the end too: the functions that read
+  /// them may be template instances made only then.
+  struct UnreadCheck {
+    uint32_t Region, Item;
+    const FunctionDecl *Fn;
+    const VarDecl *Var;
+    SourceLocation CopyEnd;
+    SourceRange Loop;
+  };
+  std::vector<UnreadCheck> UnreadChecks;
   llvm::DenseMap<const FunctionDecl *,
                  std::vector<std::pair<const CallExpr *, const FunctionDecl *>>>
       CallsOf;
