@@ -23,6 +23,7 @@
 #include "clang/AST/StmtOpenMP.h"
 #include "clang/Basic/OpenMPKinds.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/DenseMap.h"
 
 #include <map>
@@ -171,6 +172,9 @@ public:
   /// `a[i] = b[j]`), destination and source: not stores of their own, the
   /// source's values (analyzeHostValueStores follows them).
   std::vector<std::pair<StoragePath, StoragePath>> Copies;
+  /// ValueStores: the parameters of the function being summarised whose
+  /// arguments at the call are constants.
+  llvm::SmallPtrSet<const ParmVarDecl *, 4> ConstParams;
   const Stmt *Skip = nullptr;
   /// Callees being summarised, outermost first (no recursion, a bounded
   /// depth); set when the bound cut an analysis short (its summary is then
@@ -262,6 +266,10 @@ private:
   bool constantValue(const Expr *E) const {
     if (!E || !ValueCtx || E->isValueDependent() || E->isTypeDependent())
       return false;
+    // A parameter whose argument at this call is a constant (`fill(a, 1)`).
+    if (auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+      if (auto *PV = dyn_cast<ParmVarDecl>(R->getDecl()); PV && ConstParams.count(PV))
+        return true;
     Expr::EvalResult R;
     return E->EvaluateAsRValue(R, *ValueCtx) && !R.HasSideEffects;
   }
@@ -911,6 +919,14 @@ bool Walker::summarized(const CallExpr *C, const FunctionDecl *FD) {
   bool SubDevice = DeviceOnly && !InDevice;
   unsigned Mode = (Host ? 1u : 0u) | (SubDevice ? 2u : 0u) | (Definite ? 4u : 0u) |
                   (NoMotion ? 8u : 0u) | (HostValues ? 16u : 0u) | (ValueStores ? 32u : 0u);
+  // Stores of computed values: which scalar arguments are constants here
+  // (the first 20 parameters), a summary for each pattern.
+  unsigned ConstArgs = 0;
+  if (ValueStores)
+    for (unsigned I = 0; I < C->getNumArgs() && I < Body->getNumParams() && I < 20; ++I)
+      if (!Body->getParamDecl(I)->getType()->isAnyPointerType() && constantValue(C->getArg(I)))
+        ConstArgs |= 1u << I;
+  Mode |= ConstArgs << 6;
   SummaryKey Key{&Def->getASTContext(), Def, Mode};
   auto Found = summaries().find(Key);
   CallSummary Sum;
@@ -925,6 +941,9 @@ bool Walker::summarized(const CallExpr *C, const FunctionDecl *FD) {
     Sub.HostValues = HostValues;
     Sub.ValueStores = ValueStores;
     Sub.ValueCtx = ValueCtx;
+    for (unsigned I = 0; I < 20; ++I)
+      if (ConstArgs >> I & 1u)
+        Sub.ConstParams.insert(Body->getParamDecl(I));
     Sub.Stack = Stack;
     Sub.Stack.push_back(Def);
     Sub.stmt(Body->getBody());

@@ -27,6 +27,7 @@
 // RUN: FileCheck %s --check-prefix=REPORT < %t/before.txt
 // RUN: FileCheck %s --check-prefix=REPORT-G < %t/before.txt
 // RUN: FileCheck %s --check-prefix=REPORT-C < %t/before.txt
+// RUN: FileCheck %s --check-prefix=REPORT-Q < %t/before.txt
 // RUN: cd %t && %ompdp fix --apply before.json | FileCheck %s --check-prefix=APPLY
 // RUN: cd %t && %clang-ompdp prog.c -o after
 // RUN: cd %t && %ompdp run --format=json -o after.json -- ./after > after.out
@@ -49,13 +50,18 @@ void zero(float *m, int n) {
     *(m + i) = 0.0;
 }
 
-void solve(float *b, float *m, float *w, float *c, int n, double *out) {
+void set_all(float *v, float x, int n) {
+  for (int i = 0; i < n; ++i)
+    v[i] = x;
+}
+
+void solve(float *b, float *m, float *w, float *c, float *k, float *q, int n, double *out) {
   double s = 0;
-#pragma omp target data map(to: b[0:n], m[0:n], w[0:n], g[0:N], c[0:n])
+#pragma omp target data map(to: b[0:n], m[0:n], w[0:n], g[0:N], c[0:n], k[0:n], q[0:n])
   {
 #pragma omp target teams distribute parallel for map(tofrom: s) reduction(+: s)
     for (int i = 0; i < n; ++i)
-      s += b[i % 8] + m[i] + w[i] + g[i] + c[i];
+      s += b[i % 8] + m[i] + w[i] + g[i] + c[i] + k[i] + q[i];
   }
   *out = s;
 }
@@ -64,6 +70,7 @@ int main(int argc, char **argv) {
   float *b = malloc(N * sizeof(float)), *m = malloc(N * sizeof(float));
   float *w = malloc(N * sizeof(float)), *c = malloc(N * sizeof(float));
   float *tmp = calloc(N, sizeof(float));
+  float *k = malloc(N * sizeof(float)), *q = malloc(N * sizeof(float));
   if (m == NULL || !w) // looks at the pointers: stores nothing
     return 1;
   if (argc > 1) {
@@ -83,10 +90,12 @@ int main(int argc, char **argv) {
   for (int i = 0; i < N; ++i)
     g[i] = argc - 1;
   memcpy(c, tmp, N * sizeof(float));
+  set_all(k, 2.5f, N);
+  set_all(q, (float)(argc - 1) + 2.0f, N);
   zero(m, N);
   memset(w, 0, N * sizeof(float));
   double out = 0;
-  solve(b, m, w, c, N, &out);
+  solve(b, m, w, c, k, q, N, &out);
   for (int i = 0; i < N; ++i) // after the offload: not what it copied
     w[i] = i * 0.5f;
   printf("sum=%.1f last=%.1f\n", out, w[N - 1]);
@@ -95,6 +104,8 @@ int main(int argc, char **argv) {
   free(w);
   free(c);
   free(tmp);
+  free(k);
+  free(q);
   return 0;
 }
 
@@ -109,18 +120,22 @@ void read_values(FILE *fp, float *v, int n) {
 // DUMP: item 2: to 'w[0:n]' {{.*}} fill 'float' x4 [0:n] scalar{{$}}
 // DUMP: item 3: to 'g[0:N]' {{.*}} fill 'float' x4 [0:N] scalar host-values
 // DUMP: item 4: to 'c[0:n]' {{.*}} fill 'float' x4 [0:n] scalar host-values
+// DUMP: item 5: to 'k[0:n]' {{.*}} fill 'float' x4 [0:n] scalar{{$}}
+// DUMP: item 6: to 'q[0:n]' {{.*}} fill 'float' x4 [0:n] scalar host-values
 
 // REPORT: single_value_transfer {{.*}}prog.c:[[#]]:1 in solve
 // REPORT-NEXT: variable: b clause: map(to: {{.*}})
 // REPORT-NEXT: verdict: advice
 // REPORT: No rewrite: host code stores values into `b` that the compiler cannot evaluate (read from input or computed), so that every copy held one value repeated in this run does not mean it will with other inputs, and a fill would then give the device wrong data.
+// REPORT-Q: No rewrite: host code stores values into `q` that the compiler cannot evaluate (read from input or computed), so that every copy held one value repeated in this run does not mean it will with other inputs, and a fill would then give the device wrong data.
 // REPORT-C: No rewrite: host code stores values into `c` that the compiler cannot evaluate (read from input or computed), so that every copy held only zeros in this run does not mean it will with other inputs, and a fill would then give the device wrong data.
 // REPORT-G: No rewrite: host code stores values into `g` that the compiler cannot evaluate (read from input or computed), so that every copy held only zeros in this run does not mean it will with other inputs, and a fill would then give the device wrong data.
 
 // APPLY: prog.c: 2 edit(s) applied
 
 // PROOF: rewrites: 1 for {{[0-9]+}} finding(s)
-// PROOF-NEXT: transfers: 7 -> 5 (removed 2, predicted 2)
+// PROOF-NEXT: transfers: 9 -> 6 (removed 3, predicted 3)
 // PROOF-DAG: gone: zero_transfer of m: yes
 // PROOF-DAG: gone: zero_transfer of w: yes
+// PROOF-DAG: gone: single_value_transfer of k: yes
 // PROOF: OK
