@@ -1401,9 +1401,13 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
    * copies back; no_copy_back[site] says so to the fill. */
   size_t *narrowed = calloc(facts->num_sites ? facts->num_sites : 1, sizeof(*narrowed));
   unsigned char *no_copy_back = calloc(facts->num_sites ? facts->num_sites : 1, 1);
+  /* backs_go[site]: finding + 1 whose overbroad rewrite drops every copy
+   * back there, because the host never reads what they bring. */
+  size_t *backs_go = calloc(facts->num_sites ? facts->num_sites : 1, sizeof(*backs_go));
   c.no_copy_back = no_copy_back;
   c.claimed = removal;
-  if (!removal || !copies_in_go || !narrowed || !no_copy_back) {
+  if (!removal || !copies_in_go || !narrowed || !no_copy_back || !backs_go) {
+    free(backs_go);
     free(removal);
     free(copies_in_go);
     free(narrowed);
@@ -1510,6 +1514,8 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
         removal[si - 1] = i + 1;
       if (overwritten)
         copies_in_go[si - 1] = 1;
+      if (narrow_rule == OMPDP_OVERBROAD_UNREAD)
+        backs_go[si - 1] = i + 1;
     }
   /* A small object that a kernel only reads, mapped `to` (no copy back
    * to narrow, so no overbroad finding) and allocated and sent at every
@@ -1558,6 +1564,22 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
       continue;
     ompdp_rewrite_t *rw = ompdp_finding_add_rewrite(f, src->kind);
     if (!rw || ompdp_rewrite_copy(rw, src))
+      rc = -1;
+  }
+  /* Copies back that nobody reads go with the overbroad rewrite that drops
+   * them: the site's duplicate copies back (the same bytes again) show it
+   * too, instead of a verdict on a copy the rewrite removes. */
+  for (size_t i = 0; i < r->num_findings && !rc; ++i) {
+    ompdp_finding_t *f = &r->findings[i];
+    uint32_t si = site_index(&c, f);
+    if (!si || !backs_go[si - 1] || backs_go[si - 1] == i + 1 || f->num_rewrites ||
+        f->kind != OMPDP_FK_DUPLICATE_TRANSFER || !f->ops.known ||
+        !f->ops.c[OMPDP_OC_D2H].count || f->ops.c[OMPDP_OC_H2D].count ||
+        f->ops.c[OMPDP_OC_D2D].count)
+      continue;
+    const ompdp_finding_t *by = &r->findings[backs_go[si - 1] - 1];
+    ompdp_rewrite_t *rw = ompdp_finding_add_rewrite(f, by->rewrites[by->num_rewrites - 1].kind);
+    if (!rw || ompdp_rewrite_copy(rw, &by->rewrites[by->num_rewrites - 1]))
       rc = -1;
   }
   /* Several zero-filled items of one construct, several implicit items
@@ -1638,6 +1660,7 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
   free(copies_in_go);
   free(narrowed);
   free(no_copy_back);
+  free(backs_go);
   free(c.by_site);
   return rc;
 }

@@ -106,6 +106,10 @@ int main(void) {
 // TABLE: tofrom 'v[0:N]' {{.*}} fresh-host clause-bytes
 // TABLE: update from 'u[0:N]' {{.*}} fresh-host host-unread clause-bytes
 
+// The duplicate copy back of `u` (bytes another copy brought) shows the
+// overbroad rewrite that drops it, in full, before its own finding:
+// REPORT: variable: u  clause: from(u[0:N])
+// REPORT: rewrite (remove_item): remove `u[0:N]` from `target update` at prog.c:{{[0-9]+}}: the host never reads what it copies back {{.*}}[saves {{.*}}: 4 transfers (128.0 KiB), 0 allocations]
 // REPORT: Overbroad maps:
 // REPORT-DAG: overbroad_map  prog.c:[[#LR:]]:1 in main  count=1 bytes=32.0 KiB
 // REPORT-DAG: variable: r  clause: map(from: r[0:N], s[0:N], t[0:N], q[0:N])
@@ -117,7 +121,7 @@ int main(void) {
 // REPORT-DAG: overbroad_map  prog.c:{{[0-9]+}}:1 in main  count=4 bytes=128.0 KiB
 // REPORT-DAG: variable: u  clause: from(u[0:N])
 // REPORT-DAG: suggestion: the host never reads {{.*}}: remove it from the `target update`
-// REPORT-DAG: rewrite (remove_item): remove `u[0:N]` from `target update` at prog.c:{{[0-9]+}}: the host never reads what it copies back {{.*}}[saves {{.*}}: 4 transfers (128.0 KiB), 0 allocations]
+// REPORT-DAG: rewrite (remove_item): the one shown above for duplicate_transfer of `u`
 
 // OVER-COUNT-3: {{^}}overbroad_map
 // NOTOVER-NOT: variable: {{[stvq]}}

@@ -8,7 +8,8 @@
 // iteration reads another buffer under the same name, so the loop does not
 // make the earlier reads "after" the copy. An unused label at the end of
 // main is a name, not a way in. The copy back is overbroad and mapped
-// `alloc`; applied, rebuilt, rerun: same output, the copies back gone.
+// `alloc` (its duplicate copies back, the same bytes again, show that
+// rewrite too); applied, rebuilt, rerun: same output, the copies back gone.
 // `want`, allocated once before the loop, is kept on the device around
 // it. No `target data` is offered around the loop for the others: each
 // pointer is declared in the loop's body (base-stored), a new variable in
@@ -88,7 +89,8 @@ done:
 // NOTOVER-NOT: variable: {{kept|lent}}
 // FIXED: {{^}}  #pragma omp target data map(to: want[0:C]){{$}}
 // FIXED: {{^}}#pragma omp target data map(from: kept[0:C], lent[0:C]) map(alloc: sum[0:C]) map(to: want[0:C]){{$}}
-// PROOF: rewrites: 2 for 4 finding(s)
+// PROOF: rewrites: 2 for 5 finding(s)
 // PROOF-NEXT: transfers: 15 -> 10 (removed 5, predicted 5)
+// PROOF: gone: duplicate_transfer of sum: yes
 // PROOF: gone: overbroad_map of sum: yes
 // PROOF-NEXT: OK
