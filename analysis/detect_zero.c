@@ -30,6 +30,7 @@
 
 #include "ompdp/content_hash.h"
 #include "single_value.h"
+#include "verdict.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -297,12 +298,14 @@ const ompdp_detection_t ompdp_detect_zero = {
                .aux = OMPDP_AUX_NONE,
                .rewrite = OMPDP_RR_ALLOC_AND_FILL,
                .rewrites = 1u << OMPDP_RK_ALLOC_AND_FILL,
+               .verdict = ompdp_verdict_fill_values,
                .routine_text = zero_routine_text},
               {.kind = OMPDP_FK_SINGLE_VALUE_TRANSFER,
                .transfer_devices = 1,
                .aux = OMPDP_AUX_NONE,
                .rewrite = OMPDP_RR_ALLOC_AND_FILL,
                .rewrites = 1u << OMPDP_RK_ALLOC_AND_FILL,
+               .verdict = ompdp_verdict_fill_values,
                .routine_text = single_routine_text}},
     .num_kinds = 2,
     .create = zero_new,

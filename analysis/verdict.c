@@ -216,6 +216,7 @@ static void gather(const ompdp_plan_t *p, const uint32_t *order, const ompdp_fin
     }
   }
   v->host_written = (it.access_flags & OMPDP_IA_HOST_WRITTEN) != 0;
+  v->host_values = (it.fill_flags & OMPDP_FILL_HOST_VALUES) != 0;
   v->copy_of_other = (it.access_flags & OMPDP_IA_COPY_OF_OTHER) != 0;
   v->local_reduction = (it.access_flags & OMPDP_IA_REDUCTION) &&
                        (it.access_flags & OMPDP_IA_AUTOMATIC) && it.loop_kind == OMPDP_LK_NONE;
@@ -323,6 +324,16 @@ ompdp_verdict_t ompdp_verdict_repeated_alloc(const ompdp_finding_t *f,
   return in->local_reduction ? OMPDP_V_NECESSARY : OMPDP_V_ADVICE;
 }
 
+/* Zeros, or one value repeated, in every copy: a fill on the device saves
+ * the copy only if the host holds that for every input. Where host code
+ * stores computed values there (read from input, computed), the copy
+ * carries what it computed, equal this time: needed. */
+ompdp_verdict_t ompdp_verdict_fill_values(const ompdp_finding_t *f,
+                                          const ompdp_verdict_facts_t *in) {
+  (void)f;
+  return in->host_values ? OMPDP_V_NECESSARY : OMPDP_V_ADVICE;
+}
+
 ompdp_verdict_t ompdp_verdict_decide(const ompdp_finding_t *f, const ompdp_verdict_facts_t *in) {
   if (f->num_rewrites)
     return OMPDP_V_FIX;
@@ -349,7 +360,15 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
   const char *v = f->variable ? f->variable : "the data";
   switch (f->verdict) {
   case OMPDP_V_NECESSARY:
-    if (f->kind == OMPDP_FK_REPEATED_ALLOC && in->local_reduction)
+    if ((f->kind == OMPDP_FK_ZERO_TRANSFER || f->kind == OMPDP_FK_SINGLE_VALUE_TRANSFER) &&
+        in->host_values)
+      snprintf(buf, sizeof(buf),
+               "no saving: host code stores values into %s that the compiler cannot evaluate "
+               "(read from input or computed), so the %s this run copied can be other values "
+               "with other inputs, and the copy is how the device gets them; a fill on the "
+               "device would give it wrong data then",
+               v, f->kind == OMPDP_FK_ZERO_TRANSFER ? "zeros" : "single value");
+    else if (f->kind == OMPDP_FK_REPEATED_ALLOC && in->local_reduction)
       snprintf(buf, sizeof(buf),
                "no saving: %s is the kernel's reduction variable and a local of its function, "
                "so each call has its own, and each launch needs it on the device and its "

@@ -61,6 +61,9 @@ typedef struct ompdp_verdict_facts {
   uint64_t site_h2d; /* the copies in at the finding's site, used or not */
   int local_reduction; /* the item is its kernel's reduction variable and an automatic
                           variable of a function with no loop around the construct */
+  int host_values;   /* host code stores values the compiler cannot evaluate into the
+                        item (OMPDP_FILL_HOST_VALUES): what one run copied says nothing
+                        of other inputs */
 } ompdp_verdict_facts_t;
 
 /* The verdict of finding f (its kind, rewrites, and for a duplicate
@@ -74,6 +77,8 @@ ompdp_verdict_t ompdp_verdict_round_trip(const ompdp_finding_t *f,
                                          const ompdp_verdict_facts_t *v);
 ompdp_verdict_t ompdp_verdict_repeated_alloc(const ompdp_finding_t *f,
                                              const ompdp_verdict_facts_t *v);
+ompdp_verdict_t ompdp_verdict_fill_values(const ompdp_finding_t *f,
+                                          const ompdp_verdict_facts_t *v);
 
 /* Gives every finding of r its verdict from plan (the report's, before the
  * planner drops it; NULL or absent: fix or advice by the rewrites alone),

@@ -109,6 +109,19 @@ static void test_necessary(void) {
   CHECK(ompdp_verdict_decide(&r, &v) == OMPDP_V_NECESSARY);
   v.host_reads = 0;
   CHECK(ompdp_verdict_decide(&r, &v) == OMPDP_V_ADVICE);
+  /* Zeros (or one value) in every copy, of an item the host stores
+   * computed values into: the copy carries them, needed; else advice. */
+  ompdp_finding_t zt = {.kind = OMPDP_FK_ZERO_TRANSFER, .count = 1};
+  ompdp_finding_t sv = {.kind = OMPDP_FK_SINGLE_VALUE_TRANSFER, .count = 1};
+  v = Facts;
+  CHECK(ompdp_verdict_decide(&zt, &v) == OMPDP_V_ADVICE);
+  CHECK(ompdp_verdict_decide(&sv, &v) == OMPDP_V_ADVICE);
+  v.host_values = 1;
+  CHECK(ompdp_verdict_decide(&zt, &v) == OMPDP_V_NECESSARY);
+  CHECK(ompdp_verdict_decide(&sv, &v) == OMPDP_V_NECESSARY);
+  /* ... and never a verdict on a repeat of another kind. */
+  ompdp_finding_t rt = {.kind = OMPDP_FK_ROUND_TRIP, .count = 2};
+  CHECK(ompdp_verdict_decide(&rt, &v) == OMPDP_V_ADVICE);
 }
 
 static void test_coincidence(void) {
