@@ -672,12 +672,68 @@ static int elsewhere(const ompdp_rw_plan_t *c, const kept_t *k, const ompdp_regi
   }
   if (found != a->ExternArgs) {
     ompdp_sb_printf(why,
-                    "the statement at %s:%" PRIu32 " passes `%s` to calls of functions "
-                    "defined in other files that the run did not record",
+                    "the statement at %s:%" PRIu32 " passes `%s` to a function defined in "
+                    "another file in which no construct ran, so the run has no record of what "
+                    "its host code does with it",
                     ompdp_rw_basename(call->file), a->Line, arg->variable);
     return -1;
   }
   return 1;
+}
+
+/* Whether a and b are the same text but for blanks. */
+static int same_words(const char *a, const char *b) {
+  for (;;) {
+    while (*a == ' ' || *a == '\t')
+      ++a;
+    while (*b == ' ' || *b == '\t')
+      ++b;
+    if (*a != *b)
+      return 0;
+    if (!*a)
+      return 1;
+    ++a;
+    ++b;
+  }
+}
+
+/* Every construct that maps k's data names, at its call, the section kept
+ * (expr, the largest the run saw, in the caller's words): 0, or -1 with the
+ * reason in why. A section of another length, or that starts elsewhere,
+ * may be larger in another run, where its map would find the data only
+ * partly present; one whose size the run saw equal but that the caller's
+ * words cannot write is taken as the same, as for one function. */
+static int same_sections(const ompdp_rw_plan_t *c, const kept_t *k, const char *expr,
+                         ompdp_strbuf_t *why) {
+  for (size_t i = 0; i < k->n; ++i) {
+    const ompdp_rw_site_t *s = &c->facts->sites[k->sites[i]];
+    ompdp_region_info_t it;
+    if (s->item < 0 || ompdp_plan_describe(c->facts, s->region, s->item, &it) ||
+        it.construct == OMPDP_CK_TARGET_UPDATE || !ompdp_rw_explicit_item(&it) ||
+        !(it.access_flags & OMPDP_IA_PARAMS_ONLY))
+      continue;
+    ompdp_rw_items_t ri;
+    if (ompdp_rw_load_region(c, s->call, &ri))
+      continue;
+    const char *params = ri.items[0].extern_callee ? it.fn_parameters : ri.items[0].parameters;
+    ompdp_strbuf_t no = {0};
+    char *w = ompdp_rw_in_caller_words(it.expr, params, &ri, &no);
+    int differ = w ? !same_words(w, expr) : s->alloc_bytes != k->size;
+    if (differ)
+      ompdp_sb_printf(why,
+                      "%s() maps `%s` (%s:%" PRIu32 "), which is `%s` at its call, but the "
+                      "section kept would be `%s`: which of two different sections is larger "
+                      "may change from one run to the next, and a map that finds its data "
+                      "only partly present fails",
+                      it.function, it.expr, ompdp_rw_basename(it.file), it.line,
+                      w ? w : "(not written with the call's arguments)", expr);
+    free(w);
+    free(no.d);
+    free(ri.items);
+    if (differ)
+      return -1;
+  }
+  return 0;
 }
 
 /* The rewrite for kept buffer k, into rw (zeroed): 0, or -1 with the reason
@@ -689,6 +745,10 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
   char *expr = ompdp_rw_in_caller_words(k->outer->expr, call->parameters, &k->call_ri, why);
   if (!expr)
     return -1;
+  if (same_sections(c, k, expr, why)) {
+    free(expr);
+    return -1;
+  }
   int rc = -1;
   ompdp_host_access_t *between = NULL; /* calls in a row: the host code between them */
   ompdp_host_access_t *others = NULL; /* the host uses left for the rules below */
