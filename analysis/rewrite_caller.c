@@ -657,10 +657,10 @@ static int elsewhere(const ompdp_rw_plan_t *c, const kept_t *k, const ompdp_regi
                         "(none of its constructs ran, or its file was built without the ompdp "
                         "plugin), so ompdp cannot tell what its host code does with the data");
       else if (use == 'm') {
-        ompdp_sb_puts(why, "whose ");
+        ompdp_sb_puts(why, "which maps ");
         put_param(why, ci->parameters, j);
-        ompdp_sb_puts(why, " its constructs map, but the run saw none of them map this data "
-                           "there, so ompdp cannot tell how they would map it");
+        ompdp_sb_puts(why, " in constructs none of which the run saw map this data in that "
+                           "call, so ompdp cannot tell how they would map it");
       } else {
         ompdp_sb_puts(why, "whose host code uses ");
         put_param(why, ci->parameters, j);
