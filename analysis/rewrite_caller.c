@@ -697,40 +697,89 @@ static int same_words(const char *a, const char *b) {
   }
 }
 
+/* The length of the first array section of text (`a[lo:len]...`): its
+ * bytes [*b, *e); 0 when text has no section with a length. */
+static int section_length(const char *text, size_t *b, size_t *e) {
+  const char *o = strchr(text, '[');
+  if (!o)
+    return 0;
+  int depth = 0;
+  const char *colon = NULL;
+  for (const char *q = o + 1; *q; ++q) {
+    if (*q == '[' || *q == '(')
+      ++depth;
+    else if ((*q == ']' || *q == ')') && depth)
+      --depth;
+    else if (*q == ':' && !depth && !colon && q[1] != ':' && q[-1] != ':')
+      colon = q;
+    else if (*q == ']' && !depth) {
+      if (!colon)
+        return 0;
+      *b = (size_t)(colon + 1 - text);
+      *e = (size_t)(q - text);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Whether section a and b (in the caller's words) differ only in the
+ * length of their first dimension: the same variable, lower bound and
+ * other dimensions. */
+static int only_length_differs(const char *a, const char *b) {
+  size_t ab, ae, bb, be;
+  if (!section_length(a, &ab, &ae) || !section_length(b, &bb, &be) || ab != bb ||
+      strncmp(a, b, ab) || strcmp(a + ae, b + be))
+    return 0;
+  return 1;
+}
+
 /* Every construct that maps k's data names, at its call, the section kept
- * (expr, the largest the run saw, in the caller's words): 0, or -1 with the
- * reason in why. A section of another length, or that starts elsewhere,
- * may be larger in another run, where its map would find the data only
- * partly present; one whose size the run saw equal but that the caller's
- * words cannot write is taken as the same, as for one function. */
+ * (expr, the largest the run saw, in the caller's words), or one that
+ * differs from it only in its length: 0, with those others' words in also
+ * (for the rewrite's assumption: the kept section holds them, as it did in
+ * the run); or -1 with the reason in why. Another start, or a section the
+ * caller's words cannot write whose size the run saw differ, could leave a
+ * map that finds its data only partly present, which fails; one whose size
+ * the run saw equal is taken as the same, as for one function. */
 static int same_sections(const ompdp_rw_plan_t *c, const kept_t *k, const char *expr,
-                         ompdp_strbuf_t *why) {
+                         ompdp_strbuf_t *also, ompdp_strbuf_t *why) {
   for (size_t i = 0; i < k->n; ++i) {
     const ompdp_rw_site_t *s = &c->facts->sites[k->sites[i]];
     ompdp_region_info_t it;
     if (s->item < 0 || ompdp_plan_describe(c->facts, s->region, s->item, &it) ||
-        it.construct == OMPDP_CK_TARGET_UPDATE || !ompdp_rw_explicit_item(&it) ||
-        !(it.access_flags & OMPDP_IA_PARAMS_ONLY))
+        it.construct == OMPDP_CK_TARGET_UPDATE || !ompdp_rw_explicit_item(&it))
       continue;
     ompdp_rw_items_t ri;
     if (ompdp_rw_load_region(c, s->call, &ri))
       continue;
     const char *params = ri.items[0].extern_callee ? it.fn_parameters : ri.items[0].parameters;
     ompdp_strbuf_t no = {0};
-    char *w = ompdp_rw_in_caller_words(it.expr, params, &ri, &no);
-    int differ = w ? !same_words(w, expr) : s->alloc_bytes != k->size;
-    if (differ)
+    char *w = (it.access_flags & OMPDP_IA_PARAMS_ONLY)
+                  ? ompdp_rw_in_caller_words(it.expr, params, &ri, &no)
+                  : NULL;
+    int bad = 0;
+    if (!w)
+      bad = s->alloc_bytes != k->size;
+    else if (!same_words(w, expr)) {
+      if (only_length_differs(w, expr)) {
+        if (!also->len || !strstr(also->d, w))
+          ompdp_sb_printf(also, "%s`%s`", also->len ? ", " : "", w);
+      } else {
+        bad = 1;
+      }
+    }
+    if (bad)
       ompdp_sb_printf(why,
-                      "%s() maps `%s` (%s:%" PRIu32 "), which is `%s` at its call, but the "
-                      "section kept would be `%s`: which of two different sections is larger "
-                      "may change from one run to the next, and a map that finds its data "
-                      "only partly present fails",
-                      it.function, it.expr, ompdp_rw_basename(it.file), it.line,
-                      w ? w : "(not written with the call's arguments)", expr);
+                      "%s() maps `%s` (%s:%" PRIu32 "), which is %s%s%s at its call, and the "
+                      "section kept would be `%s`: a map that finds its data only partly "
+                      "present fails",
+                      it.function, it.expr, ompdp_rw_basename(it.file), it.line, w ? "`" : "",
+                      w ? w : "not written with the call's arguments", w ? "`" : "", expr);
     free(w);
     free(no.d);
     free(ri.items);
-    if (differ)
+    if (bad)
       return -1;
   }
   return 0;
@@ -745,8 +794,10 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
   char *expr = ompdp_rw_in_caller_words(k->outer->expr, call->parameters, &k->call_ri, why);
   if (!expr)
     return -1;
-  if (same_sections(c, k, expr, why)) {
+  ompdp_strbuf_t also = {0}; /* sections of other lengths kept in this one */
+  if (same_sections(c, k, expr, &also, why)) {
     free(expr);
+    free(also.d);
     return -1;
   }
   int rc = -1;
@@ -988,11 +1039,15 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
   put_functions(&a, k, " or in ");
   ompdp_sb_printf(&a, " reaches `%s` through another pointer (the compiler follows `%s` itself)",
                   arg->variable, arg->variable);
+  if (also.len)
+    ompdp_sb_printf(&a, "; `%s` holds the other sections the calls map (%s), as it did in the run",
+                    expr, also.d);
   rw->description = ompdp_sb_take(&d);
   rw->assumption = ompdp_sb_take(&a);
   rc = rw->description && rw->assumption ? 0 : -1;
 out:
   free(expr);
+  free(also.d);
   free(between);
   free(others);
   return rc;

@@ -24,8 +24,10 @@
 // total(), whose host code sums its `x`; RELAY to relay(), which passes it
 // on to a function of another file (it escapes); BUMP to bump(), whose
 // kernel writes its `to` item; PEEK to peek(), which has no construct, so
-// the run has no record of its definition. Each keeps `a`'s copies, and
-// says why in one sentence. Applied, rebuilt, rerun (the default and
+// the run has no record of its definition; SHIFT to shift(), which maps a
+// section that starts elsewhere, other data to the run, so each call's
+// map of `a` is one the other function's construct never made. Each
+// keeps `a`'s copies, and says why in one sentence. Applied, rebuilt, rerun (the default and
 // TWOCALLS): same output, the copies removed as predicted.
 //
 // REQUIRES: plugin
@@ -58,6 +60,8 @@
 // RUN: cd %t.s && %ompdp run -- ./bump 2>&1 > /dev/null | FileCheck %s --check-prefixes=BUMP,KEPT
 // RUN: cd %t.s && %clang-ompdp -DPEEK -c prog.c -o main.o && %clang-ompdp main.o callee.o -o peek
 // RUN: cd %t.s && %ompdp run -- ./peek 2>&1 > /dev/null | FileCheck %s --check-prefixes=PEEK,KEPT
+// RUN: cd %t.s && %clang-ompdp -DSHIFT -c prog.c -o main.o && %clang-ompdp main.o callee.o -o shift
+// RUN: cd %t.s && %ompdp run -- ./shift 2>&1 > /dev/null | FileCheck %s --check-prefixes=SHIFT,KEPT
 // RUN: rm -rf %t.w && mkdir -p %t.w && cp %s %t.w/prog.c
 // RUN: cd %t.w && %clang-ompdp -DCALLEE -c prog.c -o callee.o && %clang-ompdp -DTWOCALLS -c prog.c -o main.o && %clang-ompdp main.o callee.o -o before
 // RUN: cd %t.w && %ompdp run --format=json -o before.json -- ./before > before.out
@@ -117,6 +121,12 @@ void peek(const float *x, int n) {
   (void)x;
   (void)n;
 }
+
+void shift(int n, const float *x, float *w) {
+#pragma omp target teams distribute parallel for map(to: x[1:n - 1]) map(tofrom: w[0:n])
+  for (int i = 0; i < n - 1; ++i)
+    w[i] += x[i + 1];
+}
 #else
 #if defined(SWAPPED)
 void axpy(int n, const float *y, float *x);
@@ -130,6 +140,7 @@ double total(int n, const float *x, float *w);
 void relay(int n, const float *x, float *w);
 void bump(int n, float *x);
 void peek(const float *x, int n);
+void shift(int n, const float *x, float *w);
 
 void stash(const float *x, int n) {
   (void)x;
@@ -142,7 +153,8 @@ int main(void) {
     a[i] = (float)(i % 7);
     b[i] = 1.0f;
   }
-#if defined(TWOCALLS) || defined(SUMS) || defined(RELAY) || defined(BUMP) || defined(PEEK)
+#if defined(TWOCALLS) || defined(SUMS) || defined(RELAY) || defined(BUMP) || defined(PEEK) || \
+    defined(SHIFT)
   float *z = calloc(N, sizeof(float));
   double s = 0;
   for (int r = 0; r < 6; ++r) {
@@ -155,6 +167,8 @@ int main(void) {
     bump(N, a);
 #elif defined(PEEK)
     peek(a, N);
+#elif defined(SHIFT)
+    shift(N, a, z);
 #else
     scale(N, a, z);
 #endif
@@ -200,4 +214,5 @@ int main(void) {
 // RELAY: No rewrite: the call at prog.c:[[#]] passes `a` to relay(), whose host code uses its parameter `x` (or the compiler cannot tell that it does not), and would not see the data kept on the device.
 // BUMP: No rewrite: the region at prog.c:[[#]] writes this `to` item, so each call must start from the host's copy.
 // PEEK: No rewrite: the statement at prog.c:[[#]] passes `a` to a function defined in another file in which no construct ran, so the run has no record of what its host code does with it.
+// SHIFT: No rewrite: the call at prog.c:[[#]] passes `a` to {{axpy|shift}}(), which maps its parameter `x` in constructs none of which the run saw map this data in that call, so ompdp cannot tell how they would map it.
 // KEPT-NOT: keep `a[0:N]`
