@@ -723,10 +723,7 @@ static int section_length(const char *text, size_t *b, size_t *e) {
   return 0;
 }
 
-/* Whether section a and b (in the caller's words) differ only in the
- * length of their first dimension: the same variable, lower bound and
- * other dimensions. */
-static int only_length_differs(const char *a, const char *b) {
+int ompdp_rw_only_length_differs(const char *a, const char *b) {
   size_t ab, ae, bb, be;
   if (!section_length(a, &ab, &ae) || !section_length(b, &bb, &be) || ab != bb ||
       strncmp(a, b, ab) || strcmp(a + ae, b + be))
@@ -762,7 +759,7 @@ static int same_sections(const ompdp_rw_plan_t *c, const kept_t *k, const char *
     if (!w)
       bad = s->alloc_bytes != k->size;
     else if (!same_words(w, expr)) {
-      if (only_length_differs(w, expr)) {
+      if (ompdp_rw_only_length_differs(w, expr)) {
         if (!also->len || !strstr(also->d, w))
           ompdp_sb_printf(also, "%s`%s`", also->len ? ", " : "", w);
       } else {

@@ -216,6 +216,11 @@ char *ompdp_rw_in_caller_words(const char *text, const char *params, const ompdp
  * parameters) does on the host with its parameter at pos: 'u' never names
  * it, 'm' only in OpenMP clauses and device code, '-' else; 0 when no
  * definition is recorded (rewrite_caller.c). */
+/* Whether array sections a and b (as written) differ only in the length
+ * of their first dimension: the same variable, lower bound and other
+ * dimensions (`a[0:n]`, `a[0:(n / 2)]`), so that the longer holds the
+ * shorter (rewrite_caller.c). */
+int ompdp_rw_only_length_differs(const char *a, const char *b);
 char ompdp_rw_callee_param_use(const ompdp_plan_t *p, const char *callee, size_t nparams,
                                size_t pos);
 int ompdp_rw_row_resident_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, const size_t *removed);

@@ -13,7 +13,8 @@
 |* another file: kept when other()'s own table (region 6, FnParamUses) says
 |* it never names that parameter, refused when it uses it, names it only in
 |* constructs the run did not see map `a`, or has no record; the lookup of
-|* a definition's letter (the least of several definitions).
+|* a definition's letter (the least of several definitions); which sections
+|* differ only in their length.
 |*
 \*===----------------------------------------------------------------------===*/
 #define _POSIX_C_SOURCE 200809L
@@ -471,8 +472,23 @@ static void test_param_use(void) {
   CHECK(ompdp_rw_callee_param_use(&p, "f", 2, 0) == 0);
 }
 
+/* Sections kept as the longest: only their first length differs. */
+static void test_lengths(void) {
+  CHECK(ompdp_rw_only_length_differs("a[0:n]", "a[0:(n / 2)]"));
+  CHECK(ompdp_rw_only_length_differs("s.a[lo:n][0:m]", "s.a[lo:k][0:m]"));
+  CHECK(ompdp_rw_only_length_differs("a[f(i, j):n]", "a[f(i, j):m]"));
+  CHECK(ompdp_rw_only_length_differs("a[:n]", "a[:m]"));
+  CHECK(!ompdp_rw_only_length_differs("a[0:n]", "a[1:n - 1]"));   /* another start */
+  CHECK(!ompdp_rw_only_length_differs("a[0:n]", "b[0:n]"));       /* another variable */
+  CHECK(!ompdp_rw_only_length_differs("a[0:n][0:m]", "a[0:n][0:k]")); /* another dimension */
+  CHECK(!ompdp_rw_only_length_differs("a", "a[0:n]"));            /* a whole variable */
+  CHECK(!ompdp_rw_only_length_differs("a[i]", "a[j]"));            /* no length */
+  CHECK(!ompdp_rw_only_length_differs("a[ns::k:n]", "a[ns::j:n]")); /* `::` is no colon */
+}
+
 int main(void) {
   test_words();
+  test_lengths();
   test_other_file();
   test_param_use();
   test_kept();
