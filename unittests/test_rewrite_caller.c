@@ -304,16 +304,27 @@ static void plan(const seq_t *s, ompdp_report_t *r, uint64_t count) {
   CHECK(ompdp_rewrite_report(r) == 0);
 }
 
-static void test_kept(void) {
+/* Four calls of step's construct, planned into r. */
+static void planned(ompdp_report_t *r) {
+  seq_t s;
+  run(&s, 4);
+  plan(&s, r, 3);
+}
+
+/* The facts of a construct the rule keeps: tofrom, params-only,
+ * fn-host-unused, n invariant, four calls from one loop. */
+static void keepable(void) {
   facts.item_flags = OMPDP_IA_PARAMS_ONLY | OMPDP_IA_FN_HOST_UNUSED;
   facts.n_flags = OMPDP_IA_ARG_INVARIANT;
   facts.map = OMPDP_MT_TOFROM;
-  context_of.mixed = 0;
+  context_of.mixed = context_of.second = 0;
   context_of.calls = 4;
-  seq_t s;
-  run(&s, 4);
+}
+
+static void test_kept(void) {
+  keepable();
   ompdp_report_t r;
-  plan(&s, &r, 3);
+  planned(&r);
   const ompdp_finding_t *f = &r.findings[0];
   REQUIRE(f->num_rewrites == 1);
   const ompdp_rewrite_t *rw = &f->rewrites[0];
@@ -343,10 +354,8 @@ static void test_kept(void) {
 /* The finding's suggestion ends with "No rewrite: <why>" (why NULL: it has
  * no rewrite at all, whatever it says). */
 static void refused(const char *why) {
-  seq_t s;
-  run(&s, 4);
   ompdp_report_t r;
-  plan(&s, &r, 3);
+  planned(&r);
   const ompdp_finding_t *f = &r.findings[0];
   CHECK(f->num_rewrites == 0);
   CHECK(f->verdict == OMPDP_V_ADVICE);
@@ -392,10 +401,8 @@ static void test_refused(void) {
           "starts from the host's copy, which keeping it would change.");
   facts.item_flags |= OMPDP_IA_FN_DEVICE_READS;
   {
-    seq_t s;
-    run(&s, 4);
     ompdp_report_t r;
-    plan(&s, &r, 3);
+    planned(&r);
     CHECK(r.findings[0].num_rewrites == 1);
     ompdp_report_free(&r);
   }
@@ -403,19 +410,13 @@ static void test_refused(void) {
 
 /* The loop passes `a` to other() too. */
 static void test_other_file(void) {
-  facts.item_flags = OMPDP_IA_PARAMS_ONLY | OMPDP_IA_FN_HOST_UNUSED;
-  facts.n_flags = OMPDP_IA_ARG_INVARIANT;
-  facts.map = OMPDP_MT_TOFROM;
-  context_of.mixed = context_of.second = 0;
-  context_of.calls = 4;
+  keepable();
   facts.other = 1;
   /* other() never names p: no host use, no update. */
   facts.other_uses = "u";
   {
-    seq_t s;
-    run(&s, 4);
     ompdp_report_t r;
-    plan(&s, &r, 3);
+    planned(&r);
     const ompdp_finding_t *f = &r.findings[0];
     REQUIRE(f->num_rewrites == 1);
     CHECK_EQ_U64(f->rewrites[0].transfers_removed, 6);
