@@ -941,10 +941,23 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
   uint64_t moved = k->calls * (uint64_t)(num_from + num_to);
   uint64_t after = (uint64_t)up_in + (uint64_t)k->dev_changes + moved;
   if (after > k->before) {
-    ompdp_sb_printf(why,
-                    "the host uses `%s` in the loop at %s:%" PRIu32 " so often that the "
-                    "`target update`s would move more than the calls do now",
-                    arg->variable, ompdp_rw_basename(call->file), call->loop_line);
+    /* Only statements that never name it: opaque calls that might reach
+     * it through another pointer, which the device copies back. */
+    uint32_t unnamed = 0;
+    for (uint32_t h = 0; h < view.num_host_accesses; ++h)
+      unnamed += (view.host_accesses[h].Flags & OMPDP_HA_UNNAMED) != 0;
+    if (unnamed == uses)
+      ompdp_sb_printf(why,
+                      "the loop at %s:%" PRIu32 " calls functions defined in other files that "
+                      "are not passed `%s` but might reach it through another pointer, and "
+                      "the `target update`s that would give them the device's copy would "
+                      "move more than the calls do now",
+                      ompdp_rw_basename(call->file), call->loop_line, arg->variable);
+    else
+      ompdp_sb_printf(why,
+                      "the host uses `%s` in the loop at %s:%" PRIu32 " so often that the "
+                      "`target update`s would move more than the calls do now",
+                      arg->variable, ompdp_rw_basename(call->file), call->loop_line);
     goto out;
   }
   const ompdp_region_info_t *items[1] = {&view};

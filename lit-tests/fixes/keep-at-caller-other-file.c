@@ -19,7 +19,10 @@
 // each call is an opaque use of `a` for the other, but each callee's own
 // table (FnParamUses, region table 3.8) says that its host code names its
 // `x` only in map clauses ('m'), and the run saw both constructs map `a`
-// there: one rewrite keeps `a` around the loop. Negative, each with axpy
+// there: one rewrite keeps `a` around the loop. `b`, which axpy copies
+// back, is not kept: scale(), not passed it, might reach it through
+// another pointer, and updates around that call would move more than the
+// calls do (the finding says so). Negative, each with axpy
 // and another function defined in the callee's file: SUMS passes `a` to
 // total(), whose host code sums its `x`; RELAY to relay(), which passes it
 // on to a function of another file (it escapes); BUMP to bump(), whose
@@ -205,7 +208,8 @@ int main(void) {
 // ARGS: call: 'axpy(N, a, b)'
 // ARGS: host 1 'a' read-write at [[#]]:5-[[#]]:{{[0-9]+}} bytes {{[0-9+]+}} statement every-time after at-most-once extern-args 1
 // ARGS: host 2 'b' read-write at [[#]]:5-[[#]]:{{[0-9]+}} bytes {{[0-9+]+}} statement every-time after at-most-once unnamed
-// TWOCALLS: rewrite (keep_resident): keep `a[0:N]` on device 0 for the whole for loop at prog.c:[[#]] that calls scale() and axpy(), where it is `x[0:n]`: `#pragma omp target data map(to: a[0:N])` before it; the maps in scale() and axpy() then find it present
+// TWOCALLS-DAG: No rewrite: the loop at prog.c:[[#]] calls functions defined in other files that are not passed `b` but might reach it through another pointer, and the `target update`s that would give them the device's copy would move more than the calls do now.
+// TWOCALLS-DAG: rewrite (keep_resident): keep `a[0:N]` on device 0 for the whole for loop at prog.c:[[#]] that calls scale() and axpy(), where it is `x[0:n]`: `#pragma omp target data map(to: a[0:N])` before it; the maps in scale() and axpy() then find it present
 // FIXED-TWO: {{^}}  #pragma omp target data map(to: a[0:N]){{$}}
 // FIXED-TWO-NEXT: {{^}}  for (int r = 0; r < 6; ++r) {{{$}}
 // PROOF-TWO: transfers: {{[0-9]+}} -> {{[0-9]+}} (removed {{[1-9][0-9]*}}, predicted {{[1-9][0-9]*}})
