@@ -465,7 +465,7 @@ static void test_param_use(void) {
   CHECK(ompdp_rw_callee_param_use(&p, "f", 3, 0) == 0);   /* none of three */
   CHECK(ompdp_rw_callee_param_use(&p, "h", 2, 1) == '-');
   CHECK(ompdp_rw_callee_param_use(&p, "k", 2, 0) == 0);
-  /* A table of before 3.8: no letters, no record. */
+  /* A table of before 3.9: no letters, no record. */
   g[3].head.fn_param_uses = "";
   CHECK(ompdp_rw_callee_param_use(&p, "h", 2, 0) == 0);
   /* A call region is no definition. */

@@ -17,7 +17,7 @@
 // nothing is rewritten and the finding says why. TWOCALLS passes `a` to two
 // such functions in the loop (simpleSpmv's three calls): compiling main,
 // each call is an opaque use of `a` for the other, but each callee's own
-// table (FnParamUses, region table 3.8) says that its host code names its
+// table (FnParamUses, region table 3.9) says that its host code names its
 // `x` only in map clauses ('m'), and the run saw both constructs map `a`
 // there: one rewrite keeps `a` around the loop. `b`, which axpy copies
 // back, is not kept: scale(), not passed it, might reach it through

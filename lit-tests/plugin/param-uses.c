@@ -1,6 +1,6 @@
 //===- param-uses.c - what a function's host code does with its parameters -===//
 //
-// Region table 3.8. Each construct records, per parameter of its function,
+// Region table 3.9. Each construct records, per parameter of its function,
 // what the function's host code does with it (FnParamUses, dumped as
 // `param-uses` when a letter is not '-'): 'u' never names it, 'm' names it
 // only in OpenMP clauses and device code (a pointer never assigned nor its
