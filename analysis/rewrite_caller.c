@@ -565,6 +565,223 @@ static int row_braces(ompdp_rewrite_t *rw, const kept_t *k, ompdp_map_type_t typ
   return rc;
 }
 
+/* What the definition of callee (a function of nparams parameters) does
+ * on the host with its parameter at pos, as the tables of the run record it
+ * (FnParamUses, 3.9): 'u' never names it, 'm' names it only in OpenMP
+ * clauses and device code, '-' anything else; 0 when no region of the plan
+ * is in such a function (no definition recorded: none of its constructs
+ * ran, its file was built without the plugin, or by an older one). Of
+ * several definitions of that name (static functions of several files,
+ * overloads of as many parameters), the least the letter allows. */
+char ompdp_rw_callee_param_use(const ompdp_plan_t *p, const char *callee, size_t nparams,
+                               size_t pos) {
+  char use = 0;
+  for (size_t i = 0; p && callee && *callee && i < p->num_regions; ++i) {
+    const ompdp_region_info_t *g = &p->regions[i].head;
+    if (g->construct == OMPDP_CK_CALL || !g->function || strcmp(g->function, callee) ||
+        count_lines(g->fn_parameters) != nparams || !g->fn_param_uses ||
+        strlen(g->fn_param_uses) != nparams || pos >= nparams)
+      continue;
+    char c = g->fn_param_uses[pos];
+    int rank = c == 'u' ? 2 : c == 'm' ? 1 : 0;
+    int have = use == 'u' ? 2 : use == 'm' ? 1 : 0;
+    if (!use || rank < have)
+      use = rank == 2 ? 'u' : rank == 1 ? 'm' : '-';
+  }
+  return use;
+}
+
+/* The name of a call's parameter at pos (params one per line), for words. */
+static void put_param(ompdp_strbuf_t *d, const char *params, size_t pos) {
+  const char *q = params ? params : "";
+  for (size_t i = 0; i < pos && q; ++i) {
+    q = strchr(q, '\n');
+    q = q ? q + 1 : NULL;
+  }
+  if (!q || !*q) {
+    ompdp_sb_printf(d, "its parameter %zu", pos + 1);
+    return;
+  }
+  const char *e = strchr(q, '\n');
+  ompdp_sb_printf(d, "its parameter `%.*s`", (int)(e ? (size_t)(e - q) : strlen(q)), q);
+}
+
+/* Host access a of the kept data (arg, the outer call's argument) in the
+ * caller: 1 when it is no host use the kept copy needs to be told of, 0
+ * when it is one (the general rules then apply), -1 with the reason in why
+ * when it rules the rewrite out.
+ *   - The statement passes the variable itself only to calls of functions
+ *     defined elsewhere (ExternArgs): each callee's own table must record
+ *     that its host code leaves that parameter alone ('u'), or names it
+ *     only in its constructs ('m', which the run must have seen map this
+ *     data in that call: the rule checked each of them), and those calls
+ *     must be all of them.
+ *   - The statement never names it (UNNAMED): only an opaque call might
+ *     reach it, through another pointer. For data sent and never changed
+ *     on the device, a read there sees the same bytes, and the run saw no
+ *     call send bytes the device did not have (no host write between the
+ *     calls); otherwise the general rules count it as a use. */
+static int elsewhere(const ompdp_rw_plan_t *c, const kept_t *k, const ompdp_region_info_t *call,
+                     const ompdp_region_info_t *arg, const ompdp_host_access_t *a,
+                     ompdp_strbuf_t *why) {
+  const ompdp_plan_t *p = c->facts;
+  if (a->Flags & OMPDP_HA_UNNAMED)
+    return !k->from && !k->dev_changes && !k->host_changed && !k->to_written;
+  if (!a->ExternArgs || !a->Length)
+    return 0;
+  uint32_t found = 0;
+  for (size_t i = 0; i < p->num_regions; ++i) {
+    const ompdp_plan_region_t *g = &p->regions[i];
+    const ompdp_region_info_t *ci = &g->head;
+    if (ci->construct != OMPDP_CK_CALL || !ci->extern_callee || !ci->source_file ||
+        !call->source_file || strcmp(ci->source_file, call->source_file) ||
+        ci->directive_offset < a->Offset || ci->directive_offset - a->Offset >= a->Length)
+      continue;
+    size_t nparams = count_lines(ci->parameters);
+    for (uint32_t j = 0; j < ci->num_items && j < nparams; ++j) {
+      const ompdp_region_info_t *x = &g->items[j];
+      if (strcmp(x->variable, arg->variable) || strcmp(x->expr, arg->variable))
+        continue;
+      ++found;
+      char use = ompdp_rw_callee_param_use(p, ci->callee, nparams, j);
+      int seen = 0;
+      for (int q = 0; q < k->nseen && !seen; ++q)
+        seen = k->seen[q] == g->handle;
+      if (use == 'u' || (use == 'm' && seen))
+        continue;
+      ompdp_sb_printf(why, "the call at %s:%" PRIu32 " passes `%s` to %s(), ",
+                      ompdp_rw_basename(ci->file), ci->line, arg->variable, ci->callee);
+      if (!use)
+        ompdp_sb_printf(why,
+                        "defined in another file for which the run recorded no definition "
+                        "(none of its constructs ran, or its file was built without the ompdp "
+                        "plugin), so ompdp cannot tell what its host code does with the data");
+      else if (use == 'm') {
+        ompdp_sb_puts(why, "which maps ");
+        put_param(why, ci->parameters, j);
+        ompdp_sb_puts(why, " in constructs none of which the run saw map this data in that "
+                           "call, so ompdp cannot tell how they would map it");
+      } else {
+        ompdp_sb_puts(why, "whose host code uses ");
+        put_param(why, ci->parameters, j);
+        ompdp_sb_puts(why, " (or the compiler cannot tell that it does not), and would not "
+                           "see the data kept on the device");
+      }
+      return -1;
+    }
+  }
+  if (found != a->ExternArgs) {
+    ompdp_sb_printf(why,
+                    "the statement at %s:%" PRIu32 " passes `%s` to a function defined in "
+                    "another file in which no construct ran, so the run has no record of what "
+                    "its host code does with it",
+                    ompdp_rw_basename(call->file), a->Line, arg->variable);
+    return -1;
+  }
+  return 1;
+}
+
+/* Whether a and b are the same text but for blanks. */
+static int same_words(const char *a, const char *b) {
+  for (;;) {
+    while (*a == ' ' || *a == '\t')
+      ++a;
+    while (*b == ' ' || *b == '\t')
+      ++b;
+    if (*a != *b)
+      return 0;
+    if (!*a)
+      return 1;
+    ++a;
+    ++b;
+  }
+}
+
+/* The length of the first array section of text (`a[lo:len]...`): its
+ * bytes [*b, *e); 0 when text has no section with a length. */
+static int section_length(const char *text, size_t *b, size_t *e) {
+  const char *o = strchr(text, '[');
+  if (!o)
+    return 0;
+  int depth = 0;
+  const char *colon = NULL;
+  for (const char *q = o + 1; *q; ++q) {
+    if (*q == '[' || *q == '(')
+      ++depth;
+    else if ((*q == ']' || *q == ')') && depth)
+      --depth;
+    else if (*q == ':' && !depth && !colon && q[1] != ':' && q[-1] != ':')
+      colon = q;
+    else if (*q == ']' && !depth) {
+      if (!colon)
+        return 0;
+      *b = (size_t)(colon + 1 - text);
+      *e = (size_t)(q - text);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+int ompdp_rw_only_length_differs(const char *a, const char *b) {
+  size_t ab, ae, bb, be;
+  if (!section_length(a, &ab, &ae) || !section_length(b, &bb, &be) || ab != bb ||
+      strncmp(a, b, ab) || strcmp(a + ae, b + be))
+    return 0;
+  return 1;
+}
+
+/* Every construct that maps k's data names, at its call, the section kept
+ * (expr, the largest the run saw, in the caller's words), or one that
+ * differs from it only in its length: 0, with those others' words in also
+ * (for the rewrite's assumption: the kept section holds them, as it did in
+ * the run); or -1 with the reason in why. Another start, or a section the
+ * caller's words cannot write whose size the run saw differ, could leave a
+ * map that finds its data only partly present, which fails; one whose size
+ * the run saw equal is taken as the same, as for one function. */
+static int same_sections(const ompdp_rw_plan_t *c, const kept_t *k, const char *expr,
+                         ompdp_strbuf_t *also, ompdp_strbuf_t *why) {
+  for (size_t i = 0; i < k->n; ++i) {
+    const ompdp_rw_site_t *s = &c->facts->sites[k->sites[i]];
+    ompdp_region_info_t it;
+    if (s->item < 0 || ompdp_plan_describe(c->facts, s->region, s->item, &it) ||
+        it.construct == OMPDP_CK_TARGET_UPDATE || !ompdp_rw_explicit_item(&it))
+      continue;
+    ompdp_rw_items_t ri;
+    if (ompdp_rw_load_region(c, s->call, &ri))
+      continue;
+    const char *params = ri.items[0].extern_callee ? it.fn_parameters : ri.items[0].parameters;
+    ompdp_strbuf_t no = {0};
+    char *w = (it.access_flags & OMPDP_IA_PARAMS_ONLY)
+                  ? ompdp_rw_in_caller_words(it.expr, params, &ri, &no)
+                  : NULL;
+    int bad = 0;
+    if (!w)
+      bad = s->alloc_bytes != k->size;
+    else if (!same_words(w, expr)) {
+      if (ompdp_rw_only_length_differs(w, expr)) {
+        if (!also->len || !strstr(also->d, w))
+          ompdp_sb_printf(also, "%s`%s`", also->len ? ", " : "", w);
+      } else {
+        bad = 1;
+      }
+    }
+    if (bad)
+      ompdp_sb_printf(why,
+                      "%s() maps `%s` (%s:%" PRIu32 "), which is %s%s%s at its call, and the "
+                      "section kept would be `%s`: a map that finds its data only partly "
+                      "present fails",
+                      it.function, it.expr, ompdp_rw_basename(it.file), it.line, w ? "`" : "",
+                      w ? w : "not written with the call's arguments", w ? "`" : "", expr);
+    free(w);
+    free(no.d);
+    free(ri.items);
+    if (bad)
+      return -1;
+  }
+  return 0;
+}
+
 /* The rewrite for kept buffer k, into rw (zeroed): 0, or -1 with the reason
  * in why. */
 static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp_strbuf_t *why) {
@@ -574,8 +791,15 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
   char *expr = ompdp_rw_in_caller_words(k->outer->expr, call->parameters, &k->call_ri, why);
   if (!expr)
     return -1;
+  ompdp_strbuf_t also = {0}; /* sections of other lengths kept in this one */
+  if (same_sections(c, k, expr, &also, why)) {
+    free(expr);
+    free(also.d);
+    return -1;
+  }
   int rc = -1;
   ompdp_host_access_t *between = NULL; /* calls in a row: the host code between them */
+  ompdp_host_access_t *others = NULL; /* the host uses left for the rules below */
   /* The call's argument for the item's variable: its host uses in the
    * loop are those of the kept data. */
   const char *var = k->outer->variable;
@@ -624,6 +848,26 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
     if (wrap < 0)
       goto out;
   }
+  /* Calls of functions defined in other files, whose own tables say they
+   * leave the data alone: no host use, and no update goes there. */
+  uint32_t passed = 0, left = 0;
+  if (view.num_host_accesses) {
+    others = calloc(view.num_host_accesses, sizeof(*others));
+    if (!others)
+      goto out;
+  }
+  for (uint32_t h = 0; h < view.num_host_accesses; ++h) {
+    const ompdp_host_access_t *a = &view.host_accesses[h];
+    int e = elsewhere(c, k, call, arg, a, why);
+    if (e < 0)
+      goto out;
+    if (e)
+      passed += !(a->Flags & OMPDP_HA_UNNAMED);
+    else
+      others[left++] = *a;
+  }
+  view.host_accesses = others;
+  view.num_host_accesses = left;
   uint32_t uses = 0, writes = 0;
   int bound = 0;
   for (uint32_t h = 0; h < view.num_host_accesses; ++h) {
@@ -666,6 +910,16 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
     ++uses;
     writes += a->Access == OMPDP_ACCESS_WRITE || a->Access == OMPDP_ACCESS_READ_WRITE;
   }
+  /* Data copied back by a callee, with calls of other functions between:
+   * the host's reads would need updates between calls that pass it on. */
+  if (passed && k->from && uses) {
+    ompdp_sb_printf(why,
+                    "a function called in the loop at %s:%" PRIu32 " copies `%s` back and host "
+                    "code of the loop uses it, between calls of other functions that are "
+                    "passed it",
+                    ompdp_rw_basename(call->file), call->loop_line, arg->variable);
+    goto out;
+  }
   if (k->host_changed && !writes) {
     if (k->row)
       ompdp_sb_printf(why,
@@ -687,10 +941,23 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
   uint64_t moved = k->calls * (uint64_t)(num_from + num_to);
   uint64_t after = (uint64_t)up_in + (uint64_t)k->dev_changes + moved;
   if (after > k->before) {
-    ompdp_sb_printf(why,
-                    "the host uses `%s` in the loop at %s:%" PRIu32 " so often that the "
-                    "`target update`s would move more than the calls do now",
-                    arg->variable, ompdp_rw_basename(call->file), call->loop_line);
+    /* Only statements that never name it: opaque calls that might reach
+     * it through another pointer, which the device copies back. */
+    uint32_t unnamed = 0;
+    for (uint32_t h = 0; h < view.num_host_accesses; ++h)
+      unnamed += (view.host_accesses[h].Flags & OMPDP_HA_UNNAMED) != 0;
+    if (unnamed == uses)
+      ompdp_sb_printf(why,
+                      "the loop at %s:%" PRIu32 " calls functions defined in other files that "
+                      "are not passed `%s` but might reach it through another pointer, and "
+                      "the `target update`s that would give them the device's copy would "
+                      "move more than the calls do now",
+                      ompdp_rw_basename(call->file), call->loop_line, arg->variable);
+    else
+      ompdp_sb_printf(why,
+                      "the host uses `%s` in the loop at %s:%" PRIu32 " so often that the "
+                      "`target update`s would move more than the calls do now",
+                      arg->variable, ompdp_rw_basename(call->file), call->loop_line);
     goto out;
   }
   const ompdp_region_info_t *items[1] = {&view};
@@ -782,12 +1049,17 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
   put_functions(&a, k, " or in ");
   ompdp_sb_printf(&a, " reaches `%s` through another pointer (the compiler follows `%s` itself)",
                   arg->variable, arg->variable);
+  if (also.len)
+    ompdp_sb_printf(&a, "; `%s` holds the other sections the calls map (%s), as it did in the run",
+                    expr, also.d);
   rw->description = ompdp_sb_take(&d);
   rw->assumption = ompdp_sb_take(&a);
   rc = rw->description && rw->assumption ? 0 : -1;
 out:
   free(expr);
+  free(also.d);
   free(between);
+  free(others);
   return rc;
 }
 
@@ -807,11 +1079,27 @@ static uint32_t finding_site(const ompdp_rw_plan_t *c, const ompdp_finding_t *f)
   return si;
 }
 
+/* One buffer's plan: its rewrite (ok) or why not, and the caller's loop
+ * it goes around. */
+typedef struct planned {
+  uint32_t buf;
+  int ok;
+  ompdp_rewrite_t rw;
+  ompdp_strbuf_t why;
+  int group; /* the planned entry whose rewrite it joined (its own index: none) */
+  char *loop; /* file, function and loop position of the caller's loop; NULL for a row */
+} planned_t;
+
 int ompdp_rw_keep_at_caller_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, const size_t *removed) {
   const ompdp_plan_t *p = c->facts;
   char *done = calloc(p->num_bufs ? p->num_bufs : 1, 1);
-  if (!done)
+  planned_t *pl = calloc(p->num_bufs ? p->num_bufs : 1, sizeof(*pl));
+  size_t np = 0;
+  if (!done || !pl) {
+    free(done);
+    free(pl);
     return -1;
+  }
   int rc = 0;
   for (size_t i = 0; i < r->num_findings && !rc; ++i) {
     uint32_t si = finding_site(c, &r->findings[i]);
@@ -827,32 +1115,68 @@ int ompdp_rw_keep_at_caller_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, con
     if (ompdp_plan_describe(p, p->sites[si - 1].region, p->sites[si - 1].item, &it) ||
         it.loop_kind != OMPDP_LK_NONE)
       continue;
+    planned_t *e = &pl[np];
+    e->buf = bi;
+    e->group = (int)np;
     kept_t k;
-    ompdp_strbuf_t why = {0};
-    ompdp_rewrite_t rw = {0};
-    int ok = check_buffer(c, bi, removed, &k, &why) == 0 && build(c, &k, &rw, &why) == 0;
+    e->ok = check_buffer(c, bi, removed, &k, &e->why) == 0 && build(c, &k, &e->rw, &e->why) == 0;
+    if (e->ok && !k.row) {
+      const ompdp_region_info_t *call = &k.call_ri.items[0];
+      ompdp_strbuf_t key = {0};
+      ompdp_sb_printf(&key, "%s\n%s\n%" PRIu32 ":%" PRIu32 "+%" PRIu32, call->file,
+                      call->function, call->loop_line, call->loop_column, call->loop_offset);
+      e->loop = ompdp_sb_take(&key);
+      if (!e->loop)
+        rc = -1;
+    }
+    if (e->why.oom)
+      rc = -1;
+    kept_free(&k);
+    ++np;
+  }
+  /* Buffers kept around one loop of a caller (the same argument passed to
+   * several functions, or several arguments): one rewrite, each directive
+   * once, which every finding of each of them shows, instead of rewrites
+   * that put the same directive before the loop and overlap. */
+  for (size_t i = 0; i < np && !rc; ++i) {
+    if (!pl[i].loop || pl[i].group != (int)i)
+      continue;
+    for (size_t j = i + 1; j < np && !rc; ++j) {
+      if (!pl[j].loop || pl[j].group != (int)j || strcmp(pl[i].loop, pl[j].loop))
+        continue;
+      int jr = ompdp_rw_join(&pl[i].rw, &pl[j].rw);
+      if (jr < 0)
+        rc = -1;
+      else if (jr)
+        pl[j].group = (int)i;
+    }
+  }
+  for (size_t q = 0; q < np && !rc; ++q) {
+    const planned_t *e = &pl[q];
+    const ompdp_rewrite_t *rw = &pl[e->group].rw;
     for (size_t j = 0; j < r->num_findings && !rc; ++j) {
       ompdp_finding_t *f = &r->findings[j];
       uint32_t sj = finding_site(c, f);
-      if (!sj || p->sites[sj - 1].buf != bi)
+      if (!sj || p->sites[sj - 1].buf != e->buf)
         continue;
-      if (ok) {
+      if (e->ok) {
         ompdp_rewrite_t *dst = ompdp_finding_add_rewrite(f, OMPDP_RK_KEEP_RESIDENT);
-        if (!dst || ompdp_rewrite_copy(dst, &rw))
+        if (!dst || ompdp_rewrite_copy(dst, rw))
           rc = -1;
-      } else if (why.len && !(f->kind == OMPDP_FK_DUPLICATE_TRANSFER && !f->same_buffer)) {
+      } else if (e->why.len && !(f->kind == OMPDP_FK_DUPLICATE_TRANSFER && !f->same_buffer)) {
         /* Not for bytes that other buffers sent first: keeping this one
          * would not remove them, and the verdict's words say what would. */
-        if (ompdp_rw_advise(f, why.d))
+        if (ompdp_rw_advise(f, e->why.d))
           rc = -1;
       }
     }
-    if (why.oom)
-      rc = -1;
-    free(why.d);
-    ompdp_rewrite_free(&rw);
-    kept_free(&k);
   }
+  for (size_t q = 0; q < np; ++q) {
+    free(pl[q].why.d);
+    free(pl[q].loop);
+    ompdp_rewrite_free(&pl[q].rw);
+  }
+  free(pl);
   free(done);
   return rc;
 }

@@ -226,6 +226,13 @@ static int absorb(ompdp_rewrite_t *a, const ompdp_rewrite_t *b, int *packed) {
   return ompdp_rw_normalize_edits(a);
 }
 
+int ompdp_rw_join(ompdp_rewrite_t *a, const ompdp_rewrite_t *b) {
+  if (!fits(a, b))
+    return 0;
+  int packed = packs(a);
+  return absorb(a, b, &packed) ? -1 : 1;
+}
+
 /* The rewrite of f of a kind in the mask (bit 1 << kind), or NULL. */
 static ompdp_rewrite_t *of_kind(ompdp_finding_t *f, unsigned kinds) {
   for (size_t j = 0; j < f->num_rewrites; ++j)

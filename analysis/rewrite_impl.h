@@ -189,6 +189,11 @@ void ompdp_rw_oc_site_allocs(ompdp_oc_t oc, const ompdp_rw_site_t *s, uint64_t n
  * 1 << kind) one rewrite, of the first's kind, which each finding it fixes
  * shows (rewrite_combine.c). 0, or -1 when out of memory. */
 int ompdp_rw_combine_at_construct(ompdp_report_t *r, unsigned kinds);
+/* Joins b's edits, words and savings into a when its edits fit a's (the
+ * same edit made once, insertions at one place one after the other): 1;
+ * 0 when they do not fit (a unchanged); -1 when out of memory
+ * (rewrite_combine.c). */
+int ompdp_rw_join(ompdp_rewrite_t *a, const ompdp_rewrite_t *b);
 
 /* The keep-resident rewrites of the whole report: around loops, and around
  * constructs in a row; removed[site] != 0 marks sites another rule
@@ -207,6 +212,17 @@ int ompdp_rw_keep_at_caller_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, con
  * cannot stand there (rewrite_caller.c). */
 char *ompdp_rw_in_caller_words(const char *text, const char *params, const ompdp_rw_items_t *call,
                                ompdp_strbuf_t *why);
+/* What the run's tables record that the definition of callee (nparams
+ * parameters) does on the host with its parameter at pos: 'u' never names
+ * it, 'm' only in OpenMP clauses and device code, '-' else; 0 when no
+ * definition is recorded (rewrite_caller.c). */
+/* Whether array sections a and b (as written) differ only in the length
+ * of their first dimension: the same variable, lower bound and other
+ * dimensions (`a[0:n]`, `a[0:(n / 2)]`), so that the longer holds the
+ * shorter (rewrite_caller.c). */
+int ompdp_rw_only_length_differs(const char *a, const char *b);
+char ompdp_rw_callee_param_use(const ompdp_plan_t *p, const char *callee, size_t nparams,
+                               size_t pos);
 int ompdp_rw_row_resident_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, const size_t *removed);
 
 #endif /* OMPDP_REWRITE_IMPL_H */

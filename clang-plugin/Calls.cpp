@@ -66,6 +66,121 @@ const FunctionDecl *definition(const FunctionDecl *FD) {
   return nullptr;
 }
 
+/// Whether FD is the plugin's marker (its calls are not the program's).
+bool isMarker(const FunctionDecl *FD) {
+  return FD && FD->getIdentifier() && FD->getName() == OMPDP_MARKER_FN;
+}
+
+} // namespace
+
+/// Whether S names the declaration D (canonical) anywhere: in its
+/// statements, the clauses of its directives (OMPExecutableDirective::
+/// children() leaves them out) and the bodies of its lambdas; the plugin's
+/// markers aside.
+bool ompdp::collector::namesDecl(const Stmt *S, const Decl *D) {
+  if (!S)
+    return false;
+  if (auto *CE = dyn_cast<CallExpr>(S); CE && isMarker(CE->getDirectCallee()))
+    return false;
+  if (auto *DRE = dyn_cast<DeclRefExpr>(S))
+    return DRE->getDecl()->getCanonicalDecl() == D;
+  if (auto *Dir = dyn_cast<OMPExecutableDirective>(S))
+    for (const OMPClause *C : Dir->clauses())
+      for (const Stmt *Ch : const_cast<OMPClause *>(C)->children())
+        if (namesDecl(Ch, D))
+          return true;
+  if (auto *LE = dyn_cast<LambdaExpr>(S); LE && namesDecl(LE->getBody(), D))
+    return true;
+  for (const Stmt *C : S->children())
+    if (namesDecl(C, D))
+      return true;
+  return false;
+}
+
+/// How many times S uses the variable whose canonical declaration is Root,
+/// when every use passes the variable itself (`a`, not `a + 1` nor `a[0]`)
+/// as an argument of a plain call of a function the translation unit has
+/// no body for; 0 when S uses it otherwise, or holds a directive or a
+/// lambda, whose uses this walk does not follow. The planner asks the
+/// callees' own translation units what they do with such arguments
+/// (FnParamUses).
+unsigned ompdp::collector::externArgUses(const Stmt *S, const void *Root) {
+  unsigned Refs = 0, Args = 0;
+  bool Bad = false;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *X) {
+    if (!X || Bad)
+      return;
+    if (isa<OMPExecutableDirective, LambdaExpr, BlockExpr>(X)) {
+      Bad = true;
+      return;
+    }
+    if (auto *DRE = dyn_cast<DeclRefExpr>(X)) {
+      Refs += DRE->getDecl()->getCanonicalDecl() == Root;
+      return;
+    }
+    if (auto *CE = dyn_cast<CallExpr>(X)) {
+      const FunctionDecl *FD = CE->getDirectCallee();
+      if (isMarker(FD))
+        return;
+      bool Opaque = FD && !isa<CXXOperatorCallExpr, CXXMemberCallExpr>(CE) &&
+                    !definition(FD) && !FD->getBuiltinID();
+      if (Opaque) {
+        Walk(CE->getCallee());
+        for (const Expr *A : CE->arguments()) {
+          auto *DRE = dyn_cast<DeclRefExpr>(A->IgnoreParenImpCasts());
+          if (DRE && DRE->getDecl()->getCanonicalDecl() == Root) {
+            ++Refs;
+            ++Args;
+          } else {
+            Walk(A);
+          }
+        }
+        return;
+      }
+    }
+    for (const Stmt *C : X->children())
+      Walk(C);
+  };
+  Walk(S);
+  return Bad || Refs != Args ? 0 : Args;
+}
+
+/// FnParamUses (3.9): per parameter of FD, 'u' when its body never names
+/// it; 'm' for a pointer the body never assigns nor takes the address of,
+/// whose pointee no host code reads, writes or lets escape (calls followed
+/// into the bodies the translation unit has), so that only the clauses of
+/// OpenMP directives and device code name it; '-' otherwise. A caller in
+/// another file may then keep what it passes there on the device across
+/// the call: the function's host code never sees the difference.
+std::string RegionCollector::Impl::fnParamUses(const FunctionDecl *FD) {
+  auto [It, New] = ParamUses.try_emplace(FD);
+  if (!New)
+    return It->second;
+  std::string U;
+  const Stmt *Body = FD->getBody();
+  Writes W;
+  if (Body)
+    W.walk(Body);
+  for (const ParmVarDecl *PD : FD->parameters()) {
+    char C = '-';
+    if (Body && !collector::namesDecl(Body, PD->getCanonicalDecl())) {
+      C = 'u';
+    } else if (Body && PD->getType()->isPointerType() && !W.Stored.count(PD) &&
+               !W.AddressTaken.count(PD)) {
+      StoragePath SP = StoragePath::ofVariable(PD);
+      SP.Steps.push_back(StoragePath::deref());
+      if (analyzeHostAccesses(Body, nullptr, {SP}, /*MotionIsUse=*/false)[0] == AC_NONE)
+        C = 'm';
+    }
+    U += C;
+  }
+  It = ParamUses.find(FD); // the walk above may have grown the map
+  It->second = U;
+  return U;
+}
+
+namespace {
+
 /// The global variables (not pointers: an array or an object, whose
 /// storage is where the variable is) that the map and motion clauses of
 /// the directives in S name as their items' variables.

@@ -390,6 +390,31 @@ void RegionCollector::Impl::fillHostAccesses(Pending &P, const Stmt *D,
       HostAccess H;
       H.Access = A;
       H.Flags = Flags;
+      // A call's argument that the statements use only by passing the
+      // variable itself to functions defined elsewhere: the planner asks
+      // those functions' own tables what they do with it (ExternArgs).
+      const StoragePath &SP = Paths[K];
+      if (R.Kind == CK_CALL && SP.Valid && SP.Root &&
+          (SP.Steps.empty() ||
+           (SP.Steps.size() == 1 && SP.Steps[0] == StoragePath::deref()))) {
+        // Statements that never name it use it only in that an opaque
+        // call may reach anything behind a pointer (unnamed).
+        unsigned N = 0;
+        bool Named = false, Other = false;
+        for (const Stmt *S : Ss) {
+          if (Accesses(S)[K] == AC_NONE ||
+              !collector::namesDecl(S, static_cast<const Decl *>(SP.Root)))
+            continue;
+          Named = true;
+          unsigned M = collector::externArgUses(S, SP.Root);
+          Other |= !M;
+          N += M;
+        }
+        if (!Named)
+          H.Flags |= HA_UNNAMED;
+        else if (!Other)
+          H.ExternArgs = N;
+      }
       // An update after a write that can leave the iteration may not run.
       if ((Flags & HA_AT_MOST_ONCE) && !(Flags & HA_EVERY_TIME) &&
           A != AC_READ && Leaves)

@@ -153,6 +153,7 @@ void RegionCollector::Impl::fillContext(Region &R) {
         R.FnParameters += '\n';
       R.FnParameters += PD->getName().str();
     }
+    R.FnParamUses = fnParamUses(Fn);
     if (Fn->isTemplateInstantiation())
       R.Flags |= RF_IN_TEMPLATE;
   }

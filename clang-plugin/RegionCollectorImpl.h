@@ -86,6 +86,14 @@ const clang::Stmt *loopBody(const clang::Stmt *L);
 /// `&a[0]`, `s.p`, `this->buf`, `v.data()`; null for anything else.
 const clang::Expr *pointerVariable(const clang::Expr *E);
 
+/// How many times S uses the variable Root (a canonical declaration), when
+/// every use passes the variable itself to a call of a function without a
+/// body here; 0 otherwise (Calls.cpp).
+unsigned externArgUses(const clang::Stmt *S, const void *Root);
+/// Whether S names D (a canonical declaration) anywhere, the clauses of its
+/// directives and the bodies of its lambdas included (Calls.cpp).
+bool namesDecl(const clang::Stmt *S, const clang::Decl *D);
+
 } // namespace collector
 } // namespace ompdp
 
@@ -316,6 +324,7 @@ private:
   void fillContext(Region &R);
   void fillUseBounds(Pending &P, OMPExecutableDirective *D);
   std::string functionName(const FunctionDecl *FD) const;
+  std::string fnParamUses(const FunctionDecl *FD);
   void fillHostAccesses(Pending &P, const Stmt *D, bool MotionIsUse = true);
   std::vector<const Stmt *> runsBetween(const OMPExecutableDirective *D) const;
   void fillLoopExits(Pending &P);
@@ -408,6 +417,8 @@ private:
                  std::vector<std::pair<const CallExpr *, const FunctionDecl *>>>
       CallsOf;
   std::vector<const FunctionDecl *> Bodies;
+  /// Per function, FnParamUses (Calls.cpp).
+  llvm::DenseMap<const FunctionDecl *, std::string> ParamUses;
 
 public:
   FunctionDecl *MarkerFD = nullptr;

@@ -121,6 +121,7 @@ std::string TableBuilder::serialize() const {
     Rec.CalleeSymbol = Pool.get(R.CalleeSymbol);
     Rec.Parameters = Pool.get(R.Parameters);
     Rec.FnParameters = Pool.get(R.FnParameters);
+    Rec.FnParamUses = Pool.get(R.FnParamUses);
     Rec.StmtLine = R.StmtBegin.Line;
     Rec.StmtColumn = R.StmtBegin.Column;
     Rec.StmtEndLine = R.StmtEnd.Line;
@@ -223,6 +224,7 @@ std::string TableBuilder::serialize() const {
         H.Item = uint32_t(IR.size());
         H.Access = A.Access;
         H.Flags = A.Flags;
+        H.ExternArgs = A.ExternArgs;
         H.Line = A.Begin.Line;
         H.Column = A.Begin.Column;
         H.EndLine = A.End.Line;
@@ -366,6 +368,8 @@ void TableBuilder::dump(llvm::raw_ostream &OS) const {
       OS << " depend";
     if (R.Flags & RF_EXTERN_CALLEE)
       OS << " extern-callee";
+    if (R.Kind != CK_CALL && R.FnParamUses.find_first_not_of('-') != std::string::npos)
+      OS << " param-uses '" << R.FnParamUses << "'";
     OS << "\n";
     if (!R.Arguments.empty() || R.Kind == CK_CALL) {
       // A call: the call as written, then its arguments.
@@ -516,6 +520,8 @@ void TableBuilder::dump(llvm::raw_ostream &OS) const {
   if (A.Flags & (1u << Bit))                                                   \
     OS << " " << Spelling;
 #include "ompdp/OmpdpFormat.inc"
+        if (A.ExternArgs)
+          OS << " extern-args " << A.ExternArgs;
         OS << "\n";
       }
     }

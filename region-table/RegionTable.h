@@ -117,6 +117,9 @@ struct Span {
 /// Host code around a construct that uses an item (OMPDP_HOST_ACCESS_FIELD).
 struct HostAccess {
   uint32_t Access = AC_UNKNOWN, Flags = 0;
+  /// A call's argument: the statement uses it only as this many arguments
+  /// of calls of functions the translation unit has no body for (3.9).
+  uint32_t ExternArgs = 0;
   Pos Begin, End;
   Span Bytes;
 };
@@ -181,6 +184,10 @@ struct Region {
   /// The parameters' names of the function the construct (or call) is in,
   /// one per line (3.6).
   std::string FnParameters;
+  /// What that function's host code does with each parameter, one letter
+  /// each: 'u' never named, 'm' named only in OpenMP clauses and device
+  /// code, '-' anything else (3.9; OMPDP_REGION_FIELD FnParamUses).
+  std::string FnParamUses;
   /// Key of the kernel entry name (.__omp_offloading_<dev>_<ino>_..._l<line>).
   uint64_t FileDevice = 0, FileInode = 0;
   uint32_t OffloadLine = 0;

@@ -864,6 +864,7 @@ int ompdp_regions_describe(uint32_t region, int item,
   out->callee = str_at(h, r->Callee);
   out->parameters = str_at(h, r->Parameters);
   out->fn_parameters = str_at(h, r->FnParameters);
+  out->fn_param_uses = str_at(h, r->FnParamUses);
   out->extern_callee = (r->Flags & OMPDP_RF_EXTERN_CALLEE) != 0;
   if (r->Flags & OMPDP_RF_IN_TEMPLATE) {
     /* Each instance of a template is a region of its own, at the same

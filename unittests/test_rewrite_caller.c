@@ -9,6 +9,12 @@
 |* function whose host code uses the data, or a `to` item its device code
 |* may write keep their findings as advice with the reason. And the
 |* substitution itself: parameters, members, numbers, parentheses, globals.
+|* And a loop that also passes `a` to other() (region 5), a function of
+|* another file: kept when other()'s own table (region 6, FnParamUses) says
+|* it never names that parameter, refused when it uses it, names it only in
+|* constructs the run did not see map `a`, or has no record; the lookup of
+|* a definition's letter (the least of several definitions); which sections
+|* differ only in their length.
 |*
 \*===----------------------------------------------------------------------===*/
 #define _POSIX_C_SOURCE 200809L
@@ -108,7 +114,25 @@ static struct {
   uint32_t item_flags; /* of step's construct's item */
   uint32_t n_flags;    /* of the call's argument n */
   ompdp_map_type_t map;
+  /* The loop also runs `other(a);` (line 4, bytes 60..72): region 5, a
+   * call of a function defined in another file; region 6 a construct of
+   * other() with its FnParamUses (NULL: none recorded). */
+  int other;
+  const char *other_uses;
 } facts;
+
+static const ompdp_host_access_t other_use = {
+    .Item = 0,
+    .Access = OMPDP_ACCESS_READ_WRITE,
+    .Flags = OMPDP_HA_STATEMENT | OMPDP_HA_EVERY_TIME | OMPDP_HA_AT_MOST_ONCE | OMPDP_HA_AFTER,
+    .Line = 4,
+    .Column = 5,
+    .EndLine = 4,
+    .EndColumn = 14,
+    .Offset = 60,
+    .Length = 10,
+    .ExternArgs = 1,
+};
 
 /* Region 1: `#pragma omp target map(tofrom: x[0:n])` in step(), in no
  * loop. Region 2: the call step(a, n) at c.c:3:5 in g()'s loop. */
@@ -142,6 +166,33 @@ static int describe(uint32_t region, int item, ompdp_region_info_t *out) {
     }
     return 0;
   }
+  if (region == 5 || region == 6) {
+    out->file = out->source_file = region == 5 ? "c.c" : "o.c";
+    out->construct = region == 5 ? OMPDP_CK_CALL : OMPDP_CK_TARGET;
+    out->function = region == 5 ? "g" : "other";
+    out->line = region == 5 ? 4 : 9;
+    out->column = 5;
+    if (region == 5) {
+      out->callee = "other";
+      out->parameters = "p";
+      out->extern_callee = 1;
+      out->directive_offset = 62;
+      out->loop_kind = OMPDP_LK_FOR;
+      out->loop_line = 2;
+      out->loop_column = 3;
+      out->num_items = 1;
+      if (item > 0)
+        return -1;
+      if (item == 0)
+        out->expr = out->variable = "a";
+    } else {
+      out->fn_parameters = "p";
+      out->fn_param_uses = facts.other_uses;
+      if (item >= 0)
+        return -1;
+    }
+    return 0;
+  }
   if (region != 2 && region != 3)
     return -1;
   out->construct = OMPDP_CK_CALL;
@@ -162,6 +213,10 @@ static int describe(uint32_t region, int item, ompdp_region_info_t *out) {
   if (item == 0) {
     out->expr = out->variable = "a";
     out->access_flags = OMPDP_IA_ARG_INVARIANT;
+    if (facts.other && region == 2) {
+      out->host_accesses = &other_use;
+      out->num_host_accesses = 1;
+    }
   } else if (item == 1) {
     out->expr = out->variable = "n";
     out->access_flags = facts.n_flags;
@@ -224,19 +279,52 @@ static void plan(const seq_t *s, ompdp_report_t *r, uint64_t count) {
     CHECK(ompdp_rw_facts_feed(rf, &s->ev[i]) == 0);
   CHECK(ompdp_rw_facts_to_plan(rf, r, describe, context, 0, &r->plan) == 0);
   ompdp_rw_facts_destroy(rf);
+  /* other()'s call and construct: in the plan as the run copies the
+   * records of every construct and call it saw (handles after the others). */
+  for (uint32_t h = 5; facts.other && h <= (facts.other_uses ? 6u : 5u); ++h) {
+    ompdp_plan_t *p = &r->plan;
+    ompdp_plan_region_t *g = realloc(p->regions, (p->num_regions + 1) * sizeof(*g));
+    REQUIRE(g);
+    p->regions = g;
+    g = &p->regions[p->num_regions++];
+    memset(g, 0, sizeof(*g));
+    g->handle = h;
+    ompdp_region_info_t x;
+    REQUIRE(describe(h, -1, &x) == 0);
+    REQUIRE(ompdp_region_info_copy(&g->head, &x) == 0);
+    if (x.num_items) {
+      g->items = calloc(x.num_items, sizeof(*g->items));
+      REQUIRE(g->items);
+      for (uint32_t j = 0; j < x.num_items; ++j) {
+        REQUIRE(describe(h, (int)j, &x) == 0);
+        REQUIRE(ompdp_region_info_copy(&g->items[j], &x) == 0);
+      }
+    }
+  }
   CHECK(ompdp_rewrite_report(r) == 0);
 }
 
-static void test_kept(void) {
+/* Four calls of step's construct, planned into r. */
+static void planned(ompdp_report_t *r) {
+  seq_t s;
+  run(&s, 4);
+  plan(&s, r, 3);
+}
+
+/* The facts of a construct the rule keeps: tofrom, params-only,
+ * fn-host-unused, n invariant, four calls from one loop. */
+static void keepable(void) {
   facts.item_flags = OMPDP_IA_PARAMS_ONLY | OMPDP_IA_FN_HOST_UNUSED;
   facts.n_flags = OMPDP_IA_ARG_INVARIANT;
   facts.map = OMPDP_MT_TOFROM;
-  context_of.mixed = 0;
+  context_of.mixed = context_of.second = 0;
   context_of.calls = 4;
-  seq_t s;
-  run(&s, 4);
+}
+
+static void test_kept(void) {
+  keepable();
   ompdp_report_t r;
-  plan(&s, &r, 3);
+  planned(&r);
   const ompdp_finding_t *f = &r.findings[0];
   REQUIRE(f->num_rewrites == 1);
   const ompdp_rewrite_t *rw = &f->rewrites[0];
@@ -266,10 +354,8 @@ static void test_kept(void) {
 /* The finding's suggestion ends with "No rewrite: <why>" (why NULL: it has
  * no rewrite at all, whatever it says). */
 static void refused(const char *why) {
-  seq_t s;
-  run(&s, 4);
   ompdp_report_t r;
-  plan(&s, &r, 3);
+  planned(&r);
   const ompdp_finding_t *f = &r.findings[0];
   CHECK(f->num_rewrites == 0);
   CHECK(f->verdict == OMPDP_V_ADVICE);
@@ -303,7 +389,7 @@ static void test_refused(void) {
   /* step's own host code uses x. */
   facts.item_flags = OMPDP_IA_PARAMS_ONLY;
   refused("host code of step uses `x` (or the compiler cannot tell that it does not), and "
-          "would see the device's copy no longer come back there.");
+          "would no longer see the device's copy come back there.");
   /* Not written with step's parameters alone. */
   facts.item_flags = OMPDP_IA_FN_HOST_UNUSED;
   refused("`x[0:n]` at s.c:2 names more than the parameters of step, so it cannot be written "
@@ -315,18 +401,98 @@ static void test_refused(void) {
           "starts from the host's copy, which keeping it would change.");
   facts.item_flags |= OMPDP_IA_FN_DEVICE_READS;
   {
-    seq_t s;
-    run(&s, 4);
     ompdp_report_t r;
-    plan(&s, &r, 3);
+    planned(&r);
     CHECK(r.findings[0].num_rewrites == 1);
     ompdp_report_free(&r);
   }
 }
 
+/* The loop passes `a` to other() too. */
+static void test_other_file(void) {
+  keepable();
+  facts.other = 1;
+  /* other() never names p: no host use, no update. */
+  facts.other_uses = "u";
+  {
+    ompdp_report_t r;
+    planned(&r);
+    const ompdp_finding_t *f = &r.findings[0];
+    REQUIRE(f->num_rewrites == 1);
+    CHECK_EQ_U64(f->rewrites[0].transfers_removed, 6);
+    CHECK(strstr(f->rewrites[0].description, "#pragma omp target data map(tofrom: a[0:n])"));
+    CHECK(!strstr(f->rewrites[0].description, "target update"));
+    ompdp_report_free(&r);
+  }
+  /* Its host code uses p. */
+  facts.other_uses = "-";
+  refused("the call at c.c:4 passes `a` to other(), whose host code uses its parameter `p` "
+          "(or the compiler cannot tell that it does not), and would not see the data kept "
+          "on the device.");
+  /* Its constructs map p, but none ran in that call: how is unknown. */
+  facts.other_uses = "m";
+  refused("the call at c.c:4 passes `a` to other(), which maps its parameter `p` in "
+          "constructs none of which the run saw map this data in that call, so ompdp cannot "
+          "tell how they would map it.");
+  /* No definition recorded. */
+  facts.other_uses = NULL;
+  refused("the call at c.c:4 passes `a` to other(), defined in another file for which the run "
+          "recorded no definition (none of its constructs ran, or its file was built without "
+          "the ompdp plugin), so ompdp cannot tell what its host code does with the data.");
+  facts.other = 0;
+  facts.other_uses = NULL;
+}
+
+/* The least letter of every definition of a name with that many
+ * parameters; 0 when none. */
+static void test_param_use(void) {
+  ompdp_plan_region_t g[4];
+  memset(g, 0, sizeof(g));
+  const char *fn[4] = {"f", "f", "f", "h"};
+  const char *params[4] = {"a\nb", "a\nb", "a", "a\nb"};
+  const char *uses[4] = {"mu", "uu", "-", "--"};
+  for (int i = 0; i < 4; ++i) {
+    g[i].handle = (uint32_t)i + 1;
+    g[i].head.construct = OMPDP_CK_TARGET;
+    g[i].head.function = fn[i];
+    g[i].head.fn_parameters = params[i];
+    g[i].head.fn_param_uses = uses[i];
+  }
+  ompdp_plan_t p = {.regions = g, .num_regions = 4};
+  CHECK(ompdp_rw_callee_param_use(&p, "f", 2, 0) == 'm'); /* "mu" and "uu" */
+  CHECK(ompdp_rw_callee_param_use(&p, "f", 2, 1) == 'u');
+  CHECK(ompdp_rw_callee_param_use(&p, "f", 1, 0) == '-'); /* the overload of one */
+  CHECK(ompdp_rw_callee_param_use(&p, "f", 3, 0) == 0);   /* none of three */
+  CHECK(ompdp_rw_callee_param_use(&p, "h", 2, 1) == '-');
+  CHECK(ompdp_rw_callee_param_use(&p, "k", 2, 0) == 0);
+  /* A table of before 3.9: no letters, no record. */
+  g[3].head.fn_param_uses = "";
+  CHECK(ompdp_rw_callee_param_use(&p, "h", 2, 0) == 0);
+  /* A call region is no definition. */
+  g[0].head.construct = g[1].head.construct = OMPDP_CK_CALL;
+  CHECK(ompdp_rw_callee_param_use(&p, "f", 2, 0) == 0);
+}
+
+/* Sections kept as the longest: only their first length differs. */
+static void test_lengths(void) {
+  CHECK(ompdp_rw_only_length_differs("a[0:n]", "a[0:(n / 2)]"));
+  CHECK(ompdp_rw_only_length_differs("s.a[lo:n][0:m]", "s.a[lo:k][0:m]"));
+  CHECK(ompdp_rw_only_length_differs("a[f(i, j):n]", "a[f(i, j):m]"));
+  CHECK(ompdp_rw_only_length_differs("a[:n]", "a[:m]"));
+  CHECK(!ompdp_rw_only_length_differs("a[0:n]", "a[1:n - 1]"));   /* another start */
+  CHECK(!ompdp_rw_only_length_differs("a[0:n]", "b[0:n]"));       /* another variable */
+  CHECK(!ompdp_rw_only_length_differs("a[0:n][0:m]", "a[0:n][0:k]")); /* another dimension */
+  CHECK(!ompdp_rw_only_length_differs("a", "a[0:n]"));            /* a whole variable */
+  CHECK(!ompdp_rw_only_length_differs("a[i]", "a[j]"));            /* no length */
+  CHECK(!ompdp_rw_only_length_differs("a[ns::k:n]", "a[ns::j:n]")); /* `::` is no colon */
+}
+
 int main(void) {
   test_words();
+  test_lengths();
+  test_other_file();
+  test_param_use();
   test_kept();
   test_refused();
-  CHECK_DONE();
+  return CHECK_DONE();
 }
