@@ -926,9 +926,10 @@ static int host_values_vary(const ompdp_region_info_t *it, const fill_value_t *v
   if (!(it->fill_flags & OMPDP_FILL_HOST_VALUES))
     return 0;
   snprintf(why, size,
-           "host code stores values into `%s` that the compiler cannot evaluate (read from "
-           "input or computed), so that every copy held %s in this run does not mean it will "
-           "with other inputs, and a fill would then give the device wrong data",
+           "host code stores values into `%s` that the compiler cannot evaluate to one "
+           "constant (read from input, computed, or other constants on other paths), so that "
+           "every copy held %s in this run does not mean it will with other inputs, and a "
+           "fill would then give the device wrong data",
            it->variable && *it->variable ? it->variable : it->expr,
            val ? "one value repeated" : "only zeros");
   return 1;

@@ -364,7 +364,8 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
         in->host_values)
       snprintf(buf, sizeof(buf),
                "no saving: host code stores values into %s that the compiler cannot evaluate "
-               "(read from input or computed), so the %s this run copied can be other values "
+               "to one constant (read from input, computed, or other constants on other "
+               "paths), so the %s this run copied can be other values "
                "with other inputs, and the copy is how the device gets them; a fill on the "
                "device would give it wrong data then",
                v, f->kind == OMPDP_FK_ZERO_TRANSFER ? "zeros" : "single value");

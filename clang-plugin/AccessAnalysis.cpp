@@ -172,6 +172,9 @@ public:
   /// `a[i] = b[j]`), destination and source: not stores of their own, the
   /// source's values (analyzeHostValueStores follows them).
   std::vector<std::pair<StoragePath, StoragePath>> Copies;
+  /// ValueStores: the constants stored into storage (constantKey): two
+  /// different ones make its value depend on which store ran last.
+  std::vector<std::pair<StoragePath, uint64_t>> ConstStores;
   /// ValueStores: the parameters of the function being summarised whose
   /// arguments at the call are constants.
   llvm::SmallPtrSet<const ParmVarDecl *, 4> ConstParams;
@@ -219,8 +222,12 @@ private:
   Kind storeOf(const Expr *Target, const Expr *Value) {
     if (!ValueStores)
       return Write;
-    if (constantValue(Value))
+    if (constantValue(Value)) {
+      StoragePath To = StoragePath::ofItem(Target);
+      if (To.Valid)
+        ConstStores.push_back({To, constantKey(Value)});
       return None;
+    }
     // An element copied from other storage: that storage's value.
     const Expr *V = Value->IgnoreParenImpCasts();
     bool Load = isa<ArraySubscriptExpr>(V) ||
@@ -234,6 +241,24 @@ private:
       }
     }
     return Write;
+  }
+  /// Which constant E stores, comparable across stores: its value's bits
+  /// (every zero is 0, as memset's zeros are), or for a parameter bound to
+  /// a constant argument, the parameter (its value is the caller's).
+  uint64_t constantKey(const Expr *E) const {
+    if (auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+      if (auto *PV = dyn_cast<ParmVarDecl>(R->getDecl()); PV && ConstParams.count(PV))
+        return reinterpret_cast<uintptr_t>(PV) | 1;
+    Expr::EvalResult R;
+    if (!E->EvaluateAsRValue(R, *ValueCtx))
+      return 1;
+    if (R.Val.isInt())
+      return R.Val.getInt().isZero() ? 0 : R.Val.getInt().getZExtValue() << 1;
+    if (R.Val.isFloat())
+      return R.Val.getFloat().isZero()
+                 ? 0
+                 : R.Val.getFloat().bitcastToAPInt().getZExtValue() << 1 | 0x8000000000000000u;
+    return 3; // some other constant (a struct, a pointer): one of its own kind
   }
   /// What pointer value E points to: `p`, `p + k`, `&p[k]`, an array.
   static StoragePath pointee(const Expr *E) {
@@ -381,6 +406,22 @@ void Walker::call(const CallExpr *C) {
     // memset, bzero, std::fill of a constant: a store of a constant.
     int Value = FD->isInStdNamespace() ? 2 : C->getNumArgs() == 3 ? 1 : -1; // bzero: none
     bool Constant = ValueStores && Src < 0 && (Value < 0 || constantValue(C->getArg(Value)));
+    if (Constant) {
+      StoragePath To = pointee(C->getArg(Dst));
+      if (To.Valid) {
+        uint64_t Key = 0; // bzero
+        if (Value >= 0 && FD->isInStdNamespace())
+          Key = constantKey(C->getArg(Value));
+        else if (Value >= 0) { // memset's byte
+          Expr::EvalResult R;
+          Key = C->getArg(Value)->EvaluateAsRValue(R, *ValueCtx) && R.Val.isInt() &&
+                        !R.Val.getInt().isZero()
+                    ? (R.Val.getInt().getZExtValue() & 0xff) << 1 | 0x4000000000000000u
+                    : 0;
+        }
+        ConstStores.push_back({To, Key});
+      }
+    }
     if (ValueStores && Src >= 0) {
       StoragePath To = pointee(C->getArg(Dst)), From = pointee(C->getArg(Src));
       if (To.Valid && From.Valid) {
@@ -1072,6 +1113,20 @@ static std::vector<bool> valueStores(ArrayRef<const Stmt *> Stmts, const ASTCont
   std::vector<bool> Out(Items.size());
   for (size_t I = 0; I < Items.size(); ++I) {
     Out[I] = Items[I].Valid && (Access[I] == AC_WRITE || Access[I] == AC_READ_WRITE);
+    // Two different constants stored into it: which one it holds depends
+    // on which store ran last (`if (argc > 1) b[i] = 2; else b[i] = 1;`).
+    uint64_t First = 0;
+    bool Any = false;
+    for (size_t K = 0; K < W.ConstStores.size() && !Out[I] && Items[I].Valid; ++K) {
+      const StoragePath &To = W.ConstStores[K].first;
+      if (To.Root != Items[I].Root ||
+          !(prefix(To.Steps, Items[I].Steps) || prefix(Items[I].Steps, To.Steps)))
+        continue;
+      if (Any && W.ConstStores[K].second != First)
+        Out[I] = true;
+      First = W.ConstStores[K].second;
+      Any = true;
+    }
     // A copy into it from other storage: what was stored there, to a
     // bounded depth (a file read into a buffer, then copied).
     for (size_t K = 0; K < W.Copies.size() && !Out[I] && Items[I].Valid && Depth < 3; ++K) {

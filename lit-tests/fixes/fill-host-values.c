@@ -28,6 +28,7 @@
 // RUN: grep -B1 'host code stores values into q that' %t/before.txt | FileCheck %s --check-prefix=NEC-Q
 // RUN: grep -B1 'host code stores values into c that' %t/before.txt | FileCheck %s --check-prefix=NEC-C
 // RUN: grep -B1 'host code stores values into g that' %t/before.txt | FileCheck %s --check-prefix=NEC-G
+// RUN: grep -B1 'host code stores values into d that' %t/before.txt | FileCheck %s --check-prefix=NEC-D
 // RUN: cd %t && %ompdp fix --apply before.json | FileCheck %s --check-prefix=APPLY
 // RUN: cd %t && %clang-ompdp prog.c -o after
 // RUN: cd %t && %ompdp run --format=json -o after.json -- ./after > after.out
@@ -55,13 +56,14 @@ void set_all(float *v, float x, int n) {
     v[i] = x;
 }
 
-void solve(float *b, float *m, float *w, float *c, float *k, float *q, int n, double *out) {
+void solve(float *b, float *m, float *w, float *c, float *k, float *q, float *d, int n,
+           double *out) {
   double s = 0;
-#pragma omp target data map(to: b[0:n], m[0:n], w[0:n], g[0:N], c[0:n], k[0:n], q[0:n])
+#pragma omp target data map(to: b[0:n], m[0:n], w[0:n], g[0:N], c[0:n], k[0:n], q[0:n], d[0:n])
   {
 #pragma omp target teams distribute parallel for map(tofrom: s) reduction(+: s)
     for (int i = 0; i < n; ++i)
-      s += b[i % 8] + m[i] + w[i] + g[i] + c[i] + k[i] + q[i];
+      s += b[i % 8] + m[i] + w[i] + g[i] + c[i] + k[i] + q[i] + d[i];
   }
   *out = s;
 }
@@ -71,6 +73,7 @@ int main(int argc, char **argv) {
   float *w = malloc(N * sizeof(float)), *c = malloc(N * sizeof(float));
   float *tmp = calloc(N, sizeof(float));
   float *k = malloc(N * sizeof(float)), *q = malloc(N * sizeof(float));
+  float *d = malloc(N * sizeof(float));
   if (m == NULL || !w) // looks at the pointers: stores nothing
     return 1;
   if (argc > 1) {
@@ -92,10 +95,16 @@ int main(int argc, char **argv) {
   memcpy(c, tmp, N * sizeof(float));
   set_all(k, 2.5f, N);
   set_all(q, (float)(argc - 1) + 2.0f, N);
+  for (int i = 0; i < N; ++i) {
+    if (argc > 1)
+      d[i] = 3.0f;
+    else
+      d[i] = 1.0f;
+  }
   zero(m, N);
   memset(w, 0, N * sizeof(float));
   double out = 0;
-  solve(b, m, w, c, k, q, N, &out);
+  solve(b, m, w, c, k, q, d, N, &out);
   for (int i = 0; i < N; ++i) // after the offload: not what it copied
     w[i] = i * 0.5f;
   printf("sum=%.1f last=%.1f\n", out, w[N - 1]);
@@ -106,6 +115,7 @@ int main(int argc, char **argv) {
   free(tmp);
   free(k);
   free(q);
+  free(d);
   return 0;
 }
 
@@ -122,21 +132,24 @@ void read_values(FILE *fp, float *v, int n) {
 // DUMP: item 4: to 'c[0:n]' {{.*}} fill 'float' x4 [0:n] scalar host-values
 // DUMP: item 5: to 'k[0:n]' {{.*}} fill 'float' x4 [0:n] scalar{{$}}
 // DUMP: item 6: to 'q[0:n]' {{.*}} fill 'float' x4 [0:n] scalar host-values
+// DUMP: item 7: to 'd[0:n]' {{.*}} fill 'float' x4 [0:n] scalar host-values
 
 // Each is necessary (the line before its suggestion):
 // NEC-B: verdict: necessary (not counted as a saving)
-// NEC-B-NEXT: suggestion: no saving: host code stores values into b that the compiler cannot evaluate (read from input or computed), so the single value this run copied can be other values with other inputs, and the copy is how the device gets them; a fill on the device would give it wrong data then
+// NEC-B-NEXT: suggestion: no saving: host code stores values into b that the compiler cannot evaluate to one constant (read from input, computed, or other constants on other paths), so the single value this run copied can be other values with other inputs, and the copy is how the device gets them; a fill on the device would give it wrong data then
 // NEC-Q: verdict: necessary (not counted as a saving)
 // NEC-Q-NEXT: suggestion: no saving: host code stores values into q that the compiler cannot evaluate {{.*}} the single value this run copied
 // NEC-C: verdict: necessary (not counted as a saving)
 // NEC-C-NEXT: suggestion: no saving: host code stores values into c that the compiler cannot evaluate {{.*}} the zeros this run copied
+// NEC-D: verdict: necessary (not counted as a saving)
+// NEC-D-NEXT: suggestion: no saving: host code stores values into d that the compiler cannot evaluate {{.*}} the single value this run copied
 // NEC-G: verdict: necessary (not counted as a saving)
 // NEC-G-NEXT: suggestion: no saving: host code stores values into g that the compiler cannot evaluate {{.*}} the zeros this run copied
 
 // APPLY: prog.c: 2 edit(s) applied
 
 // PROOF: rewrites: 1 for {{[0-9]+}} finding(s)
-// PROOF-NEXT: transfers: 9 -> 6 (removed 3, predicted 3)
+// PROOF-NEXT: transfers: 10 -> 7 (removed 3, predicted 3)
 // PROOF-DAG: gone: zero_transfer of m: yes
 // PROOF-DAG: gone: zero_transfer of w: yes
 // PROOF-DAG: gone: single_value_transfer of k: yes

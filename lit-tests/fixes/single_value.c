@@ -17,7 +17,8 @@
 // which counts both copies); the fill in place of the update.
 // Negative cases: `mixed` (one element differs: no finding), `z` (zeros: a
 // zero_transfer, filled with zeros), `v` (one value at each update, but not
-// the same one: advice, no rewrite), `small` (32 bytes, under
+// the same one, computed by the host: a necessary copy, no rewrite), `small`
+// (32 bytes, under
 // zero_min_bytes). Applied, rebuilt and rerun: same output, the findings
 // gone, the copies in removed as predicted.
 //
@@ -114,7 +115,7 @@ int main(void) {
 // REPORT-DAG: assumes: `table[0:N]` is not on the device already when the `target enter data` runs (the run saw it allocated with every copy); the host's `table[0:N]` holds that value in every element whenever the `target enter data` runs, with any input (the run saw it so at all 1 copies in)
 // REPORT-DAG: assumes: the host's `w[0:N]` holds only the bytes `00 00 00 00 00 00 04 40` repeated whenever the `target update` at prog.c:[[#]] runs, with any input (the run saw it so at all 3 copies)
 // REPORT-DAG: variable: v  clause: to(v[0:N])
-// REPORT-DAG: No rewrite: its copies held different values, each one value repeated.
+// REPORT-DAG: suggestion: no saving: host code stores values into v that the compiler cannot evaluate to one constant {{.*}}
 // NOSINGLE-NOT: variable: {{mixed|small}}
 
 // APPLY: prog.c: {{[0-9]+}} edit(s) applied
