@@ -262,23 +262,8 @@ private:
   }
   /// What pointer value E points to: `p`, `p + k`, `&p[k]`, an array.
   static StoragePath pointee(const Expr *E) {
-    for (;;) {
-      E = E->IgnoreParenCasts();
-      if (auto *BO = dyn_cast<BinaryOperator>(E);
-          BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub)) {
-        E = isPointer(BO->getLHS()->IgnoreParenImpCasts()) ? BO->getLHS() : BO->getRHS();
-        continue;
-      }
-      if (auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf)
-        if (auto *AE = dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens())) {
-          E = AE->getBase();
-          continue;
-        }
-      break;
-    }
+    const VarDecl *VD = pointedVariable(E);
     StoragePath P;
-    auto *DRE = dyn_cast<DeclRefExpr>(E);
-    auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
     if (!VD)
       return P;
     P = StoragePath::ofVariable(VD);
@@ -879,27 +864,8 @@ std::vector<uint32_t> classify(const Walker &W, ArrayRef<StoragePath> Items) {
 /// The pointer variable E is an offset from (`p`, `p + i`, `i + p`, `p - i`,
 /// `&p[i]`), as a root, or null.
 const void *Walker::pointerBase(const Expr *E) {
-  for (;;) {
-    E = E->IgnoreParenCasts();
-    if (auto *BO = dyn_cast<BinaryOperator>(E);
-        BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub)) {
-      const Expr *L = BO->getLHS();
-      if (!isPointer(L))
-        L = BO->getRHS();
-      E = L;
-      continue;
-    }
-    if (auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf)
-      if (auto *AE = dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens())) {
-        E = AE->getBase();
-        continue;
-      }
-    break;
-  }
-  auto *DRE = dyn_cast<DeclRefExpr>(E);
-  if (!DRE || !isa<VarDecl>(DRE->getDecl()) || !isPointer(DRE))
-    return nullptr;
-  return rootOf(DRE->getDecl());
+  const VarDecl *V = pointedVariable(E);
+  return V && V->getType()->isAnyPointerType() ? rootOf(V) : nullptr;
 }
 
 /// The summaries of callees, per function and kind of walk (kept for the
@@ -1143,4 +1109,23 @@ std::vector<bool> ompdp::analyzeHostValueStores(ArrayRef<const Stmt *> Stmts,
                                                 const ASTContext &Ctx,
                                                 ArrayRef<StoragePath> Items) {
   return valueStores(Stmts, Ctx, Items, 0);
+}
+
+const VarDecl *ompdp::pointedVariable(const Expr *E) {
+  for (;;) {
+    E = E->IgnoreParenCasts();
+    if (auto *BO = dyn_cast<BinaryOperator>(E);
+        BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub)) {
+      E = isPointer(BO->getLHS()->IgnoreParenImpCasts()) ? BO->getLHS() : BO->getRHS();
+      continue;
+    }
+    if (auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf)
+      if (auto *AE = dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens())) {
+        E = AE->getBase();
+        continue;
+      }
+    break;
+  }
+  auto *DRE = dyn_cast<DeclRefExpr>(E);
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
 }

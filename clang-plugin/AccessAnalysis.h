@@ -26,6 +26,7 @@ class Expr;
 class OMPExecutableDirective;
 class Stmt;
 class ValueDecl;
+class VarDecl;
 } // namespace clang
 
 namespace ompdp {
@@ -84,6 +85,10 @@ std::vector<uint32_t> analyzeDeviceAccesses(llvm::ArrayRef<const clang::Stmt *> 
 std::vector<bool> analyzeHostWrites(llvm::ArrayRef<const clang::Stmt *> Stmts,
                                     const clang::Stmt *Skip,
                                     llvm::ArrayRef<StoragePath> Items);
+
+/// The variable a pointer value is an offset from: `p`, `p + k`, `k + p`,
+/// `p - k`, `&p[k]`, an array that decays; null for anything else.
+const clang::VarDecl *pointedVariable(const clang::Expr *E);
 
 /// Which of Items host code Stmts stores values into that the compiler
 /// cannot evaluate (read or computed at run time): an assignment of a value

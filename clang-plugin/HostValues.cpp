@@ -29,24 +29,7 @@ namespace {
 /// Param (its path starts with the dereference): the variable behind `p`,
 /// `p + k`, `&p[k]` or an array that decays, with the rest of the path.
 bool argumentStorage(const Expr *A, const StoragePath &Param, StoragePath &Out) {
-  for (;;) {
-    A = A->IgnoreParenImpCasts();
-    if (auto *BO = dyn_cast<BinaryOperator>(A);
-        BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub)) {
-      A = BO->getLHS()->IgnoreParenImpCasts()->getType()->isAnyPointerType()
-              ? BO->getLHS()
-              : BO->getRHS();
-      continue;
-    }
-    if (auto *UO = dyn_cast<UnaryOperator>(A); UO && UO->getOpcode() == UO_AddrOf)
-      if (auto *AE = dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens())) {
-        A = AE->getBase();
-        continue;
-      }
-    break;
-  }
-  auto *DRE = dyn_cast<DeclRefExpr>(A);
-  auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  const VarDecl *VD = pointedVariable(A);
   if (!VD)
     return false;
   Out = StoragePath::ofVariable(VD);
