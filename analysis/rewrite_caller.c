@@ -109,8 +109,9 @@ static const ompdp_region_info_t *call_item(const ompdp_rw_items_t *call, const 
   return NULL;
 }
 
-/* `a`, `s.a`, `p->a`, `this->x`: what may stand where a list item names its
- * variable. */
+/* `a`, `s.a`, `p->a`, `this->x`, `y[1]` (an element at a constant index,
+ * whose section `y[1][0:n]` a clause may name): what may stand where a
+ * list item names its variable. */
 static int variable_chain(const char *s) {
   if (!*s)
     return 0;
@@ -119,6 +120,14 @@ static int variable_chain(const char *s) {
       return 0;
     while (isalnum((unsigned char)*s) || *s == '_')
       ++s;
+    while (*s == '[' && isdigit((unsigned char)s[1])) {
+      const char *d = s + 1;
+      while (isdigit((unsigned char)*d))
+        ++d;
+      if (*d != ']')
+        return 0;
+      s = d + 1;
+    }
     if (!*s)
       return 1;
     if (*s == '.')

@@ -67,16 +67,28 @@ bool leavesIteration(const clang::Stmt *S, bool Nested = false, bool Labels = fa
 struct Writes {
   llvm::DenseMap<const clang::VarDecl *, unsigned> Stored;
   llvm::DenseSet<const clang::VarDecl *> AddressTaken;
+  /// Local arrays with an element (or a member of one) written, and those
+  /// used otherwise than by an element (given to a call, an element's
+  /// address taken: elements may change where this walk does not look).
+  llvm::DenseSet<const clang::VarDecl *> ElementStored, ElementsReached;
 
   static const clang::VarDecl *var(const clang::Expr *E);
+  /// The local array whose element (or a member of one) E is: `a[i]`,
+  /// `a[i].f`, `a[i][j]`; null otherwise.
+  static const clang::VarDecl *arrayOf(const clang::Expr *E);
   void walk(const clang::Stmt *S);
+
+private:
+  llvm::DenseSet<const clang::Stmt *> Subscripted; // decays a subscript reads
 };
 
 /// Whether E's value is the same at every iteration of a loop that makes
 /// the writes LoopW in a function that makes FnW: constants, sizeof, local
 /// variables the loop neither declares nor writes and whose address the
-/// function never takes, arithmetic and casts of them, and the routines
-/// that name devices.
+/// function never takes, an element of a local array at such an index that
+/// the loop writes no element of and the function only subscripts
+/// (`y[1]`), arithmetic and casts of them, and the routines that name
+/// devices.
 bool invariant(const clang::Expr *E, const Writes &LoopW, const Writes &FnW);
 
 /// The body of loop statement L.

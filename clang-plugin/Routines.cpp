@@ -57,6 +57,23 @@ const VarDecl *Writes::var(const Expr *E) {
   return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
 }
 
+const VarDecl *Writes::arrayOf(const Expr *E) {
+  bool Element = false;
+  for (;;) {
+    E = E->IgnoreParenImpCasts();
+    if (auto *AE = dyn_cast<ArraySubscriptExpr>(E)) {
+      E = AE->getBase();
+      Element = true;
+    } else if (auto *ME = dyn_cast<MemberExpr>(E); ME && !ME->isArrow()) {
+      E = ME->getBase();
+    } else {
+      break;
+    }
+  }
+  const VarDecl *V = Element ? var(E) : nullptr;
+  return V && V->hasLocalStorage() && V->getType()->isArrayType() ? V : nullptr;
+}
+
 void Writes::walk(const Stmt *S) {
   if (!S)
     return;
@@ -69,13 +86,21 @@ void Writes::walk(const Stmt *S) {
   if (auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp()) {
     if (const VarDecl *V = var(BO->getLHS()))
       ++Stored[V];
+    if (const VarDecl *A = arrayOf(BO->getLHS()))
+      ElementStored.insert(A);
   } else if (auto *UO = dyn_cast<UnaryOperator>(S)) {
-    if (UO->isIncrementDecrementOp())
+    if (UO->isIncrementDecrementOp()) {
       if (const VarDecl *V = var(UO->getSubExpr()))
         ++Stored[V];
-    if (UO->getOpcode() == UO_AddrOf)
+      if (const VarDecl *A = arrayOf(UO->getSubExpr()))
+        ElementStored.insert(A);
+    }
+    if (UO->getOpcode() == UO_AddrOf) {
       if (const VarDecl *V = var(UO->getSubExpr()))
         AddressTaken.insert(V);
+      if (const VarDecl *A = arrayOf(UO->getSubExpr()))
+        ElementsReached.insert(A);
+    }
   } else if (auto *DS = dyn_cast<DeclStmt>(S)) {
     for (const Decl *D : DS->decls())
       if (auto *V = dyn_cast<VarDecl>(D))
@@ -86,9 +111,21 @@ void Writes::walk(const Stmt *S) {
   // address.
   if (auto *CE = dyn_cast<CallExpr>(S))
     for (const Expr *A : CE->arguments())
-      if (A->isLValue())
+      if (A->isLValue()) {
         if (const VarDecl *V = var(A))
           AddressTaken.insert(V);
+        if (const VarDecl *Arr = arrayOf(A))
+          ElementsReached.insert(Arr);
+      }
+  // An array's decay that a subscript reads is an element; any other (the
+  // array given to a call, assigned to a pointer) reaches every element.
+  if (auto *AE = dyn_cast<ArraySubscriptExpr>(S))
+    Subscripted.insert(AE->getBase()->IgnoreParens());
+  if (auto *IC = dyn_cast<ImplicitCastExpr>(S);
+      IC && IC->getCastKind() == CK_ArrayToPointerDecay && !Subscripted.count(IC))
+    if (const VarDecl *V = var(IC->getSubExpr());
+        V && V->hasLocalStorage() && V->getType()->isArrayType())
+      ElementsReached.insert(V);
   if (auto *LE = dyn_cast<LambdaExpr>(S)) {
     for (const LambdaCapture &C : LE->captures())
       if (C.capturesVariable() && C.getCaptureKind() == LCK_ByRef)
@@ -143,6 +180,13 @@ bool invariant(const Expr *E, const Writes &LoopW, const Writes &FnW) {
       return true;
     return V->hasLocalStorage() && !V->getType()->isReferenceType() &&
            !LoopW.Stored.count(V) && !FnW.AddressTaken.count(V);
+  }
+  // y[1] of a local array of pointers set before the loop.
+  if (auto *AE = dyn_cast<ArraySubscriptExpr>(E)) {
+    const VarDecl *A = Writes::arrayOf(AE);
+    return A && Writes::var(AE->getBase()) == A && !LoopW.Stored.count(A) &&
+           !LoopW.ElementStored.count(A) && !FnW.ElementsReached.count(A) &&
+           !FnW.AddressTaken.count(A) && invariant(AE->getIdx(), LoopW, FnW);
   }
   if (auto *BO = dyn_cast<BinaryOperator>(E))
     return !BO->isAssignmentOp() && !BO->isCommaOp() &&
