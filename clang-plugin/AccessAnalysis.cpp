@@ -246,9 +246,8 @@ private:
   /// (every zero is 0, as memset's zeros are), or for a parameter bound to
   /// a constant argument, the parameter (its value is the caller's).
   uint64_t constantKey(const Expr *E) const {
-    if (auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
-      if (auto *PV = dyn_cast<ParmVarDecl>(R->getDecl()); PV && ConstParams.count(PV))
-        return reinterpret_cast<uintptr_t>(PV) | 1;
+    if (const ParmVarDecl *PV = constParam(E))
+      return reinterpret_cast<uintptr_t>(PV) | 1;
     Expr::EvalResult R;
     if (!E->EvaluateAsRValue(R, *ValueCtx))
       return 1;
@@ -273,13 +272,18 @@ private:
       P.Valid = false;
     return P;
   }
+  /// E names a parameter whose argument at this call is a constant
+  /// (`fill(a, 1)`): the parameter, else null.
+  const ParmVarDecl *constParam(const Expr *E) const {
+    auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    auto *PV = R ? dyn_cast<ParmVarDecl>(R->getDecl()) : nullptr;
+    return PV && ConstParams.count(PV) ? PV : nullptr;
+  }
   bool constantValue(const Expr *E) const {
     if (!E || !ValueCtx || E->isValueDependent() || E->isTypeDependent())
       return false;
-    // A parameter whose argument at this call is a constant (`fill(a, 1)`).
-    if (auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
-      if (auto *PV = dyn_cast<ParmVarDecl>(R->getDecl()); PV && ConstParams.count(PV))
-        return true;
+    if (constParam(E))
+      return true;
     Expr::EvalResult R;
     return E->EvaluateAsRValue(R, *ValueCtx) && !R.HasSideEffects;
   }
@@ -1065,8 +1069,39 @@ std::vector<bool> ompdp::analyzeHostWrites(ArrayRef<const Stmt *> Stmts, const S
   return Out;
 }
 
-static std::vector<bool> valueStores(ArrayRef<const Stmt *> Stmts, const ASTContext &Ctx,
-                                     ArrayRef<StoragePath> Items, unsigned Depth) {
+/// Whether storage P overlaps T: one's path leads into the other's.
+static bool overlaps(const StoragePath &P, const StoragePath &T) {
+  return P.Root == T.Root && (prefix(T.Steps, P.Steps) || prefix(P.Steps, T.Steps));
+}
+
+/// Whether the walk W saw stores of computed values into P: a store of a
+/// value it cannot evaluate, two different constants, or a copy into it
+/// from storage with such stores (to a bounded depth: a file read into a
+/// buffer, then copied).
+static bool valueStored(const Walker &W, const StoragePath &P, unsigned Depth) {
+  if (!P.Valid)
+    return false;
+  uint32_t A = classify(W, {P})[0];
+  if (A == AC_WRITE || A == AC_READ_WRITE)
+    return true;
+  // Two different constants: which one it holds depends on which store ran
+  // last (`if (argc > 1) b[i] = 2; else b[i] = 1;`).
+  const uint64_t *First = nullptr;
+  for (const auto &[To, Key] : W.ConstStores)
+    if (overlaps(P, To)) {
+      if (First && Key != *First)
+        return true;
+      First = &Key;
+    }
+  for (const auto &[To, From] : W.Copies)
+    if (Depth < 3 && overlaps(P, To) && valueStored(W, From, Depth + 1))
+      return true;
+  return false;
+}
+
+std::vector<bool> ompdp::analyzeHostValueStores(ArrayRef<const Stmt *> Stmts,
+                                                const ASTContext &Ctx,
+                                                ArrayRef<StoragePath> Items) {
   Walker W;
   W.ValueCtx = &Ctx;
   W.Host = true;
@@ -1075,40 +1110,10 @@ static std::vector<bool> valueStores(ArrayRef<const Stmt *> Stmts, const ASTCont
   W.ValueStores = true;
   for (const Stmt *S : Stmts)
     W.stmt(S);
-  std::vector<uint32_t> Access = classify(W, Items);
   std::vector<bool> Out(Items.size());
-  for (size_t I = 0; I < Items.size(); ++I) {
-    Out[I] = Items[I].Valid && (Access[I] == AC_WRITE || Access[I] == AC_READ_WRITE);
-    // Two different constants stored into it: which one it holds depends
-    // on which store ran last (`if (argc > 1) b[i] = 2; else b[i] = 1;`).
-    uint64_t First = 0;
-    bool Any = false;
-    for (size_t K = 0; K < W.ConstStores.size() && !Out[I] && Items[I].Valid; ++K) {
-      const StoragePath &To = W.ConstStores[K].first;
-      if (To.Root != Items[I].Root ||
-          !(prefix(To.Steps, Items[I].Steps) || prefix(Items[I].Steps, To.Steps)))
-        continue;
-      if (Any && W.ConstStores[K].second != First)
-        Out[I] = true;
-      First = W.ConstStores[K].second;
-      Any = true;
-    }
-    // A copy into it from other storage: what was stored there, to a
-    // bounded depth (a file read into a buffer, then copied).
-    for (size_t K = 0; K < W.Copies.size() && !Out[I] && Items[I].Valid && Depth < 3; ++K) {
-      const StoragePath &To = W.Copies[K].first;
-      if (To.Root == Items[I].Root &&
-          (prefix(To.Steps, Items[I].Steps) || prefix(Items[I].Steps, To.Steps)))
-        Out[I] = valueStores(Stmts, Ctx, {W.Copies[K].second}, Depth + 1)[0];
-    }
-  }
+  for (size_t I = 0; I < Items.size(); ++I)
+    Out[I] = valueStored(W, Items[I], 0);
   return Out;
-}
-
-std::vector<bool> ompdp::analyzeHostValueStores(ArrayRef<const Stmt *> Stmts,
-                                                const ASTContext &Ctx,
-                                                ArrayRef<StoragePath> Items) {
-  return valueStores(Stmts, Ctx, Items, 0);
 }
 
 const VarDecl *ompdp::pointedVariable(const Expr *E) {
@@ -1128,4 +1133,14 @@ const VarDecl *ompdp::pointedVariable(const Expr *E) {
   }
   auto *DRE = dyn_cast<DeclRefExpr>(E);
   return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+}
+
+const FunctionDecl *ompdp::definition(const FunctionDecl *FD) {
+  const FunctionDecl *Def = nullptr;
+  if (FD->hasBody(Def) && Def && Def->getBody())
+    return Def;
+  if (const FunctionDecl *Pat = FD->getTemplateInstantiationPattern())
+    if (Pat->hasBody(Def) && Def && Def->getBody())
+      return Def;
+  return nullptr;
 }

@@ -23,6 +23,7 @@
 namespace clang {
 class ASTContext;
 class Expr;
+class FunctionDecl;
 class OMPExecutableDirective;
 class Stmt;
 class ValueDecl;
@@ -85,6 +86,10 @@ std::vector<uint32_t> analyzeDeviceAccesses(llvm::ArrayRef<const clang::Stmt *> 
 std::vector<bool> analyzeHostWrites(llvm::ArrayRef<const clang::Stmt *> Stmts,
                                     const clang::Stmt *Skip,
                                     llvm::ArrayRef<StoragePath> Items);
+
+/// The body of FD as the translation unit has it: its definition, or, for
+/// an instantiation not made yet, its template's; null when it has none.
+const clang::FunctionDecl *definition(const clang::FunctionDecl *FD);
 
 /// The variable a pointer value is an offset from: `p`, `p + k`, `k + p`,
 /// `p - k`, `&p[k]`, an array that decays; null for anything else.

@@ -54,18 +54,6 @@ bool holdsIn(const Stmt *S, const std::function<bool(const FunctionDecl *)> &Cal
   return false;
 }
 
-/// The body of FD as the translation unit has it: its definition, or, for
-/// an instantiation not made yet, its template's.
-const FunctionDecl *definition(const FunctionDecl *FD) {
-  const FunctionDecl *Def = nullptr;
-  if (FD->hasBody(Def) && Def && Def->getBody())
-    return Def;
-  if (const FunctionDecl *Pat = FD->getTemplateInstantiationPattern())
-    if (Pat->hasBody(Def) && Def && Def->getBody())
-      return Def;
-  return nullptr;
-}
-
 /// Whether FD is the plugin's marker (its calls are not the program's).
 bool isMarker(const FunctionDecl *FD) {
   return FD && FD->getIdentifier() && FD->getName() == OMPDP_MARKER_FN;

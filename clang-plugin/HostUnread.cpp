@@ -303,13 +303,9 @@ private:
     const FunctionDecl *FD = C->getDirectCallee();
     if (!FD || isa<CXXMemberCallExpr>(C) || FD->isVariadic())
       return false;
-    const FunctionDecl *Body = nullptr;
-    if (!FD->hasBody(Body) || !Body || !Body->getBody()) {
-      const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
-      Body = nullptr;
-      if (!Pattern || !Pattern->hasBody(Body) || !Body || !Body->getBody())
-        return false;
-    }
+    const FunctionDecl *Body = ompdp::definition(FD);
+    if (!Body)
+      return false;
     for (unsigned I = 0; I < C->getNumArgs(); ++I) {
       if (C->getArg(I)->IgnoreParenImpCasts() != E)
         continue;

@@ -21,7 +21,6 @@
 #include "RegionCollectorImpl.h"
 
 #include "AccessAnalysis.h"
-#include "HostUnread.h"
 
 namespace {
 
@@ -112,15 +111,4 @@ bool RegionCollector::Impl::valuesVary(const FunctionDecl *F, SourceLocation At,
       return true;
   }
   return false;
-}
-
-void RegionCollector::Impl::finish() {
-  for (const UnreadCheck &C : UnreadChecks)
-    if (hostNeverReadsBack(C.Fn, C.Var, C.CopyEnd, C.Loop, SM))
-      Table.region(C.Region).Items[C.Item].AccessFlags |= IA_HOST_UNREAD;
-  UnreadChecks.clear();
-  for (const ValueCheck &C : ValueChecks)
-    if (valuesVary(C.Fn, C.At, C.Storage, 0))
-      Table.region(C.Region).Items[C.Item].FillFlags |= FF_HOST_VALUES;
-  ValueChecks.clear();
 }

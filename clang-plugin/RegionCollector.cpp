@@ -744,6 +744,22 @@ RegionCollector::~RegionCollector() = default;
 
 void RegionCollector::handle(Decl *D) { P->handle(D); }
 
+/// The facts that need every function of the file, decided once it is
+/// all seen: which copies back the host never reads (HostUnread.cpp: the
+/// functions they call may be template instances made only at the end)
+/// and which items host code stores computed values into (HostValues.cpp:
+/// every caller is seen then).
+void RegionCollector::Impl::finish() {
+  for (const UnreadCheck &C : UnreadChecks)
+    if (hostNeverReadsBack(C.Fn, C.Var, C.CopyEnd, C.Loop, SM))
+      Table.region(C.Region).Items[C.Item].AccessFlags |= IA_HOST_UNREAD;
+  UnreadChecks.clear();
+  for (const ValueCheck &C : ValueChecks)
+    if (valuesVary(C.Fn, C.At, C.Storage, 0))
+      Table.region(C.Region).Items[C.Item].FillFlags |= FF_HOST_VALUES;
+  ValueChecks.clear();
+}
+
 void RegionCollector::finish() { P->finish(); }
 
 FunctionDecl *RegionCollector::markerFunction() const { return P->MarkerFD; }
