@@ -32,6 +32,7 @@
 \*===----------------------------------------------------------------------===*/
 #include "detect.h"
 #include "region_view.h"
+#include "strbuf.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -200,16 +201,11 @@ char *ompdp_section_shrunk(const ompdp_region_info_t *it) {
     snprintf(tail, sizeof(tail), " %c %lld", c > 0 ? '+' : '-', (long long)(c > 0 ? c : -c));
   int lo_left = skip && needs_parens(lo, 0), lo_right = needs_parens(lo, 1);
   int len_left = needs_parens(len, 0);
-  const char *fmt = "%s[%s%s%s%s : %s%s%s - %s%s%s%s]";
-  int n = snprintf(NULL, 0, fmt, it->variable, lo_left ? "(" : "", lo, lo_left ? ")" : "",
-                   skip_text, len_left ? "(" : "", len, len_left ? ")" : "",
-                   lo_right ? "(" : "", lo, lo_right ? ")" : "", tail);
-  char *out = n < 0 ? NULL : malloc((size_t)n + 1);
-  if (out)
-    snprintf(out, (size_t)n + 1, fmt, it->variable, lo_left ? "(" : "", lo, lo_left ? ")" : "",
-             skip_text, len_left ? "(" : "", len, len_left ? ")" : "", lo_right ? "(" : "", lo,
-             lo_right ? ")" : "", tail);
-  return out;
+  ompdp_strbuf_t b = {0};
+  ompdp_sb_printf(&b, "%s[%s%s%s%s : %s%s%s - %s%s%s%s]", it->variable, lo_left ? "(" : "", lo,
+                  lo_left ? ")" : "", skip_text, len_left ? "(" : "", len, len_left ? ")" : "",
+                  lo_right ? "(" : "", lo, lo_right ? ")" : "", tail);
+  return ompdp_sb_take(&b);
 }
 
 static int overbroad_feed(void *p, ompdp_engine_t *g, const ompdp_xev_t *e) {
