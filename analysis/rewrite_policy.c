@@ -1557,9 +1557,14 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
     const ompdp_rewrite_t *src = &by->rewrites[by->num_rewrites - 1];
     int in_only = f->ops.known && f->ops.c[OMPDP_OC_H2D].count && !f->ops.c[OMPDP_OC_D2H].count &&
                   !f->ops.c[OMPDP_OC_D2D].count;
-    if (src->kind != OMPDP_RK_FIRSTPRIVATE &&
-        !(src->kind == OMPDP_RK_ALLOC_AND_FILL && f->kind == OMPDP_FK_DUPLICATE_TRANSFER &&
-          in_only) &&
+    /* A fill replaces every copy in at the site: findings made only of
+     * those copies (their bytes again, one value, sent for nothing) go
+     * with it. An item removed from its construct moves nothing there. */
+    int copies_in_kind = f->kind == OMPDP_FK_DUPLICATE_TRANSFER ||
+                         f->kind == OMPDP_FK_SINGLE_VALUE_TRANSFER ||
+                         f->kind == OMPDP_FK_UNUSED_TRANSFER || f->kind == OMPDP_FK_ZERO_TRANSFER;
+    if (src->kind != OMPDP_RK_FIRSTPRIVATE && src->kind != OMPDP_RK_REMOVE_ITEM &&
+        !(src->kind == OMPDP_RK_ALLOC_AND_FILL && copies_in_kind && in_only) &&
         !(copies_in_go[si - 1] && (f->kind == OMPDP_FK_ZERO_TRANSFER ||
                                    (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && in_only))))
       continue;
@@ -1574,7 +1579,8 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
     ompdp_finding_t *f = &r->findings[i];
     uint32_t si = site_index(&c, f);
     if (!si || !backs_go[si - 1] || backs_go[si - 1] == i + 1 || f->num_rewrites ||
-        f->kind != OMPDP_FK_DUPLICATE_TRANSFER || !f->ops.known ||
+        (f->kind != OMPDP_FK_DUPLICATE_TRANSFER && f->kind != OMPDP_FK_ROUND_TRIP) ||
+        !f->ops.known ||
         !f->ops.c[OMPDP_OC_D2H].count || f->ops.c[OMPDP_OC_H2D].count ||
         f->ops.c[OMPDP_OC_D2D].count)
       continue;

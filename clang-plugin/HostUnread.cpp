@@ -41,8 +41,8 @@ class Uses : public RecursiveASTVisitor<Uses> {
 
 public:
   Uses(const VarDecl *V, SourceLocation CopyEnd, SourceRange Loop, const SourceManager &SM,
-       const std::vector<ompdp::PointerSwap> *Moves)
-      : V(V), CopyEnd(CopyEnd), Loop(Loop), SM(SM), Moves(Moves) {}
+       const std::vector<ompdp::PointerSwap> *Moves, unsigned Depth = 0)
+      : V(V), CopyEnd(CopyEnd), Loop(Loop), SM(SM), Moves(Moves), Depth(Depth) {}
 
   /// Another name may reach the buffer, or the order is not the source's.
   bool Unknown = false;
@@ -106,8 +106,14 @@ private:
   const std::vector<ompdp::PointerSwap> *Moves;
   std::vector<const Stmt *> Parents;
   unsigned InLambda = 0;
+  /// Calls followed to get here (keepsNoCopy); at depth > 0 V is a
+  /// callee's parameter, and the question is only whether its uses let
+  /// another name reach the buffer: nothing is "after".
+  unsigned Depth;
 
   bool after(SourceLocation L) const {
+    if (Depth)
+      return false;
     L = SM.getExpansionLoc(L);
     if (Loop.isValid() &&
         !SM.isBeforeInTranslationUnit(L, SM.getExpansionLoc(Loop.getBegin())) &&
@@ -292,8 +298,42 @@ private:
           ReadAfter = true;
         return;
       }
+      // init(x, n) before the copy: a function that uses its parameter
+      // only as this walk allows (elements read or written, freed) keeps
+      // no other name for the buffer, so what it does is done before the
+      // copy (after it, or in the loop that repeats it, it may read).
+      if (auto *C = dyn_cast<CallExpr>(P);
+          C && !after(E->getBeginLoc()) && keepsNoCopy(C, E, SM, Depth))
+        return;
     }
     Unknown = true;
+  }
+
+  /// Whether call C passes E only to pointer parameters of a function
+  /// whose body the translation unit has and whose every use of them this
+  /// walk accepts (followed three calls deep).
+  static bool keepsNoCopy(const CallExpr *C, const DeclRefExpr *E, const SourceManager &SM,
+                          unsigned Depth) {
+    const FunctionDecl *FD = C->getDirectCallee();
+    if (Depth >= 3 || !FD || isa<CXXMemberCallExpr>(C) || FD->isVariadic())
+      return false;
+    const FunctionDecl *Body = ompdp::definition(FD);
+    if (!Body || !Body->getBody())
+      return false;
+    bool Passed = false;
+    for (unsigned I = 0; I < C->getNumArgs(); ++I) {
+      if (C->getArg(I)->IgnoreParenImpCasts() != E)
+        continue;
+      if (I >= Body->getNumParams() || !Body->getParamDecl(I)->getType()->isAnyPointerType())
+        return false;
+      Uses U(Body->getParamDecl(I)->getCanonicalDecl(), SourceLocation(), SourceRange(), SM,
+             nullptr, Depth + 1);
+      U.TraverseStmt(Body->getBody());
+      if (U.Unknown)
+        return false;
+      Passed = true;
+    }
+    return Passed;
   }
 
   /// Whether call C passes E to a pointer parameter of a function whose

@@ -35,6 +35,10 @@ namespace ompdp {
 ///     anywhere,
 ///   - an element read (`... = x[i]`) before the copy, outside Loop,
 ///   - `free(x)`, `delete[] x`, `sizeof`, an allocation stored to it,
+///   - x passed, before the copy and outside Loop, to a function of the
+///     file whose every use of that parameter is one of these (elements
+///     read or written, freed: `init(x, n)` keeps no other name for it),
+///     or passed anywhere to one that only reads through it,
 ///   - an item of a map or motion clause that does not send the host's
 ///     bytes (`from`, `alloc`, `release`, `delete`, `target update from`),
 ///     or that does, before the copy, outside Loop;

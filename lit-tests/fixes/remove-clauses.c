@@ -19,6 +19,7 @@
 // RUN: cd %t && %clang-ompdp prog.c -o before
 // RUN: cd %t && %ompdp run --format=json -o before.json -- ./before > before.out
 // RUN: cd %t && %ompdp report before.json | FileCheck %s --check-prefix=REPORT
+// RUN: cd %t && %ompdp report before.json | FileCheck %s --check-prefix=REMOVED
 // RUN: cd %t && %ompdp fix --apply before.json | FileCheck %s --check-prefix=APPLY
 // RUN: FileCheck %s --check-prefix=FIXED < %t/prog.c
 // RUN: cd %t && %clang-ompdp prog.c -o after
@@ -57,11 +58,20 @@ int main(void) {
 // REPORT: rewrite (remove_item): remove `x[0:N]` from `target enter data` at prog.c:[[#X]] and from `target exit data` at prog.c:[[#X+1]]
 // REPORT-NEXT: prog.c:[[#X]]:1-[[#X+1]]:1: delete "#pragma omp target enter data map(to : x[0:N]) if(n > 0)"
 // REPORT-NEXT: prog.c:[[#X+1]]:1-[[#X+2]]:1: delete "#pragma omp target exit data map(delete : x[0:N]) if (n > 0)"
-// REPORT-DAG: rewrite (remove_item): remove `y[0:N]` from `target update` at prog.c:[[#X+2]]: no kernel read what it sent
-// REPORT-DAG: prog.c:[[#X+2]]:1-[[#X+3]]:1: delete "#pragma omp target update to(y[0:N]) device(1)"
-// REPORT-DAG: rewrite (remove_item): remove `z[0:N]` from `target update` at prog.c:[[#X+3]]: no kernel read what it sent
-// REPORT-DAG: assumes: the deferred task of the `target update nowait` at prog.c:[[#X+3]] is gone
-// REPORT-DAG: prog.c:[[#X+3]]:1-[[#X+4]]:1: delete "#pragma omp target update to(z[0:N]) device(1) nowait"
+// The updates of y and z resend w's bytes (their duplicates come first in
+// the report, and show the removal that takes their copies):
+// REMOVED: duplicate_transfer {{.*}}prog.c:[[#Z:]]:1 in main
+// REMOVED: rewrite (remove_item): remove `z[0:N]` from `target update` at prog.c:[[#Z]]: no kernel read what it sent
+// REMOVED: assumes: the deferred task of the `target update nowait` at prog.c:[[#Z]] is gone
+// REMOVED: prog.c:[[#Z]]:1-[[#Z+1]]:1: delete "#pragma omp target update to(z[0:N]) device(1) nowait"
+// REMOVED: duplicate_transfer {{.*}}prog.c:[[#Z-1]]:1 in main
+// REMOVED: rewrite (remove_item): remove `y[0:N]` from `target update` at prog.c:[[#Z-1]]: no kernel read what it sent
+// REMOVED-NEXT: prog.c:[[#Z-1]]:1-[[#Z]]:1: delete "#pragma omp target update to(y[0:N]) device(1)"
+// REMOVED: unused_alloc {{.*}}prog.c:[[#Z-3]]:1 in main count=1
+// REMOVED: unused_transfer {{.*}}prog.c:[[#Z]]:1 in main
+// REMOVED: rewrite (remove_item): the one shown above for duplicate_transfer of `z` at prog.c:[[#Z]]:1
+// REMOVED: unused_transfer {{.*}}prog.c:[[#Z-1]]:1 in main
+// REMOVED: rewrite (remove_item): the one shown above for duplicate_transfer of `y` at prog.c:[[#Z-1]]:1
 
 // REPORT-DAG: rewrite (change_map_type): map `q[0:N]` with `alloc` instead of `to` at prog.c:[[#X-1]]
 // REPORT-DAG: prog.c:[[#X-1]]:31-[[#X-1]]:46: replace "map(to: q[0:N])" with "map(alloc: q[0:N])"
@@ -73,7 +83,7 @@ int main(void) {
 // FIXED-NEXT: {{^}}#pragma omp taskwait{{$}}
 // FIXED-NEXT: {{^}}  for (int i = 0; i < N; ++i){{$}}
 
-// PROOF: rewrites: 4 for 5 finding(s)
+// PROOF: rewrites: 4 for 7 finding(s)
 // PROOF-NEXT: transfers: 9 -> 5 (removed 4, predicted 4)
 // PROOF-NEXT: allocs: 5 -> 4 (removed 1, predicted 1)
 // PROOF: OK

@@ -49,6 +49,12 @@ int main(void) {
   return 0;
 }
 
+// The update of y sends bytes that w sent before, and nothing reads them:
+// its duplicate shows the removal (the copy goes), not a coincidence.
+// REPORT: duplicate_transfer {{.*}}prog.c:[[#Y:]]:1 in main
+// REPORT: verdict: fix
+// REPORT: rewrite (remove_item): remove `y[0:N]` from `target update` at prog.c:[[#Y]]
+// REPORT-NEXT: prog.c:[[#Y]]:1-[[#Y+1]]:1: delete "#pragma omp target update to(y[0:N])"
 // REPORT: unused_alloc {{.*}}prog.c:[[#E:]]:1 in main count=1
 // REPORT: rewrite (remove_item): remove `x[0:N]` from `target enter data` at prog.c:[[#E]] and from `target exit data` at prog.c:[[#E+1]]: no kernel ran while the memory existed  [saves {{.*}}: 1 transfer (3.9 KiB), 1 allocation]
 // REPORT-NEXT: prog.c:[[#E]]:40-[[#E]]:48: delete "x[0:N],"
@@ -59,8 +65,7 @@ int main(void) {
 // REPORT-DAG: unused_transfer {{.*}}prog.c:[[#E+7]]:1 in main count=1
 // REPORT-DAG: rewrite (change_map_type): map `v[0:N]` with `alloc` instead of `to` at prog.c:[[#E+7]]
 // REPORT-DAG: prog.c:[[#E+7]]:31-[[#E+7]]:47: replace "map(to : v[0:N])" with "map(alloc: v[0:N])"
-// REPORT-DAG: rewrite (remove_item): remove `y[0:N]` from `target update` at prog.c:[[#E+3]]
-// REPORT-DAG: prog.c:[[#E+3]]:1-[[#E+4]]:1: delete "#pragma omp target update to(y[0:N])"
+// REPORT-DAG: rewrite (remove_item): the one shown above for duplicate_transfer of `y` at prog.c:[[#E+3]]:1 in main
 
 // APPLY: prog.c: 4 edit(s) applied
 
@@ -72,7 +77,7 @@ int main(void) {
 // FIXED-NEXT: {{^}}#pragma omp target update to(y[0:N]){{$}}
 // FIXED-NEXT: {{^}}#pragma omp target enter data map(alloc: v[0:N]){{$}}
 
-// PROOF: rewrites: 3 for 4 finding(s)
+// PROOF: rewrites: 3 for 5 finding(s)
 // PROOF-NEXT: transfers: 8 -> 5 (removed 3, predicted 3)
 // PROOF-NEXT: allocs: 5 -> 4 (removed 1, predicted 1)
 // PROOF: OK
