@@ -144,6 +144,13 @@ int ompdp_rw_shrink_lifetime(const struct ompdp_rw_plan *c, ompdp_finding_t *f,
  * 0, or -1 when the facts allow none (rewrite_policy.c). */
 int ompdp_rw_put_fill(ompdp_strbuf_t *b, const ompdp_region_info_t *it, uint32_t ind,
                       const char *dev);
+/* A value other than zero of a scalar element type (its spelling and
+ * size, as the region table records them) as a C literal whose conversion
+ * to that type gives the element's bytes back exactly: the low elem_size
+ * bytes of pattern (byte i is bits 8i..8i+7), which repeats every period
+ * bytes. 1 with the literal in out, else 0 (fill_literal.c). */
+int ompdp_fill_literal(const char *type, uint32_t elem_size, uint64_t pattern, uint32_t period,
+                       char *out, size_t size);
 /* The construct's device clause as " device(...)" into dev ("" for none);
  * -1 when it has another clause no item records (if, depend, nowait, ...),
  * which a fill in its place would have to follow too. */

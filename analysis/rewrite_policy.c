@@ -771,9 +771,15 @@ static void put_value_words(ompdp_strbuf_t *b, const fill_value_t *val) {
 static int put_fill(ompdp_strbuf_t *b, const ompdp_region_info_t *it, uint32_t ind,
                     const char *dev, const fill_value_t *val) {
   const char *v = it->variable;
-  /* Another value than zero is written byte by byte (below), whatever the
-   * type: the bytes the copies held, in their order. */
-  int scalar = (it->fill_flags & OMPDP_FILL_SCALAR) != 0 && !val;
+  /* Another value than zero is assigned as a literal where converting it
+   * to the element's type gives the copies' bytes back (fill_literal.c:
+   * the same text in every instance of a template that holds the same
+   * value), else written byte by byte (below): the bytes the copies held,
+   * in their order. */
+  char lit[64] = "0";
+  int scalar = (it->fill_flags & OMPDP_FILL_SCALAR) != 0 &&
+               (!val || ompdp_fill_literal(it->fill_type, it->fill_elem_size, val->pattern,
+                                           val->period, lit, sizeof(lit)));
   if (!ompdp_rw_is_identifier(v) || !respellable_type(it->fill_type) || !it->fill_elem_size)
     return -1;
   ompdp_strbuf_t first = {0}, count = {0}, base = {0};
@@ -829,11 +835,11 @@ static int put_fill(ompdp_strbuf_t *b, const ompdp_region_info_t *it, uint32_t i
                   (int)ind, "", it->expr, dev);
   if ((it->fill_flags & OMPDP_FILL_WHOLE) && it->fill_count == 1 && scalar) {
     ompdp_sb_printf(b, "%*sfor (long long ompdp_i = 0; ompdp_i < 1; ++ompdp_i)\n", (int)ind, "");
-    ompdp_sb_printf(b, "%*s  %s = 0;\n", (int)ind, "", at);
+    ompdp_sb_printf(b, "%*s  %s = %s;\n", (int)ind, "", at, lit);
   } else if (scalar) {
     ompdp_sb_printf(b, "%*sfor (long long ompdp_i = 0; ompdp_i < %s; ++ompdp_i)\n", (int)ind, "",
                     n);
-    ompdp_sb_printf(b, "%*s  %s = 0;\n", (int)ind, "", at);
+    ompdp_sb_printf(b, "%*s  %s = %s;\n", (int)ind, "", at, lit);
   } else {
     /* Byte by byte, from the first element on. */
     ompdp_sb_printf(
@@ -1314,8 +1320,11 @@ static int sum_instances(ompdp_report_t *r, const ompdp_finding_t *f, size_t k) 
  * the bit pattern of a `double` 1.0, sized for doubles) would break
  * another. A rewrite of such a construct stands only where every instance
  * the table holds got the same one; else the finding keeps words, with the
- * reason. -1 when out of memory. */
-static int template_instances_agree(const ompdp_rw_plan_t *c, ompdp_report_t *r) {
+ * reason. Only rewrites of the kinds in mask are looked at; sum: the
+ * rewrites that stand count every instance's saving (once, at the end).
+ * -1 when out of memory. */
+static int template_instances_agree(const ompdp_rw_plan_t *c, ompdp_report_t *r,
+                                    unsigned mask, int sum) {
   uint32_t *seen = NULL;
   size_t cap = 0;
   int rc = 0;
@@ -1326,6 +1335,10 @@ static int template_instances_agree(const ompdp_rw_plan_t *c, ompdp_report_t *r)
         ompdp_plan_describe(c->facts, f->rt_region, -1, &me) || me.instances < 2)
       continue;
     for (size_t k = 0; k < f->num_rewrites && !rc;) {
+      if (!(mask & 1u << f->rewrites[k].kind)) {
+        ++k;
+        continue;
+      }
       /* The instances (regions at this place) whose findings carry the
        * same rewrite. */
       size_t n = 0;
@@ -1361,7 +1374,7 @@ static int template_instances_agree(const ompdp_rw_plan_t *c, ompdp_report_t *r)
       if (n >= me.instances) {
         /* Agreed: the edit removes what every instance would, and each
          * instance's own rewrite counted its own operations only. */
-        if (!f->rewrites[k].instances_summed && sum_instances(r, f, k))
+        if (sum && !f->rewrites[k].instances_summed && sum_instances(r, f, k))
           rc = -1;
         ++k;
         continue;
@@ -1591,7 +1604,11 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
   }
   /* Several zero-filled items of one construct, several implicit items
    * that get a map type or firstprivate at the end of one directive: one
-   * rewrite each. */
+   * rewrite each. The fills of a template's construct are combined from
+   * those every instance got alike (one instance's extra fill would make
+   * its combined text another's). */
+  if (!rc)
+    rc = template_instances_agree(&c, r, 1u << OMPDP_RK_ALLOC_AND_FILL, 0);
   if (!rc)
     rc = ompdp_rw_combine_at_construct(r, 1u << OMPDP_RK_ALLOC_AND_FILL);
   if (!rc)
@@ -1660,7 +1677,7 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
       rc = -1;
   }
   if (!rc)
-    rc = template_instances_agree(&c, r);
+    rc = template_instances_agree(&c, r, ~0u, 1);
   if (!rc)
     rc = ompdp_rw_compile_commands(r, facts); /* for `ompdp fix` to recheck */
   free(removal);

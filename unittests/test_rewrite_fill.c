@@ -16,7 +16,9 @@
 #include "detect.h"
 #include "edits.h"
 #include "rewrite.h"
+#include "rewrite_impl.h" /* ompdp_fill_literal */
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -489,7 +491,60 @@ static void test_update(void) {
   }
 }
 
+/* A fill's value as a literal: only where converting it to the element's
+ * type gives the bytes back; zero, -0.0, NaN, a plain char with its high
+ * bit set (signed or not by the target), a type it does not know, a
+ * period that does not divide the element: none. */
+static void test_fill_literal(void) {
+  static const struct {
+    const char *type;
+    uint32_t size;
+    uint64_t pattern;
+    uint32_t period;
+    const char *want; /* NULL: no literal */
+  } cases[] = {
+      {"float", 4, 0x3f8000003f800000ULL, 4, "1"},
+      {"double", 8, 0x3ff0000000000000ULL, 8, "1"},
+      {"double", 8, 0x3fb999999999999aULL, 8, "0.1"},
+      {"float", 4, 0x3dcccccd3dcccccdULL, 4, "0.1"},
+      {"float", 4, 0xbfc00000bfc00000ULL, 4, "-1.5"},
+      {"double", 8, 0x4004000000000000ULL, 8, "2.5"},
+      {"unsigned int", 4, 0xffffffffffffffffULL, 1, "4294967295"},
+      {"int", 4, 0xffffffffffffffffULL, 1, "-1"},
+      {"short", 2, 0x0007000700070007ULL, 2, "7"},
+      {"unsigned long", 8, 0xffffffffffffffffULL, 1, "18446744073709551615ULL"},
+      {"long", 8, 0x8000000000000000ULL, 8, NULL},
+      {"char", 1, 0xffffffffffffffffULL, 1, NULL},
+      {"char", 1, 0x4141414141414141ULL, 1, "65"},
+      {"unsigned char", 1, 0xffffffffffffffffULL, 1, "255"},
+      {"_Bool", 1, 0x0101010101010101ULL, 1, "1"},
+      {"_Bool", 1, 0x0202020202020202ULL, 1, NULL},
+      {"float", 4, 0x7fc000007fc00000ULL, 4, NULL},
+      {"double", 8, 0x8000000000000000ULL, 8, NULL},
+      {"float", 4, 0, 4, NULL},
+      {"struct cell", 4, 0x0000000100000001ULL, 4, NULL},
+      {"double", 8, 0x0000000100000001ULL, 4, "2.1219957915e-314"}, /* subnormal: the shortest exact text */
+      {"int", 4, 0x0102030401020304ULL, 8, NULL},
+      {"float", 8, 0x3f8000003f800000ULL, 4, NULL},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    char out[64] = "";
+    int got = ompdp_fill_literal(cases[i].type, cases[i].size, cases[i].pattern, cases[i].period,
+                                 out, sizeof(out));
+    if (cases[i].want) {
+      CHECK(got && !strcmp(out, cases[i].want));
+      if (!got || strcmp(out, cases[i].want))
+        fprintf(stderr, "  case %zu: got %d '%s'\n", i, got, out);
+    } else {
+      CHECK(!got);
+      if (got)
+        fprintf(stderr, "  case %zu: got '%s'\n", i, out);
+    }
+  }
+}
+
 int main(void) {
+  test_fill_literal();
   test_update();
   test_enter_data();
   test_target();

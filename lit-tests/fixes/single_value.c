@@ -9,7 +9,11 @@
 // of macros (`ROWS * COLS`: the fill covers all of it, not one macro's
 // worth; a kernel reads every element). The runtime sees the value in
 // the bytes (single_value_transfer findings), and the rewrite allocates and
-// fills on the device with those bytes, as the zero fill does with zeros:
+// fills on the device with that value, as the zero fill does with zeros
+// (a literal the element's type converts back to the same bytes: 0xFF..
+// of an `unsigned` is 4294967295, `2.5`; byte by byte where no literal
+// says it: `flags`, plain `char` 0xFF, whose value depends on whether the
+// target's `char` is signed):
 // `map(alloc:)` and a loop that writes the pattern after the enter data;
 // `target enter data map(alloc:)`, the fill, the construct and `target exit
 // data map(from:)` for the tofrom (`release` for `h`, whose copy back the
@@ -51,9 +55,11 @@ int main(void) {
   int *mixed = malloc(N * sizeof(int)), *z = calloc(N, sizeof(int));
   double *h = malloc(N * sizeof(double)), hs = 0;
   unsigned char *grid = malloc(ROWS * COLS);
+  char *flags = malloc(ROWS * COLS);
   int *gout = malloc(ROWS * COLS * sizeof(int));
   long gsum = 0;
   memset(grid, 1, ROWS * COLS);
+  memset(flags, 0xFF, ROWS * COLS);
   int small[8];
   double sum = 0;
   memset(table, 0xFF, N * sizeof(unsigned));
@@ -94,13 +100,14 @@ int main(void) {
   }
   for (int i = 0; i < N; ++i)
     h[i] = 0;
-#pragma omp target teams distribute parallel for map(to: grid[0:ROWS * COLS]) map(from: gout[0:ROWS * COLS])
+#pragma omp target teams distribute parallel for map(to: grid[0:ROWS * COLS], flags[0:ROWS * COLS]) map(from: gout[0:ROWS * COLS])
   for (int i = 0; i < ROWS * COLS; ++i)
-    gout[i] = grid[i] * (i % 5);
+    gout[i] = grid[i] * (i % 5) + (flags[i] == (char)0xFF);
   for (int i = 0; i < ROWS * COLS; ++i)
     gsum += gout[i];
   printf("ones=%g sum=%g hs=%g gsum=%ld\n", ones[N / 2], sum, hs, gsum);
   free(grid);
+  free(flags);
   free(gout);
   free(h);
   return 0;
@@ -122,21 +129,24 @@ int main(void) {
 
 // FIXED: {{^}}#pragma omp target enter data map(alloc: table[0:N]){{$}}
 // FIXED-NEXT: {{^}}#pragma omp target teams distribute parallel for map(alloc: table[0:N]){{$}}
-// FIXED-NEXT: {{^}}for (long long ompdp_i = 0; ompdp_i < (N) * (long long)sizeof(unsigned int); ++ompdp_i){{$}}
-// FIXED-NEXT: {{^}}  ((unsigned char *)table)[ompdp_i] = (unsigned char)(0xffffffffffffffffULL >> (8 * (ompdp_i & 7)));{{$}}
+// FIXED-NEXT: {{^}}for (long long ompdp_i = 0; ompdp_i < (N); ++ompdp_i){{$}}
+// FIXED-NEXT: {{^}}  table[ompdp_i] = 4294967295;{{$}}
 // FIXED: {{^}}#pragma omp target enter data map(alloc: ones[0:N]){{$}}
 // FIXED: {{^}}#pragma omp target exit data map(from: ones[0:N]){{$}}
-// FIXED: ((unsigned char *)w)[ompdp_i] = (unsigned char)(0x4004000000000000ULL >> (8 * (ompdp_i & 7)));
+// FIXED: {{^}}  w[ompdp_i] = 2.5;{{$}}
 // FIXED: {{^}}#pragma omp target update to(v[0:N]){{$}}
 // FIXED: {{^}}#pragma omp target enter data map(alloc: h[0:N]){{$}}
 // FIXED: {{^}}#pragma omp target data map(tofrom: h[0:N]){{$}}
 // FIXED: {{^}}#pragma omp target exit data map(release: h[0:N]){{$}}
 // FIXED: {{^}}#pragma omp target enter data map(alloc: grid[0:ROWS * COLS]){{$}}
 // FIXED-NEXT: {{^}}#pragma omp target teams distribute parallel for map(alloc: grid[0:ROWS * COLS]){{$}}
-// FIXED-NEXT: {{^}}for (long long ompdp_i = 0; ompdp_i < (ROWS * COLS) * (long long)sizeof(unsigned char); ++ompdp_i){{$}}
+// FIXED-NEXT: {{^}}for (long long ompdp_i = 0; ompdp_i < (ROWS * COLS); ++ompdp_i){{$}}
+// FIXED-NEXT: {{^}}  grid[ompdp_i] = 1;{{$}}
+// FIXED: {{^}}for (long long ompdp_i = 0; ompdp_i < (ROWS * COLS) * (long long)sizeof(char); ++ompdp_i){{$}}
+// FIXED-NEXT: {{^}}  ((unsigned char *)flags)[ompdp_i] = (unsigned char)(0xffffffffffffffffULL >> (8 * (ompdp_i & 7)));{{$}}
 // FIXED: {{^}}#pragma omp target exit data map(release: grid[0:ROWS * COLS]){{$}}
 
-// PROOF: transfers: {{[0-9]+}} -> {{[0-9]+}} (removed 9, predicted 9)
+// PROOF: transfers: {{[0-9]+}} -> {{[0-9]+}} (removed 10, predicted 10)
 // PROOF-NEXT: allocs: {{[0-9]+}} -> {{[0-9]+}} (removed 0, predicted 0)
 // PROOF-DAG: gone: single_value_transfer of table: yes
 // PROOF-DAG: gone: single_value_transfer of ones: yes
@@ -144,6 +154,7 @@ int main(void) {
 // PROOF-DAG: gone: zero_transfer of z: yes
 // PROOF-DAG: gone: single_value_transfer of h: yes
 // PROOF-DAG: gone: single_value_transfer of grid: yes
+// PROOF-DAG: gone: single_value_transfer of flags: yes
 // PROOF-DAG: gone: overbroad_map of h: yes
 // PROOF: OK
 

@@ -2,18 +2,21 @@
 //
 // A construct in a function template is one text for every instance, and
 // each instance is a construct of its own that the run sees with its own
-// types and values. `scale<float>` and `scale<double>` each copy in `ones`,
-// every element 1: single-value copies, but the bytes differ (3f800000 and
-// 3ff0000000000000) and so would the fills (a fill written for doubles
-// overflows the float array: HeCBench's sosfil aborted so). Such a rewrite
-// stands only where every instance got the same one: here none is made,
-// and the finding says why. Positive cases: `in`, mapped tofrom and only
-// read, gets the same `to` in both instances (kept, its saving the sum of
-// both); `once<double>`, instantiated once, gets its fill. Negative:
+// types and values. `scale<float>` and `scale<double>` each copy in `wide`,
+// every element `sizeof(T)`: single-value copies, but the values differ (4
+// and 8) and so would the fills (and a fill written byte by byte for
+// doubles overflows the float array: HeCBench's sosfil aborted so). Such a
+// rewrite stands only where every instance got the same one: here none is
+// made, and the finding says why. Positive cases: `ones`, every element 1
+// in both instances (bytes 3f800000 and 3ff0000000000000), is filled with
+// the literal `1`, which each instance converts to its own type: one text,
+// the same fill in both (HeCBench sosfil's `zi`); `in`, mapped tofrom and
+// only read, gets the same `to` in both instances (kept, its saving the sum
+// of both); `once<double>`, instantiated once, gets its fill. Negative:
 // `maybe<double>` never runs, so `maybe<float>`'s rewrite of `rd` (read
 // only, mapped tofrom) is not made: the other instance might need the
 // copy back. Applied, rebuilt, rerun: same output, copies removed as
-// predicted, the template's fill never written.
+// predicted, the template's fill of `wide` never written.
 //
 // REQUIRES: plugin
 // RUN: rm -rf %t && mkdir -p %t && cp %s %t/prog.cpp
@@ -33,14 +36,15 @@
 
 template <typename T> static double scale(int n) {
   T *ones = (T *)malloc(n * sizeof(T)), *in = (T *)malloc(n * sizeof(T));
-  T *out = (T *)malloc(n * sizeof(T));
+  T *out = (T *)malloc(n * sizeof(T)), *wide = (T *)malloc(n * sizeof(T));
   for (int i = 0; i < n; ++i) {
     ones[i] = 1;
+    wide[i] = sizeof(T);
     in[i] = (T)(i % 7);
   }
-#pragma omp target teams distribute parallel for map(to: ones[0:n]) map(tofrom: in[0:n]) map(from: out[0:n])
+#pragma omp target teams distribute parallel for map(to: ones[0:n], wide[0:n]) map(tofrom: in[0:n]) map(from: out[0:n])
   for (int i = 0; i < n; ++i)
-    out[i] = ones[i] * 2 + in[i];
+    out[i] = ones[i] * 2 + in[i] + wide[i];
   double s = 0;
   for (int i = 0; i < n; ++i)
     s += out[i];
@@ -78,7 +82,7 @@ int main(int argc, char **argv) {
   return 0;
 }
 
-// REPORT-DAG: variable: ones  clause: map(to: ones[0:n])
+// REPORT-DAG: variable: wide  clause: map(to: ones[0:n], wide[0:n])
 // REPORT-DAG: No rewrite: the construct is in a template that the program instantiates 2 times, each instance a construct of its own with its own types and values, and only one of them got this rewrite (its alloc_and_fill rewrite): one edit of the template's text changes every instance.
 // REPORT-DAG: rewrite (change_map_type): map `in[0:n]` with `to` instead of `tofrom` at prog.cpp:[[#]]: the region only reads it  [saves {{.*}}: 2 transfers (48.0 KiB), 0 allocations]
 // REPORT-DAG: variable: rd  clause: map(tofrom: rd[0:n])
@@ -87,10 +91,16 @@ int main(int argc, char **argv) {
 
 // APPLY: prog.cpp: {{[0-9]+}} edit(s) applied
 
-// FIXED: map(to: ones[0:n]) map(to: in[0:n]) map(from: out[0:n])
+// FIXED: {{^}}#pragma omp target enter data map(alloc: ones[0:n]){{$}}
+// FIXED-NEXT: {{^}}#pragma omp target teams distribute parallel for map(alloc: ones[0:n]){{$}}
+// FIXED-NEXT: {{^}}for (long long ompdp_i = 0; ompdp_i < (n); ++ompdp_i){{$}}
+// FIXED-NEXT: {{^}}  ones[ompdp_i] = 1;{{$}}
+// FIXED: map(to: ones[0:n], wide[0:n]) map(to: in[0:n]) map(from: out[0:n])
 // FIXED: {{^}}#pragma omp target enter data map(alloc: twos[0:n]){{$}}
 // FIXED: map(tofrom: rd[0:n]) reduction
-// NOFILL-NOT: {{[(][(]}}unsigned char *)ones)
+// NOFILL-NOT: wide{{[[]}}ompdp_i]
+// NOFILL-NOT: {{[(][(]}}unsigned char *)
 
-// PROOF: transfers: {{[0-9]+}} -> {{[0-9]+}} (removed 3, predicted 3)
+// PROOF: transfers: {{[0-9]+}} -> {{[0-9]+}} (removed 5, predicted 5)
 // PROOF-DAG: gone: single_value_transfer of twos: yes
+// PROOF-DAG: gone: single_value_transfer of ones: yes
