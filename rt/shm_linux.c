@@ -525,10 +525,15 @@ int ompdp_shm_init(void) {
   /* The bounded-memory mode bounds this memory too. */
   if (ompdp_opts.memory_cap_mb > 0 && (uint64_t)ompdp_opts.memory_cap_mb << 20 < cl_cap)
     cl_cap = (uint64_t)ompdp_opts.memory_cap_mb << 20;
-  /* A quarter of the file system stays free for the program. */
+  /* A quarter of the file system stays free for the program, up to 8 GiB:
+   * on a large disk three quarters full, a quarter of it free would be
+   * hundreds of GiB no log could take, and the log would stop at once. */
   struct statvfs vfs;
-  if (fstatvfs(fd, &vfs) == 0)
+  if (fstatvfs(fd, &vfs) == 0) {
     cl_keep_free = (uint64_t)vfs.f_blocks * vfs.f_frsize / 4;
+    if (cl_keep_free > (8ULL << 30))
+      cl_keep_free = 8ULL << 30;
+  }
   __atomic_store_n(&h->magic, OMPDP_CL_MAGIC, __ATOMIC_RELEASE);
   cl_fd = fd;
   cl_hdr = h;
