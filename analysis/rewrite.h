@@ -55,6 +55,14 @@ int ompdp_rw_set_map_type(ompdp_rewrite_t *rw, const ompdp_rw_region_t *reg,
                           uint32_t k, ompdp_map_type_t type, int always,
                           const char **why);
 
+/* Maps items ks[0..nk), explicit items of one clause, each with its map
+ * type types[i] (always[i] as for ompdp_rw_set_map_type): the clause is
+ * written once, its other items kept in it, one clause after it for each
+ * new map type. */
+int ompdp_rw_set_map_types(ompdp_rewrite_t *rw, const ompdp_rw_region_t *reg, const uint32_t *ks,
+                           const ompdp_map_type_t *types, const int *always, size_t nk,
+                           const char **why);
+
 /* Passes items ks[0..nk), whole variables, as `firstprivate(...)`: an
  * implicit item (nk 1) gets the clause at the end of the directive; the
  * explicit ones, all of one clause, leave it for a `firstprivate` clause

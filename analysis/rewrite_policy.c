@@ -1400,6 +1400,166 @@ static int template_instances_agree(const ompdp_rw_plan_t *c, ompdp_report_t *r,
   return rc;
 }
 
+/* The change_map_type rewrite of f, or NULL. */
+static ompdp_rewrite_t *map_type_rewrite(ompdp_finding_t *f) {
+  for (size_t j = 0; j < f->num_rewrites; ++j)
+    if (f->rewrites[j].kind == OMPDP_RK_CHANGE_MAP_TYPE && f->rewrites[j].num_edits)
+      return &f->rewrites[j];
+  return NULL;
+}
+
+/* The map type, and `always` (as ompdp_rw_set_map_type takes it), that a
+ * change_map_type rewrite gives an item of a clause of several: the clause
+ * it inserts for it (" map(always, from: x)"), against the item's clause
+ * old. 0, or -1 when it inserts none. */
+static int new_map_type(const ompdp_rewrite_t *rw, const char *old, ompdp_map_type_t *type,
+                        int *always) {
+  for (size_t i = 0; i < rw->num_edits; ++i) {
+    const ompdp_edit_t *e = &rw->edits[i];
+    if (e->range.line != e->range.end_line || e->range.column != e->range.end_column ||
+        !strstr(e->replacement, "map("))
+      continue;
+    ompdp_rw_clause_t n = {0}, o = {0};
+    int rc = -1;
+    if (!ompdp_rw_parse_clause(e->replacement, &n) && !ompdp_rw_parse_clause(old, &o) &&
+        n.type) {
+      int had = 0, has = 0;
+      for (int k = 0; k < o.num_mods; ++k)
+        had |= !strcmp(o.mods[k], "always");
+      for (int k = 0; k < n.num_mods; ++k)
+        has |= !strcmp(n.mods[k], "always");
+      *type = ompdp_map_type_parse(n.type);
+      *always = has == had ? 0 : has ? 1 : -1;
+      rc = *type == OMPDP_MT_NONE ? -1 : 0;
+    }
+    ompdp_rw_clause_free(&n);
+    ompdp_rw_clause_free(&o);
+    return rc;
+  }
+  return -1;
+}
+
+static int same_clause_of(const ompdp_region_info_t *a, const ompdp_region_info_t *b) {
+  return a->clause_line == b->clause_line && a->clause_column == b->clause_column &&
+         a->clause_end_line == b->clause_end_line && a->clause_end_column == b->clause_end_column;
+}
+
+/* Items of one map clause that each get another map type (two copies back
+ * nobody reads in `map(from: a, b)`) were planned one by one, each taking
+ * its item out of the clause: edits that overlap, of which `ompdp fix`
+ * could apply one per run. Their rewrites become one that writes the
+ * clause once (ompdp_rw_set_map_types), which each of their findings
+ * shows, saving what they saved together. -1 when out of memory. */
+static int merge_clause_map_types(const ompdp_rw_plan_t *c, ompdp_report_t *r) {
+  size_t n = r->num_findings;
+  char *done = calloc(n ? n : 1, 1);
+  size_t *members = malloc((n ? n : 1) * sizeof(*members));
+  size_t *reps = malloc((n ? n : 1) * sizeof(*reps));
+  uint32_t *ks = malloc((n ? n : 1) * sizeof(*ks));
+  ompdp_map_type_t *types = malloc((n ? n : 1) * sizeof(*types));
+  int *always = malloc((n ? n : 1) * sizeof(*always));
+  int rc = done && members && reps && ks && types && always ? 0 : -1;
+  for (size_t i = 0; i < n && !rc; ++i) {
+    ompdp_finding_t *f = &r->findings[i];
+    ompdp_rw_items_t ri;
+    if (done[i] || !f->rt_region || f->item < 0 || !map_type_rewrite(f) ||
+        ompdp_rw_load_region(c, f->rt_region, &ri))
+      continue;
+    const ompdp_region_info_t *it =
+        (uint32_t)f->item < ri.reg.num_items ? &ri.items[f->item] : NULL;
+    size_t m = 0, nk = 0;
+    int ok = it && ompdp_rw_explicit_item(it);
+    for (size_t j = i; j < n && ok; ++j) {
+      ompdp_finding_t *g = &r->findings[j];
+      if (done[j] || g->rt_region != f->rt_region || g->item < 0 ||
+          (uint32_t)g->item >= ri.reg.num_items || !map_type_rewrite(g) ||
+          !ompdp_rw_explicit_item(&ri.items[g->item]) ||
+          !same_clause_of(&ri.items[g->item], it))
+        continue;
+      members[m++] = j;
+      size_t q = 0;
+      while (q < nk && ks[q] != (uint32_t)g->item)
+        ++q;
+      if (q < nk) {
+        /* The same item's rewrite, shared by its findings. */
+        ok = ompdp_rewrite_same_edits(map_type_rewrite(g), map_type_rewrite(&r->findings[reps[q]]));
+        continue;
+      }
+      ks[nk] = (uint32_t)g->item;
+      reps[nk] = j;
+      ok = !new_map_type(map_type_rewrite(g), it->clause, &types[nk], &always[nk]);
+      ++nk;
+    }
+    if (!ok || nk < 2) {
+      free(ri.items);
+      continue;
+    }
+    /* In the clause's order (the compiler records its items in order). */
+    for (size_t q = 1; q < nk; ++q)
+      for (size_t p = q; p > 0 && ks[p - 1] > ks[p]; --p) {
+        uint32_t k = ks[p];
+        ks[p] = ks[p - 1];
+        ks[p - 1] = k;
+        size_t rp = reps[p];
+        reps[p] = reps[p - 1];
+        reps[p - 1] = rp;
+        ompdp_map_type_t t = types[p];
+        types[p] = types[p - 1];
+        types[p - 1] = t;
+        int a = always[p];
+        always[p] = always[p - 1];
+        always[p - 1] = a;
+      }
+    ompdp_rewrite_t all = {0};
+    all.kind = OMPDP_RK_CHANGE_MAP_TYPE;
+    all.ops.known = all.ops_added.known = 1;
+    const char *why = NULL;
+    int made = !ompdp_rw_set_map_types(&all, &ri.reg, ks, types, always, nk, &why);
+    free(ri.items);
+    if (!made) {
+      ompdp_rewrite_free(&all);
+      if (why && !strcmp(why, OMPDP_RW_OOM))
+        rc = -1;
+      continue; /* left as they were: alternatives */
+    }
+    ompdp_strbuf_t desc = {0}, assume = {0};
+    for (size_t q = 0; q < nk; ++q) {
+      const ompdp_rewrite_t *rw = map_type_rewrite(&r->findings[reps[q]]);
+      if (rw->description)
+        ompdp_sb_printf(&desc, "%s%s", desc.len ? "; and " : "", rw->description);
+      if (rw->assumption && (!assume.d || !strstr(assume.d, rw->assumption)))
+        ompdp_sb_printf(&assume, "%s%s", assume.len ? "; " : "", rw->assumption);
+      all.time_saved_ns += rw->time_saved_ns;
+      all.transfers_removed += rw->transfers_removed;
+      all.allocs_removed += rw->allocs_removed;
+      all.bytes_removed += rw->bytes_removed;
+      all.lower_bound |= rw->lower_bound;
+      all.projected_saved_ns += rw->projected_saved_ns;
+      ompdp_rw_ops_add(&all.ops, &rw->ops);
+      ompdp_rw_ops_add(&all.ops_added, &rw->ops_added);
+    }
+    all.description = ompdp_sb_take(&desc);
+    all.assumption = assume.len ? ompdp_sb_take(&assume) : (free(assume.d), NULL);
+    if (desc.oom || assume.oom || !all.description || ompdp_rw_normalize_edits(&all))
+      rc = -1;
+    for (size_t q = 0; q < m && !rc; ++q) {
+      ompdp_rewrite_t *rw = map_type_rewrite(&r->findings[members[q]]);
+      ompdp_rewrite_free(rw);
+      if (ompdp_rewrite_copy(rw, &all))
+        rc = -1;
+      done[members[q]] = 1;
+    }
+    ompdp_rewrite_free(&all);
+  }
+  free(done);
+  free(members);
+  free(reps);
+  free(ks);
+  free(types);
+  free(always);
+  return rc;
+}
+
 static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
   ompdp_rw_plan_t c = {.facts = facts, .mult = facts->tick_mult};
   c.by_site = ompdp_plan_site_order(facts);
@@ -1611,6 +1771,8 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
     rc = template_instances_agree(&c, r, 1u << OMPDP_RK_ALLOC_AND_FILL, 0);
   if (!rc)
     rc = ompdp_rw_combine_at_construct(r, 1u << OMPDP_RK_ALLOC_AND_FILL);
+  if (!rc)
+    rc = merge_clause_map_types(&c, r);
   if (!rc)
     rc = ompdp_rw_combine_at_construct(r, 1u << OMPDP_RK_CHANGE_MAP_TYPE |
                                               1u << OMPDP_RK_FIRSTPRIVATE);

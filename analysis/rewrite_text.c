@@ -391,6 +391,71 @@ int ompdp_rw_firstprivate_items(ompdp_rewrite_t *rw, const ompdp_rw_region_t *re
   return rc;
 }
 
+int ompdp_rw_set_map_types(ompdp_rewrite_t *rw, const ompdp_rw_region_t *reg, const uint32_t *ks,
+                           const ompdp_map_type_t *types, const int *always, size_t nk,
+                           const char **why) {
+  if (!nk || ks[0] >= reg->num_items) {
+    *why = "no such item";
+    return -1;
+  }
+  const ompdp_region_info_t *it = &reg->items[ks[0]];
+  for (size_t i = 0; i < nk; ++i) {
+    const ompdp_region_info_t *x = ks[i] < reg->num_items ? &reg->items[ks[i]] : NULL;
+    if (!x || !ompdp_rw_explicit_item(x) || !same_clause(x, it) || !x->expr[0]) {
+      *why = "the items are not explicit items of one clause";
+      return -1;
+    }
+  }
+  ompdp_rw_clause_t c;
+  if (ompdp_rw_parse_clause(it->clause, &c) || strcmp(c.name, "map")) {
+    ompdp_rw_clause_free(&c);
+    *why = "not a map clause the rewrite understands";
+    return -1;
+  }
+  uint32_t sib[256], pos = 0;
+  uint32_t ns = siblings(reg, ks[0], sib, 256, &pos);
+  /* What stays keeps the clause's map type and modifiers, in the clause's
+   * place; each new map type (with or without `always`) follows with its
+   * items, in the order they first come. */
+  ompdp_strbuf_t b = {0}, rest = {0};
+  for (uint32_t j = 0; j < ns; ++j) {
+    int goes = 0;
+    for (size_t i = 0; i < nk && !goes; ++i)
+      goes = sib[j] == ks[i];
+    if (!goes)
+      ompdp_sb_printf(&rest, "%s%s", rest.len ? ", " : "", reg->items[sib[j]].expr);
+  }
+  if (rest.len)
+    ompdp_rw_put_map_clause(&b, &c, it->map_type, 0, rest.d);
+  for (size_t i = 0; i < nk; ++i) {
+    int first = 1;
+    for (size_t q = 0; q < i && first; ++q)
+      first = !(types[q] == types[i] && always[q] == always[i]);
+    if (!first)
+      continue;
+    ompdp_strbuf_t list = {0};
+    for (size_t q = i; q < nk; ++q)
+      if (types[q] == types[i] && always[q] == always[i])
+        ompdp_sb_printf(&list, "%s%s", list.len ? ", " : "", reg->items[ks[q]].expr);
+    if (b.len)
+      ompdp_sb_puts(&b, " ");
+    ompdp_rw_put_map_clause(&b, &c, types[i], always[i], list.d ? list.d : "");
+    if (list.oom)
+      b.oom = 1;
+    free(list.d);
+  }
+  if (rest.oom)
+    b.oom = 1;
+  ompdp_rw_clause_free(&c);
+  free(rest.d);
+  char *rep = ompdp_sb_take(&b);
+  int rc = rep ? ompdp_rw_add_edit(rw, it, it->clause_line, it->clause_column, it->clause_end_line,
+                                   it->clause_end_column, it->clause, rep, why)
+               : (*why = OMPDP_RW_OOM, -1);
+  free(rep);
+  return rc;
+}
+
 static const char *loop_keyword(ompdp_loop_kind_t kind) {
   switch (kind) {
   case OMPDP_LK_WHILE:
