@@ -25,6 +25,9 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/Hashing.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/Builtins.h"
 
 #include <map>
 #include <tuple>
@@ -110,6 +113,50 @@ StoragePath StoragePath::ofItem(const Expr *E) {
 }
 
 namespace {
+
+/// Whether the body of S computes only from its function's parameters and
+/// locals: no global or static variable that is not const, no pointer or
+/// reference it did not make, no allocation, assembly or throw, and calls
+/// only of builtins without side effects and of such functions (three
+/// deep). Constructors of classes are not followed: refused.
+bool pureBody(const Stmt *S, const ASTContext &Ctx, unsigned Depth);
+
+bool pureFunction(const FunctionDecl *FD, const ASTContext &Ctx, unsigned Depth) {
+  if (!FD || Depth > 3 || FD->isVariadic() || isa<CXXMethodDecl>(FD))
+    return false;
+  if (unsigned ID = FD->getBuiltinID())
+    return Ctx.BuiltinInfo.isConst(ID);
+  const FunctionDecl *Def = definition(FD);
+  if (!Def)
+    return false;
+  for (const ParmVarDecl *P : Def->parameters())
+    if (P->getType()->isAnyPointerType() || P->getType()->isReferenceType() ||
+        P->getType()->isArrayType())
+      return false;
+  return pureBody(Def->getBody(), Ctx, Depth + 1);
+}
+
+bool pureBody(const Stmt *S, const ASTContext &Ctx, unsigned Depth) {
+  if (!S)
+    return true;
+  if (isa<CXXNewExpr>(S) || isa<CXXDeleteExpr>(S) || isa<AsmStmt>(S) || isa<CXXThrowExpr>(S) ||
+      isa<LambdaExpr>(S) || isa<CXXMemberCallExpr>(S) || isa<OMPExecutableDirective>(S))
+    return false;
+  if (auto *CE = dyn_cast<CXXConstructExpr>(S); CE && !CE->getConstructor()->isTrivial())
+    return false;
+  if (auto *R = dyn_cast<DeclRefExpr>(S)) {
+    auto *V = dyn_cast<VarDecl>(R->getDecl());
+    if (V && V->hasGlobalStorage() && !V->getType().isConstQualified())
+      return false;
+  }
+  if (auto *C = dyn_cast<CallExpr>(S);
+      C && !pureFunction(C->getDirectCallee(), Ctx, Depth))
+    return false;
+  for (const Stmt *Child : S->children())
+    if (!pureBody(Child, Ctx, Depth))
+      return false;
+  return true;
+}
 
 /// Whether E's value is a pointer (false for the untyped nodes of
 /// dependent code).
@@ -249,8 +296,16 @@ private:
     if (const ParmVarDecl *PV = constParam(E))
       return reinterpret_cast<uintptr_t>(PV) | 1;
     Expr::EvalResult R;
-    if (!E->EvaluateAsRValue(R, *ValueCtx))
+    if (!E->EvaluateAsRValue(R, *ValueCtx)) {
+      // A pure call: its function and its arguments' keys.
+      if (const CallExpr *C = pureCall(E)) {
+        llvm::hash_code H = llvm::hash_value(C->getDirectCallee()->getCanonicalDecl());
+        for (const Expr *A : C->arguments())
+          H = llvm::hash_combine(H, constantKey(A));
+        return static_cast<uint64_t>(H) | 1;
+      }
       return 1;
+    }
     if (R.Val.isInt())
       return R.Val.getInt().isZero() ? 0 : R.Val.getInt().getZExtValue() << 1;
     if (R.Val.isFloat())
@@ -285,7 +340,19 @@ private:
     if (constParam(E))
       return true;
     Expr::EvalResult R;
-    return E->EvaluateAsRValue(R, *ValueCtx) && !R.HasSideEffects;
+    return (E->EvaluateAsRValue(R, *ValueCtx) && !R.HasSideEffects) || pureCall(E);
+  }
+  /// A call, with constant arguments, of a function that computes from its
+  /// arguments alone (pureFunction: `float_to_half(1.f)`): the same value
+  /// wherever it is made, which the compiler cannot evaluate. E else null.
+  const CallExpr *pureCall(const Expr *E) const {
+    auto *C = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
+    if (!C || isa<CXXMemberCallExpr>(C) || !pureFunction(C->getDirectCallee(), *ValueCtx, 0))
+      return nullptr;
+    for (const Expr *A : C->arguments())
+      if (!constantValue(A))
+        return nullptr;
+    return C;
   }
   bool summarized(const CallExpr *C, const FunctionDecl *FD);
   /// Definite: local pointers declared as another pointer plus an offset

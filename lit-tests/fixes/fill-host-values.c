@@ -15,7 +15,11 @@
 // get their fills (the pointers compared to NULL and freed, which stores
 // nothing in them; main's computed stores into `w` after the call, which
 // runs once, come after the copy): applied, rebuilt and rerun, the output is the same, and
-// with an input file too (the fix did not touch `b`).
+// with an input file too (the fix did not touch `b`). `h` holds what a
+// function of the file computes from a constant alone (`to_unit(1.0f)`:
+// no global, no pointer; HeCBench relu's `float_to_half(1.f)`): a constant
+// too, filled. `u` holds `scaled(1.0f)`, whose function reads a global
+// that main sets from argc: computed, necessary.
 //
 // REQUIRES: plugin
 // RUN: rm -rf %t && mkdir -p %t && cp %s %t/prog.c
@@ -29,6 +33,7 @@
 // RUN: grep -B1 'host code stores values into c that' %t/before.txt | FileCheck %s --check-prefix=NEC-C
 // RUN: grep -B1 'host code stores values into g that' %t/before.txt | FileCheck %s --check-prefix=NEC-G
 // RUN: grep -B1 'host code stores values into d that' %t/before.txt | FileCheck %s --check-prefix=NEC-D
+// RUN: grep -B1 'host code stores values into u that' %t/before.txt | FileCheck %s --check-prefix=NEC-U
 // RUN: cd %t && %ompdp fix --apply before.json | FileCheck %s --check-prefix=APPLY
 // RUN: cd %t && %clang-ompdp prog.c -o after
 // RUN: cd %t && %ompdp run --format=json -o after.json -- ./after > after.out
@@ -56,14 +61,20 @@ void set_all(float *v, float x, int n) {
     v[i] = x;
 }
 
-void solve(float *b, float *m, float *w, float *c, float *k, float *q, float *d, int n,
-           double *out) {
+static float half_of(float x) { return x * 0.5f; }
+static float to_unit(float x) { return half_of(x) + 0.5f; }
+
+float scale_by = 1.0f;
+static float scaled(float x) { return x * scale_by; }
+
+void solve(float *b, float *m, float *w, float *c, float *k, float *q, float *d, float *h,
+           float *u, int n, double *out) {
   double s = 0;
-#pragma omp target data map(to: b[0:n], m[0:n], w[0:n], g[0:N], c[0:n], k[0:n], q[0:n], d[0:n])
+#pragma omp target data map(to: b[0:n], m[0:n], w[0:n], g[0:N], c[0:n], k[0:n], q[0:n], d[0:n], h[0:n], u[0:n])
   {
 #pragma omp target teams distribute parallel for map(tofrom: s) reduction(+: s)
     for (int i = 0; i < n; ++i)
-      s += b[i % 8] + m[i] + w[i] + g[i] + c[i] + k[i] + q[i] + d[i];
+      s += b[i % 8] + m[i] + w[i] + g[i] + c[i] + k[i] + q[i] + d[i] + h[i] + u[i];
   }
   *out = s;
 }
@@ -74,6 +85,7 @@ int main(int argc, char **argv) {
   float *tmp = calloc(N, sizeof(float));
   float *k = malloc(N * sizeof(float)), *q = malloc(N * sizeof(float));
   float *d = malloc(N * sizeof(float));
+  float *h = malloc(N * sizeof(float)), *u = malloc(N * sizeof(float));
   if (m == NULL || !w) // looks at the pointers: stores nothing
     return 1;
   if (argc > 1) {
@@ -101,10 +113,15 @@ int main(int argc, char **argv) {
     else
       d[i] = 1.0f;
   }
+  scale_by = argc;
+  for (int i = 0; i < N; ++i) {
+    h[i] = to_unit(1.0f);
+    u[i] = scaled(1.0f);
+  }
   zero(m, N);
   memset(w, 0, N * sizeof(float));
   double out = 0;
-  solve(b, m, w, c, k, q, d, N, &out);
+  solve(b, m, w, c, k, q, d, h, u, N, &out);
   for (int i = 0; i < N; ++i) // after the offload: not what it copied
     w[i] = i * 0.5f;
   printf("sum=%.1f last=%.1f\n", out, w[N - 1]);
@@ -116,6 +133,8 @@ int main(int argc, char **argv) {
   free(k);
   free(q);
   free(d);
+  free(h);
+  free(u);
   return 0;
 }
 
@@ -133,6 +152,8 @@ void read_values(FILE *fp, float *v, int n) {
 // DUMP: item 5: to 'k[0:n]' {{.*}} fill 'float' x4 [0:n] scalar{{$}}
 // DUMP: item 6: to 'q[0:n]' {{.*}} fill 'float' x4 [0:n] scalar host-values
 // DUMP: item 7: to 'd[0:n]' {{.*}} fill 'float' x4 [0:n] scalar host-values
+// DUMP: item 8: to 'h[0:n]' {{.*}} fill 'float' x4 [0:n] scalar{{$}}
+// DUMP: item 9: to 'u[0:n]' {{.*}} fill 'float' x4 [0:n] scalar host-values
 
 // Each is necessary (the line before its suggestion):
 // NEC-B: verdict: necessary (not counted as a saving)
@@ -143,14 +164,17 @@ void read_values(FILE *fp, float *v, int n) {
 // NEC-C-NEXT: suggestion: no saving: host code stores values into c that the compiler cannot evaluate {{.*}} the zeros this run copied
 // NEC-D: verdict: necessary (not counted as a saving)
 // NEC-D-NEXT: suggestion: no saving: host code stores values into d that the compiler cannot evaluate {{.*}} the single value this run copied
+// NEC-U: verdict: necessary (not counted as a saving)
+// NEC-U-NEXT: suggestion: no saving: host code stores values into u that the compiler cannot evaluate {{.*}} the single value this run copied
 // NEC-G: verdict: necessary (not counted as a saving)
 // NEC-G-NEXT: suggestion: no saving: host code stores values into g that the compiler cannot evaluate {{.*}} the zeros this run copied
 
 // APPLY: prog.c: 2 edit(s) applied
 
 // PROOF: rewrites: 1 for {{[0-9]+}} finding(s)
-// PROOF-NEXT: transfers: 10 -> 7 (removed 3, predicted 3)
+// PROOF-NEXT: transfers: 12 -> 8 (removed 4, predicted 4)
 // PROOF-DAG: gone: zero_transfer of m: yes
 // PROOF-DAG: gone: zero_transfer of w: yes
 // PROOF-DAG: gone: single_value_transfer of k: yes
+// PROOF-DAG: gone: single_value_transfer of h: yes
 // PROOF: OK
