@@ -50,6 +50,11 @@ typedef struct rw_buf {
   /* Its last copy back: the bytes, and the inputs clock then. */
   int back_known;
   uint64_t back_hash, back_clock;
+  /* Kernel launches that used its device allocations (OMPDP_EV_USE): the
+   * first two distinct (region, item), however the kernel found the data
+   * present (in a function of another file, say). */
+  uint32_t kuse_region[2];
+  int32_t kuse_item[2];
 } ompdp_rw_buf_t;
 
 /* Devices whose inputs are followed one by one; the others share a slot. */
@@ -302,6 +307,24 @@ int ompdp_rw_facts_feed(ompdp_rw_facts_t *f, const ompdp_event_t *e) {
       if (*n != UINT32_MAX)
         ++*n;
     }
+  }
+  if (e->type == OMPDP_EV_USE) {
+    /* A launch used an allocation: the buffer that lives there. */
+    const uint32_t *d =
+        imap_slot(&f->dev_map, e->dst_addr, (uint64_t)(int64_t)e->dst_dev, 0, 0);
+    if (d && *d && e->region) {
+      ompdp_rw_buf_t *b = &f->bufs[*d - 1];
+      for (int k = 0; k < 2; ++k) {
+        if (b->kuse_region[k] == e->region && b->kuse_item[k] == e->item)
+          break;
+        if (!b->kuse_region[k]) {
+          b->kuse_region[k] = e->region;
+          b->kuse_item[k] = e->item;
+          break;
+        }
+      }
+    }
+    return 0;
   }
   if (!(e->flags & OMPDP_EVF_COMPLETE) ||
       (e->type != OMPDP_EV_ALLOC && e->type != OMPDP_EV_TRANSFER && e->type != OMPDP_EV_DELETE))
@@ -562,7 +585,7 @@ int ompdp_rw_facts_to_plan(const ompdp_rw_facts_t *f, const ompdp_report_t *r,
   out->tick_mult = tick_mult;
   out->sites = calloc(ns ? ns : 1, sizeof(*out->sites));
   out->bufs = calloc(ns ? ns : 1, sizeof(*out->bufs));
-  handles = calloc((2 + OMPDP_CONTEXT_CALLS) * (ns ? ns : 1), sizeof(*handles));
+  handles = calloc((4 + OMPDP_CONTEXT_CALLS) * (ns ? ns : 1), sizeof(*handles));
   if (!out->sites || !out->bufs || !handles)
     goto out;
   size_t nh = 0;
@@ -573,6 +596,21 @@ int ompdp_rw_facts_to_plan(const ompdp_rw_facts_t *f, const ompdp_report_t *r,
     *s = f->sites[i];
     const uint32_t *launches = imap_slot((imap_t *)&f->site_map, s->region, 0, 1, 0);
     s->launches = launches ? *launches : 0;
+    s->kuse_region = s->kuse_region2 = 0;
+    s->kuse_item = s->kuse_item2 = -1;
+    if (s->buf) {
+      /* The kernels that used its buffer on the device: their records
+       * say whether they write it. */
+      const ompdp_rw_buf_t *kb = &f->bufs[s->buf - 1];
+      s->kuse_region = kb->kuse_region[0];
+      s->kuse_item = kb->kuse_region[0] ? kb->kuse_item[0] : -1;
+      s->kuse_region2 = kb->kuse_region[1];
+      s->kuse_item2 = kb->kuse_region[1] ? kb->kuse_item[1] : -1;
+      if (s->kuse_region)
+        handles[nh++] = s->kuse_region;
+      if (s->kuse_region2)
+        handles[nh++] = s->kuse_region2;
+    }
     if (s->buf) {
       uint32_t *nb = &bufmap[s->buf - 1];
       if (!*nb) {

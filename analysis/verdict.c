@@ -78,7 +78,18 @@ static void buffer_facts(const ompdp_plan_t *p, const ompdp_plan_site_t *s,
      * between two of its executions (the kernels are often in functions
      * the loop calls, whose present mappings the run does not see). */
     if (it.access_flags & OMPDP_IA_DEVICE_WRITTEN)
-      v->kernel_writes = v->update_resets = 1;
+      v->kernel_writes = v->update_resets = v->device_written = 1;
+  }
+  /* A kernel the run saw use the buffer's device allocation (it found the
+   * data present: in a function of another file, say) whose item the
+   * compiler saw it write. */
+  for (int k = 0; k < 2; ++k) {
+    uint32_t kr = k ? s->kuse_region2 : s->kuse_region;
+    int32_t ki = k ? s->kuse_item2 : s->kuse_item;
+    ompdp_region_info_t it;
+    if (kr && ki >= 0 && !ompdp_plan_describe(p, kr, ki, &it) &&
+        it.construct == OMPDP_CK_TARGET && access_writes(it.access))
+      v->kernel_writes = v->kernel_use_writes = 1;
   }
 }
 
@@ -196,6 +207,8 @@ static void gather(const ompdp_plan_t *p, const uint32_t *order, const ompdp_fin
   v->nowait = it.nowait != 0;
   v->update_to = it.map_type == OMPDP_MT_UPDATE_TO;
   v->update_from = it.map_type == OMPDP_MT_UPDATE_FROM;
+  if (v->update_to && v->kernel_use_writes)
+    v->update_resets = 1;
   v->to_written = (it.map_type == OMPDP_MT_TO || it.map_type == OMPDP_MT_UPDATE_TO) &&
                   access_writes(it.access);
   /* The construct repeats at calls of its function (its own copies and
@@ -384,6 +397,14 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
       snprintf(buf, sizeof(buf),
                "no saving: the host reads %s after each copy back, and only the copy tells it "
                "that the value did not change",
+               v);
+    else if (in->update_resets && !in->dev_changed && !in->device_written)
+      snprintf(buf, sizeof(buf),
+               "no saving: a kernel that runs between the updates writes %s (the run saw it "
+               "use the device's copy, a kernel of another file that finds it present, and "
+               "that kernel's compiler sees it write it), so each `target update to` resets "
+               "the device's copy and is needed; moving it or dropping it would break the "
+               "program",
                v);
     else if (in->update_resets && !in->dev_changed)
       snprintf(buf, sizeof(buf),

@@ -31,7 +31,13 @@ typedef struct ompdp_verdict_facts {
   int update_to; /* the site is a `target update to` item */
   int update_from; /* ... a `target update from` item */
   int update_resets; /* ... device code between two executions of a
-                        `target update to` of it (OMPDP_IA_DEVICE_WRITTEN) */
+                        `target update to` of it (OMPDP_IA_DEVICE_WRITTEN, or
+                        kernel_use_writes) */
+  int device_written; /* update_resets from OMPDP_IA_DEVICE_WRITTEN (the compiler of
+                         this file saw it) */
+  int kernel_use_writes; /* a kernel the run saw use the buffer's device allocation
+                            (plan site kuse_region) writes its item, as its compiler
+                            saw (a kernel of another file that found it present) */
   int copy_of_other; /* host code copies another variable into the item
                         (OMPDP_IA_COPY_OF_OTHER) */
   int host_written;  /* host code of the loops around the construct writes the item

@@ -671,6 +671,12 @@ static int item_for_arg(const ompdp_rt_region_t *r, int32_t arg) {
   return r->NumItems == 1 ? 0 : -1;
 }
 
+int ompdp_regions_kernel_arg_item(int32_t arg) {
+  if (!active.rec || !active.kernel || arg < 0 || arg >= active.n)
+    return -1;
+  return item_for_arg(active.rec, arg);
+}
+
 int ompdp_regions_match_item(uint64_t host_addr, uint64_t bytes) {
   const ompdp_rt_region_t *r = active.rec;
   matched_arg = -1;

@@ -76,6 +76,9 @@ void ompdp_regions_kernel_asks(uint32_t *teams, uint32_t *threads);
  * kernel). Valid until ompdp_regions_end. */
 int ompdp_regions_kernel_args(int32_t *n, void *const **ptrs, const int64_t **sizes,
                               const int64_t **types);
+/* The region-table item of map argument arg of the active kernel launch
+ * (the compiler's match, else by name and place), or -1. */
+int ompdp_regions_kernel_arg_item(int32_t arg);
 
 /* At target_emi end: forgets the active call. */
 void ompdp_regions_end(void);

@@ -160,6 +160,7 @@ void ompdp_uses_kernel(int dev, const void *codeptr, uint32_t region) {
   /* The device addresses to record, found under the lock and recorded
    * after it, a few at a time. */
   uint64_t found[32];
+  int32_t arg[32];
   for (int32_t base = 0; base < n; base += 32) {
     int k = 0;
     pthread_mutex_lock(&d->lock);
@@ -169,6 +170,7 @@ void ompdp_uses_kernel(int dev, const void *codeptr, uint32_t region) {
       if (!e || e->epoch == d->epoch + 1)
         continue;
       e->epoch = d->epoch + 1;
+      arg[k] = i;
       found[k++] = e->dev_addr;
     }
     pthread_mutex_unlock(&d->lock);
@@ -180,7 +182,7 @@ void ompdp_uses_kernel(int dev, const void *codeptr, uint32_t region) {
       op.dst_addr = found[j];
       op.codeptr = codeptr;
       op.region = region;
-      op.item = -1;
+      op.item = ompdp_regions_kernel_arg_item(arg[j]); /* the item that points there */
       uint32_t id = ompdp_op_intern_fast(&op);
       ompdp_rec_t *r = id == OMPDP_NONE ? NULL : ompdp_log_new();
       if (!r) {

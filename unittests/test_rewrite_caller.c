@@ -487,7 +487,53 @@ static void test_lengths(void) {
   CHECK(!ompdp_rw_only_length_differs("a[ns::k:n]", "a[ns::j:n]")); /* `::` is no colon */
 }
 
+/* A kernel launch that used the buffer's device allocation (an
+ * OMPDP_EV_USE: it found the data present, in a function of another file)
+ * is in the plan: the site's kuse_region and kuse_item name it, the same
+ * launch twice once, a second construct beside it, and its region record
+ * comes along (the verdicts read whether it writes the item). A use of
+ * memory no allocation of the run holds names nothing. */
+static void test_kernel_uses(void) {
+  facts.map = OMPDP_MT_TOFROM;
+  seq_t s;
+  seq_init(&s);
+  ompdp_event_t *e = &s.ev[alloc(&s, 0, 0x1000, 0x9000, 4096)];
+  e->region = 1;
+  e->item = 0;
+  e = &s.ev[h2d(&s, 0, 0x1000, 0x9000, 4096, 100)];
+  e->region = 1;
+  e->item = 0;
+  for (int k = 0; k < 3; ++k) {
+    kernel(&s, 0);
+    e = seq_add(&s, OMPDP_EV_USE, 0);
+    e->dst_dev = 0;
+    e->dst_addr = k == 2 ? 0x5000 : 0x9000; /* the last: no allocation there */
+    e->region = 6;
+    e->item = k == 1 ? 1 : 0;
+  }
+  ompdp_report_t r;
+  ompdp_report_init(&r);
+  ompdp_rw_facts_t *rf = ompdp_rw_facts_create(HOST);
+  for (size_t i = 0; i < s.n; ++i)
+    CHECK(ompdp_rw_facts_feed(rf, &s.ev[i]) == 0);
+  ompdp_finding_t *f = ompdp_report_add_finding(&r, OMPDP_FK_DUPLICATE_TRANSFER);
+  f->rt_region = 1;
+  f->item = 0;
+  CHECK(ompdp_rw_facts_to_plan(rf, &r, describe, context, 0, &r.plan) == 0);
+  ompdp_rw_facts_destroy(rf);
+  REQUIRE(r.plan.num_sites >= 1);
+  const ompdp_plan_site_t *site = &r.plan.sites[0];
+  CHECK(site->region == 1 && site->kuse_region == 6 && site->kuse_item == 0);
+  CHECK(site->kuse_region2 == 6 && site->kuse_item2 == 1);
+  int have6 = 0;
+  for (size_t i = 0; i < r.plan.num_regions; ++i)
+    have6 |= r.plan.regions[i].handle == 6;
+  CHECK(have6);
+  ompdp_report_free(&r);
+}
+
 int main(void) {
+  test_kernel_uses();
   test_words();
   test_lengths();
   test_other_file();

@@ -1,0 +1,10 @@
+// The kernel of update_to_other_file.c, in a file of its own: it finds
+// `cnt` and `lim` present, counts into cnt and only reads lim.
+void count_above(int *cnt, const int *lim, const int *q, int n) {
+#pragma omp target teams distribute parallel for map(tofrom: cnt[0:1]) map(to: lim[0:1], q[0:n])
+  for (int i = 0; i < n; ++i)
+    if (q[i] > lim[0]) {
+#pragma omp atomic
+      cnt[0] += 1;
+    }
+}
