@@ -98,8 +98,8 @@ int ompdp_fill_literal(const char *type, uint32_t elem_size, uint64_t pattern, u
     return 1;
   }
   case LIT_UNSIGNED:
-    if (k == LIT_UNSIGNED && (!strcmp(type, "_Bool") || !strcmp(type, "bool")) && bits > 1)
-      return 0;
+    if ((!strcmp(type, "_Bool") || !strcmp(type, "bool")) && bits > 1)
+      return 0; /* not a value a bool holds */
     snprintf(out, size, "%llu%s", (unsigned long long)bits, bits > INT64_MAX ? "ULL" : "");
     return 1;
   }

@@ -634,7 +634,9 @@ int ompdp_rw_facts_to_plan(const ompdp_rw_facts_t *f, const ompdp_report_t *r,
     s->call = s->call2 = s->call3 = s->call4 = 0;
     s->call_mixed = 0;
     s->calls = 0;
+    s->runs = 0;
     if (s->region && context && !context(s->region, &cx)) {
+      s->runs = cx.runs;
       s->call = cx.calls[0];
       s->call2 = cx.calls[1];
       s->call3 = cx.calls[2];

@@ -1116,7 +1116,22 @@ static int plan_zero_fill(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
      * live (a `target update` inside its `target data`), where they find
      * it as the fill leaves it. */
     const ompdp_plan_buf_t *b = &c->facts->bufs[s->buf - 1];
-    if (s->outside || (b->num_sites != 1 && s->deletes != s->allocs))
+    /* Unless every execution of the construct the run saw begin allocated
+     * the item: it never found anyone's data present, and the fill's
+     * `target enter data` allocates as the construct did (other sites
+     * used the memory at that host address at other times: freed and
+     * allocated again, a template's other instance), ... */
+    int always_fresh = s->runs && s->runs == s->allocs && s->allocs == s->h2d &&
+                       b->num_sites > 0;
+    /* ... and no other construct copied device results into that memory:
+     * the values it sends are then the host's own (the host-values fact
+     * says whether constants), not what a kernel computed this run. */
+    for (int k = 0; k < b->num_sites && always_fresh; ++k) {
+      uint32_t o = b->sites[k];
+      always_fresh = !o || o > c->facts->num_sites || &c->facts->sites[o - 1] == s ||
+                     !c->facts->sites[o - 1].d2h;
+    }
+    if ((s->outside && !always_fresh) || (b->num_sites != 1 && s->deletes != s->allocs))
       return refuse(f, "other constructs use the buffer while this construct has not mapped "
                        "it, so a fill before the construct could find their data present and "
                        "overwrite it");

@@ -88,7 +88,8 @@ static void buffer_facts(const ompdp_plan_t *p, const ompdp_plan_site_t *s,
     int32_t ki = k ? s->kuse_item2 : s->kuse_item;
     ompdp_region_info_t it;
     if (kr && ki >= 0 && !ompdp_plan_describe(p, kr, ki, &it) &&
-        it.construct == OMPDP_CK_TARGET && access_writes(it.access))
+        it.construct == OMPDP_CK_TARGET &&
+        (access_writes(it.access) || (it.access_flags & OMPDP_IA_POINTEE_WRITTEN)))
       v->kernel_writes = v->kernel_use_writes = 1;
   }
 }

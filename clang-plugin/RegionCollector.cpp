@@ -406,6 +406,35 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
   if (Kind == CK_TARGET) {
     addUncoveredCaptures(P, D);
     std::vector<uint32_t> Access = analyzeAccesses(D, P.Storage);
+    {
+      // A pointer the region gets by value: does it write what it points
+      // to? (The memory is found present; the run ties a launch's use of
+      // it to this item.)
+      std::vector<StoragePath> Pointees;
+      std::vector<size_t> Of;
+      for (size_t I = 0; I < R.Items.size() && I < P.Storage.size(); ++I) {
+        uint32_t T = R.Items[I].MapType;
+        const StoragePath &SP = P.Storage[I];
+        auto *V = SP.Valid && SP.Steps.empty() && SP.Root != StoragePath::thisRoot()
+                      ? dyn_cast<ValueDecl>(static_cast<const Decl *>(SP.Root))
+                      : nullptr;
+        if ((T == MT_FIRSTPRIVATE || T == MT_IS_DEVICE_PTR) && V &&
+            V->getType()->isAnyPointerType()) {
+          StoragePath Deref = SP;
+          Deref.Steps.push_back(StoragePath::deref());
+          Pointees.push_back(Deref);
+          Of.push_back(I);
+        }
+      }
+      if (!Pointees.empty()) {
+        // Writes seen (an escape is none: this is evidence of a write).
+        std::vector<uint32_t> PA =
+            analyzeDeviceAccesses({D}, Pointees, /*Definite=*/true);
+        for (size_t K = 0; K < Of.size() && K < PA.size(); ++K)
+          if (PA[K] == AC_WRITE || PA[K] == AC_READ_WRITE)
+            R.Items[Of[K]].AccessFlags |= IA_POINTEE_WRITTEN;
+      }
+    }
     for (size_t I = 0; I < R.Items.size() && I < Access.size(); ++I) {
       R.Items[I].Access = Access[I];
       // Written only: does it write every element (tofrom -> from)?

@@ -40,7 +40,7 @@ static int get_u64(ompdp_json_doc_t *d, const char *name, const json_t *v, uint6
  * the others, without a report version (an optional member); absent, the
  * call is not known (0), which keeps every rewrite at the caller out. */
 static int optional_site_member(const char *name) {
-  return !strncmp(name, "call", 4) || !strncmp(name, "kuse", 4);
+  return !strncmp(name, "call", 4) || !strncmp(name, "kuse", 4) || !strcmp(name, "runs");
 }
 
 static int read_site(ompdp_json_doc_t *d, const json_t *v, ompdp_plan_site_t *s) {

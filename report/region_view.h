@@ -78,7 +78,8 @@ typedef int (*ompdp_describe_fn)(uint32_t region, int item, ompdp_region_info_t 
 typedef struct ompdp_context {
   uint32_t calls[OMPDP_CONTEXT_CALLS];
   int other;
-  uint64_t count;
+  uint64_t count; /* executions of the first call */
+  uint64_t runs;  /* executions of the construct itself (its begins) */
 } ompdp_context_t;
 /* 0 and *out, or -1 when the run does not know the region's calls. */
 typedef int (*ompdp_context_fn)(uint32_t region, ompdp_context_t *out);

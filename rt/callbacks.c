@@ -217,7 +217,8 @@ void ompdp_cb_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, int
   if (endpoint == ompt_scope_begin) {
     host_dev();
     /* The plugin's hook ran just before this offload call on this thread. */
-    uint32_t region = ompdp_regions_begin(codeptr_ra);
+    uint32_t region = ompdp_regions_begin(codeptr_ra, kind == ompt_target_exit_data ||
+                                                          kind == ompt_target_exit_data_nowait);
     construct_t *c = target_data ? take_slot() : NULL;
     if (target_data)
       target_data->ptr = c;

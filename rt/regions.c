@@ -100,8 +100,8 @@ static _Thread_local int32_t matched_arg __attribute__((tls_model("initial-exec"
  * table, allocated when the table registers: for a construct, the distinct
  * tagged calls (handles) it ran in, innermost, the first ones seen, and
  * flags: CTX_SEEN, CTX_OTHER once an execution ran outside any tagged
- * call, in a fifth call, or in one past the depth followed; for a call,
- * how often it ran. This thread's open calls are a small stack of handles,
+ * call, in a fifth call, or in one past the depth followed; how often it
+ * ran (a construct: each begin; a call: each call). This thread's open calls are a small stack of handles,
  * innermost last: calls deeper than CTX_DEPTH are only counted
  * (ctx_lost). */
 #define CTX_SEEN 1u
@@ -446,11 +446,13 @@ static void context_call(const ompdp_rt_region_t *rec, int returned) {
 
 /* Notes that construct (t, index) runs in this thread's innermost call:
  * one of its slots, the first free one for a call not seen yet. */
-static void context_note(uint32_t t, uint32_t index) {
+static void context_note(uint32_t t, uint32_t index, int runs) {
   ctx_slot_t *w = ctx_words[t - 1] ? &ctx_words[t - 1][index] : NULL;
   if (!w)
     return;
   uint32_t flags = CTX_SEEN;
+  if (runs)
+    atomic_fetch_add_explicit(&w->count, 1, memory_order_relaxed); /* its executions */
   uint32_t cur = ctx_lost || !ctx_depth ? 0 : ctx_stack[ctx_depth - 1];
   if (!cur) {
     flags |= CTX_OTHER;
@@ -483,6 +485,7 @@ int ompdp_regions_context(uint32_t region, ompdp_context_t *out) {
   if (!(flags & CTX_SEEN))
     return -1;
   out->other = (flags & CTX_OTHER) != 0;
+  out->runs = atomic_load_explicit(&w->count, memory_order_relaxed);
   for (int i = 0; i < OMPDP_CONTEXT_CALLS; ++i)
     out->calls[i] = atomic_load_explicit(&w->call[i], memory_order_relaxed);
   uint32_t c0 = out->calls[0];
@@ -561,7 +564,7 @@ uint32_t ompdp_regions_routine(uint64_t src, uint64_t dst, uint32_t *num_items) 
   return (t << OMPDP_RH_SHIFT) | r->Index;
 }
 
-uint32_t ompdp_regions_begin(const void *codeptr_ra) {
+uint32_t ompdp_regions_begin(const void *codeptr_ra, int exit_part) {
   /* A routine called through an invoke has no tag after it; no construct
    * begins inside a routine. */
   routine = NULL;
@@ -579,7 +582,10 @@ uint32_t ompdp_regions_begin(const void *codeptr_ra) {
     return 0;
   }
   active_handle = (t << OMPDP_RH_SHIFT) | active.rec->Index;
-  context_note(t, active.rec->Index);
+  /* A `target data` is two offload calls, its begin and its end: one
+   * execution. */
+  context_note(t, active.rec->Index,
+               !(exit_part && active.rec->Kind == OMPDP_CK_TARGET_DATA));
   return active_handle;
 }
 

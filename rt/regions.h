@@ -36,8 +36,10 @@ int ompdp_regions_init(void);
  * pending call on this thread (0 if none), which becomes the active call
  * until ompdp_regions_end. codeptr_ra (the offload call's return address)
  * remembers call sites without a table, so that code built without the
- * plugin does not make every construct look for newly loaded objects. */
-uint32_t ompdp_regions_begin(const void *codeptr_ra);
+ * plugin does not make every construct look for newly loaded objects.
+ * exit_part: the call is a construct's exit (ompt_target_exit_data), which
+ * for a `target data` is the end of an execution its begin counted. */
+uint32_t ompdp_regions_begin(const void *codeptr_ra, int exit_part);
 
 /* For a data operation without a target construct, from src to dst: the
  * region of the device memory routine this thread is calling

@@ -15,6 +15,9 @@
 //   second region must start from the host's copy, no rewrite;
 // - `r`: mapped `from` and read between: it has to come back after the
 //   first region, no rewrite.
+// (`w` and `z` hold one value each, constants the host stores, and each
+// region allocated them afresh: each copy in is filled on the device
+// instead, at each region, which moves nothing and keeps nothing resident.)
 // Proven: applied by `ompdp fix --apply`, same output, findings gone,
 // counts as predicted.
 //
@@ -140,7 +143,7 @@ int main(void) {
 // NEG-NOT: keep `z[0:N]`
 // NEG-NOT: keep `r[0:N]`
 
-// APPLY: prog.c: 2 edit(s) applied
+// APPLY: prog.c: 10 edit(s) applied
 
 // FIXED:      {{^}}#pragma omp target data map(to: x[0:N]) map(to: y[0:N]){{$}}
 // FIXED-NEXT: {{^}}{{{$}}
@@ -150,7 +153,7 @@ int main(void) {
 // FIXED-NEXT: {{^}}  }{{$}}
 // FIXED-NEXT: {{^}}}{{$}}
 
-// PROOF: rewrites: 1 for {{[0-9]+}} finding(s)
-// PROOF-NEXT: transfers: {{[0-9]+}} -> {{[0-9]+}} (removed 2, predicted 2)
+// PROOF: rewrites: 5 for {{[0-9]+}} finding(s)
+// PROOF-NEXT: transfers: {{[0-9]+}} -> {{[0-9]+}} (removed 6, predicted 6)
 // PROOF-NEXT: allocs: {{[0-9]+}} -> {{[0-9]+}} (removed 2, predicted 2)
 // PROOF: OK

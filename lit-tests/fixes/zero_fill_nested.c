@@ -4,11 +4,16 @@
 // `target update from(z[0:n])` copies it back at every step. The update only
 // ever finds z as the region's allocation left it, so z is allocated and
 // filled on the device before the region instead, each call with its own
-// malloc'd buffer (a new host address each time). y is zero too, but a
-// `target` construct maps it before the region does, outside the region's
-// allocation: no rewrite (whether y is present when the region begins is
-// not the region's to know). Applied, rebuilt and rerun: the same output,
-// the transfers of z's copies in gone, as predicted.
+// malloc'd buffer (a new host address each time). y is zero where the
+// `target` construct before the region copies it in: another construct
+// (the region) maps y outside that construct's allocation, but each of the
+// construct's executions allocated y (the run counts them: it never found
+// y present), so the fill before it finds nothing to overwrite and y is
+// filled there too (its copy back stays: the kernel writes y). Applied,
+// rebuilt and rerun: the same output, the transfers of z's and y's copies
+// in gone, as predicted. (A construct that found its item present at some
+// execution gets no fill: fill-address-reuse.c. Nor does the region's y:
+// ones that the kernel before it computed and copied back.)
 //
 // REQUIRES: plugin
 // RUN: rm -rf %t && mkdir -p %t && cp %s %t/prog.c
@@ -58,15 +63,21 @@ int main(void) {
 // REPORT-DAG: variable: y  clause: map(tofrom: y[0:n])
 // REPORT-DAG: variable: z  clause: map(to: z[0:n], y[0:n])
 // REPORT-DAG: rewrite (alloc_and_fill): allocate `z[0:n]` and fill it with zeros on the device before the target data construct at prog.c:{{[0-9]+}}, which then finds it present; `target exit data map(release: z[0:n])` after it
-// REPORT-NOT: rewrite (alloc_and_fill): allocate `y
+// REPORT-DAG: rewrite (alloc_and_fill): allocate `y[0:n]` and fill it with zeros on the device before the target construct at prog.c:{{[0-9]+}}, which then finds it present; `target exit data map(from: y[0:n])` after it
 
-// APPLY: prog.c: 2 edit(s) applied
+// APPLY: prog.c: 4 edit(s) applied
 
+// FIXED:      {{^}}#pragma omp target enter data map(alloc: y[0:n]){{$}}
+// FIXED:      {{^}}#pragma omp target exit data map(from: y[0:n]){{$}}
 // FIXED:      {{^}}#pragma omp target enter data map(alloc: z[0:n]){{$}}
 // FIXED-NEXT: {{^}}#pragma omp target teams distribute parallel for map(alloc: z[0:n]){{$}}
+// y holds ones where the region sends it, which the `target` construct's
+// kernel computed and copied back: the host's memory holds device results
+// there, so no fill of them (what one run's kernel gave is no constant):
+// FIXED-NOT: y{{[[]}}ompdp_i] = 1;
 // FIXED:      {{^}}#pragma omp target data map(to: z[0:n], y[0:n]){{$}}
 // FIXED:      {{^}}#pragma omp target exit data map(release: z[0:n]){{$}}
 // FIXED-NEXT: {{^}}  free(z);{{$}}
 
-// PROOF: transfers: {{[0-9]+}} -> {{[0-9]+}} (removed 2, predicted 2)
+// PROOF: transfers: {{[0-9]+}} -> {{[0-9]+}} (removed 4, predicted 4)
 // PROOF: OK

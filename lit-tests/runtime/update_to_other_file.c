@@ -1,12 +1,14 @@
 //===- update_to_other_file.c - a reset whose kernel is in another file ===//
 //
-// HeCBench tqs's shape: in a `target data`, each iteration sends `cnt` (0
-// on the host, never changed there) and `lim` with `target update to`, and
-// calls a function of another file whose kernel finds them present, counts
-// into `cnt` and only reads `lim`. Compiling this file, the compiler sees
+// HeCBench tqs's shape: in a `target data`, each iteration sends `cnt` and
+// `hits` (0 and 7 on the host, never changed there) and `lim` with `target update
+// to`, and calls a function of another file whose kernel finds them
+// present, counts into `cnt` (mapped) and `hits` (a pointer it gets by
+// value, as tqs's `consumed`: the compiler records that the region writes
+// what it points to, `pointee-written`) and only reads `lim`. Compiling this file, the compiler sees
 // no kernel write either; the run sees the kernel use their device memory,
 // and that kernel's region table (its own file's) says it writes `cnt`:
-// each update of `cnt` resets the counter, a necessary copy, never advice
+// each update of `cnt` and `hits` resets the counter, a necessary copy, never advice
 // to move it out of the loop (which would break the program: the second
 // iteration would count on). `lim`, only read by that kernel, keeps its
 // advice. Built with the plugin, both files.
@@ -14,37 +16,44 @@
 // REQUIRES: plugin
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %clang-ompdp -c %s -o %t/main.o
-// RUN: %clang-ompdp -c %S/Inputs/kernel_other_file.c -o %t/kernel.o
+// (-g, as ompdp asks: the kernel's implicit argument for `hits` is tied to
+// its item by the map names debug info gives.)
+// RUN: %clang-ompdp -g -c %S/Inputs/kernel_other_file.c -o %t/kernel.o
 // RUN: %clang-ompdp %t/main.o %t/kernel.o -o %t/prog
 // RUN: %ompdp run -- %t/prog > %t/report.txt 2>&1
 // RUN: FileCheck %s --check-prefix=CNT < %t/report.txt
 // RUN: FileCheck %s --check-prefix=LIM < %t/report.txt
+// RUN: FileCheck %s --check-prefix=HITS < %t/report.txt
+// RUN: %clang-ompdp -fplugin-arg-ompdp-dump -c %S/Inputs/kernel_other_file.c -o /dev/null | FileCheck %s --check-prefix=DUMP
 //===----------------------------------------------------------------------===//
 #include <stdio.h>
 #include <stdlib.h>
 
-void count_above(int *cnt, const int *lim, const int *q, int n);
+void count_above(int *cnt, int *hits, const int *lim, const int *q, int n);
 
 int main(void) {
   int n = 4096;
-  int *cnt = malloc(sizeof(int)), *lim = malloc(sizeof(int));
+  int *cnt = malloc(sizeof(int)), *lim = malloc(sizeof(int)), *hits = malloc(sizeof(int));
   int *q = malloc(n * sizeof(int));
   cnt[0] = 0;
+  hits[0] = 7;
   lim[0] = 100;
   long s = 0;
-#pragma omp target data map(alloc: cnt[0:1], lim[0:1], q[0:n])
+#pragma omp target data map(alloc: cnt[0:1], hits[0:1], lim[0:1], q[0:n])
   for (int r = 0; r < 5; ++r) {
     for (int i = 0; i < n; ++i)
       q[i] = (i * 7 + r) % 1000;
 #pragma omp target update to(q[0:n])
 #pragma omp target update to(cnt[0:1])
+#pragma omp target update to(hits[0:1])
 #pragma omp target update to(lim[0:1])
-    count_above(cnt, lim, q, n);
+    count_above(cnt, hits, lim, q, n);
 #pragma omp target update from(q[0:n])
     s += q[n - 1];
   }
   printf("s=%ld\n", s);
   free(cnt);
+  free(hits);
   free(lim);
   free(q);
   return 0;
@@ -53,6 +62,13 @@ int main(void) {
 // CNT: variable: cnt  clause: to(cnt[0:1])
 // CNT: verdict: necessary (not counted as a saving)
 // CNT-NEXT: suggestion: no saving: a kernel that runs between the updates writes cnt (the run saw it use the device's copy, a kernel of another file that finds it present, and that kernel's compiler sees it write it), so each `target update to` resets the device's copy and is needed; moving it or dropping it would break the program
+
+// HITS: variable: hits  clause: to(hits[0:1])
+// HITS: verdict: necessary (not counted as a saving)
+// HITS-NEXT: suggestion: no saving: a kernel that runs between the updates writes hits
+
+// DUMP: firstprivate 'hits' {{.*}} pointee-written
+// DUMP-NOT: firstprivate 'n' {{.*}} pointee-written
 
 // LIM: variable: lim  clause: to(lim[0:1])
 // LIM: verdict: advice
