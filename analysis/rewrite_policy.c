@@ -1454,6 +1454,14 @@ static int new_map_type(const ompdp_rewrite_t *rw, const char *old, ompdp_map_ty
   return -1;
 }
 
+/* Swaps elements p - 1 and p of array a. */
+#define SWAP_AT(a, p)                                                                              \
+  do {                                                                                             \
+    __typeof__((a)[0]) swap_tmp_ = (a)[(p)];                                                      \
+    (a)[(p)] = (a)[(p) - 1];                                                                       \
+    (a)[(p) - 1] = swap_tmp_;                                                                      \
+  } while (0)
+
 static int same_clause_of(const ompdp_region_info_t *a, const ompdp_region_info_t *b) {
   return a->clause_line == b->clause_line && a->clause_column == b->clause_column &&
          a->clause_end_line == b->clause_end_line && a->clause_end_column == b->clause_end_column;
@@ -1512,18 +1520,10 @@ static int merge_clause_map_types(const ompdp_rw_plan_t *c, ompdp_report_t *r) {
     /* In the clause's order (the compiler records its items in order). */
     for (size_t q = 1; q < nk; ++q)
       for (size_t p = q; p > 0 && ks[p - 1] > ks[p]; --p) {
-        uint32_t k = ks[p];
-        ks[p] = ks[p - 1];
-        ks[p - 1] = k;
-        size_t rp = reps[p];
-        reps[p] = reps[p - 1];
-        reps[p - 1] = rp;
-        ompdp_map_type_t t = types[p];
-        types[p] = types[p - 1];
-        types[p - 1] = t;
-        int a = always[p];
-        always[p] = always[p - 1];
-        always[p - 1] = a;
+        SWAP_AT(ks, p);
+        SWAP_AT(reps, p);
+        SWAP_AT(types, p);
+        SWAP_AT(always, p);
       }
     ompdp_rewrite_t all = {0};
     all.kind = OMPDP_RK_CHANGE_MAP_TYPE;

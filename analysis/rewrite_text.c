@@ -251,6 +251,17 @@ int ompdp_rw_is_identifier(const char *s) {
   return 1;
 }
 
+/* The map clause of explicit item it, parsed into *c (freed by the
+ * caller); -1 with the reason when it is not one the rewrites understand. */
+static int map_clause_of(const ompdp_region_info_t *it, ompdp_rw_clause_t *c, const char **why) {
+  if (ompdp_rw_parse_clause(it->clause, c) || strcmp(c->name, "map")) {
+    ompdp_rw_clause_free(c);
+    *why = "not a map clause the rewrite understands";
+    return -1;
+  }
+  return 0;
+}
+
 int ompdp_rw_set_map_type(ompdp_rewrite_t *rw, const ompdp_rw_region_t *reg, uint32_t k,
                           ompdp_map_type_t type, int always, const char **why) {
   if (k >= reg->num_items) {
@@ -286,11 +297,8 @@ int ompdp_rw_set_map_type(ompdp_rewrite_t *rw, const ompdp_rw_region_t *reg, uin
     return -1;
   }
   ompdp_rw_clause_t c;
-  if (ompdp_rw_parse_clause(it->clause, &c) || strcmp(c.name, "map")) {
-    ompdp_rw_clause_free(&c);
-    *why = "not a map clause the rewrite understands";
+  if (map_clause_of(it, &c, why))
     return -1;
-  }
   uint32_t sib[256], pos = 0;
   uint32_t ns = siblings(reg, k, sib, 256, &pos);
   int rc;
@@ -357,11 +365,8 @@ int ompdp_rw_firstprivate_items(ompdp_rewrite_t *rw, const ompdp_rw_region_t *re
   uint32_t sib[256], pos = 0;
   uint32_t ns = siblings(reg, ks[0], sib, 256, &pos);
   ompdp_rw_clause_t c;
-  if (ompdp_rw_parse_clause(it->clause, &c) || strcmp(c.name, "map")) {
-    ompdp_rw_clause_free(&c);
-    *why = "not a map clause the rewrite understands";
+  if (map_clause_of(it, &c, why))
     return -1;
-  }
   /* The clause keeps its other items, with its map type and modifiers,
    * and the firstprivate clause follows it in its place. */
   ompdp_strbuf_t rest = {0}, fp = {0};
@@ -407,11 +412,8 @@ int ompdp_rw_set_map_types(ompdp_rewrite_t *rw, const ompdp_rw_region_t *reg, co
     }
   }
   ompdp_rw_clause_t c;
-  if (ompdp_rw_parse_clause(it->clause, &c) || strcmp(c.name, "map")) {
-    ompdp_rw_clause_free(&c);
-    *why = "not a map clause the rewrite understands";
+  if (map_clause_of(it, &c, why))
     return -1;
-  }
   uint32_t sib[256], pos = 0;
   uint32_t ns = siblings(reg, ks[0], sib, 256, &pos);
   /* What stays keeps the clause's map type and modifiers, in the clause's
