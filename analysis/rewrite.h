@@ -55,13 +55,21 @@ int ompdp_rw_set_map_type(ompdp_rewrite_t *rw, const ompdp_rw_region_t *reg,
                           uint32_t k, ompdp_map_type_t type, int always,
                           const char **why);
 
-/* Maps items ks[0..nk), explicit items of one clause, each with its map
- * type types[i] (always[i] as for ompdp_rw_set_map_type): the clause is
- * written once, its other items kept in it, one clause after it for each
- * new map type. */
-int ompdp_rw_set_map_types(ompdp_rewrite_t *rw, const ompdp_rw_region_t *reg, const uint32_t *ks,
-                           const ompdp_map_type_t *types, const int *always, size_t nk,
-                           const char **why);
+/* One item's new map type (always as ompdp_rw_set_map_type takes it). */
+typedef struct ompdp_rw_map_change {
+  uint32_t item;
+  ompdp_map_type_t type;
+  int always;
+} ompdp_rw_map_change_t;
+
+/* Maps ch[0..n).item, explicit items of one clause, each with its new map
+ * type: the clause is written once, its other items kept in it, one clause
+ * after it for each new map type (with or without `always`). */
+int ompdp_rw_set_map_types(ompdp_rewrite_t *rw, const ompdp_rw_region_t *reg,
+                           const ompdp_rw_map_change_t *ch, size_t n, const char **why);
+
+/* Whether explicit items a and b are in the same clause. */
+int ompdp_rw_same_clause(const ompdp_region_info_t *a, const ompdp_region_info_t *b);
 
 /* Passes items ks[0..nk), whole variables, as `firstprivate(...)`: an
  * implicit item (nk 1) gets the clause at the end of the directive; the

@@ -171,33 +171,11 @@ static int packs(const ompdp_rewrite_t *rw) {
   return rw->kind == OMPDP_RK_FIRSTPRIVATE && rw->ops_added.c[OMPDP_OC_ALLOC].count;
 }
 
-/* Adds b's edits and savings to a. *packed: a already counts the buffer of
- * firstprivate objects that a launch copies in (one for all of them). 0,
- * or -1 when out of memory. */
-static int absorb(ompdp_rewrite_t *a, const ompdp_rewrite_t *b, int *packed) {
-  size_t mine = a->num_edits;
-  for (size_t j = 0; j < b->num_edits; ++j) {
-    const ompdp_edit_t *y = &b->edits[j];
-    ompdp_edit_t *x = NULL;
-    for (size_t i = 0; i < mine && !x; ++i)
-      if (!strcmp(a->edits[i].file, y->file) && same_range(&a->edits[i].range, &y->range))
-        x = &a->edits[i];
-    if (x) {
-      if (strcmp(x->replacement, y->replacement) && replace(&x->replacement, joined_edit(x, y)))
-        return -1;
-      continue;
-    }
-    ompdp_edit_t *e = ompdp_rewrite_add_edit(a);
-    if (!e)
-      return -1;
-    e->file = ompdp_strdup(y->file);
-    e->range = y->range;
-    e->original = ompdp_strdup(y->original);
-    e->replacement = ompdp_strdup(y->replacement);
-    e->file_hash = y->file_hash;
-    if (!e->file || (y->original && !e->original) || !e->replacement)
-      return -1;
-  }
+/* Adds b's words (its description after a's, its assumption unless a
+ * says it already) and savings to a. *packed: a already counts the buffer
+ * of firstprivate objects that a launch copies in (one for all of them).
+ * 0, or -1 when out of memory. */
+static int add_words_and_savings(ompdp_rewrite_t *a, const ompdp_rewrite_t *b, int *packed) {
   if (replace(&a->description, joined(a->description ? a->description : "",
                                       b->description ? b->description : "", "; and ")))
     return -1;
@@ -223,6 +201,42 @@ static int absorb(ompdp_rewrite_t *a, const ompdp_rewrite_t *b, int *packed) {
   if (!(fp && *packed))
     ompdp_rw_ops_add(&a->ops_added, &b->ops_added);
   *packed |= fp;
+  return 0;
+}
+
+int ompdp_rw_add_savings(ompdp_rewrite_t *a, const ompdp_rewrite_t *b) {
+  int packed = packs(a);
+  return add_words_and_savings(a, b, &packed);
+}
+
+/* Adds b's edits and savings to a. *packed: as add_words_and_savings. 0,
+ * or -1 when out of memory. */
+static int absorb(ompdp_rewrite_t *a, const ompdp_rewrite_t *b, int *packed) {
+  size_t mine = a->num_edits;
+  for (size_t j = 0; j < b->num_edits; ++j) {
+    const ompdp_edit_t *y = &b->edits[j];
+    ompdp_edit_t *x = NULL;
+    for (size_t i = 0; i < mine && !x; ++i)
+      if (!strcmp(a->edits[i].file, y->file) && same_range(&a->edits[i].range, &y->range))
+        x = &a->edits[i];
+    if (x) {
+      if (strcmp(x->replacement, y->replacement) && replace(&x->replacement, joined_edit(x, y)))
+        return -1;
+      continue;
+    }
+    ompdp_edit_t *e = ompdp_rewrite_add_edit(a);
+    if (!e)
+      return -1;
+    e->file = ompdp_strdup(y->file);
+    e->range = y->range;
+    e->original = ompdp_strdup(y->original);
+    e->replacement = ompdp_strdup(y->replacement);
+    e->file_hash = y->file_hash;
+    if (!e->file || (y->original && !e->original) || !e->replacement)
+      return -1;
+  }
+  if (add_words_and_savings(a, b, packed))
+    return -1;
   return ompdp_rw_normalize_edits(a);
 }
 

@@ -599,22 +599,19 @@ int ompdp_rw_facts_to_plan(const ompdp_rw_facts_t *f, const ompdp_report_t *r,
     s->kuse_region = s->kuse_region2 = 0;
     s->kuse_item = s->kuse_item2 = -1;
     if (s->buf) {
+      const ompdp_rw_buf_t *b = &f->bufs[s->buf - 1];
       /* The kernels that used its buffer on the device: their records
        * say whether they write it. */
-      const ompdp_rw_buf_t *kb = &f->bufs[s->buf - 1];
-      s->kuse_region = kb->kuse_region[0];
-      s->kuse_item = kb->kuse_region[0] ? kb->kuse_item[0] : -1;
-      s->kuse_region2 = kb->kuse_region[1];
-      s->kuse_item2 = kb->kuse_region[1] ? kb->kuse_item[1] : -1;
+      s->kuse_region = b->kuse_region[0];
+      s->kuse_item = b->kuse_region[0] ? b->kuse_item[0] : -1;
+      s->kuse_region2 = b->kuse_region[1];
+      s->kuse_item2 = b->kuse_region[1] ? b->kuse_item[1] : -1;
       if (s->kuse_region)
         handles[nh++] = s->kuse_region;
       if (s->kuse_region2)
         handles[nh++] = s->kuse_region2;
-    }
-    if (s->buf) {
       uint32_t *nb = &bufmap[s->buf - 1];
       if (!*nb) {
-        const ompdp_rw_buf_t *b = &f->bufs[s->buf - 1];
         ompdp_plan_buf_t *pb = &out->bufs[out->num_bufs];
         pb->device = b->dev;
         pb->num_sites = b->num_sites;

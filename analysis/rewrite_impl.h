@@ -201,6 +201,10 @@ int ompdp_rw_combine_at_construct(ompdp_report_t *r, unsigned kinds);
  * 0 when they do not fit (a unchanged); -1 when out of memory
  * (rewrite_combine.c). */
 int ompdp_rw_join(ompdp_rewrite_t *a, const ompdp_rewrite_t *b);
+/* Adds b's words (description, assumption) and savings to a, as joining
+ * does, without its edits: for a rewrite whose edits were written anew
+ * for several (rewrite_combine.c). 0, or -1 when out of memory. */
+int ompdp_rw_add_savings(ompdp_rewrite_t *a, const ompdp_rewrite_t *b);
 
 /* The keep-resident rewrites of the whole report: around loops, and around
  * constructs in a row; removed[site] != 0 marks sites another rule

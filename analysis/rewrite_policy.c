@@ -1454,19 +1454,6 @@ static int new_map_type(const ompdp_rewrite_t *rw, const char *old, ompdp_map_ty
   return -1;
 }
 
-/* Swaps elements p - 1 and p of array a. */
-#define SWAP_AT(a, p)                                                                              \
-  do {                                                                                             \
-    __typeof__((a)[0]) swap_tmp_ = (a)[(p)];                                                      \
-    (a)[(p)] = (a)[(p) - 1];                                                                       \
-    (a)[(p) - 1] = swap_tmp_;                                                                      \
-  } while (0)
-
-static int same_clause_of(const ompdp_region_info_t *a, const ompdp_region_info_t *b) {
-  return a->clause_line == b->clause_line && a->clause_column == b->clause_column &&
-         a->clause_end_line == b->clause_end_line && a->clause_end_column == b->clause_end_column;
-}
-
 /* Items of one map clause that each get another map type (two copies back
  * nobody reads in `map(from: a, b)`) were planned one by one, each taking
  * its item out of the clause: edits that overlap, of which `ompdp fix`
@@ -1477,11 +1464,13 @@ static int merge_clause_map_types(const ompdp_rw_plan_t *c, ompdp_report_t *r) {
   size_t n = r->num_findings;
   char *done = calloc(n ? n : 1, 1);
   size_t *members = malloc((n ? n : 1) * sizeof(*members));
-  size_t *reps = malloc((n ? n : 1) * sizeof(*reps));
-  uint32_t *ks = malloc((n ? n : 1) * sizeof(*ks));
-  ompdp_map_type_t *types = malloc((n ? n : 1) * sizeof(*types));
-  int *always = malloc((n ? n : 1) * sizeof(*always));
-  int rc = done && members && reps && ks && types && always ? 0 : -1;
+  /* One per item: its new map type, and the finding whose rewrite it is. */
+  struct change {
+    ompdp_rw_map_change_t ch;
+    size_t finding;
+  } *items = malloc((n ? n : 1) * sizeof(*items));
+  ompdp_rw_map_change_t *ch = malloc((n ? n : 1) * sizeof(*ch));
+  int rc = done && members && items && ch ? 0 : -1;
   for (size_t i = 0; i < n && !rc; ++i) {
     ompdp_finding_t *f = &r->findings[i];
     ompdp_rw_items_t ri;
@@ -1497,39 +1486,36 @@ static int merge_clause_map_types(const ompdp_rw_plan_t *c, ompdp_report_t *r) {
       if (done[j] || g->rt_region != f->rt_region || g->item < 0 ||
           (uint32_t)g->item >= ri.reg.num_items || !map_type_rewrite(g) ||
           !ompdp_rw_explicit_item(&ri.items[g->item]) ||
-          !same_clause_of(&ri.items[g->item], it))
+          !ompdp_rw_same_clause(&ri.items[g->item], it))
         continue;
       members[m++] = j;
       size_t q = 0;
-      while (q < nk && ks[q] != (uint32_t)g->item)
+      while (q < nk && items[q].ch.item != (uint32_t)g->item)
         ++q;
       if (q < nk) {
         /* The same item's rewrite, shared by its findings. */
-        ok = ompdp_rewrite_same_edits(map_type_rewrite(g), map_type_rewrite(&r->findings[reps[q]]));
+        ok = ompdp_rewrite_same_edits(map_type_rewrite(g),
+                                      map_type_rewrite(&r->findings[items[q].finding]));
         continue;
       }
-      ks[nk] = (uint32_t)g->item;
-      reps[nk] = j;
-      ok = !new_map_type(map_type_rewrite(g), it->clause, &types[nk], &always[nk]);
-      ++nk;
+      /* In the clause's order (the compiler records its items in order). */
+      struct change x = {{(uint32_t)g->item, OMPDP_MT_NONE, 0}, j};
+      ok = !new_map_type(map_type_rewrite(g), it->clause, &x.ch.type, &x.ch.always);
+      for (q = nk++; q > 0 && items[q - 1].ch.item > x.ch.item; --q)
+        items[q] = items[q - 1];
+      items[q] = x;
     }
     if (!ok || nk < 2) {
       free(ri.items);
       continue;
     }
-    /* In the clause's order (the compiler records its items in order). */
-    for (size_t q = 1; q < nk; ++q)
-      for (size_t p = q; p > 0 && ks[p - 1] > ks[p]; --p) {
-        SWAP_AT(ks, p);
-        SWAP_AT(reps, p);
-        SWAP_AT(types, p);
-        SWAP_AT(always, p);
-      }
+    for (size_t q = 0; q < nk; ++q)
+      ch[q] = items[q].ch;
     ompdp_rewrite_t all = {0};
     all.kind = OMPDP_RK_CHANGE_MAP_TYPE;
     all.ops.known = all.ops_added.known = 1;
     const char *why = NULL;
-    int made = !ompdp_rw_set_map_types(&all, &ri.reg, ks, types, always, nk, &why);
+    int made = !ompdp_rw_set_map_types(&all, &ri.reg, ch, nk, &why);
     free(ri.items);
     if (!made) {
       ompdp_rewrite_free(&all);
@@ -1537,25 +1523,10 @@ static int merge_clause_map_types(const ompdp_rw_plan_t *c, ompdp_report_t *r) {
         rc = -1;
       continue; /* left as they were: alternatives */
     }
-    ompdp_strbuf_t desc = {0}, assume = {0};
-    for (size_t q = 0; q < nk; ++q) {
-      const ompdp_rewrite_t *rw = map_type_rewrite(&r->findings[reps[q]]);
-      if (rw->description)
-        ompdp_sb_printf(&desc, "%s%s", desc.len ? "; and " : "", rw->description);
-      if (rw->assumption && (!assume.d || !strstr(assume.d, rw->assumption)))
-        ompdp_sb_printf(&assume, "%s%s", assume.len ? "; " : "", rw->assumption);
-      all.time_saved_ns += rw->time_saved_ns;
-      all.transfers_removed += rw->transfers_removed;
-      all.allocs_removed += rw->allocs_removed;
-      all.bytes_removed += rw->bytes_removed;
-      all.lower_bound |= rw->lower_bound;
-      all.projected_saved_ns += rw->projected_saved_ns;
-      ompdp_rw_ops_add(&all.ops, &rw->ops);
-      ompdp_rw_ops_add(&all.ops_added, &rw->ops_added);
-    }
-    all.description = ompdp_sb_take(&desc);
-    all.assumption = assume.len ? ompdp_sb_take(&assume) : (free(assume.d), NULL);
-    if (desc.oom || assume.oom || !all.description || ompdp_rw_normalize_edits(&all))
+    for (size_t q = 0; q < nk && !rc; ++q)
+      if (ompdp_rw_add_savings(&all, map_type_rewrite(&r->findings[items[q].finding])))
+        rc = -1;
+    if (!rc && ompdp_rw_normalize_edits(&all))
       rc = -1;
     for (size_t q = 0; q < m && !rc; ++q) {
       ompdp_rewrite_t *rw = map_type_rewrite(&r->findings[members[q]]);
@@ -1568,10 +1539,8 @@ static int merge_clause_map_types(const ompdp_rw_plan_t *c, ompdp_report_t *r) {
   }
   free(done);
   free(members);
-  free(reps);
-  free(ks);
-  free(types);
-  free(always);
+  free(items);
+  free(ch);
   return rc;
 }
 

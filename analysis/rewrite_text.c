@@ -63,7 +63,7 @@ int ompdp_rw_explicit_item(const ompdp_region_info_t *it) {
          it->clause_end_column;
 }
 
-static int same_clause(const ompdp_region_info_t *a, const ompdp_region_info_t *b) {
+int ompdp_rw_same_clause(const ompdp_region_info_t *a, const ompdp_region_info_t *b) {
   return a->clause_line == b->clause_line && a->clause_column == b->clause_column &&
          a->clause_end_line == b->clause_end_line && a->clause_end_column == b->clause_end_column;
 }
@@ -102,7 +102,7 @@ static uint32_t siblings(const ompdp_rw_region_t *reg, uint32_t k, uint32_t *sib
                          uint32_t *pos) {
   uint32_t n = 0;
   for (uint32_t j = 0; j < reg->num_items && n < max; ++j)
-    if (ompdp_rw_explicit_item(&reg->items[j]) && same_clause(&reg->items[j], &reg->items[k])) {
+    if (ompdp_rw_explicit_item(&reg->items[j]) && ompdp_rw_same_clause(&reg->items[j], &reg->items[k])) {
       if (j == k)
         *pos = n;
       sib[n++] = j;
@@ -357,7 +357,7 @@ int ompdp_rw_firstprivate_items(ompdp_rewrite_t *rw, const ompdp_rw_region_t *re
   }
   for (size_t i = 0; i < nk; ++i) {
     const ompdp_region_info_t *x = &reg->items[ks[i]];
-    if (!ompdp_rw_explicit_item(x) || strcmp(x->expr, x->variable) || !same_clause(x, it)) {
+    if (!ompdp_rw_explicit_item(x) || strcmp(x->expr, x->variable) || !ompdp_rw_same_clause(x, it)) {
       *why = "the items are not whole variables of one clause";
       return -1;
     }
@@ -396,17 +396,16 @@ int ompdp_rw_firstprivate_items(ompdp_rewrite_t *rw, const ompdp_rw_region_t *re
   return rc;
 }
 
-int ompdp_rw_set_map_types(ompdp_rewrite_t *rw, const ompdp_rw_region_t *reg, const uint32_t *ks,
-                           const ompdp_map_type_t *types, const int *always, size_t nk,
-                           const char **why) {
-  if (!nk || ks[0] >= reg->num_items) {
+int ompdp_rw_set_map_types(ompdp_rewrite_t *rw, const ompdp_rw_region_t *reg,
+                           const ompdp_rw_map_change_t *ch, size_t n, const char **why) {
+  if (!n || ch[0].item >= reg->num_items) {
     *why = "no such item";
     return -1;
   }
-  const ompdp_region_info_t *it = &reg->items[ks[0]];
-  for (size_t i = 0; i < nk; ++i) {
-    const ompdp_region_info_t *x = ks[i] < reg->num_items ? &reg->items[ks[i]] : NULL;
-    if (!x || !ompdp_rw_explicit_item(x) || !same_clause(x, it) || !x->expr[0]) {
+  const ompdp_region_info_t *it = &reg->items[ch[0].item];
+  for (size_t i = 0; i < n; ++i) {
+    const ompdp_region_info_t *x = ch[i].item < reg->num_items ? &reg->items[ch[i].item] : NULL;
+    if (!x || !ompdp_rw_explicit_item(x) || !ompdp_rw_same_clause(x, it) || !x->expr[0]) {
       *why = "the items are not explicit items of one clause";
       return -1;
     }
@@ -415,33 +414,33 @@ int ompdp_rw_set_map_types(ompdp_rewrite_t *rw, const ompdp_rw_region_t *reg, co
   if (map_clause_of(it, &c, why))
     return -1;
   uint32_t sib[256], pos = 0;
-  uint32_t ns = siblings(reg, ks[0], sib, 256, &pos);
+  uint32_t ns = siblings(reg, ch[0].item, sib, 256, &pos);
   /* What stays keeps the clause's map type and modifiers, in the clause's
    * place; each new map type (with or without `always`) follows with its
    * items, in the order they first come. */
   ompdp_strbuf_t b = {0}, rest = {0};
   for (uint32_t j = 0; j < ns; ++j) {
     int goes = 0;
-    for (size_t i = 0; i < nk && !goes; ++i)
-      goes = sib[j] == ks[i];
+    for (size_t i = 0; i < n && !goes; ++i)
+      goes = sib[j] == ch[i].item;
     if (!goes)
       ompdp_sb_printf(&rest, "%s%s", rest.len ? ", " : "", reg->items[sib[j]].expr);
   }
   if (rest.len)
     ompdp_rw_put_map_clause(&b, &c, it->map_type, 0, rest.d);
-  for (size_t i = 0; i < nk; ++i) {
+  for (size_t i = 0; i < n; ++i) {
     int first = 1;
     for (size_t q = 0; q < i && first; ++q)
-      first = !(types[q] == types[i] && always[q] == always[i]);
+      first = !(ch[q].type == ch[i].type && ch[q].always == ch[i].always);
     if (!first)
       continue;
     ompdp_strbuf_t list = {0};
-    for (size_t q = i; q < nk; ++q)
-      if (types[q] == types[i] && always[q] == always[i])
-        ompdp_sb_printf(&list, "%s%s", list.len ? ", " : "", reg->items[ks[q]].expr);
+    for (size_t q = i; q < n; ++q)
+      if (ch[q].type == ch[i].type && ch[q].always == ch[i].always)
+        ompdp_sb_printf(&list, "%s%s", list.len ? ", " : "", reg->items[ch[q].item].expr);
     if (b.len)
       ompdp_sb_puts(&b, " ");
-    ompdp_rw_put_map_clause(&b, &c, types[i], always[i], list.d ? list.d : "");
+    ompdp_rw_put_map_clause(&b, &c, ch[i].type, ch[i].always, list.d ? list.d : "");
     if (list.oom)
       b.oom = 1;
     free(list.d);

@@ -22,6 +22,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtOpenMP.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
 #include "clang/Basic/OpenMPKinds.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -309,55 +310,63 @@ private:
     Unknown = true;
   }
 
+  /// The body of the function call C calls, and in Params its parameters
+  /// that receive E (each argument that is E): null when the translation
+  /// unit has no body for it, it is variadic or a member function, or E
+  /// goes to a parameter that is not a pointer.
+  static const FunctionDecl *receivers(const CallExpr *C, const DeclRefExpr *E,
+                                       llvm::SmallVectorImpl<const ParmVarDecl *> &Params) {
+    const FunctionDecl *FD = C->getDirectCallee();
+    if (!FD || isa<CXXMemberCallExpr>(C) || FD->isVariadic())
+      return nullptr;
+    const FunctionDecl *Body = ompdp::definition(FD);
+    if (!Body)
+      return nullptr;
+    for (unsigned I = 0; I < C->getNumArgs(); ++I) {
+      if (C->getArg(I)->IgnoreParenImpCasts() != E)
+        continue;
+      if (I >= Body->getNumParams() || !Body->getParamDecl(I)->getType()->isAnyPointerType())
+        return nullptr;
+      Params.push_back(Body->getParamDecl(I));
+    }
+    return Params.empty() ? nullptr : Body;
+  }
+
   /// Whether call C passes E only to pointer parameters of a function
   /// whose body the translation unit has and whose every use of them this
   /// walk accepts (followed three calls deep).
   static bool keepsNoCopy(const CallExpr *C, const DeclRefExpr *E, const SourceManager &SM,
                           unsigned Depth) {
-    const FunctionDecl *FD = C->getDirectCallee();
-    if (Depth >= 3 || !FD || isa<CXXMemberCallExpr>(C) || FD->isVariadic())
+    llvm::SmallVector<const ParmVarDecl *, 2> Params;
+    const FunctionDecl *Body = Depth < 3 ? receivers(C, E, Params) : nullptr;
+    if (!Body)
       return false;
-    const FunctionDecl *Body = ompdp::definition(FD);
-    if (!Body || !Body->getBody())
-      return false;
-    bool Passed = false;
-    for (unsigned I = 0; I < C->getNumArgs(); ++I) {
-      if (C->getArg(I)->IgnoreParenImpCasts() != E)
-        continue;
-      if (I >= Body->getNumParams() || !Body->getParamDecl(I)->getType()->isAnyPointerType())
-        return false;
-      Uses U(Body->getParamDecl(I)->getCanonicalDecl(), SourceLocation(), SourceRange(), SM,
-             nullptr, Depth + 1);
+    for (const ParmVarDecl *P : Params) {
+      Uses U(P->getCanonicalDecl(), SourceLocation(), SourceRange(), SM, nullptr, Depth + 1);
       U.TraverseStmt(Body->getBody());
       if (U.Unknown)
         return false;
-      Passed = true;
     }
-    return Passed;
+    return true;
   }
 
-  /// Whether call C passes E to a pointer parameter of a function whose
-  /// body the translation unit has and which only reads through it (an
-  /// escape or a call nobody can see into counts as a write: analyzeHostAccesses).
+  /// Whether call C passes E only to pointer parameters of a function whose
+  /// body the translation unit has and which only reads through them (an
+  /// escape or a call nobody can see into counts as a write:
+  /// analyzeHostAccesses).
   static bool readsOnly(const CallExpr *C, const DeclRefExpr *E) {
-    const FunctionDecl *FD = C->getDirectCallee();
-    if (!FD || isa<CXXMemberCallExpr>(C) || FD->isVariadic())
-      return false;
-    const FunctionDecl *Body = ompdp::definition(FD);
+    llvm::SmallVector<const ParmVarDecl *, 2> Params;
+    const FunctionDecl *Body = receivers(C, E, Params);
     if (!Body)
       return false;
-    for (unsigned I = 0; I < C->getNumArgs(); ++I) {
-      if (C->getArg(I)->IgnoreParenImpCasts() != E)
-        continue;
-      if (I >= Body->getNumParams() ||
-          !Body->getParamDecl(I)->getType()->isAnyPointerType())
-        return false;
-      ompdp::StoragePath SP = ompdp::StoragePath::ofVariable(Body->getParamDecl(I));
+    for (const ParmVarDecl *P : Params) {
+      ompdp::StoragePath SP = ompdp::StoragePath::ofVariable(P);
       SP.Steps.push_back(ompdp::StoragePath::deref());
       uint32_t A = ompdp::analyzeHostAccesses(Body->getBody(), nullptr, {SP})[0];
-      return A == ompdp::AC_NONE || A == ompdp::AC_READ;
+      if (A != ompdp::AC_NONE && A != ompdp::AC_READ)
+        return false;
     }
-    return false;
+    return true;
   }
 };
 
