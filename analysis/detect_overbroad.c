@@ -8,7 +8,9 @@
 |*   access none             every allocation and transfer of the item
 |*                           (remove the item);
 |*   tofrom, access read     the copies back: the device returns what it was
-|*                           sent (map it `to`);
+|*                           sent (map it `to`); for `target data`, when the
+|*                           body's host code at most reads it too
+|*                           (BODY_HOST_READS);
 |*   tofrom, access write    the copies in: the region overwrites them (map it
 |*                           `from`, if it writes every element).
 |*
@@ -109,7 +111,23 @@ static int overwritten_rule(const ompdp_region_info_t *it) {
   return OMPDP_OVERBROAD_OVERWRITTEN;
 }
 
+/* A `tofrom` item of `target data` whose body's kernels at most read it
+ * (a bound: Access) and whose body's host code at most reads it too
+ * (BODY_HOST_READS): at the end of the region both copies hold what was
+ * sent, and the copy back brings nothing. Not with `always` or a mapper. */
+static int target_data_rule(const ompdp_region_info_t *it) {
+  if (it->construct != OMPDP_CK_TARGET_DATA || it->map_type != OMPDP_MT_TOFROM ||
+      !(it->access_flags & OMPDP_IA_BODY_HOST_READS) ||
+      (it->modifiers & (OMPDP_MOD_ALWAYS | OMPDP_MOD_MAPPER)))
+    return OMPDP_OVERBROAD_NONE;
+  return it->access == OMPDP_ACCESS_READ || it->access == OMPDP_ACCESS_NONE
+             ? OMPDP_OVERBROAD_TO
+             : OMPDP_OVERBROAD_NONE;
+}
+
 static int target_rule(const ompdp_region_info_t *it) {
+  if (it->construct == OMPDP_CK_TARGET_DATA)
+    return target_data_rule(it);
   if (it->construct != OMPDP_CK_TARGET || (it->modifiers & OMPDP_MOD_ALWAYS))
     return OMPDP_OVERBROAD_NONE;
   ompdp_map_type_t mt = it->map_type;
@@ -350,7 +368,13 @@ static char *overbroad_text(const ompdp_finding_t *f, const ompdp_region_info_t 
                  ? "the first kernel of the `target data` region to use it"
                  : "the region",
              f->variable ? f->variable : "this item", plural, d, tofrom ? "from" : "alloc", v);
-  } else if (rule == OMPDP_OVERBROAD_TO)
+  } else if (rule == OMPDP_OVERBROAD_TO && item && item->construct == OMPDP_CK_TARGET_DATA)
+    snprintf(buf, sizeof(buf),
+             "the kernels of the `target data` region at most read %s and its host code does "
+             "not change it (the compiler proved both), so the copy back from device%s %s "
+             "brings the host what it already has: map it with `map(to: %s)`",
+             f->variable ? f->variable : "this item", plural, d, v);
+  else if (rule == OMPDP_OVERBROAD_TO)
     snprintf(buf, sizeof(buf),
              "the region only reads %s: map it with `map(to: %s)`, which drops the copies "
              "back from device%s %s",

@@ -690,6 +690,12 @@ static int plan_overbroad(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
     ompdp_sb_printf(
         &d, "remove `%s` from `target` at %s:%" PRIu32 ": the region never reads or writes it",
         name, ompdp_rw_basename(it->file), it->line);
+  else if (it->construct == OMPDP_CK_TARGET_DATA)
+    ompdp_sb_printf(&d,
+                    "map `%s` with `to` instead of `tofrom` at %s:%" PRIu32
+                    ": the region's kernels at most read it and its host code does not "
+                    "change it",
+                    name, ompdp_rw_basename(it->file), it->line);
   else
     ompdp_sb_printf(
         &d, "map `%s` with `%s` instead of `tofrom` at %s:%" PRIu32 ": the region only %s it", name,
@@ -1560,7 +1566,8 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
   size_t *narrowed = calloc(facts->num_sites ? facts->num_sites : 1, sizeof(*narrowed));
   unsigned char *no_copy_back = calloc(facts->num_sites ? facts->num_sites : 1, 1);
   /* backs_go[site]: finding + 1 whose overbroad rewrite drops every copy
-   * back there, because the host never reads what they bring. */
+   * back there, because the host never reads what they bring or already
+   * has it (`tofrom` -> `to`). */
   size_t *backs_go = calloc(facts->num_sites ? facts->num_sites : 1, sizeof(*backs_go));
   c.no_copy_back = no_copy_back;
   c.claimed = removal;
@@ -1672,7 +1679,7 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
         removal[si - 1] = i + 1;
       if (overwritten)
         copies_in_go[si - 1] = 1;
-      if (narrow_rule == OMPDP_OVERBROAD_UNREAD)
+      if (narrow_rule == OMPDP_OVERBROAD_UNREAD || narrow_rule == OMPDP_OVERBROAD_TO)
         backs_go[si - 1] = i + 1;
     }
   /* A small object that a kernel only reads, mapped `to` (no copy back
@@ -1729,9 +1736,10 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
     if (!rw || ompdp_rewrite_copy(rw, src))
       rc = -1;
   }
-  /* Copies back that nobody reads go with the overbroad rewrite that drops
-   * them: the site's duplicate copies back (the same bytes again) show it
-   * too, instead of a verdict on a copy the rewrite removes. */
+  /* Copies back that nobody reads, or that bring what the host has, go
+   * with the overbroad rewrite that drops them: the site's duplicate copies
+   * back (the same bytes again) and its round trips made only of copies
+   * back show it too, instead of a verdict on a copy the rewrite removes. */
   for (size_t i = 0; i < r->num_findings && !rc; ++i) {
     ompdp_finding_t *f = &r->findings[i];
     uint32_t si = site_index(&c, f);

@@ -212,6 +212,10 @@ static void gather(const ompdp_plan_t *p, const uint32_t *order, const ompdp_fin
     v->update_resets = 1;
   v->to_written = (it.map_type == OMPDP_MT_TO || it.map_type == OMPDP_MT_UPDATE_TO) &&
                   access_writes(it.access);
+  v->region_writes = (it.construct == OMPDP_CK_TARGET || it.construct == OMPDP_CK_TARGET_DATA) &&
+                     (access_writes(it.access) || it.access == OMPDP_ACCESS_UNKNOWN);
+  v->body_host_changes = it.construct == OMPDP_CK_TARGET_DATA && !v->region_writes &&
+                         !(it.access_flags & OMPDP_IA_BODY_HOST_READS);
   /* The construct repeats at calls of its function (its own copies and
    * allocations repeat with no loop around it), or shares the buffer with
    * a construct of another function. */
@@ -319,8 +323,13 @@ ompdp_verdict_t ompdp_verdict_duplicate(const ompdp_finding_t *f,
 ompdp_verdict_t ompdp_verdict_round_trip(const ompdp_finding_t *f,
                                          const ompdp_verdict_facts_t *in) {
   /* Came back unchanged, but the host reads it in the loop: the copy back
-   * is how the host knows it did not change. */
-  return host_needs_copy_back(in) ? OMPDP_V_NECESSARY : OMPDP_V_ADVICE;
+   * is how the host knows it did not change. Once, from a construct that
+   * may write the item: the copy back carries what its kernels computed,
+   * which this run made equal to what the host had (only another
+   * execution could have kept it). */
+  if (host_needs_copy_back(in) || (f->count == 1 && in->region_writes))
+    return OMPDP_V_NECESSARY;
+  return OMPDP_V_ADVICE;
 }
 
 ompdp_verdict_t ompdp_verdict_repeated_alloc(const ompdp_finding_t *f,
@@ -393,6 +402,14 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
       snprintf(buf, sizeof(buf),
                "no saving: each copy back brought the host other bytes of %s than it held "
                "then (they only equal bytes it received earlier), so each is needed",
+               v);
+    else if (f->kind == OMPDP_FK_ROUND_TRIP && f->count == 1 && in->region_writes &&
+             !host_needs_copy_back(in))
+      snprintf(buf, sizeof(buf),
+               "no saving: the construct's kernels may write %s (the compiler sees them write "
+               "it, or cannot tell that they do not), so the copy back carries their result; "
+               "in this run it equalled what the host had, which other inputs need not give. "
+               "It ran once: nothing repeats that keeping the data on the device would save",
                v);
     else if (d2h || f->kind == OMPDP_FK_ROUND_TRIP)
       snprintf(buf, sizeof(buf),
@@ -594,6 +611,11 @@ static const char *no_keep_reason(const ompdp_finding_t *f, const ompdp_verdict_
     return NULL; /* their words say what and why */
   if (!in->with_facts)
     return NULL;
+  if (f->kind == OMPDP_FK_ROUND_TRIP && f->count == 1 && in->body_host_changes)
+    return "host code of the construct's body writes it or sends it again (a write, a `target "
+           "update`, or a call or another pointer the compiler cannot follow), and the copy "
+           "back at the end puts the device's copy over what that code did: mapping it `to` "
+           "would keep the host's writes instead; the kernels only read it";
   if (f->kind == OMPDP_FK_ROUND_TRIP && f->count == 1)
     return "the data went out and came back once, in one execution of the construct: "
            "nothing repeats for a `target data` to keep it across, and mapping it `to` needs "
@@ -699,9 +721,13 @@ int ompdp_assign_verdicts(ompdp_report_t *r, const ompdp_plan_t *plan) {
      * planner said (rewrite_safety.h, ompdp_rw_advise), else why the item
      * cannot be kept resident, else what the report lacks. */
     if (f->verdict == OMPDP_V_ADVICE && !f->num_rewrites && !ompdp_finding_says_why(f->suggestion)) {
-      const char *why = f->no_rewrite;
+      /* A round trip that happened once has nothing to keep resident
+       * across: what a planner for repeats said does not apply, the
+       * reason the map could not become `to` does. */
+      int once = f->kind == OMPDP_FK_ROUND_TRIP && f->count == 1;
+      const char *why = once ? no_keep_reason(f, &v) : f->no_rewrite;
       if (!why)
-        why = no_keep_reason(f, &v);
+        why = once ? f->no_rewrite : no_keep_reason(f, &v);
       if (!why)
         why = missing_reason(r, f, &v, have_plan);
       if (ompdp_finding_add_no_rewrite(f, why))

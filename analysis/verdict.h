@@ -18,6 +18,10 @@ typedef struct ompdp_verdict_facts {
   int dev_changed;   /* a copy back of its buffer differed from what was sent */
   int back_hashed;   /* some copy back of the buffer was compared at all */
   int kernel_writes; /* the compiler saw a kernel write the buffer's item */
+  int region_writes; /* the finding's construct (a `target`, or a kernel of a `target
+                        data`'s body) may write its item, as the compiler bounds it */
+  int body_host_changes; /* a `target data` item its body's kernels at most read, which
+                            its body's host code may change (no OMPDP_IA_BODY_HOST_READS) */
   int no_loop;       /* the site's construct is in no loop of its function */
   /* Why keeping the item resident was not rewritten (advice words), the
    * first that holds: */

@@ -362,8 +362,15 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
     // the end of the region.
     std::vector<uint32_t> Access = analyzeDeviceAccesses(
         {D->getAssociatedStmt()}, P.Storage, /*Definite=*/false);
+    // And its host code: one that at most reads an item leaves the host's
+    // copy as it was sent (data motion of the item counts as a write).
+    std::vector<uint32_t> Host = analyzeHostAccesses(D->getAssociatedStmt(), nullptr, P.Storage,
+                                                     /*MotionIsUse=*/true);
     for (size_t I = 0; I < R.Items.size() && I < Access.size(); ++I) {
       R.Items[I].Access = Access[I];
+      if (I < Host.size() && I < P.Storage.size() && P.Storage[I].Valid &&
+          (Host[I] == AC_NONE || Host[I] == AC_READ))
+        R.Items[I].AccessFlags |= IA_BODY_HOST_READS;
       // Does the first kernel to use it overwrite what the copy in sent?
       uint32_t T = R.Items[I].MapType;
       if ((T == MT_TO || T == MT_TOFROM) && I < P.Exprs.size() && P.Exprs[I] &&

@@ -275,6 +275,45 @@ static void unread_rule(void) {
   CHECK_EQ_U64(ompdp_overbroad_rule(&it), OMPDP_OVERBROAD_TO);
 }
 
+/* A `target data`'s tofrom item that its body's kernels at most read
+ * (a bound) and its body's host code at most reads (BODY_HOST_READS):
+ * `to`; not without the host fact, not when a kernel may write it, not
+ * with `always` or a mapper, not for other map types. */
+static void target_data_rule(void) {
+  ompdp_region_info_t it;
+  memset(&it, 0, sizeof(it));
+  it.construct = OMPDP_CK_TARGET_DATA;
+  it.map_type = OMPDP_MT_TOFROM;
+  it.access = OMPDP_ACCESS_READ;
+  it.access_flags = OMPDP_IA_BODY_HOST_READS;
+  CHECK_EQ_U64(ompdp_overbroad_rule(&it), OMPDP_OVERBROAD_TO);
+  it.access = OMPDP_ACCESS_NONE;
+  CHECK_EQ_U64(ompdp_overbroad_rule(&it), OMPDP_OVERBROAD_TO);
+  it.access = OMPDP_ACCESS_WRITE;
+  CHECK_EQ_U64(ompdp_overbroad_rule(&it), OMPDP_OVERBROAD_NONE);
+  it.access = OMPDP_ACCESS_READ_WRITE;
+  CHECK_EQ_U64(ompdp_overbroad_rule(&it), OMPDP_OVERBROAD_NONE);
+  it.access = OMPDP_ACCESS_UNKNOWN;
+  CHECK_EQ_U64(ompdp_overbroad_rule(&it), OMPDP_OVERBROAD_NONE);
+  it.access = OMPDP_ACCESS_READ;
+  it.access_flags = 0;
+  CHECK_EQ_U64(ompdp_overbroad_rule(&it), OMPDP_OVERBROAD_NONE);
+  it.access_flags = OMPDP_IA_BODY_HOST_READS;
+  it.modifiers = OMPDP_MOD_ALWAYS;
+  CHECK_EQ_U64(ompdp_overbroad_rule(&it), OMPDP_OVERBROAD_NONE);
+  it.modifiers = OMPDP_MOD_MAPPER;
+  CHECK_EQ_U64(ompdp_overbroad_rule(&it), OMPDP_OVERBROAD_NONE);
+  it.modifiers = 0;
+  it.map_type = OMPDP_MT_TO;
+  CHECK_EQ_U64(ompdp_overbroad_rule(&it), OMPDP_OVERBROAD_NONE);
+  it.map_type = OMPDP_MT_FROM;
+  CHECK_EQ_U64(ompdp_overbroad_rule(&it), OMPDP_OVERBROAD_NONE);
+  /* ... the same with the host never reading it after (its `to` too). */
+  it.map_type = OMPDP_MT_TOFROM;
+  it.access_flags = OMPDP_IA_BODY_HOST_READS | OMPDP_IA_HOST_UNREAD;
+  CHECK_EQ_U64(ompdp_overbroad_rule(&it), OMPDP_OVERBROAD_TO);
+}
+
 /* Copies in a kernel overwrites before reading (the compiler's
  * writes-first fact): to and tofrom of target and target data, not with
  * `always` or a mapper, not of other constructs or map types; the host's
@@ -316,6 +355,7 @@ static void overwritten_rule(void) {
 int main(void) {
   ompdp_options_reset();
   rules();
+  target_data_rule();
   negatives();
   report();
   unread_rule();

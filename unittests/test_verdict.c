@@ -109,6 +109,15 @@ static void test_necessary(void) {
   CHECK(ompdp_verdict_decide(&r, &v) == OMPDP_V_NECESSARY);
   v.host_reads = 0;
   CHECK(ompdp_verdict_decide(&r, &v) == OMPDP_V_ADVICE);
+  /* Once, from a construct whose kernels may write the item: the copy back
+   * carries their result (equal to the host's this time); repeated, the
+   * data could still stay on the device across the repeats. */
+  ompdp_finding_t once = {.kind = OMPDP_FK_ROUND_TRIP, .count = 1};
+  CHECK(ompdp_verdict_decide(&once, &v) == OMPDP_V_ADVICE);
+  v.region_writes = 1;
+  CHECK(ompdp_verdict_decide(&once, &v) == OMPDP_V_NECESSARY);
+  CHECK(ompdp_verdict_decide(&r, &v) == OMPDP_V_ADVICE);
+  v.region_writes = 0;
   /* Zeros (or one value) in every copy, of an item the host stores
    * computed values into: the copy carries them, needed; else advice. */
   ompdp_finding_t zt = {.kind = OMPDP_FK_ZERO_TRANSFER, .count = 1};

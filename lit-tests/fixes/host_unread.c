@@ -102,7 +102,7 @@ int main(void) {
 // TABLE: from 's[0:N]' {{.*}} fresh-host clause-bytes
 // TABLE: from 't[0:N]' {{.*}} fresh-host clause-bytes
 // TABLE: from 'q[0:N]' {{.*}} fresh-host clause-bytes
-// TABLE: tofrom 'w[0:N]' {{.*}} fresh-host host-unread host-written clause-bytes
+// TABLE: tofrom 'w[0:N]' {{.*}} fresh-host host-unread host-written body-host-reads clause-bytes
 // TABLE: tofrom 'v[0:N]' {{.*}} fresh-host clause-bytes
 // TABLE: update from 'u[0:N]' {{.*}} fresh-host host-unread clause-bytes
 

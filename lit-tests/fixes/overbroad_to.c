@@ -5,8 +5,10 @@
 // back return what the device was sent (overbroad_map, one copy each). `a`
 // moves into a clause of its own, `map(to: a[0:N])`, right after; `d` gets
 // an explicit `map(to: d)` at the end of the directive: one rewrite. Not reported: `c`,
-// `sum`, and `e`, only read by a construct inside a `target data` that
-// mapped it already (nothing moved at the construct). The report as a
+// `sum`, and `e` at the construct that only reads it inside a `target data`
+// that mapped it already (nothing moved at the construct); that `target
+// data` maps `e` `to` instead (its kernel only reads it, its host code does
+// not touch it), a rewrite of its own. The report as a
 // profile gives the warnings with the fix-its. Applied, rebuilt and rerun:
 // same output, the findings gone, two transfers fewer, as predicted.
 //
@@ -52,8 +54,7 @@ int main(void) {
   return 0;
 }
 
-// REPORT: overbroad_maps=2
-// REPORT: Overbroad maps:
+// REPORT: overbroad_maps=3
 // REPORT-DAG: overbroad_map  prog.c:[[#L:]]:1 in main  count=1 bytes=32.0 KiB
 // REPORT-DAG: variable: a  clause: map(tofrom : a[0:N], c[0:N])
 // REPORT-DAG: suggestion: the region only reads a: map it with `map(to: a)`, which drops the copies back from device 0
@@ -63,9 +64,11 @@ int main(void) {
 // REPORT-DAG: prog.c:[[#L]]:33-[[#L]]:41: delete "a[0:N],"
 // REPORT-DAG: prog.c:[[#L]]:48: insert " map(to: a[0:N])"
 // REPORT-DAG: variable: d  clause: implicit map(tofrom: d)
-// REPORT-DAG: rewrite (change_map_type): the one shown above for overbroad_map of `{{a|d}}` at prog.c:[[#L]]:1 in main
+// REPORT-DAG: rewrite (change_map_type): the one shown above for {{overbroad_map|round_trip}} of `{{a|d}}` at prog.c:[[#L]]:1 in main
 // REPORT-DAG: prog.c:[[#L]]:66-[[#L+1]]:1: insert " map(to: d)\n"
-// REPORT-NOT: overbroad_map
+// REPORT-DAG: variable: e  clause: map(tofrom : e[0:N])
+// REPORT-DAG: rewrite (change_map_type): map `e[0:N]` with `to` instead of `tofrom` at prog.c:[[#L+5]]: the region's kernels at most read it and its host code does not change it
+// REPORT-NOT: overbroad_map  prog.c:[[#L+7]]
 
 // DIAG-DAG: prog.c:[[#L:]]:33: warning: overbroad map: 'a' in map(tofrom : a[0:N], c[0:N]) copies back data the region only reads, once [-Wompdp-overbroad-map]
 // DIAG-DAG: fix-it:"prog.c":{[[#L]]:33-[[#L]]:41}:""
@@ -73,18 +76,21 @@ int main(void) {
 // DIAG-DAG: warning: overbroad map: 'd' in implicit map(tofrom: d) copies back data the region only reads, once [-Wompdp-overbroad-map]
 // DIAG-DAG: fix-it:"prog.c":{[[#L]]:66-[[#L+1]]:1}:" map(to: d)\n"
 // DIAG-NOT: 'c' in {{.*}}-Wompdp-overbroad-map
-// DIAG-NOT: 'e' in {{.*}}-Wompdp-overbroad-map
+// DIAG-DAG: prog.c:[[#L+5]]:38: warning: overbroad map: 'e' in map(tofrom : e[0:N]) copies back data the region only reads, once [-Wompdp-overbroad-map]
+// DIAG-NOT: 'e' in map(tofrom : e[0:N], sum) {{.*}}-Wompdp-overbroad-map
 
-// APPLY: prog.c: 3 edit(s) applied
+// APPLY: prog.c: 4 edit(s) applied
 
 // FIXED: {{^}}#pragma omp target map(tofrom : c[0:N]) map(to: a[0:N]) map(tofrom : sum) map(to: d){{$}}
+// FIXED: {{^}}#pragma omp target data map(to: e[0:N]){{$}}
 // FIXED: {{^}}#pragma omp target map(tofrom : e[0:N], sum){{$}}
 
-// PROOF: rewrites: 1 for 2 finding(s)
-// PROOF-NEXT: transfers: {{[0-9]+}} -> {{[0-9]+}} (removed 2, predicted 2)
+// PROOF: rewrites: 2 for {{[0-9]+}} finding(s)
+// PROOF-NEXT: transfers: {{[0-9]+}} -> {{[0-9]+}} (removed 3, predicted 3)
 // PROOF-NEXT: allocs: {{[0-9]+}} -> {{[0-9]+}} (removed 0, predicted 0)
 // PROOF-DAG: gone: overbroad_map of a: yes
 // PROOF-DAG: gone: overbroad_map of d: yes
+// PROOF-DAG: gone: overbroad_map of e: yes
 // PROOF: OK
 
 // AFTER: overbroad_maps=0

@@ -1,11 +1,20 @@
 // A round trip that happens once, in one execution of a `target data`
 // whose kernel writes the data only with some inputs (none this run): the
-// copy back brought nothing new, but nothing repeats to keep the data
-// across, and the compiler cannot prove the kernel never writes it. The
-// advice says exactly that (no "keep it where the calls repeat", no generic
-// "no rule"). Negative: the same construct in a loop of three gets the
-// keep-resident words and its rewrite.
+// copy back brought nothing new this time, but it carries the kernel's
+// result, and nothing repeats to keep the data across: necessary, with
+// words that say so (no "keep it where the calls repeat", no generic "no
+// rule"). Negatives: the same construct in a loop of three gets the
+// keep-resident words and its rewrite; a kernel that only reads, with host
+// code that writes the data in the body (-DHOST_WRITE), is advice whose
+// reason is that host code, not a kernel.
 //
+// REQUIRES: plugin
+// RUN: %clang-ompdp -g %s -o %t.once
+// RUN: %ompdp run -- %t.once 2>&1 | FileCheck %s --check-prefix=ONCE
+// RUN: %clang-ompdp -g -DREPEAT=3 %s -o %t.loop
+// RUN: %ompdp run -- %t.loop 2>&1 | FileCheck %s --check-prefix=LOOP
+// RUN: %clang-ompdp -g -DHOST_WRITE %s -o %t.host
+// RUN: %ompdp run -- %t.host 2>&1 | FileCheck %s --check-prefix=HOST
 // REQUIRES: plugin
 // RUN: %clang-ompdp -g %s -o %t.once
 // RUN: %ompdp run -- %t.once 2>&1 | FileCheck %s --check-prefix=ONCE
@@ -22,10 +31,18 @@
 static void step(double *a, int scale) {
 #pragma omp target data map(tofrom: a[0:N])
   {
+#ifdef HOST_WRITE
+#pragma omp target teams distribute parallel for
+    for (int i = 0; i < N; ++i)
+      if (a[i] < 0)
+        __builtin_trap();
+    a[0] += scale;
+#else
 #pragma omp target teams distribute parallel for
     for (int i = 0; i < N; ++i)
       if (scale)
         a[i] *= scale;
+#endif
   }
 }
 
@@ -42,7 +59,13 @@ int main(int argc, char **argv) {
 
 // ONCE: round_trip {{.*}} count=1
 // ONCE: variable: a
-// ONCE: suggestion: data copied back from device 0 returned unchanged, once: the copy back brought the host nothing it did not have. If no kernel of the construct ever writes a, map it `to` instead and the copy back goes; if one may (with other inputs), it is needed. No rewrite: the data went out and came back once, in one execution of the construct: nothing repeats for a `target data` to keep it across
+// ONCE: verdict: necessary
+// ONCE: suggestion: no saving: the construct's kernels may write a (the compiler sees them write it, or cannot tell that they do not), so the copy back carries their result; in this run it equalled what the host had, which other inputs need not give. It ran once: nothing repeats that keeping the data on the device would save
 // ONCE-NOT: no rule for this case
 // LOOP: round_trip {{.*}} count=3
 // LOOP: suggestion: data copied back from device 0 returns unchanged: the construct's function has no loop around it, so keep the data on the device where the calls repeat
+// HOST: round_trip {{.*}} count=1
+// HOST: variable: a
+// HOST: verdict: advice
+// HOST: No rewrite: host code of the construct's body writes it or sends it again
+// HOST-NOT: overbroad_map

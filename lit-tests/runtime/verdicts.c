@@ -228,7 +228,7 @@
 // AUTO:      'target data' at {{.*}} in 'add_int'
 // AUTO:      item 0: tofrom 'd[0:7]' var 'd' {{.*}} access read-write automatic
 // AUTO:      'target data' at {{.*}} in 'add_g1'
-// AUTO:      item 0: tofrom 'g[0:7]' var 'g' {{.*}} access read-write params-only fn-host-unused clause-bytes
+// AUTO:      item 0: tofrom 'g[0:7]' var 'g' {{.*}} access read-write params-only fn-host-unused body-host-reads clause-bytes
 // AUTO:      'target' at {{.*}} in 'add_g1'
 // AUTO:      item 0: firstprivate 'n' var 'n' {{.*}} access read fill
 
