@@ -630,6 +630,45 @@ static void put_param(ompdp_strbuf_t *d, const char *params, size_t pos) {
  *     on the device, a read there sees the same bytes, and the run saw no
  *     call send bytes the device did not have (no host write between the
  *     calls); otherwise the general rules count it as a use. */
+size_t ompdp_rw_extern_args(const ompdp_plan_t *p, const char *source_file,
+                            const char *variable, const ompdp_host_access_t *a,
+                            ompdp_rw_extern_arg_t *out, size_t max) {
+  size_t n = 0;
+  if (!a->ExternArgs || !a->Length || !source_file)
+    return 0;
+  for (size_t i = 0; i < p->num_regions && n < max; ++i) {
+    const ompdp_plan_region_t *g = &p->regions[i];
+    const ompdp_region_info_t *ci = &g->head;
+    if (ci->construct != OMPDP_CK_CALL || !ci->extern_callee || !ci->source_file ||
+        strcmp(ci->source_file, source_file) || ci->directive_offset < a->Offset ||
+        ci->directive_offset - a->Offset >= a->Length)
+      continue;
+    size_t nparams = count_lines(ci->parameters);
+    for (uint32_t j = 0; j < ci->num_items && j < nparams && n < max; ++j) {
+      const ompdp_region_info_t *x = &g->items[j];
+      if (strcmp(x->variable, variable) || strcmp(x->expr, variable))
+        continue;
+      out[n].call = g;
+      out[n].pos = j;
+      out[n].use = ompdp_rw_callee_param_use(p, ci->callee, nparams, j);
+      ++n;
+    }
+  }
+  return n;
+}
+
+int ompdp_rw_extern_calls_leave(const ompdp_plan_t *p, const char *source_file,
+                                const char *variable, const ompdp_host_access_t *a) {
+  ompdp_rw_extern_arg_t args[32];
+  size_t n = ompdp_rw_extern_args(p, source_file, variable, a, args, 32);
+  if (!n || n != a->ExternArgs)
+    return 0;
+  for (size_t i = 0; i < n; ++i)
+    if (args[i].use != 'u' && args[i].use != 'm')
+      return 0;
+  return 1;
+}
+
 static int elsewhere(const ompdp_rw_plan_t *c, const kept_t *k, const ompdp_region_info_t *call,
                      const ompdp_region_info_t *arg, const ompdp_host_access_t *a,
                      ompdp_strbuf_t *why) {
@@ -638,46 +677,35 @@ static int elsewhere(const ompdp_rw_plan_t *c, const kept_t *k, const ompdp_regi
     return !k->from && !k->dev_changes && !k->host_changed && !k->to_written;
   if (!a->ExternArgs || !a->Length)
     return 0;
-  uint32_t found = 0;
-  for (size_t i = 0; i < p->num_regions; ++i) {
-    const ompdp_plan_region_t *g = &p->regions[i];
-    const ompdp_region_info_t *ci = &g->head;
-    if (ci->construct != OMPDP_CK_CALL || !ci->extern_callee || !ci->source_file ||
-        !call->source_file || strcmp(ci->source_file, call->source_file) ||
-        ci->directive_offset < a->Offset || ci->directive_offset - a->Offset >= a->Length)
+  ompdp_rw_extern_arg_t args[32];
+  size_t found = ompdp_rw_extern_args(p, call->source_file, arg->variable, a, args, 32);
+  for (size_t i = 0; i < found; ++i) {
+    const ompdp_region_info_t *ci = &args[i].call->head;
+    char use = args[i].use;
+    int seen = 0;
+    for (int q = 0; q < k->nseen && !seen; ++q)
+      seen = k->seen[q] == args[i].call->handle;
+    if (use == 'u' || (use == 'm' && seen))
       continue;
-    size_t nparams = count_lines(ci->parameters);
-    for (uint32_t j = 0; j < ci->num_items && j < nparams; ++j) {
-      const ompdp_region_info_t *x = &g->items[j];
-      if (strcmp(x->variable, arg->variable) || strcmp(x->expr, arg->variable))
-        continue;
-      ++found;
-      char use = ompdp_rw_callee_param_use(p, ci->callee, nparams, j);
-      int seen = 0;
-      for (int q = 0; q < k->nseen && !seen; ++q)
-        seen = k->seen[q] == g->handle;
-      if (use == 'u' || (use == 'm' && seen))
-        continue;
-      ompdp_sb_printf(why, "the call at %s:%" PRIu32 " passes `%s` to %s(), ",
-                      ompdp_rw_basename(ci->file), ci->line, arg->variable, ci->callee);
-      if (!use)
-        ompdp_sb_printf(why,
-                        "defined in another file for which the run recorded no definition "
-                        "(none of its constructs ran, or its file was built without the ompdp "
-                        "plugin), so ompdp cannot tell what its host code does with the data");
-      else if (use == 'm') {
-        ompdp_sb_puts(why, "which maps ");
-        put_param(why, ci->parameters, j);
-        ompdp_sb_puts(why, " in constructs none of which the run saw map this data in that "
-                           "call, so ompdp cannot tell how they would map it");
-      } else {
-        ompdp_sb_puts(why, "whose host code uses ");
-        put_param(why, ci->parameters, j);
-        ompdp_sb_puts(why, " (or the compiler cannot tell that it does not), and would not "
-                           "see the data kept on the device");
-      }
-      return -1;
+    ompdp_sb_printf(why, "the call at %s:%" PRIu32 " passes `%s` to %s(), ",
+                    ompdp_rw_basename(ci->file), ci->line, arg->variable, ci->callee);
+    if (!use)
+      ompdp_sb_printf(why,
+                      "defined in another file for which the run recorded no definition "
+                      "(none of its constructs ran, or its file was built without the ompdp "
+                      "plugin), so ompdp cannot tell what its host code does with the data");
+    else if (use == 'm') {
+      ompdp_sb_puts(why, "which maps ");
+      put_param(why, ci->parameters, args[i].pos);
+      ompdp_sb_puts(why, " in constructs none of which the run saw map this data in that "
+                         "call, so ompdp cannot tell how they would map it");
+    } else {
+      ompdp_sb_puts(why, "whose host code uses ");
+      put_param(why, ci->parameters, args[i].pos);
+      ompdp_sb_puts(why, " (or the compiler cannot tell that it does not), and would not "
+                         "see the data kept on the device");
     }
+    return -1;
   }
   if (found != a->ExternArgs) {
     ompdp_sb_printf(why,

@@ -223,17 +223,34 @@ int ompdp_rw_keep_at_caller_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, con
  * cannot stand there (rewrite_caller.c). */
 char *ompdp_rw_in_caller_words(const char *text, const char *params, const ompdp_rw_items_t *call,
                                ompdp_strbuf_t *why);
-/* What the run's tables record that the definition of callee (nparams
- * parameters) does on the host with its parameter at pos: 'u' never names
- * it, 'm' only in OpenMP clauses and device code, '-' else; 0 when no
- * definition is recorded (rewrite_caller.c). */
 /* Whether array sections a and b (as written) differ only in the length
  * of their first dimension: the same variable, lower bound and other
  * dimensions (`a[0:n]`, `a[0:(n / 2)]`), so that the longer holds the
  * shorter (rewrite_caller.c). */
 int ompdp_rw_only_length_differs(const char *a, const char *b);
+/* What the run's tables record that the definition of callee (nparams
+ * parameters) does on the host with its parameter at pos: 'u' never names
+ * it, 'm' only in OpenMP clauses and device code, '-' else; 0 when no
+ * definition is recorded (rewrite_caller.c). */
 char ompdp_rw_callee_param_use(const ompdp_plan_t *p, const char *callee, size_t nparams,
                                size_t pos);
+/* A call of a function defined in another file that host access record a
+ * (of a construct or call of source_file) passes variable itself to: its
+ * CALL region, the argument's position and the callee's use of it. */
+typedef struct ompdp_rw_extern_arg {
+  const ompdp_plan_region_t *call;
+  uint32_t pos;
+  char use; /* ompdp_rw_callee_param_use */
+} ompdp_rw_extern_arg_t;
+/* Those calls, at most max into out; how many (rewrite_caller.c). */
+size_t ompdp_rw_extern_args(const ompdp_plan_t *p, const char *source_file,
+                            const char *variable, const ompdp_host_access_t *a,
+                            ompdp_rw_extern_arg_t *out, size_t max);
+/* Whether record a names variable only as the argument of such calls (its
+ * ExternArgs), each of whose callees leaves it alone on the host ('u') or
+ * names it only in its constructs ('m'). */
+int ompdp_rw_extern_calls_leave(const ompdp_plan_t *p, const char *source_file,
+                                const char *variable, const ompdp_host_access_t *a);
 int ompdp_rw_row_resident_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, const size_t *removed);
 
 #endif /* OMPDP_REWRITE_IMPL_H */

@@ -36,6 +36,7 @@
 |*
 \*===----------------------------------------------------------------------===*/
 #include "verdict.h"
+#include "rewrite_impl.h"
 
 #include "detect.h"         /* each kind's rules: ompdp_detection_kind */
 #include "rewrite_safety.h" /* ompdp_rw_advise */
@@ -239,10 +240,19 @@ static void gather(const ompdp_plan_t *p, const uint32_t *order, const ompdp_fin
   v->local_reduction = (it.access_flags & OMPDP_IA_REDUCTION) &&
                        (it.access_flags & OMPDP_IA_AUTOMATIC) && it.loop_kind == OMPDP_LK_NONE;
   for (uint32_t k = 0; k < it.num_host_accesses; ++k) {
-    if (access_reads(it.host_accesses[k].Access))
+    const ompdp_host_access_t *a = &it.host_accesses[k];
+    /* A statement that only hands the item to functions of other files
+     * whose own tables say their host code leaves it alone. */
+    if (ompdp_rw_extern_calls_leave(p, it.source_file, it.variable, a))
+      continue;
+    if (access_reads(a->Access))
       v->host_reads = 1;
-    if (access_writes(it.host_accesses[k].Access))
+    if (access_writes(a->Access))
       v->host_writes = 1;
+    /* ... by code that names it (not only a call that might reach it
+     * through another pointer). */
+    if (access_writes(a->Access) && !(a->Flags & OMPDP_HA_UNNAMED))
+      v->host_writes_named = 1;
   }
 }
 
@@ -262,6 +272,16 @@ static int host_needs_copy_back(const ompdp_verdict_facts_t *in) {
  * between them that the flag speaks of). */
 static int host_rewrote(const ompdp_finding_t *f, const ompdp_verdict_facts_t *in) {
   return in->host_written && (in->site_resends || (f->same_buffer && in->site_h2d >= 2));
+}
+
+/* ... or may have: no write the compiler sees, but host code of the loop
+ * that names the item may write it (it hands it to a function nobody can
+ * see into, a routine of another file that fills it). A statement that
+ * never names it, where only a call might reach it through another
+ * pointer, is no such evidence. */
+static int host_may_rewrite(const ompdp_finding_t *f, const ompdp_verdict_facts_t *in) {
+  return !in->host_written && in->host_writes_named &&
+         (in->site_resends || (f->same_buffer && in->site_h2d >= 2));
 }
 
 ompdp_verdict_t ompdp_verdict_duplicate(const ompdp_finding_t *f,
@@ -311,7 +331,7 @@ ompdp_verdict_t ompdp_verdict_duplicate(const ompdp_finding_t *f,
    * wrote the same values again, and the send carries them. Moving the
    * send out of the loop would leave the device with stale data whenever
    * the host's values change. */
-  if (host_rewrote(f, in))
+  if (host_rewrote(f, in) || host_may_rewrite(f, in))
     return OMPDP_V_REPEATED_COMPUTATION;
   /* Another function's own variable at this address sent these bytes:
    * two inputs, each filled by its own function (adjacent's Test<N>s). */
@@ -480,7 +500,16 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
                v);
     break;
   case OMPDP_V_REPEATED_COMPUTATION:
-    if (!d2h && host_rewrote(f, in))
+    if (!d2h && host_may_rewrite(f, in))
+      snprintf(buf, sizeof(buf),
+               "a repeated computation, as far as ompdp can tell: host code that can run "
+               "between these sends may write %s (it passes it to a function the compiler "
+               "cannot see into, such as a routine of another file that fills it), so each send may carry new values, and the same "
+               "bytes came again because the host computed the same values again this run; "
+               "the send stays in the loop, since moving it out would leave the device a "
+               "stale copy whenever the host's values change",
+               v);
+    else if (!d2h && host_rewrote(f, in))
       snprintf(buf, sizeof(buf),
                "a repeated computation: host code that can run between these sends writes %s "
                "(the compiler sees the writes, in the loops around the construct or in a "

@@ -48,6 +48,9 @@ typedef struct ompdp_verdict_facts {
                         (OMPDP_IA_HOST_WRITTEN) */
   int host_reads;    /* host code in the loop around the construct reads the item */
   int host_writes;   /* ... writes it (resets it) */
+  int host_writes_named; /* ... in a statement that names it (a write, or a call it is
+                            handed to that nobody can see into), not only one whose
+                            opaque call might reach it through another pointer */
   int back_repeated; /* some construct copies the buffer back more than once */
   int site_copies;   /* the finding's own construct copies the item */
   int site_resends;  /* ... copies it in again and again, never other bytes */

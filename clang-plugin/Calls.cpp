@@ -229,9 +229,27 @@ bool RegionCollector::Impl::holdsConstructs(const FunctionDecl *FD, unsigned Dep
 /// pointer, not virtual, not an operator) that returns nothing or a
 /// scalar, in the function's own code (not a lambda or an OpenMP region
 /// inside it).
+bool RegionCollector::Impl::inFnHostCode() const {
+  size_t I = Contexts.size(), Captured = 0;
+  while (I > 0 && isa<CapturedDecl>(Contexts[I - 1])) {
+    ++Captured;
+    --I;
+  }
+  if (!Fn || I == 0 || Contexts[I - 1] != Fn)
+    return false;
+  size_t Data = 0;
+  for (const Stmt *S : Parents)
+    if (isa<OMPExecutableDirective>(S)) {
+      if (!isa<OMPTargetDataDirective>(S))
+        return false;
+      ++Data;
+    }
+  return Captured <= Data;
+}
+
 void RegionCollector::Impl::recordCall(CallExpr *CE) {
-  if (!Fn || Parents.empty() || Parents.back() != CE || Contexts.empty() ||
-      Contexts.back() != Fn || isa<CXXOperatorCallExpr>(CE))
+  if (!Fn || Parents.empty() || Parents.back() != CE || !inFnHostCode() ||
+      isa<CXXOperatorCallExpr>(CE))
     return;
   const FunctionDecl *Callee = CE->getDirectCallee();
   if (!Callee || Callee->getBuiltinID() || Callee->isVariadic())

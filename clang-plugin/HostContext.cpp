@@ -390,11 +390,12 @@ void RegionCollector::Impl::fillHostAccesses(Pending &P, const Stmt *D,
       HostAccess H;
       H.Access = A;
       H.Flags = Flags;
-      // A call's argument that the statements use only by passing the
-      // variable itself to functions defined elsewhere: the planner asks
-      // those functions' own tables what they do with it (ExternArgs).
+      // An item (a call's argument, a construct's) that the statements use
+      // only by passing the variable itself to functions defined
+      // elsewhere: the planner asks those functions' own tables what they
+      // do with it (ExternArgs).
       const StoragePath &SP = Paths[K];
-      if (R.Kind == CK_CALL && SP.Valid && SP.Root &&
+      if (SP.Valid && SP.Root &&
           (SP.Steps.empty() ||
            (SP.Steps.size() == 1 && SP.Steps[0] == StoragePath::deref()))) {
         // Statements that never name it use it only in that an opaque

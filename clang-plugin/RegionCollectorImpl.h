@@ -384,6 +384,10 @@ private:
   // Calls of functions that hold constructs (Calls.cpp).
   bool holdsConstructs(const FunctionDecl *FD, unsigned Depth = 0);
   void recordCall(CallExpr *CE);
+  /// Whether the walk is in Fn's own host code: its body, or the body of a
+  /// `target data` in it (host code that runs in place, though clang
+  /// captures it), not a lambda's or another directive's.
+  bool inFnHostCode() const;
   void fillCallerFacts(Pending &P);
 
   ASTContext &Ctx;

@@ -89,6 +89,18 @@ static void test_necessary(void) {
   /* ... the reset alone, without copies back, is not. */
   v.back_repeated = 0;
   CHECK(ompdp_verdict_decide(&f, &v) == OMPDP_V_ADVICE);
+  /* ... nor is a write the host may make (a routine of another file that
+   * is passed the item) of a construct that sends it again and again:
+   * the host may have computed the same values again. */
+  v.site_resends = 1;
+  v.host_writes_named = 1;
+  CHECK(ompdp_verdict_decide(&f, &v) == OMPDP_V_REPEATED_COMPUTATION);
+  /* ... not a call that might reach it only through another pointer. */
+  v.host_writes_named = 0;
+  CHECK(ompdp_verdict_decide(&f, &v) == OMPDP_V_ADVICE);
+  v.host_writes = 0;
+  CHECK(ompdp_verdict_decide(&f, &v) == OMPDP_V_ADVICE);
+  v.site_resends = 0;
   /* A copy back the host reads every iteration. */
   ompdp_finding_t b = dup(3, 0, 4, 1);
   v = Facts;
