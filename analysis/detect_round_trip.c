@@ -195,7 +195,16 @@ static char *rtrip_text(const ompdp_finding_t *f, const ompdp_region_info_t *ite
   char buf[768];
   const char *plural = f->num_devices > 1 ? "s" : "";
   const char *v = f->variable ? f->variable : "...";
-  if (f->count == 1)
+  if (f->count == 1 && item && item->construct == OMPDP_CK_TARGET_UPDATE)
+    /* A `target update to` that sent back, once, what came back before:
+     * the device still had it, unless something changed its copy. */
+    snprintf(buf, sizeof(buf),
+             "data copied back from device%s %s was sent back unchanged, once, by this "
+             "`target update to`: the device still had those bytes, unless a kernel changed "
+             "its copy in between; if none can, the update can go (where the host changes %s "
+             "in between, it is needed)",
+             plural, d, v);
+  else if (f->count == 1)
     /* One copy back, from one execution: nothing repeats to keep the data
      * across; only the copy back itself was for nothing. */
     snprintf(buf, sizeof(buf),

@@ -645,6 +645,10 @@ static const char *no_keep_reason(const ompdp_finding_t *f, const ompdp_verdict_
            "update`, or a call or another pointer the compiler cannot follow), and the copy "
            "back at the end puts the device's copy over what that code did: mapping it `to` "
            "would keep the host's writes instead; the kernels only read it";
+  if (f->kind == OMPDP_FK_ROUND_TRIP && f->count == 1 && in->update_to)
+    return "dropping the update needs proof that no kernel changes the device's copy and no "
+           "host code changes the host's between the copy back and this update, on every "
+           "path that reaches it; the compiler does not follow the calls between them";
   if (f->kind == OMPDP_FK_ROUND_TRIP && f->count == 1)
     return "the data went out and came back once, in one execution of the construct: "
            "nothing repeats for a `target data` to keep it across, and mapping it `to` needs "
