@@ -635,7 +635,11 @@ out:
  * them (`{` before the first, `}` after the last), when nothing between
  * them can see the difference: host code in between does not use the item
  * (the compiler's host-access facts), or, for an item only sent (`to`),
- * only reads it, which the host's own copy still answers; no declaration,
+ * only reads it, which the host's own copy still answers, or, for an item
+ * every construct copies back (`from`, `tofrom`: compute, check, compute
+ * again, check), only reads it in statements a `target update from` can
+ * go before, which then brings what the construct before copied back; no
+ * declaration,
  * label or jump lies in between (the braces would change their meaning);
  * the device does not write a `to` item (the compiler's access facts,
  * followed into the functions the constructs call); and the run shows that
@@ -656,6 +660,10 @@ typedef struct row {
   uint32_t open_line, close_line, column, lines[MAX_ROW];
   size_t n;
   int to, from, host_reads, dev;
+  /* Statements between the constructs that read an item every construct
+   * copies back: a `target update from` goes before each (line, column). */
+  uint32_t upd_line[MAX_ROW], upd_column[MAX_ROW], upd_offset[MAX_ROW];
+  size_t nupd;
   char *expr, *variable;
   uint64_t m, size, before, bytes_before, dur_before, ops;
   ompdp_oc_t rm;
@@ -708,6 +716,9 @@ static int check_row(const ompdp_rw_plan_t *c, const uint32_t *sis, size_t n, ro
     }
   const ompdp_region_info_t *first = its[order[0]], *last = its[order[n - 1]];
   const ompdp_rw_site_t *s0 = &facts->sites[sis[order[0]]];
+  int all_from = 1;
+  for (size_t i = 0; i < n; ++i)
+    all_from &= ompdp_rw_has_from(its[i]->map_type);
   for (size_t i = 0; i < n; ++i) {
     const ompdp_rw_site_t *s = &facts->sites[sis[order[i]]];
     const ompdp_region_info_t *it = its[order[i]];
@@ -737,9 +748,27 @@ static int check_row(const ompdp_rw_plan_t *c, const uint32_t *sis, size_t n, ro
       if (a->Length && !(a->Offset < last->stmt_offset + last->stmt_length &&
                          a->Offset + a->Length > first->stmt_offset))
         continue;
-      if (!a->Length || !only_to || a->Access != OMPDP_ACCESS_READ)
+      if (!a->Length || a->Access != OMPDP_ACCESS_READ)
         goto out;
-      w->host_reads = 1;
+      if (only_to) {
+        w->host_reads = 1;
+        continue;
+      }
+      /* A read of what every construct copies back: an update before it
+       * (once per statement: each construct's records name it). */
+      if (!all_from || !(a->Flags & OMPDP_HA_STATEMENT) || !a->Line || !a->Column ||
+          a->Column > 512)
+        goto out;
+      size_t u = 0;
+      while (u < w->nupd && w->upd_offset[u] != a->Offset)
+        ++u;
+      if (u == w->nupd) {
+        if (w->nupd == MAX_ROW)
+          goto out;
+        w->upd_line[w->nupd] = a->Line;
+        w->upd_column[w->nupd] = a->Column;
+        w->upd_offset[w->nupd++] = a->Offset;
+      }
     }
     w->to |= ompdp_rw_has_to(mt);
     w->from |= ompdp_rw_has_from(mt) && (s->dev_changed || !ompdp_rw_has_to(mt));
@@ -761,7 +790,10 @@ static int check_row(const ompdp_rw_plan_t *c, const uint32_t *sis, size_t n, ro
       !last->stmt_end_line || first->stmt_column > 512)
     goto out;
   w->m = s0->allocs; /* executions of the row */
-  if (w->m * (uint64_t)(w->to + w->from) > w->before)
+  /* The updates copy back what the constructs did: the item comes back. */
+  if (w->nupd)
+    w->from = 1;
+  if (w->m * (uint64_t)(w->to + w->from + w->nupd) > w->before)
     goto out;
   const char *expr = item_name(first);
   if (!expr[0] || (first->implicit && !ompdp_rw_is_identifier(expr)))
@@ -810,8 +842,17 @@ static int emit_rows(const ompdp_rw_plan_t *c, const row_t *w, size_t k, ompdp_r
   int erc = !o || !cl || clauses.oom || names.oom ||
             ompdp_rw_add_edit(rw, w0->first, w0->open_line, 1, w0->open_line, 1, "", o, &why) ||
             ompdp_rw_add_edit(rw, w0->first, w0->close_line + 1, 1, w0->close_line + 1, 1, "",
-                              cl, &why) ||
-            ompdp_rw_normalize_edits(rw);
+                              cl, &why);
+  for (size_t j = 0; j < k && !erc; ++j)
+    for (size_t u = 0; u < w[j].nupd && !erc; ++u) {
+      ompdp_strbuf_t t = {0};
+      ompdp_sb_printf(&t, "%*s#pragma omp target update from(%s)\n",
+                      (int)(w[j].upd_column[u] - 1), "", w[j].expr);
+      erc = t.oom || ompdp_rw_add_edit(rw, w0->first, w[j].upd_line[u], 1, w[j].upd_line[u], 1,
+                                       "", t.d, &why);
+      free(t.d);
+    }
+  erc = erc || ompdp_rw_normalize_edits(rw);
   free(o);
   free(cl);
   if (erc) {
@@ -820,11 +861,11 @@ static int emit_rows(const ompdp_rw_plan_t *c, const row_t *w, size_t k, ompdp_r
     return -1;
   }
   uint64_t dur_before = 0, dur_after = 0, bytes_before = 0, bytes_after = 0;
-  int any_from = 0, reads = 0;
+  int any_from = 0, reads = 0, upd = 0;
   ompdp_oc_t rm_all = {{0}}, add_all = {{0}};
   for (size_t j = 0; j < k; ++j) {
     const row_t *x = &w[j];
-    uint64_t after = x->m * (uint64_t)(x->to + x->from);
+    uint64_t after = x->m * (uint64_t)(x->to + x->from + x->nupd);
     uint64_t avg = x->ops ? x->dur_before / x->ops : 0;
     dur_before += x->dur_before;
     dur_after += avg * (after + 2 * x->m);
@@ -837,14 +878,15 @@ static int emit_rows(const ompdp_rw_plan_t *c, const row_t *w, size_t k, ompdp_r
     ompdp_oc_t add = {{0}};
     ompdp_oc_add(add, OMPDP_OC_H2D, x->m * (uint64_t)x->to, x->m * (uint64_t)x->to * x->size,
                  x->m * (uint64_t)x->to * avg);
-    ompdp_oc_add(add, OMPDP_OC_D2H, x->m * (uint64_t)x->from,
-                 x->m * (uint64_t)x->from * x->size, x->m * (uint64_t)x->from * avg);
+    uint64_t backs = x->m * (uint64_t)(x->from + x->nupd);
+    ompdp_oc_add(add, OMPDP_OC_D2H, backs, backs * x->size, backs * avg);
     ompdp_oc_add(add, OMPDP_OC_ALLOC, x->m, x->m * x->size, x->m * avg);
     ompdp_oc_add(add, OMPDP_OC_DELETE, x->m, x->m * x->size, x->m * avg);
     ompdp_oc_merge(rm_all, (const uint64_t(*)[3])x->rm);
     ompdp_oc_merge(add_all, (const uint64_t(*)[3])add);
     any_from |= x->from;
     reads |= x->host_reads;
+    upd |= x->nupd != 0;
   }
   ompdp_oc_to_ops((const uint64_t(*)[3])rm_all, c->mult, &rw->ops);
   ompdp_oc_to_ops((const uint64_t(*)[3])add_all, c->mult, &rw->ops_added);
@@ -860,11 +902,17 @@ static int emit_rows(const ompdp_rw_plan_t *c, const row_t *w, size_t k, ompdp_r
                   ": `#pragma omp target data%s` and `{` before line %" PRIu32
                   ", `}` after line %" PRIu32 "; %s",
                   clauses.d ? clauses.d : "", w0->open_line, w0->close_line,
-                  reads ? "host code between them only reads what is kept (its own copy is "
-                          "unchanged)"
-                        : "no host code between them uses ");
-  if (!reads)
+                  reads  ? "host code between them only reads what is kept (its own copy is "
+                           "unchanged)"
+                  : upd  ? "host code between them only reads what is kept"
+                         : "no host code between them uses ");
+  if (!reads && !upd)
     ompdp_sb_printf(&d, "%s", names.d ? names.d : "");
+  for (size_t j = 0; j < k; ++j)
+    for (size_t u = 0; u < w[j].nupd; ++u)
+      ompdp_sb_printf(&d, "; `target update from(%s)` before line %" PRIu32
+                          " (host code there reads what the construct before it computed)",
+                      w[j].expr, w[j].upd_line[u]);
   if (any_from)
     ompdp_sb_printf(&d, ", and it comes back once, after the last");
   for (size_t j = 0; j < k; ++j)
@@ -979,6 +1027,10 @@ int ompdp_rw_row_resident_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, const
       int member = 0;
       for (size_t q = 0; sj && q < k; ++q)
         member |= row_of[sj - 1] == members[q] + 1;
+      /* Copies back that the updates between the constructs keep (the
+       * host reads each result) are not what the rewrite removes. */
+      if (member && rows[row_of[sj - 1] - 1].nupd && ompdp_finding_is_copy_back(f))
+        member = 0;
       if (!member || f->num_rewrites)
         continue;
       ompdp_rewrite_t *dst = ompdp_finding_add_rewrite(f, OMPDP_RK_KEEP_RESIDENT);
