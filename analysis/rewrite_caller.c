@@ -152,6 +152,26 @@ static int number_literal(const char *s) {
  * for it (the call's items, in order), in parentheses unless it is a name
  * or a number. The first name is the item's variable: its argument must be
  * one too. NULL with *why set when an argument cannot stand there. */
+/* Whether s (what follows an item's variable) is `[0:1]` or `[:1]`, and
+ * nothing else: the first element alone. */
+static int one_element_section(const char *s) {
+  s += strspn(s, " ");
+  if (*s++ != '[')
+    return 0;
+  s += strspn(s, " ");
+  if (*s == '0')
+    s += 1 + strspn(s + 1, " ");
+  if (*s++ != ':')
+    return 0;
+  s += strspn(s, " ");
+  if (*s++ != '1')
+    return 0;
+  s += strspn(s, " ");
+  if (*s++ != ']')
+    return 0;
+  return !s[strspn(s, " ")];
+}
+
 char *ompdp_rw_in_caller_words(const char *text, const char *params,
                                const ompdp_rw_items_t *call, ompdp_strbuf_t *why) {
   if (!call->reg.num_items) {
@@ -219,6 +239,13 @@ char *ompdp_rw_in_caller_words(const char *text, const char *params,
                         call->reg.items[0].line, arg && arg->expr[0] ? arg->expr : "?");
         free(b.d);
         return NULL;
+      }
+      /* `p[0:1]` with `&x` for p: the storage of x, which the caller
+       * names as the variable itself (deredundancy's `&r`). */
+      if (first && arg->expr[0] == '&' && variable_chain(arg->expr + 1 + strspn(arg->expr + 1, " ")) &&
+          one_element_section(q)) {
+        free(b.d);
+        return ompdp_strdup(arg->expr + 1 + strspn(arg->expr + 1, " "));
       }
       if (first && !variable_chain(arg->expr)) {
         ompdp_sb_printf(why,

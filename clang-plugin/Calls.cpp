@@ -338,14 +338,22 @@ void RegionCollector::Impl::recordCall(CallExpr *CE) {
     StoragePath SP;
     if (const Expr *V = pointerVariable(A); V && A->getType()->isPointerType()) {
       It.Name = printed(V);
-      if (auto *DRE = dyn_cast<DeclRefExpr>(V->IgnoreParenImpCasts()))
-        if (auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
-          SP = StoragePath::ofVariable(VD);
-          if (VD->getType()->isPointerType())
-            SP.Steps.push_back(StoragePath::deref());
-          else if (!VD->getType()->isArrayType())
-            SP.Valid = false;
-        }
+      // What it points to: a pointer variable's pointee (`p`, `s.data`),
+      // an array's elements (`a`, `&a[3]`), or the object whose address
+      // is taken (`&r`, `&s.count`); not a container's storage (`v.data()`).
+      QualType VT = V->IgnoreParenImpCasts()->getType();
+      auto *UO = dyn_cast<UnaryOperator>(A->IgnoreParenCasts());
+      bool AddrOf = UO && UO->getOpcode() == UO_AddrOf;
+      SP = StoragePath::ofItem(V);
+      if (SP.Valid && VT->isAnyPointerType())
+        SP.Steps.push_back(StoragePath::deref());
+      else if (SP.Valid && !VT->isArrayType() && !AddrOf)
+        SP.Valid = false;
+      // Storage the analysis cannot name has no host accesses recorded:
+      // no variable either, so that no planner reads "no host code uses
+      // it" from their absence.
+      if (!SP.Valid)
+        It.Name.clear();
     } else if (const VarDecl *VD = Writes::var(A)) {
       It.Name = VD->getNameAsString();
     }

@@ -192,9 +192,19 @@ bool invariant(const Expr *E, const Writes &LoopW, const Writes &FnW) {
     return !BO->isAssignmentOp() && !BO->isCommaOp() &&
            invariant(BO->getLHS(), LoopW, FnW) &&
            invariant(BO->getRHS(), LoopW, FnW);
-  if (auto *UO = dyn_cast<UnaryOperator>(E))
+  if (auto *UO = dyn_cast<UnaryOperator>(E)) {
+    // `&x` of a variable (not a reference) the loop does not declare
+    // anew: where x is does not change, whatever is stored in it
+    // (deredundancy's `&r`, which each call updates).
+    if (UO->getOpcode() == UO_AddrOf) {
+      auto *DRE = dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParens());
+      auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      return V && !V->getType()->isReferenceType() &&
+             (V->hasGlobalStorage() || V->hasLocalStorage()) && !LoopW.Stored.count(V);
+    }
     return !UO->isIncrementDecrementOp() && UO->getOpcode() != UO_Deref &&
-           UO->getOpcode() != UO_AddrOf && invariant(UO->getSubExpr(), LoopW, FnW);
+           invariant(UO->getSubExpr(), LoopW, FnW);
+  }
   if (auto *CO = dyn_cast<ConditionalOperator>(E))
     return invariant(CO->getCond(), LoopW, FnW) &&
            invariant(CO->getTrueExpr(), LoopW, FnW) &&

@@ -88,6 +88,17 @@ static void test_words(void) {
   CHECK(words_are("x[0:n]", offset, 0, 0,
                   "!the call at c.c:7 passes `a + 1` for `x`, which is not a variable a map "
                   "clause can name"));
+  /* The address of a variable, for a one-element section of the item's
+   * pointer: the variable itself; a longer section stays refused. */
+  const char *const address[4] = {"&r", "0", "len", "box"};
+  CHECK(words_are("x[0:1]", address, 0, 0, "r"));
+  CHECK(words_are("x[ : 1 ]", address, 0, 0, "r"));
+  CHECK(words_are("x[0:n]", address, 0, 0,
+                  "!the call at c.c:7 passes `&r` for `x`, which is not a variable a map "
+                  "clause can name"));
+  CHECK(words_are("x[1:1]", address, 0, 0,
+                  "!the call at c.c:7 passes `&r` for `x`, which is not a variable a map "
+                  "clause can name"));
   /* An argument that may change from one call to the next. */
   CHECK(words_are("x[0:n]", plain, 1u << 2, 0,
                   "!the argument for `n` at c.c:7 (`m + 1`) may change from one call to the "
