@@ -719,6 +719,9 @@ static int check_row(const ompdp_rw_plan_t *c, const uint32_t *sis, size_t n, ro
   int all_from = 1;
   for (size_t i = 0; i < n; ++i)
     all_from &= ompdp_rw_has_from(its[i]->map_type);
+  /* need_update[c]: host code within the c-th construct (source order)
+   * reads what the construct before it copied back. */
+  char need_update[MAX_ROW] = {0};
   for (size_t i = 0; i < n; ++i) {
     const ompdp_rw_site_t *s = &facts->sites[sis[order[i]]];
     const ompdp_region_info_t *it = its[order[i]];
@@ -754,10 +757,25 @@ static int check_row(const ompdp_rw_plan_t *c, const uint32_t *sis, size_t n, ro
         w->host_reads = 1;
         continue;
       }
+      if (!all_from)
+        goto out;
+      /* Within another construct of the row (its clauses, or host code
+       * of a `target data` body): in the first, the host's copy is as it
+       * was; in a later one, it must be what the construct before it
+       * computed, which an update between them brings (checked below). */
+      size_t in_c = n;
+      for (size_t c = 0; c < n && in_c == n; ++c)
+        if (its[order[c]]->stmt_offset <= a->Offset &&
+            a->Offset + a->Length <= its[order[c]]->stmt_offset + its[order[c]]->stmt_length)
+          in_c = c;
+      if (in_c < n) {
+        if (in_c)
+          need_update[in_c] = 1;
+        continue;
+      }
       /* A read of what every construct copies back: an update before it
        * (once per statement: each construct's records name it). */
-      if (!all_from || !(a->Flags & OMPDP_HA_STATEMENT) || !a->Line || !a->Column ||
-          a->Column > 512)
+      if (!(a->Flags & OMPDP_HA_STATEMENT) || !a->Line || !a->Column || a->Column > 512)
         goto out;
       size_t u = 0;
       while (u < w->nupd && w->upd_offset[u] != a->Offset)
@@ -784,6 +802,19 @@ static int check_row(const ompdp_rw_plan_t *c, const uint32_t *sis, size_t n, ro
   /* Host reads in between need the host's copy as it was: no copy back. */
   if (w->host_reads && w->from)
     goto out;
+  /* Reads within a later construct see its predecessor's result only if
+   * an update lies between the two. */
+  for (size_t c = 1; c < n; ++c) {
+    if (!need_update[c])
+      continue;
+    uint32_t lo = its[order[c - 1]]->stmt_offset + its[order[c - 1]]->stmt_length,
+             hi = its[order[c]]->stmt_offset;
+    size_t u = 0;
+    while (u < w->nupd && !(w->upd_offset[u] >= lo && w->upd_offset[u] < hi))
+      ++u;
+    if (u == w->nupd)
+      goto out;
+  }
   if (ompdp_rw_row_split(first, last, "constructs", advice))
     goto out;
   if (first->block_decls != last->block_decls || !last->stmt_own_lines ||

@@ -7,9 +7,12 @@
 // first construct computed through a `target update from(out[0:N])`
 // placed before it; the last result comes back at the end. Same output,
 // as predicted: one copy in and two allocations fewer.
-// Negative (-DWRITE): host code between them also writes `out`: nothing
+// Negatives: (-DWRITE) host code between them also writes `out`: nothing
 // is kept for `out` (the second construct would find the device's copy
-// present, not the host's write), only `in`.
+// present, not the host's write), only `in`; (-DINNER) no check between
+// them, but host code in the second construct's body reads `out`, which
+// must be the first construct's result: with no statement between the two
+// for an update to go before, `out` is not kept either.
 //
 // REQUIRES: plugin
 // RUN: rm -rf %t && mkdir -p %t && cp %s %t/prog.c
@@ -26,6 +29,10 @@
 // RUN: cd %t.w && %clang-ompdp -g -DWRITE prog.c -o before
 // RUN: cd %t.w && %ompdp run --format=json -o before.json -- ./before > before.out
 // RUN: cd %t.w && %ompdp report before.json | FileCheck %s --check-prefix=WRITE
+// RUN: rm -rf %t.i && mkdir -p %t.i && cp %s %t.i/prog.c
+// RUN: cd %t.i && %clang-ompdp -g -DINNER prog.c -o before
+// RUN: cd %t.i && %ompdp run --format=json -o before.json -- ./before > before.out
+// RUN: cd %t.i && %ompdp report before.json | FileCheck %s --check-prefix=WRITE
 //===----------------------------------------------------------------------===//
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,12 +57,17 @@ int main(void) {
     for (int i = 0; i < N; ++i)
       out[i] = in[i] * 2;
   }
+#ifndef INNER
   bad += validate(in, out, N);
+#endif
 #ifdef WRITE
   out[0] = -1;
 #endif
 #pragma omp target data map(to: in[0:N]) map(from: out[0:N])
   {
+#ifdef INNER
+    bad += validate(in, out, N);
+#endif
 #pragma omp target teams distribute parallel for
     for (int i = 0; i < N; ++i)
       out[i] = in[i] + in[i];
@@ -68,7 +80,7 @@ int main(void) {
 }
 
 // REPORT: rewrite (keep_resident): keep `in[0:N]` and `out[0:N]` on device 0 across the 2 constructs in a row at prog.c:[[#L:]] and
-// REPORT-SAME: [[#L+10]]: `#pragma omp target data map(to: in[0:N]) map(from: out[0:N])` and `{` before line [[#L]], `}` after line [[#L+15]]; host code between them only reads what is kept (its own copy is unchanged); `target update from(out[0:N])` before line [[#L+6]] (host code there reads what the construct before it computed), and it comes back once, after the last
+// REPORT-SAME: [[#L+12]]: `#pragma omp target data map(to: in[0:N]) map(from: out[0:N])` and `{` before line [[#L]], `}` after line [[#L+20]]; host code between them only reads what is kept (its own copy is unchanged); `target update from(out[0:N])` before line [[#L+7]] (host code there reads what the construct before it computed), and it comes back once, after the last
 
 // APPLY: prog.c: 3 edit(s) applied
 
@@ -77,7 +89,8 @@ int main(void) {
 // FIXED-NEXT: {{^}}#pragma omp target data map(to: in[0:N]) map(from: out[0:N]){{$}}
 // FIXED:      {{^}}  #pragma omp target update from(out[0:N]){{$}}
 // FIXED-NEXT: {{^}}  bad += validate(in, out, N);{{$}}
-// FIXED:      {{^}}  bad += validate(in, out, N);{{$}}
+// FIXED:      {{^}}}{{$}}
+// FIXED-NEXT: {{^}}  bad += validate(in, out, N);{{$}}
 // FIXED-NEXT: {{^}}  printf
 
 // PROOF: transfers: {{[0-9]+}} -> {{[0-9]+}} (removed 1, predicted 1)

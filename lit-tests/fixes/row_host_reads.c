@@ -13,8 +13,11 @@
 //   again): the compiler sees a write, no rewrite;
 // - `z`: a kernel in a function the first region calls writes it: the
 //   second region must start from the host's copy, no rewrite;
-// - `r`: mapped `from` and read between: it has to come back after the
-//   first region, no rewrite.
+// And `r`, mapped `from` by both regions and read between them (by host
+// code, and by the second region's own clauses): it stays on the device
+// too, with a `target update from(r[0:N])` before the read that brings
+// what the first region computed; its copies back stay (one allocation
+// fewer).
 // (`w` and `z` hold one value each, constants the host stores, and each
 // region allocated them afresh: each copy in is filled on the device
 // instead, at each region, which moves nothing and keeps nothing resident.)
@@ -141,9 +144,11 @@ int main(void) {
 // NEG: suggestion: the same host buffer is allocated and freed on device 0 each time it is mapped: allocate it once with `#pragma omp target data` (or `target enter data`) around the constructs that map it, or before the calls that repeat them; the construct's map of w must then say `always`
 // NEG-NOT: keep `w[0:N]`
 // NEG-NOT: keep `z[0:N]`
-// NEG-NOT: keep `r[0:N]`
 
-// APPLY: prog.c: 10 edit(s) applied
+// REPORT: rewrite (keep_resident): keep `r[0:N]` on device 0 across the 2 constructs in a row at prog.c:[[#R:]] and
+// REPORT-SAME: [[#R+5]]: `#pragma omp target data map(from: r[0:N])` and `{` before line [[#R]], `}` after line [[#R+8]]; host code between them only reads what is kept; `target update from(r[0:N])` before line [[#R+4]] (host code there reads what the construct before it computed), and it comes back once, after the last  [saves {{.*}}: 0 transfers (0 B), 1 allocation]
+
+// APPLY: prog.c: 13 edit(s) applied
 
 // FIXED:      {{^}}#pragma omp target data map(to: x[0:N]) map(to: y[0:N]){{$}}
 // FIXED-NEXT: {{^}}{{{$}}
@@ -152,8 +157,12 @@ int main(void) {
 // FIXED:      {{^}}    sum(y, x, &s, N);{{$}}
 // FIXED-NEXT: {{^}}  }{{$}}
 // FIXED-NEXT: {{^}}}{{$}}
+// FIXED:      {{^}}#pragma omp target data map(from: r[0:N]){{$}}
+// FIXED-NEXT: {{^}}{{{$}}
+// FIXED:      {{^}}  #pragma omp target update from(r[0:N]){{$}}
+// FIXED-NEXT: {{^}}  c += check(r, r, N);{{$}}
 
-// PROOF: rewrites: 5 for {{[0-9]+}} finding(s)
+// PROOF: rewrites: 6 for {{[0-9]+}} finding(s)
 // PROOF-NEXT: transfers: {{[0-9]+}} -> {{[0-9]+}} (removed 6, predicted 6)
-// PROOF-NEXT: allocs: {{[0-9]+}} -> {{[0-9]+}} (removed 2, predicted 2)
+// PROOF-NEXT: allocs: {{[0-9]+}} -> {{[0-9]+}} (removed 3, predicted 3)
 // PROOF: OK
