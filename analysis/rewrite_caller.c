@@ -147,11 +147,6 @@ static int number_literal(const char *s) {
   return !*s;
 }
 
-/* text (an item of the callee, as written) in the caller's words: each name
- * of a parameter (among params, one per line) becomes the call's argument
- * for it (the call's items, in order), in parentheses unless it is a name
- * or a number. The first name is the item's variable: its argument must be
- * one too. NULL with *why set when an argument cannot stand there. */
 /* Whether s (what follows an item's variable) is `[0:1]` or `[:1]`, and
  * nothing else: the first element alone. */
 static int one_element_section(const char *s) {
@@ -172,6 +167,12 @@ static int one_element_section(const char *s) {
   return !s[strspn(s, " ")];
 }
 
+/* text (an item of the callee, as written) in the caller's words: each name
+ * of a parameter (among params, one per line) becomes the call's argument
+ * for it (the call's items, in order), in parentheses unless it is a name
+ * or a number. The first name is the item's variable: its argument must be
+ * one too, or, for `x[0:1]`, an address `&v` (the item is then v itself).
+ * NULL with *why set when an argument cannot stand there. */
 char *ompdp_rw_in_caller_words(const char *text, const char *params,
                                const ompdp_rw_items_t *call, ompdp_strbuf_t *why) {
   if (!call->reg.num_items) {
@@ -242,10 +243,11 @@ char *ompdp_rw_in_caller_words(const char *text, const char *params,
       }
       /* `p[0:1]` with `&x` for p: the storage of x, which the caller
        * names as the variable itself (deredundancy's `&r`). */
-      if (first && arg->expr[0] == '&' && variable_chain(arg->expr + 1 + strspn(arg->expr + 1, " ")) &&
-          one_element_section(q)) {
+      const char *addressed = arg->expr[0] == '&' ? arg->expr + 1 + strspn(arg->expr + 1, " ")
+                                                  : NULL;
+      if (first && addressed && variable_chain(addressed) && one_element_section(q)) {
         free(b.d);
-        return ompdp_strdup(arg->expr + 1 + strspn(arg->expr + 1, " "));
+        return ompdp_strdup(addressed);
       }
       if (first && !variable_chain(arg->expr)) {
         ompdp_sb_printf(why,
@@ -642,21 +644,6 @@ static void put_param(ompdp_strbuf_t *d, const char *params, size_t pos) {
   ompdp_sb_printf(d, "its parameter `%.*s`", (int)(e ? (size_t)(e - q) : strlen(q)), q);
 }
 
-/* Host access a of the kept data (arg, the outer call's argument) in the
- * caller: 1 when it is no host use the kept copy needs to be told of, 0
- * when it is one (the general rules then apply), -1 with the reason in why
- * when it rules the rewrite out.
- *   - The statement passes the variable itself only to calls of functions
- *     defined elsewhere (ExternArgs): each callee's own table must record
- *     that its host code leaves that parameter alone ('u'), or names it
- *     only in its constructs ('m', which the run must have seen map this
- *     data in that call: the rule checked each of them), and those calls
- *     must be all of them.
- *   - The statement never names it (UNNAMED): only an opaque call might
- *     reach it, through another pointer. For data sent and never changed
- *     on the device, a read there sees the same bytes, and the run saw no
- *     call send bytes the device did not have (no host write between the
- *     calls); otherwise the general rules count it as a use. */
 size_t ompdp_rw_extern_args(const ompdp_plan_t *p, const char *source_file,
                             const char *variable, const ompdp_host_access_t *a,
                             ompdp_rw_extern_arg_t *out, size_t max) {
@@ -696,6 +683,21 @@ int ompdp_rw_extern_calls_leave(const ompdp_plan_t *p, const char *source_file,
   return 1;
 }
 
+/* Host access a of the kept data (arg, the outer call's argument) in the
+ * caller: 1 when it is no host use the kept copy needs to be told of, 0
+ * when it is one (the general rules then apply), -1 with the reason in why
+ * when it rules the rewrite out.
+ *   - The statement passes the variable itself only to calls of functions
+ *     defined elsewhere (ExternArgs): each callee's own table must record
+ *     that its host code leaves that parameter alone ('u'), or names it
+ *     only in its constructs ('m', which the run must have seen map this
+ *     data in that call: the rule checked each of them), and those calls
+ *     must be all of them.
+ *   - The statement never names it (UNNAMED): only an opaque call might
+ *     reach it, through another pointer. For data sent and never changed
+ *     on the device, a read there sees the same bytes, and the run saw no
+ *     call send bytes the device did not have (no host write between the
+ *     calls); otherwise the general rules count it as a use. */
 static int elsewhere(const ompdp_rw_plan_t *c, const kept_t *k, const ompdp_region_info_t *call,
                      const ompdp_region_info_t *arg, const ompdp_host_access_t *a,
                      ompdp_strbuf_t *why) {

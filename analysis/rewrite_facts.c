@@ -606,22 +606,23 @@ int ompdp_rw_facts_to_plan(const ompdp_rw_facts_t *f, const ompdp_report_t *r,
       s->kuse_item = b->kuse_region[0] ? b->kuse_item[0] : -1;
       s->kuse_region2 = b->kuse_region[1];
       s->kuse_item2 = b->kuse_region[1] ? b->kuse_item[1] : -1;
-      /* ... and the calls they ran in: what those callees do with the
-       * data on the host (a statement that passes it to a function of
-       * another file asks the callee's table). */
-      for (int k = 0; k < 2; ++k) {
-        uint32_t kr = k ? s->kuse_region2 : s->kuse_region;
-        ompdp_context_t kx;
-        if (!kr)
-          continue;
-        handles[nh++] = kr;
-        if (context && !context(kr, &kx))
-          for (int q = 0; q < OMPDP_CONTEXT_CALLS; ++q)
-            if (kx.calls[q])
-              handles[nh++] = kx.calls[q];
-      }
       uint32_t *nb = &bufmap[s->buf - 1];
       if (!*nb) {
+        /* Once per buffer: those kernels' records, and the calls they ran
+         * in (what those callees do with the data on the host: a
+         * statement that passes it to a function of another file asks the
+         * callee's table). */
+        for (int k = 0; k < 2; ++k) {
+          uint32_t kr = b->kuse_region[k];
+          ompdp_context_t kx;
+          if (!kr)
+            continue;
+          handles[nh++] = kr;
+          if (context && !context(kr, &kx))
+            for (int q = 0; q < OMPDP_CONTEXT_CALLS; ++q)
+              if (kx.calls[q])
+                handles[nh++] = kx.calls[q];
+        }
         ompdp_plan_buf_t *pb = &out->bufs[out->num_bufs];
         pb->device = b->dev;
         pb->num_sites = b->num_sites;

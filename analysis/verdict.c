@@ -247,12 +247,13 @@ static void gather(const ompdp_plan_t *p, const uint32_t *order, const ompdp_fin
       continue;
     if (access_reads(a->Access))
       v->host_reads = 1;
-    if (access_writes(a->Access))
+    if (access_writes(a->Access)) {
       v->host_writes = 1;
-    /* ... by code that names it (not only a call that might reach it
-     * through another pointer). */
-    if (access_writes(a->Access) && !(a->Flags & OMPDP_HA_UNNAMED))
-      v->host_writes_named = 1;
+      /* ... by code that names it (not only a call that might reach it
+       * through another pointer). */
+      if (!(a->Flags & OMPDP_HA_UNNAMED))
+        v->host_writes_named = 1;
+    }
   }
 }
 
@@ -504,8 +505,9 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
       snprintf(buf, sizeof(buf),
                "a repeated computation, as far as ompdp can tell: host code that can run "
                "between these sends may write %s (it passes it to a function the compiler "
-               "cannot see into, such as a routine of another file that fills it), so each send may carry new values, and the same "
-               "bytes came again because the host computed the same values again this run; "
+               "cannot see into, such as a routine of another file that fills it), so each "
+               "send may carry new values, and the same bytes came again because the host "
+               "computed the same values again this run; "
                "the send stays in the loop, since moving it out would leave the device a "
                "stale copy whenever the host's values change",
                v);

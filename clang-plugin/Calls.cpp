@@ -223,12 +223,6 @@ bool RegionCollector::Impl::holdsConstructs(const FunctionDecl *FD, unsigned Dep
   return H;
 }
 
-/// A call of a function that holds constructs: recorded as a region of
-/// kind CALL (see the file comment) and marked as a routine call is. Only
-/// calls the marker's comma cannot change: of a function (not through a
-/// pointer, not virtual, not an operator) that returns nothing or a
-/// scalar, in the function's own code (not a lambda or an OpenMP region
-/// inside it).
 bool RegionCollector::Impl::inFnHostCode() const {
   size_t I = Contexts.size(), Captured = 0;
   while (I > 0 && isa<CapturedDecl>(Contexts[I - 1])) {
@@ -247,6 +241,12 @@ bool RegionCollector::Impl::inFnHostCode() const {
   return Captured <= Data;
 }
 
+/// A call of a function that holds constructs: recorded as a region of
+/// kind CALL (see the file comment) and marked as a routine call is. Only
+/// calls the marker's comma cannot change: of a function (not through a
+/// pointer, not virtual, not an operator) that returns nothing or a
+/// scalar, in the function's own host code (inFnHostCode: not a lambda or
+/// an OpenMP region inside it, but the body of a `target data`).
 void RegionCollector::Impl::recordCall(CallExpr *CE) {
   if (!Fn || Parents.empty() || Parents.back() != CE || !inFnHostCode() ||
       isa<CXXOperatorCallExpr>(CE))
