@@ -277,9 +277,13 @@ void RegionCollector::Impl::addListItems(Pending &P, const OMPClause *C,
     R.Items.push_back(std::move(It));
     P.Exprs.push_back(E);
     P.Storage.push_back(StoragePath::ofItem(E));
-    // Firstprivate scalars are passed by value: no data to attribute.
-    bool ByValue = Type == MT_FIRSTPRIVATE && !E->getType()->isArrayType() &&
-                   !E->getType()->isRecordType();
+    // Firstprivate scalars are passed by value: no data to attribute. A
+    // pointer is not: the kernel gets the device address of what it points
+    // to (a zero-length section), the data a kernel in a function called
+    // with mapped buffers uses.
+    QualType T = E->getType();
+    bool ByValue = Type == MT_FIRSTPRIVATE && !T->isArrayType() &&
+                   !T->isRecordType() && !T->isAnyPointerType();
     P.Addr.push_back(Markers && !ByValue
                          ? itemAddress(E, Implicit, C->getBeginLoc())
                          : nullptr);

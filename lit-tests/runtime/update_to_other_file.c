@@ -16,8 +16,7 @@
 // REQUIRES: plugin
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %clang-ompdp -c %s -o %t/main.o
-// (-g, as ompdp asks: the kernel's implicit argument for `hits` is tied to
-// its item by the map names debug info gives.)
+// (-g, as ompdp asks; below, without it.)
 // RUN: %clang-ompdp -g -c %S/Inputs/kernel_other_file.c -o %t/kernel.o
 // RUN: %clang-ompdp %t/main.o %t/kernel.o -o %t/prog
 // RUN: %ompdp run -- %t/prog > %t/report.txt 2>&1
@@ -25,6 +24,13 @@
 // RUN: FileCheck %s --check-prefix=LIM < %t/report.txt
 // RUN: FileCheck %s --check-prefix=HITS < %t/report.txt
 // RUN: %clang-ompdp -fplugin-arg-ompdp-dump -c %S/Inputs/kernel_other_file.c -o /dev/null | FileCheck %s --check-prefix=DUMP
+// Without -g (tqs's Makefile, -O2): the pointer is tied to its item by its
+// address computation (the region's marker takes `&hits`), no map names.
+// RUN: %clang-ompdp -O2 -c %S/Inputs/kernel_other_file.c -o %t/kernel-nog.o
+// RUN: %clang-ompdp %t/main.o %t/kernel-nog.o -o %t/prog-nog
+// RUN: %ompdp run -- %t/prog-nog > %t/report-nog.txt 2>&1
+// RUN: FileCheck %s --check-prefix=HITS < %t/report-nog.txt
+// RUN: FileCheck %s --check-prefix=CNT < %t/report-nog.txt
 //===----------------------------------------------------------------------===//
 #include <stdio.h>
 #include <stdlib.h>
