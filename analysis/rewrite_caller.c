@@ -645,8 +645,9 @@ static void put_param(ompdp_strbuf_t *d, const char *params, size_t pos) {
 }
 
 size_t ompdp_rw_extern_args(const ompdp_plan_t *p, const char *source_file,
-                            const char *variable, const ompdp_host_access_t *a,
-                            ompdp_rw_extern_arg_t *out, size_t max) {
+                            const char *variable, const char *expr,
+                            const ompdp_host_access_t *a, ompdp_rw_extern_arg_t *out,
+                            size_t max) {
   size_t n = 0;
   if (!a->ExternArgs || !a->Length || !source_file)
     return 0;
@@ -660,7 +661,8 @@ size_t ompdp_rw_extern_args(const ompdp_plan_t *p, const char *source_file,
     size_t nparams = count_lines(ci->parameters);
     for (uint32_t j = 0; j < ci->num_items && j < nparams && n < max; ++j) {
       const ompdp_region_info_t *x = &g->items[j];
-      if (strcmp(x->variable, variable) || strcmp(x->expr, variable))
+      if (strcmp(x->variable, variable) ||
+          (strcmp(x->expr, variable) && (!expr || strcmp(x->expr, expr))))
         continue;
       out[n].call = g;
       out[n].pos = j;
@@ -672,9 +674,10 @@ size_t ompdp_rw_extern_args(const ompdp_plan_t *p, const char *source_file,
 }
 
 int ompdp_rw_extern_calls_leave(const ompdp_plan_t *p, const char *source_file,
-                                const char *variable, const ompdp_host_access_t *a) {
+                                const char *variable, const char *expr,
+                                const ompdp_host_access_t *a) {
   ompdp_rw_extern_arg_t args[32];
-  size_t n = ompdp_rw_extern_args(p, source_file, variable, a, args, 32);
+  size_t n = ompdp_rw_extern_args(p, source_file, variable, expr, a, args, 32);
   if (!n || n != a->ExternArgs)
     return 0;
   for (size_t i = 0; i < n; ++i)
@@ -707,7 +710,7 @@ static int elsewhere(const ompdp_rw_plan_t *c, const kept_t *k, const ompdp_regi
   if (!a->ExternArgs || !a->Length)
     return 0;
   ompdp_rw_extern_arg_t args[32];
-  size_t found = ompdp_rw_extern_args(p, call->source_file, arg->variable, a, args, 32);
+  size_t found = ompdp_rw_extern_args(p, call->source_file, arg->variable, arg->expr, a, args, 32);
   for (size_t i = 0; i < found; ++i) {
     const ompdp_region_info_t *ci = &args[i].call->head;
     char use = args[i].use;

@@ -235,8 +235,10 @@ int ompdp_rw_only_length_differs(const char *a, const char *b);
 char ompdp_rw_callee_param_use(const ompdp_plan_t *p, const char *callee, size_t nparams,
                                size_t pos);
 /* A call of a function defined in another file that host access record a
- * (of a construct or call of source_file) passes variable itself to: its
- * CALL region, the argument's position and the callee's use of it. */
+ * (of a construct or call of source_file) passes variable itself to (or
+ * expr, the item's own expression when not null: an element `y[1]` of an
+ * array of pointers): its CALL region, the argument's position and the
+ * callee's use of it. */
 typedef struct ompdp_rw_extern_arg {
   const ompdp_plan_region_t *call;
   uint32_t pos;
@@ -244,13 +246,15 @@ typedef struct ompdp_rw_extern_arg {
 } ompdp_rw_extern_arg_t;
 /* Those calls, at most max into out; how many (rewrite_caller.c). */
 size_t ompdp_rw_extern_args(const ompdp_plan_t *p, const char *source_file,
-                            const char *variable, const ompdp_host_access_t *a,
-                            ompdp_rw_extern_arg_t *out, size_t max);
+                            const char *variable, const char *expr,
+                            const ompdp_host_access_t *a, ompdp_rw_extern_arg_t *out,
+                            size_t max);
 /* Whether record a names variable only as the argument of such calls (its
  * ExternArgs), each of whose callees leaves it alone on the host ('u') or
  * names it only in its constructs ('m'). */
 int ompdp_rw_extern_calls_leave(const ompdp_plan_t *p, const char *source_file,
-                                const char *variable, const ompdp_host_access_t *a);
+                                const char *variable, const char *expr,
+                                const ompdp_host_access_t *a);
 int ompdp_rw_row_resident_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, const size_t *removed);
 
 #endif /* OMPDP_REWRITE_IMPL_H */

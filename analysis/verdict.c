@@ -243,7 +243,7 @@ static void gather(const ompdp_plan_t *p, const uint32_t *order, const ompdp_fin
     const ompdp_host_access_t *a = &it.host_accesses[k];
     /* A statement that only hands the item to functions of other files
      * whose own tables say their host code leaves it alone. */
-    if (ompdp_rw_extern_calls_leave(p, it.source_file, it.variable, a))
+    if (ompdp_rw_extern_calls_leave(p, it.source_file, it.variable, it.expr, a))
       continue;
     if (access_reads(a->Access))
       v->host_reads = 1;

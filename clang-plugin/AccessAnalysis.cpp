@@ -64,6 +64,21 @@ StoragePath StoragePath::ofThisObject() {
   return P;
 }
 
+/// The constant element `A[k]` names of an array of pointers A (a
+/// variable), or -1.
+static int64_t pointerElement(const ArraySubscriptExpr *AE) {
+  auto *DRE = dyn_cast<DeclRefExpr>(AE->getBase()->IgnoreParenImpCasts());
+  auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || VD->getType().isNull())
+    return -1;
+  auto *AT = dyn_cast<ConstantArrayType>(VD->getType()->getAsArrayTypeUnsafe());
+  auto *Lit = dyn_cast<IntegerLiteral>(AE->getIdx()->IgnoreParenImpCasts());
+  if (!AT || !Lit || !AT->getElementType()->isAnyPointerType() ||
+      Lit->getValue().getActiveBits() > 31)
+    return -1;
+  return int64_t(Lit->getValue().getZExtValue());
+}
+
 StoragePath StoragePath::ofItem(const Expr *E) {
   StoragePath P;
   SmallVector<const void *, 4> Rev; // steps from the outside in
@@ -79,6 +94,7 @@ StoragePath StoragePath::ofItem(const Expr *E) {
     if (auto *AS = dyn_cast<ArraySectionExpr>(E)) {
       Elements(AS->getBase());
     } else if (auto *AE = dyn_cast<ArraySubscriptExpr>(E)) {
+      P.Elem = pointerElement(AE);
       Elements(AE->getBase());
     } else if (auto *SH = dyn_cast<OMPArrayShapingExpr>(E)) {
       Rev.push_back(deref());
@@ -172,7 +188,14 @@ struct Use {
   const void *Root;
   SmallVector<const void *, 4> Steps;
   Kind K;
+  int64_t Elem = -1; // as StoragePath::Elem
 };
+
+/// Whether U cannot be in P's storage: other elements of one array of
+/// pointers.
+bool otherElement(const StoragePath &P, int64_t UseElem) {
+  return P.Elem >= 0 && UseElem >= 0 && P.Elem != UseElem;
+}
 
 using Suffix = ArrayRef<const void *>;
 
@@ -259,8 +282,12 @@ private:
       else if (!S.empty() && S[0] == StoragePath::deref())
         Uses.push_back({A->second, SmallVector<const void *, 4>(S.begin(), S.end()), K});
     }
-    Uses.push_back({Root, SmallVector<const void *, 4>(S.begin(), S.end()), K});
+    Uses.push_back({Root, SmallVector<const void *, 4>(S.begin(), S.end()), K, NextElem});
+    NextElem = -1;
   }
+  /// The element of an array of pointers that the subscript being walked
+  /// names (pointerElement), for the record of its array.
+  int64_t NextElem = -1;
   void call(const CallExpr *C);
   void object(const CXXMemberCallExpr *MC);
   /// What an assignment of Value does to its target: a write, or, when
@@ -720,7 +747,11 @@ void Walker::lvalue(const Expr *E, Kind K, Suffix S) {
   }
   if (auto *AE = dyn_cast<ArraySubscriptExpr>(E)) {
     rvalue(AE->getIdx(), None, {});
-    return rvalue(AE->getBase(), K == None ? Peek : K, S);
+    // The array's record comes next (its decay leads straight to it).
+    NextElem = pointerElement(AE);
+    rvalue(AE->getBase(), K == None ? Peek : K, S);
+    NextElem = -1;
+    return;
   }
   if (auto *AS = dyn_cast<ArraySectionExpr>(E)) {
     for (const Expr *X :
@@ -893,7 +924,7 @@ std::vector<uint32_t> classify(const Walker &W, ArrayRef<StoragePath> Items) {
       Wr |= K == Write || K == ReadWrite || (K == Escape && (!W.Definite || W.ValueStores));
     };
     for (const Use &U : W.Uses) {
-      if (U.Root != P.Root)
+      if (U.Root != P.Root || otherElement(P, U.Elem))
         continue;
       if (prefix(P.Steps, U.Steps)) {
         // Inside the item's storage; beyond a pointer stored in it is

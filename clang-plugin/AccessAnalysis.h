@@ -37,6 +37,11 @@ namespace ompdp {
 struct StoragePath {
   const void *Root = nullptr; // canonical ValueDecl, or thisRoot()
   llvm::SmallVector<const void *, 4> Steps;
+  /// Of an array of pointers, the element the path starts at when a
+  /// constant subscript names it (`y[1][0:n]`: element 1, then what it
+  /// points to); -1: any element, or not such an array. Distinct elements
+  /// are distinct storage, as distinct variables are.
+  int64_t Elem = -1;
   bool Valid = false;
 
   static const void *thisRoot();

@@ -61,38 +61,60 @@ bool isMarker(const FunctionDecl *FD) {
 
 } // namespace
 
+namespace {
+
+/// For Elem >= 0: what `a[k]` (a constant subscript of the variable D)
+/// is: 1 element Elem, -1 another element (other storage, as another
+/// variable is), 0 neither (not such a subscript, or Elem < 0).
+int elementOf(const Stmt *S, const void *D, int64_t Elem) {
+  auto *AE = dyn_cast<ArraySubscriptExpr>(S);
+  if (Elem < 0 || !AE)
+    return 0;
+  auto *DRE = dyn_cast<DeclRefExpr>(AE->getBase()->IgnoreParenImpCasts());
+  auto *Lit = dyn_cast<IntegerLiteral>(AE->getIdx()->IgnoreParenImpCasts());
+  if (!DRE || !Lit || DRE->getDecl()->getCanonicalDecl() != D)
+    return 0;
+  return Lit->getValue() == uint64_t(Elem) ? 1 : -1;
+}
+
+} // namespace
+
 /// Whether S names the declaration D (canonical) anywhere: in its
 /// statements, the clauses of its directives (OMPExecutableDirective::
 /// children() leaves them out) and the bodies of its lambdas; the plugin's
-/// markers aside.
-bool ompdp::collector::namesDecl(const Stmt *S, const Decl *D) {
+/// markers aside. With Elem >= 0 (D an array of pointers, the storage
+/// element Elem points to), `D[k]` for another constant k does not name it.
+bool ompdp::collector::namesDecl(const Stmt *S, const Decl *D, int64_t Elem) {
   if (!S)
     return false;
   if (auto *CE = dyn_cast<CallExpr>(S); CE && isMarker(CE->getDirectCallee()))
+    return false;
+  if (elementOf(S, D, Elem) < 0)
     return false;
   if (auto *DRE = dyn_cast<DeclRefExpr>(S))
     return DRE->getDecl()->getCanonicalDecl() == D;
   if (auto *Dir = dyn_cast<OMPExecutableDirective>(S))
     for (const OMPClause *C : Dir->clauses())
       for (const Stmt *Ch : const_cast<OMPClause *>(C)->children())
-        if (namesDecl(Ch, D))
+        if (namesDecl(Ch, D, Elem))
           return true;
-  if (auto *LE = dyn_cast<LambdaExpr>(S); LE && namesDecl(LE->getBody(), D))
+  if (auto *LE = dyn_cast<LambdaExpr>(S); LE && namesDecl(LE->getBody(), D, Elem))
     return true;
   for (const Stmt *C : S->children())
-    if (namesDecl(C, D))
+    if (namesDecl(C, D, Elem))
       return true;
   return false;
 }
 
 /// How many times S uses the variable whose canonical declaration is Root,
-/// when every use passes the variable itself (`a`, not `a + 1` nor `a[0]`)
-/// as an argument of a plain call of a function the translation unit has
-/// no body for; 0 when S uses it otherwise, or holds a directive or a
-/// lambda, whose uses this walk does not follow. The planner asks the
-/// callees' own translation units what they do with such arguments
-/// (FnParamUses).
-unsigned ompdp::collector::externArgUses(const Stmt *S, const void *Root) {
+/// when every use passes the variable itself (`a`, not `a + 1` nor `a[0]`;
+/// with Elem >= 0, element `a[Elem]` of an array of pointers, and other
+/// constant elements are not uses) as an argument of a plain call of a
+/// function the translation unit has no body for; 0 when S uses it
+/// otherwise, or holds a directive or a lambda, whose uses this walk does
+/// not follow. The planner asks the callees' own translation units what
+/// they do with such arguments (FnParamUses).
+unsigned ompdp::collector::externArgUses(const Stmt *S, const void *Root, int64_t Elem) {
   unsigned Refs = 0, Args = 0;
   bool Bad = false;
   std::function<void(const Stmt *)> Walk = [&](const Stmt *X) {
@@ -100,6 +122,10 @@ unsigned ompdp::collector::externArgUses(const Stmt *S, const void *Root) {
       return;
     if (isa<OMPExecutableDirective, LambdaExpr, BlockExpr>(X)) {
       Bad = true;
+      return;
+    }
+    if (int E = elementOf(X, Root, Elem)) {
+      Refs += E > 0;
       return;
     }
     if (auto *DRE = dyn_cast<DeclRefExpr>(X)) {
@@ -115,8 +141,10 @@ unsigned ompdp::collector::externArgUses(const Stmt *S, const void *Root) {
       if (Opaque) {
         Walk(CE->getCallee());
         for (const Expr *A : CE->arguments()) {
-          auto *DRE = dyn_cast<DeclRefExpr>(A->IgnoreParenImpCasts());
-          if (DRE && DRE->getDecl()->getCanonicalDecl() == Root) {
+          const Expr *V = A->IgnoreParenImpCasts();
+          auto *DRE = dyn_cast<DeclRefExpr>(V);
+          if (Elem >= 0 ? elementOf(V, Root, Elem) > 0
+                        : DRE && DRE->getDecl()->getCanonicalDecl() == Root) {
             ++Refs;
             ++Args;
           } else {
@@ -349,6 +377,15 @@ void RegionCollector::Impl::recordCall(CallExpr *CE) {
         SP.Steps.push_back(StoragePath::deref());
       else if (SP.Valid && !VT->isArrayType() && !AddrOf)
         SP.Valid = false;
+      // An element of an array of pointers (`y[1]`): what that element
+      // points to, not the array's storage (the pointers).
+      if (auto *AE = dyn_cast<ArraySubscriptExpr>(A->IgnoreParenImpCasts())) {
+        StoragePath EP = StoragePath::ofItem(AE);
+        if (EP.Valid && EP.Elem >= 0 && EP.Steps.empty()) {
+          SP = EP;
+          SP.Steps.push_back(StoragePath::deref());
+        }
+      }
       // Storage the analysis cannot name has no host accesses recorded:
       // no variable either, so that no planner reads "no host code uses
       // it" from their absence.

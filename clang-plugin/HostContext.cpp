@@ -404,10 +404,10 @@ void RegionCollector::Impl::fillHostAccesses(Pending &P, const Stmt *D,
         bool Named = false, Other = false;
         for (const Stmt *S : Ss) {
           if (Accesses(S)[K] == AC_NONE ||
-              !collector::namesDecl(S, static_cast<const Decl *>(SP.Root)))
+              !collector::namesDecl(S, static_cast<const Decl *>(SP.Root), SP.Elem))
             continue;
           Named = true;
-          unsigned M = collector::externArgUses(S, SP.Root);
+          unsigned M = collector::externArgUses(S, SP.Root, SP.Elem);
           Other |= !M;
           N += M;
         }

@@ -100,11 +100,12 @@ const clang::Expr *pointerVariable(const clang::Expr *E);
 
 /// How many times S uses the variable Root (a canonical declaration), when
 /// every use passes the variable itself to a call of a function without a
-/// body here; 0 otherwise (Calls.cpp).
-unsigned externArgUses(const clang::Stmt *S, const void *Root);
+/// body here; 0 otherwise (Calls.cpp). Elem: as StoragePath::Elem.
+unsigned externArgUses(const clang::Stmt *S, const void *Root, int64_t Elem = -1);
 /// Whether S names D (a canonical declaration) anywhere, the clauses of its
-/// directives and the bodies of its lambdas included (Calls.cpp).
-bool namesDecl(const clang::Stmt *S, const clang::Decl *D);
+/// directives and the bodies of its lambdas included (Calls.cpp). Elem: as
+/// StoragePath::Elem (other constant elements of D do not name it).
+bool namesDecl(const clang::Stmt *S, const clang::Decl *D, int64_t Elem = -1);
 
 } // namespace collector
 } // namespace ompdp

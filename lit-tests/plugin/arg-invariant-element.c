@@ -56,8 +56,9 @@ void address(void) {
 
 // CHECK:      'call' at {{.*}} in 'same'
 // CHECK:      item 0: none 'y[1]' var 'y' {{.*}} access unknown arg-invariant clause-bytes
+// (The store is one of the pointer the argument is: base-stored.)
 // CHECK:      'call' at {{.*}} in 'stored'
-// CHECK:      item 0: none 'y[1]' var 'y' {{.*}} access unknown clause-bytes
+// CHECK:      item 0: none 'y[1]' var 'y' {{.*}} access unknown base-stored clause-bytes
 // CHECK:      'call' at {{.*}} in 'given'
 // CHECK:      item 0: none 'y[1]' var 'y' {{.*}} access unknown clause-bytes
 // CHECK:      'call' at {{.*}} in 'address'
