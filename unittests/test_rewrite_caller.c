@@ -484,6 +484,45 @@ static void test_param_use(void) {
   CHECK(ompdp_rw_callee_param_use(&p, "f", 2, 0) == 0);
 }
 
+/* A statement passing `y[1]`, an element of an array of pointers, to a
+ * function of another file: the call's argument is matched by the item's
+ * own expression, never by another element's. */
+static void test_element_args(void) {
+  ompdp_plan_region_t g[2];
+  ompdp_region_info_t arg[1];
+  memset(g, 0, sizeof(g));
+  memset(arg, 0, sizeof(arg));
+  arg[0].variable = "y";
+  arg[0].expr = "y[1]";
+  g[0].handle = 1;
+  g[0].head.construct = OMPDP_CK_CALL;
+  g[0].head.extern_callee = 1;
+  g[0].head.source_file = "c.c";
+  g[0].head.callee = "other";
+  g[0].head.parameters = "p";
+  g[0].head.directive_offset = 62;
+  g[0].head.num_items = 1;
+  g[0].items = arg;
+  g[1].handle = 2;
+  g[1].head.construct = OMPDP_CK_TARGET;
+  g[1].head.function = "other";
+  g[1].head.fn_parameters = "p";
+  g[1].head.fn_param_uses = "m";
+  ompdp_plan_t p = {.regions = g, .num_regions = 2};
+  ompdp_host_access_t a = other_use;
+  ompdp_rw_extern_arg_t out[2];
+  CHECK(ompdp_rw_extern_args(&p, "c.c", "y", "y[1]", &a, out, 2) == 1);
+  CHECK(out[0].use == 'm' && out[0].pos == 0);
+  CHECK(ompdp_rw_extern_calls_leave(&p, "c.c", "y", "y[1]", &a));
+  /* Another element's item, or none: not this argument. */
+  CHECK(ompdp_rw_extern_args(&p, "c.c", "y", "y[2]", &a, out, 2) == 0);
+  CHECK(ompdp_rw_extern_args(&p, "c.c", "y", NULL, &a, out, 2) == 0);
+  CHECK(!ompdp_rw_extern_calls_leave(&p, "c.c", "y", "y[2]", &a));
+  /* The variable itself still matches by its name. */
+  arg[0].expr = "y";
+  CHECK(ompdp_rw_extern_args(&p, "c.c", "y", NULL, &a, out, 2) == 1);
+}
+
 /* Sections kept as the longest: only their first length differs. */
 static void test_lengths(void) {
   CHECK(ompdp_rw_only_length_differs("a[0:n]", "a[0:(n / 2)]"));
@@ -547,6 +586,7 @@ int main(void) {
   test_kernel_uses();
   test_words();
   test_lengths();
+  test_element_args();
   test_other_file();
   test_param_use();
   test_kept();
