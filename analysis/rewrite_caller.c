@@ -851,6 +851,24 @@ static int same_sections(const ompdp_rw_plan_t *c, const kept_t *k, const char *
   return 0;
 }
 
+/* `#pragma omp target update from(expr)` on a line of its own after the
+ * statement of call (which has its lines to itself). */
+static int update_after_call(ompdp_rewrite_t *rw, const ompdp_region_info_t *call,
+                             const char *expr, const char **why) {
+  ompdp_strbuf_t b = {0};
+  ompdp_sb_printf(&b, "%*s#pragma omp target update from(%s)\n", (int)call->stmt_column - 1, "",
+                  expr);
+  char *rep = ompdp_sb_take(&b);
+  if (!rep) {
+    *why = OMPDP_RW_OOM;
+    return -1;
+  }
+  uint32_t line = call->stmt_end_line + 1;
+  int rc = ompdp_rw_add_edit(rw, call, line, 1, line, 1, "", rep, why);
+  free(rep);
+  return rc;
+}
+
 /* The rewrite for kept buffer k, into rw (zeroed): 0, or -1 with the reason
  * in why. */
 static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp_strbuf_t *why) {
@@ -939,6 +957,10 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
   view.num_host_accesses = left;
   uint32_t uses = 0, writes = 0;
   int bound = 0;
+  /* Reads where no `target update` can go (a loop's condition): with the
+   * device's copy changed only in the call, one update right after the
+   * call's statement serves them, and every read after it. */
+  uint32_t stuck = 0, stuck_line = 0;
   for (uint32_t h = 0; h < view.num_host_accesses; ++h) {
     const ompdp_host_access_t *a = &view.host_accesses[h];
     /* The statement of a call of a function defined in another file, which
@@ -957,6 +979,10 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
     }
     if (!(a->Flags & OMPDP_HA_STATEMENT) ||
         !(a->Flags & (OMPDP_HA_EVERY_TIME | OMPDP_HA_AT_MOST_ONCE))) {
+      if (a->Access == OMPDP_ACCESS_READ && !(a->Flags & OMPDP_HA_UNNAMED)) {
+        stuck_line = stuck++ ? stuck_line : a->Line;
+        continue;
+      }
       ompdp_sb_printf(why,
                       "host code at %s:%" PRIu32 " uses `%s` where no `target update` can go "
                       "(or may run more than once a call)",
@@ -1003,6 +1029,26 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
                       arg->variable, ompdp_rw_basename(call->file), call->loop_line);
     goto out;
   }
+  /* The update after the call: one function's constructs in one call
+   * statement change the device's copy, a statement of a block (a loop's
+   * body in braces, not the body itself: the update must stay in the loop)
+   * with its lines to itself, and no host code of the loop writes it (an
+   * update to would have to come between). */
+  int after_call = 0;
+  if (stuck) {
+    if (!k->dev_changes || writes || passed || k->row || k->nfns != 1 || !call->block ||
+        !call->stmt_own_lines ||
+        !call->stmt_column || call->stmt_column > 512 || !call->stmt_end_line) {
+      ompdp_sb_printf(why,
+                      "host code at %s:%" PRIu32 " uses `%s` where no `target update` can go "
+                      "(or may run more than once a call)",
+                      ompdp_rw_basename(call->file), stuck_line, arg->variable);
+      goto out;
+    }
+    after_call = 1;
+    uses = 1;
+    bound = 0;
+  }
   uint32_t num_from = k->dev_changes ? uses : 0, num_to = writes;
   int up_in = k->to || num_from;
   ompdp_map_type_t outer = up_in ? (k->dev_changes ? OMPDP_MT_TOFROM : OMPDP_MT_TO)
@@ -1036,7 +1082,8 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
   if ((k->row    ? row_braces(rw, k, outer, expr, &what)
        : wrap    ? ompdp_rw_keep_unstructured(rw, items, types, 1, NULL, &what)
                  : ompdp_rw_keep_resident(rw, items, types, 1, &what)) ||
-      (uses && ompdp_rw_host_updates(rw, &view, num_from != 0, &what)) ||
+      (uses && !after_call && ompdp_rw_host_updates(rw, &view, num_from != 0, &what)) ||
+      (after_call && update_after_call(rw, call, expr, &what)) ||
       ompdp_rw_normalize_edits(rw)) {
     ompdp_sb_puts(why, what ? what : "its edits overlap");
     goto out;
@@ -1099,7 +1146,13 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
   put_functions(&d, k, " and ");
   ompdp_sb_puts(&d, " then find it present");
   int any = 0;
-  for (uint32_t h = 0; h < view.num_host_accesses; ++h) {
+  if (after_call)
+    ompdp_sb_printf(&d,
+                    "; `target update from(%s)` after line %" PRIu32 ", the call's, so that "
+                    "the host's reads in the loop (line %" PRIu32 " where no directive can go "
+                    "among them) see what the call computed",
+                    expr, call->stmt_end_line, stuck_line);
+  for (uint32_t h = 0; h < view.num_host_accesses && !after_call; ++h) {
     const ompdp_host_access_t *x = &view.host_accesses[h];
     int w = x->Access == OMPDP_ACCESS_WRITE || x->Access == OMPDP_ACCESS_READ_WRITE;
     if (num_from)

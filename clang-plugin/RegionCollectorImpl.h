@@ -71,6 +71,8 @@ struct Writes {
   /// used otherwise than by an element (given to a call, an element's
   /// address taken: elements may change where this walk does not look).
   llvm::DenseSet<const clang::VarDecl *> ElementStored, ElementsReached;
+  /// Variables the walk saw declared (a loop's: new ones each iteration).
+  llvm::DenseSet<const clang::VarDecl *> Declared;
 
   static const clang::VarDecl *var(const clang::Expr *E);
   /// The local array whose element (or a member of one) E is: `a[i]`,

@@ -103,8 +103,10 @@ void Writes::walk(const Stmt *S) {
     }
   } else if (auto *DS = dyn_cast<DeclStmt>(S)) {
     for (const Decl *D : DS->decls())
-      if (auto *V = dyn_cast<VarDecl>(D))
+      if (auto *V = dyn_cast<VarDecl>(D)) {
         ++Stored[V];
+        Declared.insert(V);
+      }
   }
   // A reference bound to a variable (a reference parameter, a lambda's
   // capture) may write it where this walk does not look: taken as its
@@ -200,7 +202,7 @@ bool invariant(const Expr *E, const Writes &LoopW, const Writes &FnW) {
       auto *DRE = dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParens());
       auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
       return V && !V->getType()->isReferenceType() &&
-             (V->hasGlobalStorage() || V->hasLocalStorage()) && !LoopW.Stored.count(V);
+             (V->hasGlobalStorage() || V->hasLocalStorage()) && !LoopW.Declared.count(V);
     }
     return !UO->isIncrementDecrementOp() && UO->getOpcode() != UO_Deref &&
            invariant(UO->getSubExpr(), LoopW, FnW);
