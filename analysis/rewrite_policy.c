@@ -1129,10 +1129,16 @@ static int plan_zero_fill(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
      * allocated again, a template's other instance), ... */
     int always_fresh = s->runs && s->runs == s->allocs && s->allocs == s->h2d &&
                        b->num_sites > 0;
-    /* ... and no other construct copied device results into that memory:
-     * the values it sends are then the host's own (the host-values fact
-     * says whether constants), not what a kernel computed this run. */
-    for (int k = 0; k < b->num_sites && always_fresh; ++k) {
+    /* ... and no other construct copied device results into that memory
+     * before its copies: the values it sends are then the host's own (the
+     * host-values fact says whether constants), not what a kernel computed
+     * this run. So when it was the memory's first user and no other came
+     * between its operations (copies back into it later, by a buffer that
+     * malloc put there after this one was freed, bring it nothing), or
+     * when no other construct copied back there at all. */
+    int first = b->num_sites > 0 && b->sites[0] && b->sites[0] <= c->facts->num_sites &&
+                &c->facts->sites[b->sites[0] - 1] == s && !s->interleaved;
+    for (int k = 0; k < b->num_sites && always_fresh && !first; ++k) {
       uint32_t o = b->sites[k];
       always_fresh = !o || o > c->facts->num_sites || &c->facts->sites[o - 1] == s ||
                      !c->facts->sites[o - 1].d2h;
