@@ -1135,9 +1135,12 @@ static int plan_zero_fill(const ompdp_rw_plan_t *c, ompdp_finding_t *f, const om
      * this run. So when it was the memory's first user and no other came
      * between its operations (copies back into it later, by a buffer that
      * malloc put there after this one was freed, bring it nothing), or
-     * when no other construct copied back there at all. */
+     * when no other construct copied back there at all. (Only for a
+     * construct that copies nothing back: where its data comes back and
+     * flows on to the later constructs, keeping it on the device across
+     * them saves more than the fill, which would take the site first.) */
     int first = b->num_sites > 0 && b->sites[0] && b->sites[0] <= c->facts->num_sites &&
-                &c->facts->sites[b->sites[0] - 1] == s && !s->interleaved;
+                &c->facts->sites[b->sites[0] - 1] == s && !s->interleaved && !s->d2h;
     for (int k = 0; k < b->num_sites && always_fresh && !first; ++k) {
       uint32_t o = b->sites[k];
       always_fresh = !o || o > c->facts->num_sites || &c->facts->sites[o - 1] == s ||

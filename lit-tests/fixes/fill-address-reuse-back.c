@@ -7,7 +7,9 @@
 // `x_in`). The copy back into that memory came after every operation of
 // `ones`'s construct, which was the memory's first user: the bytes it sent
 // were the host's, and its single-value copy gets the fill. Applied,
-// rebuilt, rerun: same output.
+// rebuilt, rerun: same output. (Only for a construct that copies nothing
+// back: one whose data comes back and flows on to the later constructs is
+// kept on the device across them instead, runtime/verdicts.c COINCIDENCE.)
 // Negative (-DBACK_FIRST): `res` first, then `ones` at its address: a
 // kernel's result was copied into that memory before `ones`'s copy, so
 // the run cannot tell the host wrote what it sent: no fill, and the

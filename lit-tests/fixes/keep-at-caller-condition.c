@@ -10,10 +10,12 @@
 // loop, and each call still brings it back once, but sends and allocates
 // nothing. Same output, as predicted.
 // Negatives: -DWRITE, the host also changes `r` in the loop (an update to
-// would have to come between the call and the condition); -DBARE, the
-// call is the loop's body itself, with no braces (an update after it would
-// leave the loop); keep-at-caller-address.c's WATCH is the same. Both keep
-// the advice and say why.
+// would have to come between the call and the condition); -DDIRECT, a
+// construct of the loop itself also counts into it (the update after the
+// call would miss its change); -DBARE, the call is the loop's body
+// itself, with no braces (an update after it would leave the loop;
+// keep-at-caller-address.c's WATCH is the same). Each keeps the advice and
+// says why.
 //
 // REQUIRES: plugin
 // RUN: rm -rf %t && mkdir -p %t && cp %s %t/prog.c
@@ -30,6 +32,10 @@
 // RUN: cd %t.w && %clang-ompdp -g -DWRITE prog.c -o before
 // RUN: cd %t.w && %ompdp run --format=json -o before.json -- ./before > before.out
 // RUN: cd %t.w && %ompdp report before.json | FileCheck %s --check-prefix=REFUSED
+// RUN: rm -rf %t.d && mkdir -p %t.d && cp %s %t.d/prog.c
+// RUN: cd %t.d && %clang-ompdp -g -DDIRECT prog.c -o before
+// RUN: cd %t.d && %ompdp run --format=json -o before.json -- ./before > before.out
+// RUN: cd %t.d && %ompdp report before.json | FileCheck %s --check-prefix=DIRECT
 // RUN: rm -rf %t.b && mkdir -p %t.b && cp %s %t.b/prog.c
 // RUN: cd %t.b && %clang-ompdp -g -DBARE prog.c -o before
 // RUN: cd %t.b && %ompdp run --format=json -o before.json -- ./before > before.out
@@ -62,6 +68,10 @@ int main(void) {
     bump(&r, a, N);
     if (r > 6000)
       ++steps;
+#ifdef DIRECT
+#pragma omp target map(tofrom: r)
+    r += 1;
+#endif
 #ifdef WRITE
     r -= 1;
 #endif
@@ -84,3 +94,6 @@ int main(void) {
 
 // REFUSED: variable: r
 // REFUSED: No rewrite: host code at prog.c:{{[0-9]+}} uses `r` where no `target update` can go
+
+// DIRECT: variable: r
+// DIRECT: No rewrite: the target construct at prog.c:{{[0-9]+}} maps it, and the run saw it run outside the calls it could follow
