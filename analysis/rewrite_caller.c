@@ -1037,8 +1037,8 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
   int after_call = 0;
   if (stuck) {
     if (!k->dev_changes || writes || passed || k->row || k->nfns != 1 || !call->block ||
-        !call->stmt_own_lines ||
-        !call->stmt_column || call->stmt_column > 512 || !call->stmt_end_line) {
+        !call->stmt_own_lines || !call->stmt_column || call->stmt_column > 512 ||
+        !call->stmt_end_line) {
       ompdp_sb_printf(why,
                       "host code at %s:%" PRIu32 " uses `%s` where no `target update` can go "
                       "(or may run more than once a call)",

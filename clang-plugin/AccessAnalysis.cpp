@@ -64,9 +64,7 @@ StoragePath StoragePath::ofThisObject() {
   return P;
 }
 
-/// The constant element `A[k]` names of an array of pointers A (a
-/// variable), or -1.
-static int64_t pointerElement(const ArraySubscriptExpr *AE) {
+int64_t StoragePath::pointerElement(const ArraySubscriptExpr *AE) {
   auto *DRE = dyn_cast<DeclRefExpr>(AE->getBase()->IgnoreParenImpCasts());
   auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   if (!VD || VD->getType().isNull())
@@ -94,7 +92,7 @@ StoragePath StoragePath::ofItem(const Expr *E) {
     if (auto *AS = dyn_cast<ArraySectionExpr>(E)) {
       Elements(AS->getBase());
     } else if (auto *AE = dyn_cast<ArraySubscriptExpr>(E)) {
-      P.Elem = pointerElement(AE);
+      P.Elem = StoragePath::pointerElement(AE);
       Elements(AE->getBase());
     } else if (auto *SH = dyn_cast<OMPArrayShapingExpr>(E)) {
       Rev.push_back(deref());
@@ -748,7 +746,7 @@ void Walker::lvalue(const Expr *E, Kind K, Suffix S) {
   if (auto *AE = dyn_cast<ArraySubscriptExpr>(E)) {
     rvalue(AE->getIdx(), None, {});
     // The array's record comes next (its decay leads straight to it).
-    NextElem = pointerElement(AE);
+    NextElem = StoragePath::pointerElement(AE);
     rvalue(AE->getBase(), K == None ? Peek : K, S);
     NextElem = -1;
     return;

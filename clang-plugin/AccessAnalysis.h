@@ -22,6 +22,7 @@
 
 namespace clang {
 class ASTContext;
+class ArraySubscriptExpr;
 class Expr;
 class FunctionDecl;
 class OMPExecutableDirective;
@@ -51,6 +52,9 @@ struct StoragePath {
   /// A whole variable, or `this[:1]`.
   static StoragePath ofVariable(const clang::ValueDecl *VD);
   static StoragePath ofThisObject();
+  /// The constant element `A[k]` names of an array of pointers A (a
+  /// variable): k, else -1.
+  static int64_t pointerElement(const clang::ArraySubscriptExpr *AE);
 };
 
 /// The OMPDP_ACCESS value of each item for the body of target directive D

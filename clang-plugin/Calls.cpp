@@ -59,22 +59,18 @@ bool isMarker(const FunctionDecl *FD) {
   return FD && FD->getIdentifier() && FD->getName() == OMPDP_MARKER_FN;
 }
 
-} // namespace
-
-namespace {
-
-/// For Elem >= 0: what `a[k]` (a constant subscript of the variable D)
-/// is: 1 element Elem, -1 another element (other storage, as another
-/// variable is), 0 neither (not such a subscript, or Elem < 0).
+/// For Elem >= 0: what S is when it is `a[k]`, a constant element of the
+/// array of pointers D: 1 element Elem, -1 another element (other storage,
+/// as another variable is); 0 neither (or Elem < 0).
 int elementOf(const Stmt *S, const void *D, int64_t Elem) {
   auto *AE = dyn_cast<ArraySubscriptExpr>(S);
   if (Elem < 0 || !AE)
     return 0;
+  int64_t K = StoragePath::pointerElement(AE);
   auto *DRE = dyn_cast<DeclRefExpr>(AE->getBase()->IgnoreParenImpCasts());
-  auto *Lit = dyn_cast<IntegerLiteral>(AE->getIdx()->IgnoreParenImpCasts());
-  if (!DRE || !Lit || DRE->getDecl()->getCanonicalDecl() != D)
+  if (K < 0 || !DRE || DRE->getDecl()->getCanonicalDecl() != D)
     return 0;
-  return Lit->getValue() == uint64_t(Elem) ? 1 : -1;
+  return K == Elem ? 1 : -1;
 }
 
 } // namespace
