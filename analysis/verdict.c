@@ -573,10 +573,12 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
     }
     if (f->kind == OMPDP_FK_DUPLICATE_TRANSFER && d2h) {
       snprintf(buf, sizeof(buf),
-               "the copy back brought the host the bytes of %s it already had (the kernel "
-               "computed the same result again): copy it back only where it can change, e.g. "
-               "`target update from(%s)` after the loop; ompdp did not rewrite it because it "
-               "cannot know that the result stays the same for other inputs",
+               "the copy back brought the host the bytes of %s it already had: the kernels "
+               "computed the same result again, from data the device received since the last "
+               "copy back; copy it back only where the host reads it (e.g. `target update "
+               "from(%s)` after the loop, if no host code of the loop reads it through any "
+               "pointer); ompdp did not rewrite it because it cannot know that the host does "
+               "not read it in between, nor that the result stays the same for other inputs",
                v, f->variable ? f->variable : "...");
       break;
     }

@@ -43,7 +43,8 @@
 // braces around them.
 // NEWIN, the same with one new element of the input sent before each call:
 // the copies back repeat, but the device got new data, so the verdict is
-// advice.
+// advice, conditional on the host's reads (this loop reads `r`: the
+// copy back stays where it is).
 //
 // REQUIRES: plugin
 // RUN: rm -f %t.coincidence.json %t.counter.json %t.fix.json %t.jacobi.json %t.ownvar.json %t.resident.json %t.timing.json && %clang-ompdp -g -DJACOBI %s -o %t.jacobi
@@ -199,7 +200,7 @@
 // NEWIN: duplicate_transfer {{.*}} in scale count=4
 // NEWIN-NEXT: variable: r clause: from(r[0:N])
 // NEWIN: verdict: advice
-// NEWIN-NEXT: suggestion: the copy back brought the host the bytes of r it already had
+// NEWIN-NEXT: suggestion: the copy back brought the host the bytes of r it already had: the kernels computed the same result again, from data the device received since the last copy back; copy it back only where the host reads it (e.g. `target update from(r)` after the loop, if no host code of the loop reads it through any pointer)
 // NEWIN-NOT: repeated_computation
 
 // IDLE: duplicate_transfer {{.*}} in main count=2
