@@ -69,7 +69,7 @@ int64_t StoragePath::pointerElement(const ArraySubscriptExpr *AE) {
   auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   if (!VD || VD->getType().isNull())
     return -1;
-  auto *AT = dyn_cast<ConstantArrayType>(VD->getType()->getAsArrayTypeUnsafe());
+  auto *AT = dyn_cast_or_null<ConstantArrayType>(VD->getType()->getAsArrayTypeUnsafe());
   auto *Lit = dyn_cast<IntegerLiteral>(AE->getIdx()->IgnoreParenImpCasts());
   if (!AT || !Lit || !AT->getElementType()->isAnyPointerType() ||
       Lit->getValue().getActiveBits() > 31)
