@@ -1,19 +1,20 @@
 //===- fill-address-reuse-back.c - a later buffer at the address copies back ===//
 //
-// `ones` is filled with 1.0f, sent by a `target data` and freed; the next
-// function allocates `res` of the same size, which malloc puts at the same
-// address, and maps it tofrom: a kernel writes it and it comes back
-// (HeCBench sosfil: the float instance's `sos`, then the double instance's
-// `x_in`). The copy back into that memory came after every operation of
+// `ones` is filled with 1.0f and sent by a `target data`; the next function
+// takes `res` from the same memory (a pool both draw from, as malloc gives a
+// freed block back: HeCBench sosfil's float instance's `sos`, then the
+// double instance's `x_in`), maps it tofrom, and a kernel writes it and it
+// comes back. The copy back into that memory came after every operation of
 // `ones`'s construct, which was the memory's first user: the bytes it sent
 // were the host's, and its single-value copy gets the fill. Applied,
 // rebuilt, rerun: same output. (Only for a construct that copies nothing
 // back: one whose data comes back and flows on to the later constructs is
 // kept on the device across them instead, runtime/verdicts.c COINCIDENCE.)
-// Negative (-DBACK_FIRST): `res` first, then `ones` at its address: a
-// kernel's result was copied into that memory before `ones`'s copy, so
-// the run cannot tell the host wrote what it sent: no fill, and the
-// finding says why.
+// Negative (-DBACK_FIRST): `res` first, then `ones` in its memory: a
+// kernel's result was copied into that memory before `ones`'s copy, so the
+// run cannot tell the host wrote what it sent: no fill, and the finding
+// says why. (A pool, not malloc and free, so that the memory is the same
+// under a sanitizer's allocator too.)
 //
 // REQUIRES: plugin
 // RUN: rm -rf %t && mkdir -p %t && cp %s %t/prog.c
@@ -34,10 +35,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define N 64 /* small: malloc gives the freed block back at once */
+#define N 64
+
+static float pool[N];
 
 static double run_ones(void) {
-  float *ones = malloc(N * sizeof(float));
+  float *ones = pool;
   for (int i = 0; i < N; ++i)
     ones[i] = 1.0f;
   double s = 0;
@@ -47,12 +50,11 @@ static double run_ones(void) {
     for (int i = 0; i < N; ++i)
       s += ones[i] * (i % 7);
   }
-  free(ones);
   return s;
 }
 
 static double run_res(void) {
-  float *res = malloc(N * sizeof(float));
+  float *res = pool;
   for (int i = 0; i < N; ++i)
     res[i] = i % 3;
 #pragma omp target teams distribute parallel for map(tofrom: res[0:N])
@@ -61,7 +63,6 @@ static double run_res(void) {
   double s = 0;
   for (int i = 0; i < N; ++i)
     s += res[i];
-  free(res);
   return s;
 }
 
