@@ -84,6 +84,12 @@ int ompdp_rw_firstprivate_items(ompdp_rewrite_t *rw, const ompdp_rw_region_t *re
 int ompdp_rw_keep_resident(ompdp_rewrite_t *rw, const ompdp_region_info_t *const *items,
                            const ompdp_map_type_t *types, size_t n, const char **why);
 
+/* Inserts `#pragma omp target update <to|from>(expr)` on a line of its own
+ * at the start of line `line`, indented to column `column` (1-based, at
+ * most 512), in the file of `at`. */
+int ompdp_rw_update_line(ompdp_rewrite_t *rw, const ompdp_region_info_t *at, uint32_t line,
+                         uint32_t column, int to, const char *expr, const char **why);
+
 /* For each host statement that uses `it` (its host_accesses): inserts
  * `#pragma omp target update from(<it>)` on a line of its own before it
  * when with_from is set, and `#pragma omp target update to(<it>)` after it

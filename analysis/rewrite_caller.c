@@ -851,22 +851,13 @@ static int same_sections(const ompdp_rw_plan_t *c, const kept_t *k, const char *
   return 0;
 }
 
-/* `#pragma omp target update from(expr)` on a line of its own after the
- * statement of call (which has its lines to itself). */
-static int update_after_call(ompdp_rewrite_t *rw, const ompdp_region_info_t *call,
-                             const char *expr, const char **why) {
-  ompdp_strbuf_t b = {0};
-  ompdp_sb_printf(&b, "%*s#pragma omp target update from(%s)\n", (int)call->stmt_column - 1, "",
-                  expr);
-  char *rep = ompdp_sb_take(&b);
-  if (!rep) {
-    *why = OMPDP_RW_OOM;
-    return -1;
-  }
-  uint32_t line = call->stmt_end_line + 1;
-  int rc = ompdp_rw_add_edit(rw, call, line, 1, line, 1, "", rep, why);
-  free(rep);
-  return rc;
+/* The reason for a host use at line where no `target update` can go. */
+static void nowhere(ompdp_strbuf_t *why, const ompdp_region_info_t *call, uint32_t line,
+                    const char *variable) {
+  ompdp_sb_printf(why,
+                  "host code at %s:%" PRIu32 " uses `%s` where no `target update` can go "
+                  "(or may run more than once a call)",
+                  ompdp_rw_basename(call->file), line, variable);
 }
 
 /* The rewrite for kept buffer k, into rw (zeroed): 0, or -1 with the reason
@@ -983,10 +974,7 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
         stuck_line = stuck++ ? stuck_line : a->Line;
         continue;
       }
-      ompdp_sb_printf(why,
-                      "host code at %s:%" PRIu32 " uses `%s` where no `target update` can go "
-                      "(or may run more than once a call)",
-                      ompdp_rw_basename(call->file), a->Line, arg->variable);
+      nowhere(why, call, a->Line, arg->variable);
       goto out;
     }
     /* A use in a call's own statement (its arguments, or a statement
@@ -1039,10 +1027,7 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
     if (!k->dev_changes || writes || passed || k->row || k->nfns != 1 || !call->block ||
         !call->stmt_own_lines || !call->stmt_column || call->stmt_column > 512 ||
         !call->stmt_end_line) {
-      ompdp_sb_printf(why,
-                      "host code at %s:%" PRIu32 " uses `%s` where no `target update` can go "
-                      "(or may run more than once a call)",
-                      ompdp_rw_basename(call->file), stuck_line, arg->variable);
+      nowhere(why, call, stuck_line, arg->variable);
       goto out;
     }
     after_call = 1;
@@ -1083,7 +1068,8 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
        : wrap    ? ompdp_rw_keep_unstructured(rw, items, types, 1, NULL, &what)
                  : ompdp_rw_keep_resident(rw, items, types, 1, &what)) ||
       (uses && !after_call && ompdp_rw_host_updates(rw, &view, num_from != 0, &what)) ||
-      (after_call && update_after_call(rw, call, expr, &what)) ||
+      (after_call &&
+       ompdp_rw_update_line(rw, call, call->stmt_end_line + 1, call->stmt_column, 0, expr, &what)) ||
       ompdp_rw_normalize_edits(rw)) {
     ompdp_sb_puts(why, what ? what : "its edits overlap");
     goto out;

@@ -535,29 +535,31 @@ int ompdp_rw_host_updates(ompdp_rewrite_t *rw, const ompdp_region_info_t *it, in
       *why = "host code uses the item where no directive can go";
       return -1;
     }
-    char indent[513];
-    memset(indent, ' ', a->Column - 1);
-    indent[a->Column - 1] = '\0';
     /* Insertions at the start of a line: the compiler checked that the
      * statement has its lines to itself. */
     for (int to = 0; to < 2; ++to) {
       if (to ? !w : !with_from)
         continue;
-      ompdp_strbuf_t b = {0};
-      ompdp_sb_printf(&b, "%s#pragma omp target update %s(%s)\n", indent, to ? "to" : "from", expr);
-      char *rep = ompdp_sb_take(&b);
-      if (!rep) {
-        *why = OMPDP_RW_OOM;
-        return -1;
-      }
-      uint32_t line = to ? a->EndLine + 1 : a->Line;
-      int rc = ompdp_rw_add_edit(rw, it, line, 1, line, 1, "", rep, why);
-      free(rep);
-      if (rc)
+      if (ompdp_rw_update_line(rw, it, to ? a->EndLine + 1 : a->Line, a->Column, to, expr, why))
         return -1;
     }
   }
   return 0;
+}
+
+int ompdp_rw_update_line(ompdp_rewrite_t *rw, const ompdp_region_info_t *at, uint32_t line,
+                         uint32_t column, int to, const char *expr, const char **why) {
+  ompdp_strbuf_t b = {0};
+  ompdp_sb_printf(&b, "%*s#pragma omp target update %s(%s)\n", (int)column - 1, "",
+                  to ? "to" : "from", expr);
+  char *rep = ompdp_sb_take(&b);
+  if (!rep) {
+    *why = OMPDP_RW_OOM;
+    return -1;
+  }
+  int rc = ompdp_rw_add_edit(rw, at, line, 1, line, 1, "", rep, why);
+  free(rep);
+  return rc;
 }
 
 /* Position order of edits; equal positions keep their order. */
