@@ -180,7 +180,18 @@ def build_tool(cc, outdir, name):
     return so
 
 
-def bench_floor(rows, runs, ompdp, nulltool, floortool, work):
+def build_neighbour(cc, outdir):
+    """benchmarks/floortool/neighbour.c: memory-bound work for another core
+    (see bench_floor)."""
+    exe = os.path.join(outdir, "neighbour")
+    cmd = [cc, "-O2", os.path.join(HERE, "floortool", "neighbour.c"), "-o", exe]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        die(f"cannot build neighbour:\n{' '.join(cmd)}\n{r.stderr}")
+    return exe
+
+
+def bench_floor(rows, runs, ompdp, nulltool, floortool, neighbour, work):
     """Per event: the null tool, the floor tool, ompdp's runtime loaded
     alone (no driver) and `ompdp run`, alternated, on the event-bound
     programs (rows: (name, argv, cwd, mark)). Medians and per-round ranges
@@ -196,55 +207,58 @@ def bench_floor(rows, runs, ompdp, nulltool, floortool, work):
     for name, argv, cwd, mark in rows:
         report = os.path.join(work, f"floor-{name}.txt")
         err = os.path.join(work, f"floor-{name}.err")
+        # full: the runtime analysing at exit (no consumer thread beside
+        # the program); neighbour: the null tool with memory-bound work on
+        # the other core (benchmarks/floortool/neighbour.c).
         sides = [("null", argv, tool(nulltool)),
                  ("floor", argv, tool(floortool)),
                  ("runtime", argv, tool(rt, OMPDP_OPTIONS=f"output={report}")),
+                 ("full", argv,
+                  tool(rt, OMPDP_OPTIONS=f"mode=full journal_ms=0 "
+                                      f"output={report}")),
+                 ("neighbour", argv, tool(nulltool)),
                  ("run", [ompdp, "run", "-o", report, "--"] + argv, env)]
         wall = {k: [] for k, *_ in sides}
         cpu = {k: [] for k, *_ in sides}
+        main = {k: [] for k, *_ in sides}  # start to the end of main
         for _ in range(runs):
             for k, a, e in sides:
-                w, _, _, c = must(a, err, env=e, cwd=cwd, mark=mark)
+                hog = subprocess.Popen([neighbour]) if k == "neighbour" else None
+                try:
+                    w, _, after, c = must(a, err, env=e, cwd=cwd, mark=mark)
+                finally:
+                    if hog:
+                        hog.kill()
+                        hog.wait()
                 wall[k].append(w)
                 cpu[k].append(c)
+                if after is not None:
+                    main[k].append(w - after)
         r = {"name": name,
              "wall_s": {k: statistics.median(v) for k, v in wall.items()},
-             "cpu_s": {k: statistics.median(v) for k, v in cpu.items()}}
+             "cpu_s": {k: statistics.median(v) for k, v in cpu.items()},
+             "main_s": {k: statistics.median(v) for k, v in main.items() if v}}
         for k in ("floor", "runtime", "run"):
             r[f"{k}_over_null"] = spread(wall[k], wall["null"])
+        # Until the end of main, where the program's thread does its work:
+        # the callbacks alone (full), with the consumer beside them
+        # (runtime), and anybody's memory-bound work beside the null tool.
+        for k in ("runtime", "full", "neighbour"):
+            if main[k]:  # programs that print the end-of-main mark
+                r[f"{k}_main_over_null"] = spread(main[k], main["null"])
         out.append(r)
     return out
 
 
-def build_logbench(cc, outdir, build):
-    """benchmarks/logbench against this build's runtime core, with the
-    runtime's callback sources; None (and a note) if it cannot be built."""
-    rt = os.path.join(REPO, "rt")
-    lib = os.path.join(os.path.abspath(build), "lib")
-    exe = os.path.join(outdir, "logbench")
-    cmd = [cc, "-O2", "-DLOGBENCH_CALLBACKS", "-I", rt,
-           "-I", os.path.join(REPO, "analysis"),
-           "-I", os.path.join(REPO, "report"),
-           "-I", os.path.join(REPO, "include"),
-           os.path.join(HERE, "logbench", "logbench.c")] + \
-        [os.path.join(rt, f) for f in
-         ("callbacks.c", "regions.c", "hash.c", "hash_verify.c")]
-    if has_avx2():
-        obj = os.path.join(outdir, "hash_avx2.o")
-        r = subprocess.run([cc, "-O2", "-mavx2", "-c",
-                            os.path.join(rt, "hash_avx2.c"), "-o", obj],
-                           capture_output=True, text=True)
-        if r.returncode == 0:
-            cmd += ["-DOMPDP_HAVE_AVX2_HASH", obj]
-    cmd += [os.path.join(lib, "libompdp-rt-core.a"),
-            os.path.join(lib, "libompdp-analysis.a"),
-            os.path.join(lib, "libompdp-report.a"),
-            "-lpthread", "-lm", "-ldl", "-rdynamic", "-o", exe]
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        print(f"run.py: note: logbench not built, its rows are left out:\n"
-              f"{r.stderr[-1500:]}", file=sys.stderr)
-        return None
+def find_logbench(build):
+    """benchmarks/logbench as the build made it (target `logbench` in
+    rt/CMakeLists.txt, from the runtime's own callback sources and their
+    per-file settings, so it cannot fall behind them). Its rows are part of
+    the suite: a build without it is an error, never a table without them."""
+    exe = os.path.join(os.path.abspath(build), "benchmarks", "logbench")
+    if not os.access(exe, os.X_OK):
+        die(f"{exe} not found: build the `logbench` target "
+            f"(make -C {build} logbench)")
     return exe
 
 
@@ -934,6 +948,26 @@ def render(res):
               rr(f["run_over_null"]),
               f"{f['cpu_s']['null']:.3f} / {f['cpu_s']['floor']:.3f} / "
               f"{f['cpu_s']['runtime']:.3f}"] for f in fl]))
+        bm = [f for f in fl if "full_main_over_null" in f]
+        if bm:
+            lines.append("")
+            lines.append("where the runtime's per-event cost goes (time from "
+                         "the start to the end of main against the null "
+                         "tool's; the callbacks: the runtime analysing at exit "
+                         "(mode=full), nothing beside the program; with the "
+                         "consumer: the default, the analysis on a thread of "
+                         "its own beside it; any neighbour: the null tool "
+                         "while benchmarks/floortool/neighbour.c, random "
+                         "read-modify-writes of 1 MiB and no tool code, runs "
+                         "on the other core):")
+            lines.append("")
+            lines.append(fmt_table(
+                ["program", "the callbacks / null tool",
+                 "callbacks + consumer / null tool",
+                 "null tool + any neighbour / null tool"],
+                [[f["name"], rr(f["full_main_over_null"]),
+                  rr(f["runtime_main_over_null"]),
+                  rr(f["neighbour_main_over_null"])] for f in bm]))
     lines.append("")
     lines.append("goals (reported, not enforced):")
     for g in res["goals"]:
@@ -1179,7 +1213,7 @@ def main():
         built, hb = compile_all(a.cc, work, names + [c[0] for c in CHECK_RUNS] +
                                 (["small_events"] if "floor" in names else []))
         nulltool = build_tool(a.cc, work, "nulltool")
-        lb = build_logbench(a.cc, work, a.build) if not a.only else None
+        lb = find_logbench(a.build) if not a.only else None
         res = {"date": datetime.datetime.now().astimezone().isoformat(
                    timespec="seconds"),
                "machine": machine(), "quick": a.quick, "runs": runs,
@@ -1211,6 +1245,7 @@ def main():
             res["programs"].append(r)
         if not a.only or "floor" in a.only:
             floortool = build_tool(a.cc, work, "floortool")
+            neighbour = build_neighbour(a.cc, work)
             rows = [("small_events", [built["small_events.c"],
                                       str(FLOOR_EVENTS[1] if a.quick
                                           else FLOOR_EVENTS[0])], None, True)]
@@ -1226,7 +1261,7 @@ def main():
                         notes.append(f"floor: without {name}: {why}")
             print("running the per-event floor ...", file=sys.stderr, flush=True)
             res["floor"] = bench_floor(rows, runs, ompdp, nulltool, floortool,
-                                       work)
+                                       neighbour, work)
         if not a.only or "short" in a.only:
             print("running the short runs ...", file=sys.stderr, flush=True)
             res["short"] = bench_short(a.cc, ompdp, nulltool, work, a.quick)
