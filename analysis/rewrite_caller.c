@@ -928,7 +928,7 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
   }
   /* Calls of functions defined in other files, whose own tables say they
    * leave the data alone: no host use, and no update goes there. */
-  uint32_t passed = 0, left = 0;
+  uint32_t passed = 0, passed_elsewhere = 0, left = 0;
   if (view.num_host_accesses) {
     others = calloc(view.num_host_accesses, sizeof(*others));
     if (!others)
@@ -939,9 +939,13 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
     int e = elsewhere(c, k, call, arg, a, why);
     if (e < 0)
       goto out;
-    if (e)
+    if (e) {
       passed += !(a->Flags & OMPDP_HA_UNNAMED);
-    else
+      /* Not the kept call's own statement. */
+      passed_elsewhere += !(a->Flags & OMPDP_HA_UNNAMED) &&
+                          !(a->Offset <= call->directive_offset &&
+                            call->directive_offset - a->Offset < a->Length);
+    } else
       others[left++] = *a;
   }
   view.host_accesses = others;
@@ -952,6 +956,18 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
    * device's copy changed only in the call, one update right after the
    * call's statement serves them, and every read after it. */
   uint32_t stuck = 0, stuck_line = 0;
+  /* Data the device only produces: every construct maps it `from` and none
+   * sends the host's bytes, so today each call's copy back gives the host
+   * the device's whole section and nothing the host does reaches the
+   * device. One update right after the call's statement gives the host the
+   * same bytes at the same point; what host code of the loop does with
+   * them after it, reads or writes, by name or through another pointer
+   * (an opaque call), sees and changes what it saw and changed before, and
+   * nothing needs to go back. */
+  int produced = k->from && k->dev_changes && !k->to && !k->to_written && !k->host_changed &&
+                 !passed_elsewhere && !k->row && k->nfns == 1 && k->nseen == 1 && call->block &&
+                 call->stmt_own_lines && call->stmt_column && call->stmt_column <= 512 &&
+                 call->stmt_end_line;
   for (uint32_t h = 0; h < view.num_host_accesses; ++h) {
     const ompdp_host_access_t *a = &view.host_accesses[h];
     /* The statement of a call of a function defined in another file, which
@@ -967,6 +983,10 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
                       ompdp_rw_basename(call->file), a->Line, arg->variable, ci.callee,
                       ompdp_rw_basename(call->file));
       goto out;
+    }
+    if (produced && !call_at(c, k, a, 0, &ci)) {
+      stuck_line = stuck++ ? stuck_line : a->Line;
+      continue;
     }
     if (!(a->Flags & OMPDP_HA_STATEMENT) ||
         !(a->Flags & (OMPDP_HA_EVERY_TIME | OMPDP_HA_AT_MOST_ONCE))) {
@@ -1024,10 +1044,21 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
    * update to would have to come between). */
   int after_call = 0;
   if (stuck) {
-    if (!k->dev_changes || writes || passed || k->row || k->nfns != 1 || !call->block ||
+    /* One call site changes the device's copy: an update after another
+     * call's statement would come before that call's change. */
+    if (!k->dev_changes || writes || (produced ? passed_elsewhere : passed) || k->row ||
+        k->nfns != 1 || k->nseen != 1 || !call->block ||
         !call->stmt_own_lines || !call->stmt_column || call->stmt_column > 512 ||
         !call->stmt_end_line) {
-      nowhere(why, call, stuck_line, arg->variable);
+      if (k->nseen > 1 && k->first.line != k->last.line)
+        ompdp_sb_printf(why,
+                        "host code at %s:%" PRIu32 " uses `%s` where no `target update` can "
+                        "go, and the calls at lines %" PRIu32 " and %" PRIu32 " both change the "
+                        "device's copy (an update after one call would miss the other's change)",
+                        ompdp_rw_basename(call->file), stuck_line, arg->variable,
+                        k->first.line, k->last.line);
+      else
+        nowhere(why, call, stuck_line, arg->variable);
       goto out;
     }
     after_call = 1;
@@ -1038,8 +1069,25 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
   int up_in = k->to || num_from;
   ompdp_map_type_t outer = up_in ? (k->dev_changes ? OMPDP_MT_TOFROM : OMPDP_MT_TO)
                                  : (k->dev_changes ? OMPDP_MT_FROM : OMPDP_MT_ALLOC);
+  /* Produced data served after each call: the host's bytes are never
+   * needed on the device, and the last update brings the last result. */
+  int last_back = k->dev_changes; /* the copy back at the end of the kept data */
+  if (produced && after_call)
+    outer = OMPDP_MT_ALLOC, up_in = 0, last_back = 0;
   uint64_t moved = k->calls * (uint64_t)(num_from + num_to);
-  uint64_t after = (uint64_t)up_in + (uint64_t)k->dev_changes + moved;
+  uint64_t after = (uint64_t)up_in + (uint64_t)last_back + moved;
+  /* The kept section's base pointer stored in memory (`y[1]` of
+   * `y[1][0:n]`): the map around the loop attaches it (one copy in) and
+   * each update copies it back with the section. */
+  uint64_t attached = produced && after_call && ompdp_rw_attached_base(expr) ? 1 + moved : 0;
+  if (after <= k->before && after + attached > k->before) {
+    ompdp_sb_printf(why,
+                    "`%s` is a section of a pointer held in memory, which a map attaches and "
+                    "every `target update` copies with it: keeping it on the device would take "
+                    "%" PRIu64 " transfers where the calls take %" PRIu64 " now",
+                    expr, after + attached, k->before);
+    goto out;
+  }
   if (after > k->before) {
     /* Only statements that never name it: opaque calls that might reach
      * it through another pointer, which the device copies back. */
@@ -1085,18 +1133,25 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
   if (!avg[OMPDP_OC_H2D])
     avg[OMPDP_OC_H2D] = avg[OMPDP_OC_D2H];
   uint64_t in = (uint64_t)up_in + k->calls * num_to;
-  uint64_t back = (uint64_t)k->dev_changes + k->calls * num_from;
+  uint64_t back = (uint64_t)last_back + k->calls * num_from;
   ompdp_oc_t add = {{0}};
   ompdp_oc_add(add, OMPDP_OC_H2D, in, in * k->size, in * avg[OMPDP_OC_H2D]);
   ompdp_oc_add(add, OMPDP_OC_D2H, back, back * k->size, back * avg[OMPDP_OC_D2H]);
   ompdp_oc_add(add, OMPDP_OC_ALLOC, 1, k->size, avg[OMPDP_OC_ALLOC]);
   ompdp_oc_add(add, OMPDP_OC_DELETE, 1, k->size, avg[OMPDP_OC_DELETE]);
+  if (attached) { /* the pointer: attached once, copied back with each update */
+    ompdp_oc_add(add, OMPDP_OC_H2D, 1, sizeof(void *), avg[OMPDP_OC_H2D]);
+    ompdp_oc_add(add, OMPDP_OC_D2H, attached - 1, (attached - 1) * sizeof(void *),
+                 (attached - 1) * avg[OMPDP_OC_D2H]);
+    ompdp_oc_add(add, OMPDP_OC_ALLOC, 1, sizeof(void *), avg[OMPDP_OC_ALLOC]);
+    ompdp_oc_add(add, OMPDP_OC_DELETE, 1, sizeof(void *), avg[OMPDP_OC_DELETE]);
+  }
   uint64_t dur_after = 0;
   for (int cls = 0; cls < OMPDP_OC_COUNT; ++cls)
     dur_after += add[cls][2];
-  uint64_t bytes_after = after * k->size;
-  rw->transfers_removed = k->before - after;
-  rw->allocs_removed = k->allocs - 1;
+  uint64_t bytes_after = after * k->size + attached * sizeof(void *);
+  rw->transfers_removed = k->before - after - attached;
+  rw->allocs_removed = k->allocs - 1 - (attached != 0);
   rw->bytes_removed = k->bytes_before > bytes_after ? k->bytes_before - bytes_after : 0;
   rw->time_saved_ns = ompdp_rw_to_ns(c, k->dur_before > dur_after ? k->dur_before - dur_after : 0);
   rw->lower_bound = bound && moved;
@@ -1132,7 +1187,18 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
   put_functions(&d, k, " and ");
   ompdp_sb_puts(&d, " then find it present");
   int any = 0;
-  if (after_call)
+  if (after_call && produced) {
+    ompdp_sb_printf(&d,
+                    "; `target update from(%s)` after line %" PRIu32 ", the call's, which "
+                    "brings the host the call's result where the copy back at the end of ",
+                    expr, call->stmt_end_line);
+    put_functions(&d, k, " and ");
+    ompdp_sb_printf(&d,
+                    " brought it: the device only produces `%s` (no construct sends the host's "
+                    "bytes), so the host code of the loop (the first at line %" PRIu32 ") needs "
+                    "nothing more",
+                    arg->variable, stuck_line);
+  } else if (after_call)
     ompdp_sb_printf(&d,
                     "; `target update from(%s)` after line %" PRIu32 ", the call's, so that "
                     "the host's reads in the loop (line %" PRIu32 " where no directive can go "
@@ -1152,8 +1218,11 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
     ompdp_sb_printf(&d, "; no host code %s uses `%s`, so it comes back once, after %s",
                     k->row ? "between them" : "in the loop", arg->variable,
                     k->row ? "the last" : "it");
-  ompdp_sb_printf(&a, "no host code %s%s", k->row ? "between the calls" : "in the loop",
-                  k->nfns > 1 ? ", in " : " or in ");
+  if (after_call && produced) /* the loop's host code sees the host's copy, updated */
+    ompdp_sb_puts(&a, "no host code in ");
+  else
+    ompdp_sb_printf(&a, "no host code %s%s", k->row ? "between the calls" : "in the loop",
+                    k->nfns > 1 ? ", in " : " or in ");
   put_functions(&a, k, " or in ");
   ompdp_sb_printf(&a, " reaches `%s` through another pointer (the compiler follows `%s` itself)",
                   arg->variable, arg->variable);
@@ -1195,6 +1264,10 @@ typedef struct planned {
   ompdp_rewrite_t rw;
   ompdp_strbuf_t why;
   int group; /* the planned entry whose rewrite it joined (its own index: none) */
+  /* Its own rewrite removes no transfer of the buffer (data the device only
+   * produces, brought back after each call as before): it fixes the
+   * buffer's allocation findings, not its transfer findings. */
+  int allocs_only;
   char *loop; /* file, function and loop position of the caller's loop; NULL for a row */
 } planned_t;
 
@@ -1228,6 +1301,7 @@ int ompdp_rw_keep_at_caller_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, con
     e->group = (int)np;
     kept_t k;
     e->ok = check_buffer(c, bi, removed, &k, &e->why) == 0 && build(c, &k, &e->rw, &e->why) == 0;
+    e->allocs_only = e->ok && !e->rw.transfers_removed;
     if (e->ok && !k.row) {
       const ompdp_region_info_t *call = &k.call_ri.items[0];
       ompdp_strbuf_t key = {0};
@@ -1267,6 +1341,8 @@ int ompdp_rw_keep_at_caller_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, con
       uint32_t sj = finding_site(c, f);
       if (!sj || p->sites[sj - 1].buf != e->buf)
         continue;
+      if (e->ok && e->allocs_only && ompdp_finding_kind_op_class(f->kind) != OMPDP_OC_ALLOC)
+        continue; /* its copies stay: the other rules' verdict */
       if (e->ok) {
         ompdp_rewrite_t *dst = ompdp_finding_add_rewrite(f, OMPDP_RK_KEEP_RESIDENT);
         if (!dst || ompdp_rewrite_copy(dst, rw))

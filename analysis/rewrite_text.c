@@ -21,6 +21,29 @@ const char *ompdp_rw_basename(const char *path) {
   return s ? s + 1 : path;
 }
 
+int ompdp_rw_attached_base(const char *expr) {
+  /* The first bracket at depth 0 whose contents hold a ':' at their own
+   * depth (not '::') opens the section; the base is the text before it. */
+  int depth = 0;
+  const char *open = NULL;
+  for (const char *q = expr; *q; ++q) {
+    if (*q == '[' || *q == '(') {
+      if (*q == '[' && !depth)
+        open = q;
+      ++depth;
+    } else if ((*q == ']' || *q == ')') && depth) {
+      if (!--depth)
+        open = NULL;
+    } else if (*q == ':' && depth == 1 && open && q[1] != ':' && q[-1] != ':') {
+      for (const char *b = expr; b < open; ++b)
+        if (*b == '[' || *b == '.' || (*b == '-' && b[1] == '>'))
+          return 1;
+      return 0;
+    }
+  }
+  return 0;
+}
+
 /*===- edits ---------------------------------------------------------------===*/
 
 /* Appends the edit [line:col, end_line:end_col) -> replacement of the file

@@ -292,6 +292,17 @@ static void markBaseStores(Region &R, const std::vector<StoragePath> &Storage,
   }
 }
 
+/// Whether expression S evaluates each of its operands exactly once when
+/// it is evaluated: the casts, parentheses and full-expression wrappers
+/// around a value, and an assignment (plain or compound).
+static bool evaluatesOnce(const Stmt *S) {
+  if (isa<ImplicitCastExpr, ParenExpr, ExplicitCastExpr, FullExpr, MaterializeTemporaryExpr,
+          CXXBindTemporaryExpr>(S))
+    return true;
+  auto *B = dyn_cast<BinaryOperator>(S);
+  return B && B->isAssignmentOp();
+}
+
 void RegionCollector::Impl::fillHostAccesses(Pending &P, const Stmt *D,
                                              bool MotionIsUse) {
   Region &R = P.R;
@@ -336,8 +347,15 @@ void RegionCollector::Impl::fillHostAccesses(Pending &P, const Stmt *D,
     return;
   markBaseStores(R, P.Storage, D, Scope, Header, Which, !Loops.empty(), SM);
   auto *Body = dyn_cast<CompoundStmt>(Scope);
-  bool DirectlyIn = Body && Parents.size() >= 2 &&
-                    Parents[Parents.size() - 2] == Body;
+  // A call's region: the call may stand in an expression statement that
+  // evaluates it exactly once each time it runs (`t = f(...);`, a cast of
+  // its value), which then stands for it in the body. Not through `?:`,
+  // `&&` or `||`, which may skip it.
+  size_t Up = Parents.size() >= 2 ? Parents.size() - 2 : 0;
+  if (R.Kind == CK_CALL)
+    while (Up > 0 && evaluatesOnce(Parents[Up]))
+      --Up;
+  bool DirectlyIn = Body && Parents.size() >= 2 && Parents[Up] == Body;
   bool EveryTime = !Loops.empty() && DirectlyIn && !leavesIteration(Body);
   // The construct runs in every iteration that starts (nothing before it
   // leaves the iteration): a statement of the body runs at most once for

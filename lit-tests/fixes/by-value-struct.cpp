@@ -7,8 +7,10 @@
 // `prm`, repeated at each call of `step` from main's loop, were then
 // "necessary: a kernel writes it"). Now it is passed as `firstprivate(prm)`:
 // applied, rebuilt, rerun, the same output, the transfers down as
-// predicted. Negative: `q`, which the device writes through a reference,
-// stays read-write and its re-sends stay necessary.
+// predicted (with `out`, which step() only produces, kept for main's loop
+// and brought back after each call: keep-at-caller-produced.test).
+// Negative: `q`, which the device writes through a reference, stays
+// read-write and its re-sends stay necessary.
 //
 // REQUIRES: plugin
 // RUN: rm -rf %t && mkdir -p %t && cp %s %t/prog.cpp
@@ -82,7 +84,7 @@ int main() {
 // REPORT: round_trip {{.*}}prog.cpp:[[#STEP]]:1 in step count=4
 // REPORT: verdict: fix
 
-// APPLY: prog.cpp: 1 edit(s) applied
+// APPLY: prog.cpp: 3 edit(s) applied
 
 // FIXED: #pragma omp target teams distribute parallel for map(from: out[0:N]) firstprivate(prm)
 // FIXED: #pragma omp target map(tofrom: q)
@@ -90,4 +92,5 @@ int main() {
 // PROOF: transfers: 20 -> 16 (removed 4, predicted at least 4)
 // PROOF: gone: duplicate_transfer of prm: yes
 // PROOF: gone: round_trip of prm: yes
+// PROOF: gone: repeated_alloc of out: yes
 // PROOF: OK

@@ -22,7 +22,12 @@
 // there: one rewrite keeps `a` around the loop. `b`, which axpy copies
 // back, is not kept: scale(), not passed it, might reach it through
 // another pointer, and updates around that call would move more than the
-// calls do (the finding says so). Negative, each with axpy
+// calls do (the finding says so). `z`, which scale() only produces (map
+// from), is kept in the same rewrite, allocated for the loop, with one
+// `target update from` right after scale()'s call: nothing of the host's
+// goes to the device, so axpy()'s call after it, which might reach `z`
+// through another pointer, sees what it saw before
+// (keep-at-caller-produced.test). Negative, each with axpy
 // and another function defined in the callee's file: SUMS passes `a` to
 // total(), whose host code sums its `x`; RELAY to relay(), which passes it
 // on to a function of another file (it escapes); BUMP to bump(), whose
@@ -209,9 +214,13 @@ int main(void) {
 // ARGS: host 1 'a' read-write at [[#]]:5-[[#]]:{{[0-9]+}} bytes {{[0-9+]+}} statement every-time after at-most-once extern-args 1
 // ARGS: host 2 'b' read-write at [[#]]:5-[[#]]:{{[0-9]+}} bytes {{[0-9+]+}} statement every-time after at-most-once unnamed
 // TWOCALLS-DAG: No rewrite: the loop at prog.c:[[#]] calls functions defined in other files that are not passed `b` but might reach it through another pointer, and the `target update`s that would give them the device's copy would move more than the calls do now.
-// TWOCALLS-DAG: rewrite (keep_resident): keep `a[0:N]` on device 0 for the whole for loop at prog.c:[[#]] that calls scale() and axpy(), where it is `x[0:n]`: `#pragma omp target data map(to: a[0:N])` before it; the maps in scale() and axpy() then find it present
+// TWOCALLS-DAG: keep `z[0:N]` on device 0 for the whole for loop at prog.c:[[#]] that calls scale(), where it is `z[0:n]`: `#pragma omp target data map(alloc: z[0:N])` before it; the maps in scale() then find it present; `target update from(z[0:N])` after line [[#]], the call's
+// TWOCALLS-DAG: keep `a[0:N]` on device 0 for the whole for loop at prog.c:[[#]] that calls scale() and axpy(), where it is `x[0:n]`: `#pragma omp target data map(to: a[0:N])` before it; the maps in scale() and axpy() then find it present
 // FIXED-TWO: {{^}}  #pragma omp target data map(to: a[0:N]){{$}}
+// FIXED-TWO-NEXT: {{^}}  #pragma omp target data map(alloc: z[0:N]){{$}}
 // FIXED-TWO-NEXT: {{^}}  for (int r = 0; r < 6; ++r) {{{$}}
+// FIXED-TWO: {{^}}    scale(N, a, z);{{$}}
+// FIXED-TWO-NEXT: {{^}}    #pragma omp target update from(z[0:N]){{$}}
 // PROOF-TWO: transfers: {{[0-9]+}} -> {{[0-9]+}} (removed {{[1-9][0-9]*}}, predicted {{[1-9][0-9]*}})
 // PROOF-TWO: OK
 // SUMS: No rewrite: the call at prog.c:[[#]] passes `a` to total(), whose host code uses its parameter `x` (or the compiler cannot tell that it does not), and would not see the data kept on the device.

@@ -18,10 +18,11 @@
 // (mapped `always`, so that no firstprivate rewrite takes the finding).
 // TIMING, a benchmark's timing loop calling a function whose construct gets
 // the same input and gives back the same output each repetition, which the
-// loop reads: the copy back is a repeated computation (a `target update
-// from` before each read would move as much, so b is not kept at the
-// caller); the input is kept on the device around the caller's loop (a
-// fix).
+// loop reads: the copy back is a repeated computation (each call's result
+// still comes back, by a `target update from` right after the call, so
+// keeping b at the caller removes none of these copies); the input is kept
+// on the device around the caller's loop, and b, which the device only
+// produces, is allocated once for it (its repeated allocations: a fix).
 // FIX, the same timing loop with the construct in it: the planner keeps both
 // arrays resident, and every finding there is a fix.
 // RESIDENT, matern's timing loop: the data stays in a `target data`, a
@@ -161,9 +162,9 @@
 // TIMING: time of findings that are no saving {{.*}}, not counted above
 // TIMING-DAG: verdict: repeated_computation (not counted as a saving)
 // TIMING-DAG: suggestion: a repeated computation: the construct got the same inputs and gave back the same b every time; a timing loop, or real recomputation the programmer may remove
-// TIMING-DAG: rewrite (keep_resident): keep `a[0:N]` on device 0 for the whole for loop at verdicts.c:[[#]] that calls kernel()
-// TIMING-SUM: advice 1
-// TIMING-SUM-NEXT: fix 2
+// TIMING-DAG: keep `a[0:N]` on device 0 for the whole for loop at verdicts.c:[[#]] that calls kernel()
+// TIMING-DAG: keep `b[0:N]` on device 0 for the whole for loop at verdicts.c:[[#]] that calls kernel(), where it is `b[0:N]`: `#pragma omp target data map(alloc: b[0:N])` before it; the maps in kernel() then find it present; `target update from(b[0:N])` after line [[#]]
+// TIMING-SUM: fix 3
 // TIMING-SUM-NEXT: repeated_computation 1
 // TIMING-SUM-NEXT: ok
 // A SARIF result that is no saving is a note.
