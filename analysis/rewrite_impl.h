@@ -67,8 +67,9 @@ const char *ompdp_rw_basename(const char *path);
  * (`y[1][0:n]`, `s.p[0:n]`, `s->p[0:n]`), not a variable: a map of it
  * also maps that pointer (OpenMP's attached pointer), one allocation and
  * one copy in more, and every `target update` of it copies the pointer
- * too. 0 for a variable's section and for text with no section. */
-int ompdp_rw_attached_base(const char *expr);
+ * too. The length of the base's text (`y[1]`), or 0 for a variable's
+ * section and for text with no section. */
+size_t ompdp_rw_attached_base(const char *expr);
 /* What removing the directive of `it` (when rw removes it) assumes about
  * the clauses no item records, appended to a. */
 void ompdp_rw_removal_assumption(const ompdp_rewrite_t *rw, const ompdp_region_info_t *it,

@@ -21,7 +21,7 @@ const char *ompdp_rw_basename(const char *path) {
   return s ? s + 1 : path;
 }
 
-int ompdp_rw_attached_base(const char *expr) {
+size_t ompdp_rw_attached_base(const char *expr) {
   /* The first bracket at depth 0 whose contents hold a ':' at their own
    * depth (not '::') opens the section; the base is the text before it. */
   int depth = 0;
@@ -37,7 +37,7 @@ int ompdp_rw_attached_base(const char *expr) {
     } else if (*q == ':' && depth == 1 && open && q[1] != ':' && q[-1] != ':') {
       for (const char *b = expr; b < open; ++b)
         if (*b == '[' || *b == '.' || (*b == '-' && b[1] == '>'))
-          return 1;
+          return (size_t)(open - expr);
       return 0;
     }
   }

@@ -200,6 +200,9 @@ static void gather(const ompdp_plan_t *p, const uint32_t *order, const ompdp_fin
   if (ompdp_plan_describe(p, f->rt_region, f->item, &it))
     return;
   v->no_loop = it.loop_kind == OMPDP_LK_NONE;
+  size_t base = it.expr ? ompdp_rw_attached_base(it.expr) : 0;
+  if (base && base < sizeof(v->attached))
+    memcpy(v->attached, it.expr, base), v->attached[base] = 0;
   v->multi_buf = s->multi_buf != 0;
   v->interleaved = s->interleaved != 0;
   v->sizes_differ = s->sizes_differ != 0;
@@ -538,6 +541,19 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
     /* A routine call's words already say which calls to move. */
     if (f->call)
       return NULL;
+    if (f->kind == OMPDP_FK_UNUSED_TRANSFER && in->attached[0] &&
+        f->bytes == f->count * (uint64_t)sizeof(void *)) {
+      /* The unread bytes are the pointer the map attaches, not the data. */
+      snprintf(buf, sizeof(buf),
+               "the unread copies in are of the pointer `%s` itself (%zu bytes each), which "
+               "the map of its section attaches (OpenMP's pointer attachment: the device's "
+               "copy of the pointer, set to the section's device address), and no kernel "
+               "read it; the section's own copy is another transfer; only mapping the "
+               "section through a pointer variable of its own avoids this one, a change of "
+               "the host code that ompdp does not make",
+               in->attached, sizeof(void *));
+      break;
+    }
     if (f->kind == OMPDP_FK_UNUSED_TRANSFER && in->site_h2d > f->count) {
       /* Some copies at this site were read: "remove the transfer" would
        * break the executions that need it (a loop whose first pass reads

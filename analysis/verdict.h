@@ -72,6 +72,9 @@ typedef struct ompdp_verdict_facts {
                         least as many as the finding counts (d2h_recomputed) */
   int back_idle;     /* ... with neither a kernel nor such a transfer since (d2h_idle) */
   uint64_t site_h2d; /* the copies in at the finding's site, used or not */
+  /* The item's section has a base pointer held in memory, which its map
+   * attaches (ompdp_rw_attached_base): that pointer's text, else "". */
+  char attached[64];
   int local_reduction; /* the item is its kernel's reduction variable and an automatic
                           variable of a function with no loop around the construct */
   int host_values;   /* host code stores values the compiler cannot evaluate into the

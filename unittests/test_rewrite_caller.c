@@ -585,9 +585,9 @@ static void test_kernel_uses(void) {
 /* The section's base pointer held in memory: a map attaches it and every
  * update copies it with the section (rewrite_caller.c counts those). */
 static void test_attached_base(void) {
-  CHECK(ompdp_rw_attached_base("y[1][0:num_rows]"));
+  CHECK(ompdp_rw_attached_base("y[1][0:num_rows]") == 4); /* `y[1]` */
   CHECK(ompdp_rw_attached_base("s.p[0:n]"));
-  CHECK(ompdp_rw_attached_base("s->p[lo:len]"));
+  CHECK(ompdp_rw_attached_base("s->p[lo:len]") == 4);
   CHECK(ompdp_rw_attached_base("p[i][0:n]"));
   CHECK(!ompdp_rw_attached_base("y[0:N]"));
   CHECK(!ompdp_rw_attached_base("x[a[1]:n]")); /* an index, not a base */
