@@ -287,6 +287,7 @@ typedef struct kept {
   uint32_t fn_lines[MAX_SITES];
   size_t nfns;
   int to, from, dev_changes, host_changed, to_written;
+  int to_read; /* a construct sends it and the device may read what it sends (not WRITES_FIRST) */
   uint64_t before, bytes_before, allocs, dur_before;
   ompdp_oc_t rm;
   /* Calls in a row, in no loop: the first and the last call (handles) of
@@ -475,6 +476,7 @@ static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *rem
     if (update)
       continue; /* an update moves what it moves, kept or not */
     k->to |= ompdp_rw_has_to(it.map_type);
+    k->to_read |= ompdp_rw_has_to(it.map_type) && !(it.access_flags & OMPDP_IA_WRITES_FIRST);
     k->from |= ompdp_rw_has_from(it.map_type);
     if (ompdp_rw_has_from(it.map_type) && (s->dev_changed || !ompdp_rw_has_to(it.map_type)))
       k->dev_changes = 1;
@@ -956,15 +958,16 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
    * device's copy changed only in the call, one update right after the
    * call's statement serves them, and every read after it. */
   uint32_t stuck = 0, stuck_line = 0;
-  /* Data the device only produces: every construct maps it `from` and none
-   * sends the host's bytes, so today each call's copy back gives the host
+  /* Data the device only produces: every construct maps it `from`, or
+   * `tofrom` with a copy in that nothing reads (the compiler's
+   * WRITES_FIRST), so today each call's copy back gives the host
    * the device's whole section and nothing the host does reaches the
    * device. One update right after the call's statement gives the host the
    * same bytes at the same point; what host code of the loop does with
    * them after it, reads or writes, by name or through another pointer
    * (an opaque call), sees and changes what it saw and changed before, and
    * nothing needs to go back. */
-  int produced = k->from && k->dev_changes && !k->to && !k->to_written && !k->host_changed &&
+  int produced = k->from && k->dev_changes && !k->to_read &&
                  !passed_elsewhere && !k->row && k->nfns == 1 && k->nseen == 1 && call->block &&
                  call->stmt_own_lines && call->stmt_column && call->stmt_column <= 512 &&
                  call->stmt_end_line;
@@ -1023,7 +1026,8 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
                     ompdp_rw_basename(call->file), call->loop_line, arg->variable);
     goto out;
   }
-  if (k->host_changed && !writes) {
+  /* (Produced data: what the host sends, if anything, nothing reads.) */
+  if (k->host_changed && !writes && !produced) {
     if (k->row)
       ompdp_sb_printf(why,
                       "the host changed `%s` between calls where the compiler sees no host "
@@ -1240,11 +1244,20 @@ out:
   return rc;
 }
 
+static uint32_t any_site(const ompdp_rw_plan_t *c, const ompdp_finding_t *f);
+
 /* The site index + 1 of a finding this rule may fix, or 0: one of a map
  * (a `target update` copies whether the data is kept or not). */
 static uint32_t finding_site(const ompdp_rw_plan_t *c, const ompdp_finding_t *f) {
   if (ompdp_rw_rule(f) != OMPDP_RR_KEEP_RESIDENT || !f->rt_region || f->item < 0 ||
       f->num_rewrites)
+    return 0;
+  return any_site(c, f);
+}
+
+/* The same, whatever rewrites f has. */
+static uint32_t any_site(const ompdp_rw_plan_t *c, const ompdp_finding_t *f) {
+  if (!f->rt_region || f->item < 0)
     return 0;
   uint32_t si = ompdp_rw_site_find(c, f->rt_region, f->item);
   if (!si || !c->facts->sites[si - 1].buf || !c->facts->sites[si - 1].call)
@@ -1338,7 +1351,16 @@ int ompdp_rw_keep_at_caller_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, con
     const ompdp_rewrite_t *rw = &pl[e->group].rw;
     for (size_t j = 0; j < r->num_findings && !rc; ++j) {
       ompdp_finding_t *f = &r->findings[j];
-      uint32_t sj = finding_site(c, f);
+      /* A finding of the buffer whose map type change (a `tofrom` whose
+       * copy in nothing reads, to `from`) the kept data replaces: the
+       * calls then find it present, and their copies in go too. */
+      uint32_t sa = e->ok && f->num_rewrites ? any_site(c, f) : 0;
+      int replaced = sa && !e->allocs_only && p->sites[sa - 1].buf == e->buf && !removed[sa - 1] &&
+                     f->rewrites[0].kind == OMPDP_RK_CHANGE_MAP_TYPE;
+      if (replaced)
+        while (f->num_rewrites)
+          ompdp_rewrite_free(&f->rewrites[--f->num_rewrites]);
+      uint32_t sj = replaced ? sa : finding_site(c, f);
       if (!sj || p->sites[sj - 1].buf != e->buf)
         continue;
       if (e->ok && e->allocs_only && ompdp_finding_kind_op_class(f->kind) != OMPDP_OC_ALLOC)

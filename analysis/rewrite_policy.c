@@ -1277,6 +1277,28 @@ static uint32_t site_index(const ompdp_rw_plan_t *c, const ompdp_finding_t *f) {
   return si && c->facts->sites[si - 1].buf ? si : 0;
 }
 
+/* Whether site si is claimed only by map type changes of a `tofrom` item
+ * whose copy in nothing reads (WRITES_FIRST: the change makes it `from`),
+ * which keeping it at the caller may replace. */
+static int only_type_change(const ompdp_rw_plan_t *c, const ompdp_report_t *r, uint32_t si) {
+  const ompdp_rw_site_t *s = &c->facts->sites[si - 1];
+  ompdp_region_info_t it;
+  if (s->item < 0 || ompdp_plan_describe(c->facts, s->region, s->item, &it) ||
+      it.map_type != OMPDP_MT_TOFROM || !(it.access_flags & OMPDP_IA_WRITES_FIRST))
+    return 0;
+  int any = 0;
+  for (size_t i = 0; i < r->num_findings; ++i) {
+    const ompdp_finding_t *f = &r->findings[i];
+    if (!f->num_rewrites || site_index(c, f) != si)
+      continue;
+    for (size_t q = 0; q < f->num_rewrites; ++q)
+      if (f->rewrites[q].kind != OMPDP_RK_CHANGE_MAP_TYPE)
+        return 0;
+    any = 1;
+  }
+  return any;
+}
+
 /*===- templates --------------------------------------------------------===*/
 
 /* The same rewrite: its kind and its edits (ompdp_rewrite_same_edits). */
@@ -1803,8 +1825,23 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
   }
   if (!rc)
     rc = ompdp_rw_hoist_allocs(&c, r);
+  /* A `tofrom` item whose copy in nothing reads (WRITES_FIRST), which only
+   * its map type's change claims, may still be kept at the caller: that
+   * rewrite removes the copies in too, and its allocations, and replaces
+   * the change (one `ompdp fix` instead of the change and then the keep). */
+  size_t *at_caller = removal;
+  if (!rc) {
+    at_caller = malloc((facts->num_sites ? facts->num_sites : 1) * sizeof(*at_caller));
+    if (!at_caller)
+      rc = -1;
+    else
+      for (uint32_t si = 1; si <= facts->num_sites; ++si)
+        at_caller[si - 1] = removal[si - 1] && !only_type_change(&c, r, si) ? removal[si - 1] : 0;
+  }
   if (!rc)
-    rc = ompdp_rw_keep_at_caller_all(&c, r, removal);
+    rc = ompdp_rw_keep_at_caller_all(&c, r, at_caller);
+  if (at_caller != removal)
+    free(at_caller);
   if (!rc)
     rc = ompdp_rw_keep_resident_all(&c, r, removal, 0);
   if (!rc)
