@@ -958,6 +958,13 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
    * device's copy changed only in the call, one update right after the
    * call's statement serves them, and every read after it. */
   uint32_t stuck = 0, stuck_line = 0;
+  /* Where one update right after the call's statement can go, and serve
+   * the loop: one call site of one function changes the device's copy (an
+   * update after one call would come before another's change), and the
+   * call's statement stands in a block with its lines to itself. */
+  int after_placeable = !k->row && k->nfns == 1 && k->nseen == 1 && call->block &&
+                        call->stmt_own_lines && call->stmt_column &&
+                        call->stmt_column <= 512 && call->stmt_end_line;
   /* Data the device only produces: every construct maps it `from`, or
    * `tofrom` with a copy in that nothing reads (the compiler's
    * WRITES_FIRST), so today each call's copy back gives the host
@@ -967,10 +974,8 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
    * them after it, reads or writes, by name or through another pointer
    * (an opaque call), sees and changes what it saw and changed before, and
    * nothing needs to go back. */
-  int produced = k->from && k->dev_changes && !k->to_read &&
-                 !passed_elsewhere && !k->row && k->nfns == 1 && k->nseen == 1 && call->block &&
-                 call->stmt_own_lines && call->stmt_column && call->stmt_column <= 512 &&
-                 call->stmt_end_line;
+  int produced = k->from && k->dev_changes && !k->to_read && !passed_elsewhere &&
+                 after_placeable;
   for (uint32_t h = 0; h < view.num_host_accesses; ++h) {
     const ompdp_host_access_t *a = &view.host_accesses[h];
     /* The statement of a call of a function defined in another file, which
@@ -1048,12 +1053,8 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
    * update to would have to come between). */
   int after_call = 0;
   if (stuck) {
-    /* One call site changes the device's copy: an update after another
-     * call's statement would come before that call's change. */
-    if (!k->dev_changes || writes || (produced ? passed_elsewhere : passed) || k->row ||
-        k->nfns != 1 || k->nseen != 1 || !call->block ||
-        !call->stmt_own_lines || !call->stmt_column || call->stmt_column > 512 ||
-        !call->stmt_end_line) {
+    /* (Produced data: the only call passed it is the kept call itself.) */
+    if (!k->dev_changes || writes || (passed && !produced) || !after_placeable) {
       if (k->nseen > 1 && k->first.line != k->last.line)
         ompdp_sb_printf(why,
                         "host code at %s:%" PRIu32 " uses `%s` where no `target update` can "
