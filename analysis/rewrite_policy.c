@@ -1277,26 +1277,33 @@ static uint32_t site_index(const ompdp_rw_plan_t *c, const ompdp_finding_t *f) {
   return si && c->facts->sites[si - 1].buf ? si : 0;
 }
 
-/* Whether site si is claimed only by map type changes of a `tofrom` item
- * whose copy in nothing reads (WRITES_FIRST: the change makes it `from`),
- * which keeping it at the caller may replace. */
-static int only_type_change(const ompdp_rw_plan_t *c, const ompdp_report_t *r, uint32_t si) {
-  const ompdp_rw_site_t *s = &c->facts->sites[si - 1];
-  ompdp_region_info_t it;
-  if (s->item < 0 || ompdp_plan_describe(c->facts, s->region, s->item, &it) ||
-      it.map_type != OMPDP_MT_TOFROM || !(it.access_flags & OMPDP_IA_WRITES_FIRST))
-    return 0;
-  int any = 0;
+/* at_caller = removal, but for the sites claimed only by map type changes
+ * of a `tofrom` item whose copy in nothing reads (WRITES_FIRST: the change
+ * makes it `from`), which keeping it at the caller may replace. One pass
+ * over the findings: 0, or -1 when out of memory. */
+static int yielding_sites(const ompdp_rw_plan_t *c, const ompdp_report_t *r,
+                          const size_t *removal, size_t *at_caller) {
+  uint32_t n = c->facts->num_sites;
+  unsigned char *how = calloc(n ? n : 1, 1); /* 1: a type change claims it; 2: another rule */
+  if (!how)
+    return -1;
   for (size_t i = 0; i < r->num_findings; ++i) {
     const ompdp_finding_t *f = &r->findings[i];
-    if (!f->num_rewrites || site_index(c, f) != si)
-      continue;
-    for (size_t q = 0; q < f->num_rewrites; ++q)
-      if (f->rewrites[q].kind != OMPDP_RK_CHANGE_MAP_TYPE)
-        return 0;
-    any = 1;
+    uint32_t si = f->num_rewrites ? site_index(c, f) : 0;
+    for (size_t q = 0; si && q < f->num_rewrites; ++q)
+      how[si - 1] |= f->rewrites[q].kind == OMPDP_RK_CHANGE_MAP_TYPE ? 1 : 2;
   }
-  return any;
+  for (uint32_t si = 1; si <= n; ++si) {
+    const ompdp_rw_site_t *s = &c->facts->sites[si - 1];
+    ompdp_region_info_t it;
+    at_caller[si - 1] = removal[si - 1];
+    if (removal[si - 1] && how[si - 1] == 1 && s->item >= 0 &&
+        !ompdp_plan_describe(c->facts, s->region, s->item, &it) &&
+        it.map_type == OMPDP_MT_TOFROM && (it.access_flags & OMPDP_IA_WRITES_FIRST))
+      at_caller[si - 1] = 0;
+  }
+  free(how);
+  return 0;
 }
 
 /*===- templates --------------------------------------------------------===*/
@@ -1832,11 +1839,8 @@ static int plan_report(ompdp_report_t *r, const ompdp_plan_t *facts) {
   size_t *at_caller = removal;
   if (!rc) {
     at_caller = malloc((facts->num_sites ? facts->num_sites : 1) * sizeof(*at_caller));
-    if (!at_caller)
+    if (!at_caller || yielding_sites(&c, r, removal, at_caller))
       rc = -1;
-    else
-      for (uint32_t si = 1; si <= facts->num_sites; ++si)
-        at_caller[si - 1] = removal[si - 1] && !only_type_change(&c, r, si) ? removal[si - 1] : 0;
   }
   if (!rc)
     rc = ompdp_rw_keep_at_caller_all(&c, r, at_caller);
