@@ -1285,6 +1285,11 @@ typedef struct planned {
   char *loop; /* file, function and loop position of the caller's loop; NULL for a row */
 } planned_t;
 
+static int by_buffer(const void *a, const void *b) {
+  uint32_t x = ((const planned_t *)a)->buf, y = ((const planned_t *)b)->buf;
+  return (x > y) - (x < y);
+}
+
 int ompdp_rw_keep_at_caller_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, const size_t *removed) {
   const ompdp_plan_t *p = c->facts;
   char *done = calloc(p->num_bufs ? p->num_bufs : 1, 1);
@@ -1330,6 +1335,12 @@ int ompdp_rw_keep_at_caller_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, con
     kept_free(&k);
     ++np;
   }
+  /* In the order of the buffers, not of the findings (which their times
+   * order, and those change from run to run): the joined rewrite's
+   * directives come out the same every run. */
+  qsort(pl, np, sizeof(*pl), by_buffer);
+  for (size_t i = 0; i < np; ++i)
+    pl[i].group = (int)i;
   /* Buffers kept around one loop of a caller (the same argument passed to
    * several functions, or several arguments): one rewrite, each directive
    * once, which every finding of each of them shows, instead of rewrites
