@@ -11,6 +11,7 @@
 #ifndef OMPDP_DRIVER_H
 #define OMPDP_DRIVER_H
 
+#include "ompdp/rundir.h"
 #include "report.h"
 #include "report_formats.h"
 
@@ -154,7 +155,8 @@ void drv_run_bases(const char *bases[3], size_t *n);
 int drv_run_render_dir(const char *dir, const drv_run_info_t *info, const char *output);
 /* dir/name, malloc'd; NULL when out of memory. */
 char *drv_path_join(const char *dir, const char *name);
-/* Removes a run directory and what is in it (it is flat). */
+/* Removes a run directory and what is in it (it is flat), renamed first
+ * <dir>-gone (OMPDP_RUN_DIR_GONE, ompdp/rundir.h). */
 void drv_remove_run_dir(const char *dir);
 /* recover_cmd.c: one line when earlier runs of `ompdp run` were killed and
  * left what `ompdp recover` turns into reports; the subcommand. */

@@ -76,7 +76,7 @@ static long file_pid(const char *name) {
  * one of its processes still runs. 1 when it is one, 0 when not. */
 static int inspect(const char *dir, orphan_t *o) {
   memset(o, 0, sizeof(*o));
-  char *run = drv_path_join(dir, "run");
+  char *run = drv_path_join(dir, OMPDP_RUN_FILE);
   long holder = 0;
   int rc = run && drv_run_file_read(run, &o->info, &holder) == 0;
   free(run);
@@ -90,8 +90,9 @@ static int inspect(const char *dir, orphan_t *o) {
     struct stat st;
     if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
       o->bytes += (uint64_t)st.st_blocks * 512;
-    long pid = strcmp(e->d_name, "run") ? file_pid(e->d_name) : 0;
-    o->files += strcmp(e->d_name, "run") && strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+    long pid = strcmp(e->d_name, OMPDP_RUN_FILE) ? file_pid(e->d_name) : 0;
+    o->files += strcmp(e->d_name, OMPDP_RUN_FILE) && strcmp(e->d_name, ".") &&
+                strcmp(e->d_name, "..");
     if (!o->running && runs_in(pid, dir))
       o->running = pid;
   }
@@ -103,8 +104,62 @@ static int inspect(const char *dir, orphan_t *o) {
   return o->dir != NULL;
 }
 
-/* Every run directory of ours whose ompdp run is gone, in the bases. */
-static size_t find_orphans(orphan_t **out) {
+/* 1 when name is a run directory that its remover renamed first
+ * (OMPDP_RUN_DIR_GONE): whatever is left in it was delivered or is garbage. */
+static int is_gone(const char *name) {
+  size_t n = strlen(name), g = sizeof(OMPDP_RUN_DIR_GONE) - 1;
+  return n > g && !strcmp(name + n - g, OMPDP_RUN_DIR_GONE);
+}
+
+/* Removes the flat directory name in the directory at, and what is in it;
+ * quietly: its remover may be at it too. */
+static void remove_flat(int at, const char *name) {
+  int fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+  struct dirent *e;
+  while (d && (e = readdir(d)))
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+      unlinkat(dirfd(d), e->d_name, 0);
+  if (d)
+    closedir(d);
+  else if (fd >= 0)
+    close(fd);
+  unlinkat(at, name, AT_REMOVEDIR);
+}
+
+/* dir (named name in the directory at) when it is no run's, nor will be:
+ * empty, or holding only a `run` that nobody locks and that cannot be read
+ * (ompdp run killed between mkdtemp and the file's first write), and older
+ * than 10 s (a starting ompdp run writes and locks `run` at once).
+ * Removed. */
+static void sweep_stillborn(int at, const char *name, const char *dir, const struct stat *st) {
+  if (time(NULL) - st->st_mtime <= 10 || !unlinkat(at, name, AT_REMOVEDIR) || errno != ENOTEMPTY)
+    return;
+  int fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+  struct dirent *e;
+  int only_run = d != NULL;
+  while (only_run && (e = readdir(d)))
+    only_run = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+               !strcmp(e->d_name, OMPDP_RUN_FILE);
+  if (d)
+    closedir(d);
+  else if (fd >= 0)
+    close(fd);
+  char *run = only_run ? drv_path_join(dir, OMPDP_RUN_FILE) : NULL;
+  drv_run_info_t info;
+  long holder = 0;
+  if (run && drv_run_file_read(run, &info, &holder) == 0)
+    drv_run_info_free(&info);
+  else if (run && errno == EINVAL && !holder && !unlink(run))
+    unlinkat(at, name, AT_REMOVEDIR);
+  free(run);
+}
+
+/* Every run directory of ours whose ompdp run is gone, in the bases. With
+ * sweep, also removes what no report can come from: directories renamed
+ * for removal (OMPDP_RUN_DIR_GONE) and stillborn ones (sweep_stillborn). */
+static size_t find_orphans(orphan_t **out, int sweep) {
   const char *bases[3];
   size_t nb, n = 0, cap = 0;
   drv_run_bases(bases, &nb);
@@ -118,6 +173,11 @@ static size_t find_orphans(orphan_t **out) {
           fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISDIR(st.st_mode) ||
           st.st_uid != geteuid())
         continue;
+      if (is_gone(e->d_name)) {
+        if (sweep)
+          remove_flat(dirfd(d), e->d_name);
+        continue;
+      }
       char *dir = drv_path_join(bases[b], e->d_name);
       if (n == cap) {
         orphan_t *v = realloc(*out, (cap = cap ? 2 * cap : 8) * sizeof(*v));
@@ -129,6 +189,8 @@ static size_t find_orphans(orphan_t **out) {
       }
       if (dir && inspect(dir, &(*out)[n]))
         ++n;
+      else if (dir && sweep)
+        sweep_stillborn(dirfd(d), e->d_name, dir, &st);
       free(dir);
     }
     if (d)
@@ -145,32 +207,9 @@ static void free_orphans(orphan_t *o, size_t n) {
   free(o);
 }
 
-/* Empty run directories a killed ompdp run left between removing its last
- * file and the directory itself; not one that a starting ompdp run has
- * just made (it makes `run` in it at once). */
-static void sweep_empty(void) {
-  const char *bases[3];
-  size_t nb;
-  drv_run_bases(bases, &nb);
-  time_t now = time(NULL);
-  for (size_t b = 0; b < nb; ++b) {
-    DIR *d = opendir(bases[b]);
-    struct dirent *e;
-    while (d && (e = readdir(d))) {
-      struct stat st;
-      if (!strncmp(e->d_name, "ompdp.", 6) &&
-          !fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) && S_ISDIR(st.st_mode) &&
-          st.st_uid == geteuid() && st.st_nlink == 2 && now - st.st_mtime > 10)
-        unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR); /* only when empty */
-    }
-    if (d)
-      closedir(d);
-  }
-}
-
 void drv_orphans_notice(void) {
   orphan_t *o;
-  size_t n = find_orphans(&o), waiting = 0;
+  size_t n = find_orphans(&o, 1), waiting = 0;
   uint64_t bytes = 0;
   const char *where = NULL;
   for (size_t i = 0; i < n; ++i)
@@ -230,7 +269,7 @@ static int recover_one_dir(const orphan_t *o, const char *output) {
     return -1;
   }
   /* Ours now: a second `ompdp recover` leaves it alone. */
-  char *run = drv_path_join(o->dir, "run");
+  char *run = drv_path_join(o->dir, OMPDP_RUN_FILE);
   int fd = run ? open(run, O_RDWR | O_CLOEXEC | O_NOFOLLOW) : -1;
   struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
   free(run);
@@ -319,7 +358,7 @@ int drv_recover_main(int argc, char **argv) {
       if (!inspect(dirs[i], &o)) {
         long holder = 0;
         drv_run_info_t info;
-        char *run = drv_path_join(dirs[i], "run");
+        char *run = drv_path_join(dirs[i], OMPDP_RUN_FILE);
         int ok = run && drv_run_file_read(run, &info, &holder) == 0;
         free(run);
         if (ok)
@@ -339,10 +378,8 @@ int drv_recover_main(int argc, char **argv) {
     return rc;
   }
   free(dirs);
-  if (all)
-    sweep_empty();
   orphan_t *o;
-  size_t n = find_orphans(&o);
+  size_t n = find_orphans(&o, all);
   size_t shown = 0;
   for (size_t i = 0; i < n; ++i) {
     if (!all) {

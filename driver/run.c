@@ -274,24 +274,35 @@ static char *make_shm_dir(void) {
 }
 
 /* Removes the temporary directory and whatever the runtime left in it (the
- * report, maybe a partly written one). It is ours alone, and flat. The file
- * `run` goes last: killed halfway, we leave a directory that `ompdp
- * recover` still knows for one of ours (it removes it, empty). */
+ * report, maybe a partly written one). It is ours alone, and flat. It is
+ * first renamed <dir>-gone (OMPDP_RUN_DIR_GONE): from then on it holds
+ * nothing to recover, so a kill halfway through (mpirun's SIGKILL after its
+ * SIGTERM comes while ompdp run removes a large event log) leaves a
+ * directory that `ompdp recover --all` and the next `ompdp run` remove
+ * whatever is left in it, not one that a second rendering would turn into
+ * a report again, or an empty one that nobody knows for ours. */
 void drv_remove_run_dir(const char *dir) {
-  DIR *d = opendir(dir);
+  size_t len = strlen(dir);
+  char *gone = malloc(len + sizeof(OMPDP_RUN_DIR_GONE));
+  if (gone) {
+    memcpy(gone, dir, len);
+    memcpy(gone + len, OMPDP_RUN_DIR_GONE, sizeof(OMPDP_RUN_DIR_GONE));
+  }
+  const char *at = gone && rename(dir, gone) == 0 ? gone : dir;
+  DIR *d = opendir(at);
   if (d) {
     struct dirent *e;
     while ((e = readdir(d))) {
-      if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, "run"))
+      if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, OMPDP_RUN_FILE))
         continue;
       unlinkat(dirfd(d), e->d_name, 0);
     }
-    unlinkat(dirfd(d), "run", 0);
+    unlinkat(dirfd(d), OMPDP_RUN_FILE, 0); /* last, where the rename failed */
     closedir(d);
   }
-  if (rmdir(dir) != 0 && errno != ENOENT)
-    drv_error("cannot remove the temporary directory '%s': %s", dir,
-              strerror(errno));
+  if (rmdir(at) != 0 && errno != ENOENT)
+    drv_error("cannot remove the temporary directory '%s': %s", at, strerror(errno));
+  free(gone);
 }
 
 /* pattern (an -o pattern: '%' doubled) made absolute from the current
@@ -316,13 +327,13 @@ static char *absolute_pattern(const char *pattern) {
  * and `ompdp recover` knows what to do with what is left. Its descriptor
  * is not inherited (and fcntl locks never are). 0, or -1 after an error. */
 static int lock_run_dir(const char *dir, const drv_run_info_t *info, int *fd) {
-  size_t len = strlen(dir) + sizeof("/run");
+  size_t len = strlen(dir) + sizeof("/" OMPDP_RUN_FILE);
   char *path = malloc(len);
   if (!path) {
     drv_error("out of memory");
     return -1;
   }
-  snprintf(path, len, "%s/run", dir);
+  snprintf(path, len, "%s/" OMPDP_RUN_FILE, dir);
   *fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
   int rc = *fd < 0 || fcntl(*fd, F_SETLK, &fl) || drv_run_file_write(*fd, info) ? -1 : 0;
@@ -1121,6 +1132,13 @@ int drv_run_main(int argc, char **argv) {
   }
 
   char *runtime = find_runtime();
+  /* From here SIGTERM and SIGHUP are held until the program runs (then
+   * passed on to it), and once it has ended they no longer stop ompdp run
+   * before it has written the report and removed its directory: a job
+   * scheduler or mpirun that sends them while ompdp run makes or removes
+   * the directory does not leave one that is no run's. */
+  saved_signals_t sigs;
+  install_signals(&sigs);
   /* One private directory for the runtime's event log, reports and
    * journals: in /dev/shm, where they cost no disk writes (and creating
    * and removing it costs less than on a disk's file system), else in the
@@ -1157,6 +1175,7 @@ int drv_run_main(int argc, char **argv) {
       close(run_fd);
     if (dir)
       drv_remove_run_dir(dir);
+    restore_signals(&sigs);
     free(crash_log);
     free(final);
     free(report_path);
@@ -1174,8 +1193,6 @@ int drv_run_main(int argc, char **argv) {
     drv_error("OMP_TOOL=disabled is set: the OpenMP runtime will not load ompdp, so "
               "there will be no report (unset OMP_TOOL to use ompdp)");
 
-  saved_signals_t sigs;
-  install_signals(&sigs);
   int exec_status, status = 0;
   pid_t pid = start_program(a.program, &sigs, &exec_status);
   if (pid > 0) {
@@ -1214,10 +1231,9 @@ int drv_run_main(int argc, char **argv) {
     render(dir, pid, &a, status, ended_at_ns, disabled);
     sigaction(SIGPIPE, &old_pipe, NULL);
   }
-  restore_signals(&sigs);
-
   drv_remove_run_dir(dir);
   close(run_fd); /* the lock goes with it */
+  restore_signals(&sigs);
   free(crash_log);
   free(final);
   free(report_path);

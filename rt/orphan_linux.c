@@ -24,6 +24,7 @@
 |*
 \*===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE
+#include "ompdp/rundir.h"
 #include "ompdp_rt.h"
 #include "shm.h"
 #include "tool.h"
@@ -61,7 +62,7 @@ void ompdp_orphan_init(void) {
     return;
   memcpy(run_dir, out, (size_t)(slash - out));
   run_dir[slash - out] = '\0';
-  snprintf(run_file, sizeof(run_file), "%s/run", run_dir);
+  snprintf(run_file, sizeof(run_file), "%s/" OMPDP_RUN_FILE, run_dir);
   long driver = lock_holder();
   main_process = driver > 0 && (long)getppid() == driver;
 }
@@ -87,10 +88,19 @@ static void remove_dir_if_done(void) {
   int others = 0;
   struct dirent *e;
   while ((e = readdir(d)) && !others)
-    others = strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, "run");
+    others = strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, OMPDP_RUN_FILE);
   closedir(d);
-  if (!others && unlink(run_file) == 0)
-    rmdir(run_dir);
+  if (others)
+    return;
+  /* Renamed first (ompdp/rundir.h): killed halfway, the runtime leaves a
+   * directory that ompdp recover and the next ompdp run sweep. */
+  char gone[sizeof(run_dir) + sizeof(OMPDP_RUN_DIR_GONE)];
+  snprintf(gone, sizeof(gone), "%s" OMPDP_RUN_DIR_GONE, run_dir);
+  const char *at = rename(run_dir, gone) == 0 ? gone : run_dir;
+  char run[sizeof(gone) + sizeof("/" OMPDP_RUN_FILE)];
+  snprintf(run, sizeof(run), "%s/" OMPDP_RUN_FILE, at);
+  if (unlink(run) == 0)
+    rmdir(at);
 }
 
 void ompdp_orphan_done(pid_t start_pid, const char *landed) {
