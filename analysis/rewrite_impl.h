@@ -23,6 +23,11 @@
 #include "strbuf.h"
 
 #define OMPDP_RW_OOM "out of memory"
+/* Why no directive before the loop can map an item (OMPDP_IA_LOOP_DECLARED). */
+#define LOOP_DECLARED_WHY                                                                     \
+  "the item as written names a variable that the loop declares (the item's own, or one its "  \
+  "section's bounds read), which does not exist before the loop where the `target data` "     \
+  "would go"
 
 /*===- clause text (rewrite_clause.c) --------------------------------------===*/
 

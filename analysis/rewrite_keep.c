@@ -211,6 +211,10 @@ static int make_keep_plan(const ompdp_rw_plan_t *c, uint32_t si, keep_plan_t *p,
            "data` before it would map the wrong one";
     goto no;
   }
+  if (it->access_flags & OMPDP_IA_LOOP_DECLARED) {
+    *why = LOOP_DECLARED_WHY;
+    goto no;
+  }
   /* A `to` item the region writes: each iteration starts from the host's
    * copy today, and would start from the previous iteration's writes. The
    * run cannot see such writes; the compiler's read/write facts can. */

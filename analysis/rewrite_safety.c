@@ -127,6 +127,11 @@ int ompdp_rw_keep_unstructured(ompdp_rewrite_t *rw, const ompdp_region_info_t *c
     *why = "the loop is indented too far";
     return -1;
   }
+  for (size_t i = 0; i < n; ++i)
+    if (items[i]->access_flags & OMPDP_IA_LOOP_DECLARED) {
+      *why = LOOP_DECLARED_WHY;
+      return -1;
+    }
   const char *names[64];
   if (n > 64) {
     *why = "too many items";

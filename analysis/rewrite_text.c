@@ -506,6 +506,11 @@ int ompdp_rw_keep_resident(ompdp_rewrite_t *rw, const ompdp_region_info_t *const
     *why = "the loop is indented too far";
     return -1;
   }
+  for (size_t i = 0; i < n; ++i)
+    if (items[i]->access_flags & OMPDP_IA_LOOP_DECLARED) {
+      *why = LOOP_DECLARED_WHY;
+      return -1;
+    }
   const char *kw = loop_keyword(it->loop_kind);
   /* The range runs from the start of the loop's line to the end of its
    * keyword: the check then also proves that only blanks precede the loop,

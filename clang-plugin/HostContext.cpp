@@ -292,6 +292,50 @@ static void markBaseStores(Region &R, const std::vector<StoragePath> &Storage,
   }
 }
 
+// Items that name a variable the construct's innermost loop declares (in
+// its body, or its header: a for's initialisation, a range-for's
+// variable): the item's own variable, or one its section's bounds read.
+// Before the loop the name does not exist (minisweep's `Dimensions dims_b
+// = sweeper.dims_b;` at the top of its step loop, a length `int n = ...;`
+// computed in the body), so no `target data` before the loop can map the
+// item as written.
+static bool declaredIn(const VarDecl *V, SourceLocation B, SourceLocation E,
+                       const SourceManager &SM) {
+  if (!V || !V->hasLocalStorage())
+    return false;
+  SourceLocation L = SM.getExpansionLoc(V->getLocation());
+  return !SM.isBeforeInTranslationUnit(L, B) && !SM.isBeforeInTranslationUnit(E, L);
+}
+
+static bool namesDeclaredIn(const Stmt *S, SourceLocation B, SourceLocation E,
+                            const SourceManager &SM) {
+  if (!S)
+    return false;
+  if (auto *R = dyn_cast<DeclRefExpr>(S))
+    if (declaredIn(dyn_cast<VarDecl>(R->getDecl()), B, E, SM))
+      return true;
+  for (const Stmt *C : S->children())
+    if (namesDeclaredIn(C, B, E, SM))
+      return true;
+  return false;
+}
+
+static void markLoopDeclared(Region &R, const std::vector<StoragePath> &Storage,
+                             const std::vector<const Expr *> &Exprs, const Stmt *Loop,
+                             const std::vector<size_t> &Which, const SourceManager &SM) {
+  SourceLocation B = SM.getExpansionLoc(Loop->getBeginLoc());
+  SourceLocation E = SM.getExpansionLoc(Loop->getEndLoc());
+  for (size_t I : Which) {
+    const StoragePath &SP = Storage[I];
+    const VarDecl *Root = SP.Valid && SP.Root != StoragePath::thisRoot()
+                              ? dyn_cast<VarDecl>(static_cast<const Decl *>(SP.Root))
+                              : nullptr;
+    if (declaredIn(Root, B, E, SM) ||
+        (I < Exprs.size() && namesDeclaredIn(Exprs[I], B, E, SM)))
+      R.Items[I].AccessFlags |= IA_LOOP_DECLARED;
+  }
+}
+
 /// Whether expression S evaluates each of its operands exactly once when
 /// it is evaluated: the casts, parentheses and full-expression wrappers
 /// around a value, and an assignment (plain or compound).
@@ -346,6 +390,8 @@ void RegionCollector::Impl::fillHostAccesses(Pending &P, const Stmt *D,
   if (Which.empty())
     return;
   markBaseStores(R, P.Storage, D, Scope, Header, Which, !Loops.empty(), SM);
+  if (!Loops.empty())
+    markLoopDeclared(R, P.Storage, P.Exprs, Loops.back(), Which, SM);
   auto *Body = dyn_cast<CompoundStmt>(Scope);
   // A call's region: the call may stand in an expression statement that
   // evaluates it exactly once each time it runs (`t = f(...);`, a cast of

@@ -2,7 +2,8 @@
 // the same at every call of a loop that does not declare the variable
 // anew, whatever the loop stores in it: arg-invariant, also where the loop
 // writes `r` (`written`). Not for a variable the loop's body declares
-// (`fresh`: a new variable each iteration) nor for a reference.
+// (`fresh`: a new variable each iteration, loop-declared) nor for a
+// reference.
 //
 // REQUIRES: plugin
 // RUN: %clang %ompdp-plugin-flags -fplugin-arg-ompdp-dump %offload-flags -x c++ -c %s -o %t.o | FileCheck %s
@@ -43,6 +44,6 @@ void refd(int &q) {
 // CHECK:      'call' at {{.*}} in 'written'
 // CHECK:      item 0: none '&r' var 'r' {{.*}} access unknown arg-invariant clause-bytes
 // CHECK:      'call' at {{.*}} in 'fresh'
-// CHECK:      item 0: none '&r' var 'r' {{.*}} access unknown clause-bytes
+// CHECK:      item 0: none '&r' var 'r' {{.*}} access unknown loop-declared clause-bytes
 // CHECK:      'call' at {{.*}} in 'refd'
 // CHECK:      item 0: none '&q' var 'q' {{.*}} access unknown clause-bytes
