@@ -209,6 +209,7 @@ static void gather(const ompdp_plan_t *p, const uint32_t *order, const ompdp_fin
   v->fresh_sizes = f->kind == OMPDP_FK_REPEATED_ALLOC && s->sizes_differ &&
                    (it.access_flags & OMPDP_IA_FRESH_HOST);
   v->base_stored = (it.access_flags & OMPDP_IA_BASE_STORED) != 0;
+  v->firstprivate = it.map_type == OMPDP_MT_FIRSTPRIVATE;
   v->nowait = it.nowait != 0;
   v->update_to = it.map_type == OMPDP_MT_UPDATE_TO;
   v->update_from = it.map_type == OMPDP_MT_UPDATE_FROM;
@@ -384,6 +385,15 @@ ompdp_verdict_t ompdp_verdict_fill_values(const ompdp_finding_t *f,
 ompdp_verdict_t ompdp_verdict_decide(const ompdp_finding_t *f, const ompdp_verdict_facts_t *in) {
   if (f->num_rewrites)
     return OMPDP_V_FIX;
+  /* An object passed firstprivate that does not fit in a pointer (a
+   * functor, a struct): libomptarget packs its bytes into a buffer of its
+   * own at every launch, allocated, sent and freed with the launch (as the
+   * firstprivate rewrite counts it). No map clause controls that buffer;
+   * advice to map the object once would give every launch one shared copy
+   * instead of its private one. */
+  if (in->firstprivate &&
+      (f->kind == OMPDP_FK_DUPLICATE_TRANSFER || f->kind == OMPDP_FK_REPEATED_ALLOC))
+    return OMPDP_V_NECESSARY;
   const ompdp_detection_kind_t *k = ompdp_detection_kind(f->kind);
   return k && k->verdict ? k->verdict(f, in) : OMPDP_V_ADVICE;
 }
@@ -407,7 +417,16 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
   const char *v = f->variable ? f->variable : "the data";
   switch (f->verdict) {
   case OMPDP_V_NECESSARY:
-    if ((f->kind == OMPDP_FK_ZERO_TRANSFER || f->kind == OMPDP_FK_SINGLE_VALUE_TRANSFER) &&
+    if (in->firstprivate &&
+        (f->kind == OMPDP_FK_DUPLICATE_TRANSFER || f->kind == OMPDP_FK_REPEATED_ALLOC))
+      snprintf(buf, sizeof(buf),
+               "no saving: %s is passed `firstprivate`, so each launch gets a private copy of "
+               "its bytes, which libomptarget puts in a buffer of its own (allocated, sent and "
+               "freed with the launch: an object that does not fit in a pointer); no map "
+               "clause controls that buffer, and mapping the object once instead would give "
+               "the launches one shared copy",
+               v);
+    else if ((f->kind == OMPDP_FK_ZERO_TRANSFER || f->kind == OMPDP_FK_SINGLE_VALUE_TRANSFER) &&
         in->host_values)
       snprintf(buf, sizeof(buf),
                "no saving: host code stores values into %s that the compiler cannot evaluate "

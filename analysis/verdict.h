@@ -32,6 +32,8 @@ typedef struct ompdp_verdict_facts {
                          pointer) */
   int call_mixed;     /* ... it also ran outside the calls the run followed */
   int multi_buf, interleaved, sizes_differ, base_stored, to_written, nowait;
+  int firstprivate; /* the item is passed firstprivate (implicit or not):
+                       libomptarget's own buffer at each launch */
   int update_to; /* the site is a `target update to` item */
   int update_from; /* ... a `target update from` item */
   int update_resets; /* ... device code between two executions of a
