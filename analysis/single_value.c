@@ -90,6 +90,18 @@ int ompdp_single_value_find(uint64_t hash, uint64_t *pattern, uint32_t *period) 
   return found;
 }
 
+static atomic_int perturb = -1;
+
+void ompdp_single_value_set_perturb(int byte) {
+  atomic_store_explicit(&perturb, byte < 0 ? -1 : byte & 0xff, memory_order_relaxed);
+}
+
+int ompdp_single_value_uninitialised(uint64_t pattern, uint32_t period) {
+  int b = atomic_load_explicit(&perturb, memory_order_relaxed);
+  unsigned low = (unsigned)(pattern & 0xff);
+  return b >= 0 && period == 1 && (low == (unsigned)b || low == ((unsigned)b ^ 0xffu));
+}
+
 void ompdp_single_value_reset(void) {
   pthread_mutex_lock(&lock);
   memset(table, 0, sizeof(table));

@@ -18,6 +18,14 @@
  * i % 8 of *pattern, least significant first, and *period its shortest
  * period. One pass at most, over the bytes that match. */
 int ompdp_single_value_check(const void *p, size_t n, uint64_t *pattern, uint32_t *period);
+/* glibc's MALLOC_PERTURB_ (its value's low byte; -1: not set): malloc
+ * fills what it hands out with that byte's complement, free what it takes
+ * back with the byte. */
+void ompdp_single_value_set_perturb(int byte);
+/* Whether pattern (period 1: one byte repeated) is such a fill: memory no
+ * code initialised, whose bytes no fill on the device may take as the
+ * program's (HeCBench backprop's `hidden_delta`, malloc'd and sent unset). */
+int ompdp_single_value_uninitialised(uint64_t pattern, uint32_t period);
 /* Notes that the copies whose content hash is hash held pattern. */
 void ompdp_single_value_note(uint64_t hash, uint64_t pattern, uint32_t period);
 /* The pattern noted for hash: 1 and *pattern, *period, or 0. */

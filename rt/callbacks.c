@@ -597,7 +597,8 @@ void ompdp_cb_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *ta
     uint32_t period;
     if (to_dev && (w & OMPDP_REC_HASHED) && src_addr &&
         bytes >= (uint64_t)(ompdp_opts.zero_min_bytes > 0 ? ompdp_opts.zero_min_bytes : 1) &&
-        ompdp_single_value_check(src_addr, bytes, &pattern, &period))
+        ompdp_single_value_check(src_addr, bytes, &pattern, &period) &&
+        !ompdp_single_value_uninitialised(pattern, period))
       ompdp_single_value_note(r->x, pattern, period);
   } else {
     r->x = now;

@@ -25,6 +25,7 @@
 #include "rewrite.h"
 #include "ompdp/crashlog.h"
 #include "shm.h"
+#include "single_value.h"
 #include "tool.h"
 
 #include <errno.h>
@@ -141,6 +142,11 @@ static int initialize(ompt_function_lookup_t lookup) {
   set(ompt_callback_device_initialize, (ompt_callback_t)ompdp_cb_device_initialize);
   /* Optional: the teams and threads a kernel got on offload to the host. */
   ompdp_provision_init();
+  /* Copies of memory that glibc's MALLOC_PERTURB_ filled are nobody's
+   * values (single_value.h). */
+  const char *perturb = getenv("MALLOC_PERTURB_");
+  int perturb_byte = perturb && *perturb ? atoi(perturb) & 0xff : 0;
+  ompdp_single_value_set_perturb(perturb_byte ? perturb_byte : -1);
   if (have_submit) {
     set(ompt_callback_parallel_begin, (ompt_callback_t)ompdp_cb_parallel_begin);
     set(ompt_callback_implicit_task, (ompt_callback_t)ompdp_cb_implicit_task);
