@@ -382,17 +382,21 @@ ompdp_verdict_t ompdp_verdict_fill_values(const ompdp_finding_t *f,
   return in->host_values ? OMPDP_V_NECESSARY : OMPDP_V_ADVICE;
 }
 
+/* An object passed firstprivate that does not fit in a pointer (a functor,
+ * a struct): libomptarget packs its bytes into a buffer of its own at every
+ * launch, allocated, sent and freed with the launch (as the firstprivate
+ * rewrite counts it). No map clause controls that buffer; advice to map the
+ * object once would give every launch one shared copy instead of its
+ * private one. */
+static int firstprivate_buffer(const ompdp_finding_t *f, const ompdp_verdict_facts_t *in) {
+  return in->firstprivate &&
+         (f->kind == OMPDP_FK_DUPLICATE_TRANSFER || f->kind == OMPDP_FK_REPEATED_ALLOC);
+}
+
 ompdp_verdict_t ompdp_verdict_decide(const ompdp_finding_t *f, const ompdp_verdict_facts_t *in) {
   if (f->num_rewrites)
     return OMPDP_V_FIX;
-  /* An object passed firstprivate that does not fit in a pointer (a
-   * functor, a struct): libomptarget packs its bytes into a buffer of its
-   * own at every launch, allocated, sent and freed with the launch (as the
-   * firstprivate rewrite counts it). No map clause controls that buffer;
-   * advice to map the object once would give every launch one shared copy
-   * instead of its private one. */
-  if (in->firstprivate &&
-      (f->kind == OMPDP_FK_DUPLICATE_TRANSFER || f->kind == OMPDP_FK_REPEATED_ALLOC))
+  if (firstprivate_buffer(f, in))
     return OMPDP_V_NECESSARY;
   const ompdp_detection_kind_t *k = ompdp_detection_kind(f->kind);
   return k && k->verdict ? k->verdict(f, in) : OMPDP_V_ADVICE;
@@ -417,8 +421,7 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
   const char *v = f->variable ? f->variable : "the data";
   switch (f->verdict) {
   case OMPDP_V_NECESSARY:
-    if (in->firstprivate &&
-        (f->kind == OMPDP_FK_DUPLICATE_TRANSFER || f->kind == OMPDP_FK_REPEATED_ALLOC))
+    if (firstprivate_buffer(f, in))
       snprintf(buf, sizeof(buf),
                "no saving: %s is passed `firstprivate`, so each launch gets a private copy of "
                "its bytes, which libomptarget puts in a buffer of its own (allocated, sent and "

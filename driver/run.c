@@ -293,7 +293,8 @@ void drv_remove_run_dir(const char *dir) {
   if (d) {
     struct dirent *e;
     while ((e = readdir(d))) {
-      if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, OMPDP_RUN_FILE))
+      if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+          !strcmp(e->d_name, OMPDP_RUN_FILE))
         continue;
       unlinkat(dirfd(d), e->d_name, 0);
     }

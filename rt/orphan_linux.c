@@ -88,7 +88,8 @@ static void remove_dir_if_done(void) {
   int others = 0;
   struct dirent *e;
   while ((e = readdir(d)) && !others)
-    others = strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, OMPDP_RUN_FILE);
+    others = strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+             strcmp(e->d_name, OMPDP_RUN_FILE);
   closedir(d);
   if (others)
     return;
