@@ -24,6 +24,8 @@
 #include "HostUnread.h"
 #include "WritesAll.h"
 
+#include <functional>
+
 namespace {
 
 uint32_t constructKind(OpenMPDirectiveKind K) {
@@ -370,6 +372,37 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
     // copy as it was sent (data motion of the item counts as a write).
     std::vector<uint32_t> Host = analyzeHostAccesses(D->getAssociatedStmt(), nullptr, P.Storage,
                                                      /*MotionIsUse=*/true);
+    // The variables a kernel of the body reduces into (a reduction clause
+    // of a target construct in it): the item is where the kernel's result
+    // comes back, at every execution.
+    llvm::SmallPtrSet<const Decl *, 8> Reduced;
+    std::function<void(const Stmt *)> Reductions = [&](const Stmt *S) {
+      if (!S)
+        return;
+      if (auto *K = dyn_cast<OMPExecutableDirective>(S);
+          K && isOpenMPTargetExecutionDirective(K->getDirectiveKind()))
+        for (const OMPClause *C : K->clauses())
+          if (isa<OMPReductionClause>(C))
+            for (const Stmt *Child : const_cast<OMPClause *>(C)->children())
+              if (auto *E = dyn_cast_or_null<Expr>(Child))
+                if (const ValueDecl *VD = baseDecl(E))
+                  Reduced.insert(VD->getCanonicalDecl());
+      // A captured statement's children are its captures' initializers:
+      // its body is not among them.
+      if (auto *CS = dyn_cast<CapturedStmt>(S)) {
+        Reductions(CS->getCapturedStmt());
+        return;
+      }
+      for (const Stmt *Child : S->children())
+        Reductions(Child);
+    };
+    Reductions(D->getAssociatedStmt());
+    for (size_t I = 0; I < R.Items.size() && I < P.Storage.size(); ++I) {
+      const StoragePath &SP = P.Storage[I];
+      if (SP.Valid && SP.Steps.empty() && SP.Root != StoragePath::thisRoot() &&
+          Reduced.count(static_cast<const Decl *>(SP.Root)))
+        R.Items[I].AccessFlags |= IA_REDUCTION;
+    }
     for (size_t I = 0; I < R.Items.size() && I < Access.size(); ++I) {
       R.Items[I].Access = Access[I];
       if (I < Host.size() && I < P.Storage.size() && P.Storage[I].Valid &&
