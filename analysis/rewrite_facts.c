@@ -577,7 +577,7 @@ int ompdp_rw_facts_to_plan(const ompdp_rw_facts_t *f, const ompdp_report_t *r,
   int rc = -1;
   uint32_t *need = calloc(f->num_sites ? f->num_sites : 1, sizeof(*need));
   uint32_t *bufmap = calloc(f->num_bufs ? f->num_bufs : 1, sizeof(*bufmap));
-  uint32_t *handles = NULL;
+  uint32_t *handles = NULL, *unrun = NULL;
   size_t ns = need ? needed_sites(f, r, need) : SIZE_MAX;
   if (!bufmap || ns == SIZE_MAX)
     goto out;
@@ -585,10 +585,12 @@ int ompdp_rw_facts_to_plan(const ompdp_rw_facts_t *f, const ompdp_report_t *r,
   out->tick_mult = tick_mult;
   out->sites = calloc(ns ? ns : 1, sizeof(*out->sites));
   out->bufs = calloc(ns ? ns : 1, sizeof(*out->bufs));
-  handles = calloc((4 + 3 * OMPDP_CONTEXT_CALLS) * (ns ? ns : 1), sizeof(*handles));
-  if (!out->sites || !out->bufs || !handles)
+  handles = calloc((4 + 3 * OMPDP_CONTEXT_CALLS + OMPDP_CONTEXT_UNRUN) * (ns ? ns : 1),
+                   sizeof(*handles));
+  unrun = calloc(OMPDP_CONTEXT_UNRUN * (ns ? ns : 1), sizeof(*unrun));
+  if (!out->sites || !out->bufs || !handles || !unrun)
     goto out;
-  size_t nh = 0;
+  size_t nh = 0, nu = 0;
   for (size_t i = 0; i < f->num_sites; ++i) {
     if (!need[i])
       continue;
@@ -654,6 +656,11 @@ int ompdp_rw_facts_to_plan(const ompdp_rw_facts_t *f, const ompdp_report_t *r,
       for (int k = 0; k < OMPDP_CONTEXT_CALLS; ++k)
         if (cx.calls[k])
           handles[nh++] = cx.calls[k];
+      /* The other instances of its template that never ran: what their
+       * own tables say is all there is of them (template_instances_agree
+       * in rewrite_policy.c). */
+      for (uint32_t k = 0; k < cx.num_unrun && k < OMPDP_CONTEXT_UNRUN && !cx.unrun_more; ++k)
+        handles[nh++] = unrun[nu++] = cx.unrun[k];
     }
   }
   out->num_sites = ns;
@@ -671,6 +678,19 @@ int ompdp_rw_facts_to_plan(const ompdp_rw_facts_t *f, const ompdp_report_t *r,
     }
     out->num_regions += crc == 0;
   }
+  /* Which instances of a template ran: those the run saw begin, and
+   * those it named as never begun; the others' are not known. */
+  qsort(unrun, nu, sizeof(*unrun), cmp_u32);
+  for (size_t i = 0; i < out->num_regions; ++i) {
+    ompdp_plan_region_t *g = &out->regions[i];
+    ompdp_context_t x;
+    if (g->head.instances < 2)
+      continue;
+    if (bsearch(&g->handle, unrun, nu, sizeof(*unrun), cmp_u32))
+      g->head.run_state = 2;
+    else if (context && !context(g->handle, &x))
+      g->head.run_state = 1;
+  }
   out->present = 1;
   rc = 0;
 out:
@@ -679,5 +699,6 @@ out:
   free(need);
   free(bufmap);
   free(handles);
+  free(unrun);
   return rc;
 }

@@ -289,9 +289,9 @@ static int plan_unused_transfer(const ompdp_rw_plan_t *c, ompdp_finding_t *f,
  * live, or every launch of the construct allocated it (it is never present
  * when the construct runs, so the region always read the host's bytes, as
  * a firstprivate copy does). Its site, or NULL. */
-static const ompdp_rw_site_t *firstprivate_site(const ompdp_rw_plan_t *c,
-                                                const ompdp_rw_items_t *ri, uint32_t region,
-                                                uint32_t j) {
+/* What the compiler alone says of item j for firstprivate_site: the
+ * conditions on the item and its construct, not on the run. */
+static int firstprivate_static(const ompdp_rw_items_t *ri, uint32_t j) {
   const ompdp_region_info_t *it = &ri->items[j];
   uint64_t size = (uint64_t)it->fill_count * it->fill_elem_size;
   if (it->construct != OMPDP_CK_TARGET || it->access != OMPDP_ACCESS_READ ||
@@ -302,10 +302,20 @@ static const ompdp_rw_site_t *firstprivate_site(const ompdp_rw_plan_t *c,
       it->fill_count != 1 || !it->fill_elem_size || size > FIRSTPRIVATE_MAX_BYTES ||
       strchr(it->fill_type, '*') || !ompdp_rw_is_identifier(it->variable) ||
       (!it->implicit && strcmp(it->expr, it->variable)))
-    return NULL;
+    return 0;
   for (uint32_t k = 0; k < ri->reg.num_items; ++k)
     if (k != j && !strcmp(ri->items[k].variable, it->variable))
-      return NULL;
+      return 0;
+  return 1;
+}
+
+static const ompdp_rw_site_t *firstprivate_site(const ompdp_rw_plan_t *c,
+                                                const ompdp_rw_items_t *ri, uint32_t region,
+                                                uint32_t j) {
+  const ompdp_region_info_t *it = &ri->items[j];
+  uint64_t size = (uint64_t)it->fill_count * it->fill_elem_size;
+  if (!firstprivate_static(ri, j))
+    return NULL;
   uint32_t si = ompdp_rw_site_find(c, region, (int)j);
   const ompdp_rw_site_t *s = si ? &c->facts->sites[si - 1] : NULL;
   /* Others' use of the buffer (another function's by-value parameter at
@@ -1373,13 +1383,70 @@ static int sum_instances(ompdp_report_t *r, const ompdp_finding_t *f, size_t k) 
   return 0;
 }
 
+/* Whether the firstprivate rewrite that instance `region` of a template's
+ * construct got stands for `other`, an instance that never ran: every item
+ * of region that could go firstprivate (firstprivate_site: the rewrite's
+ * items are among them) is an item of other, the same variable in the same
+ * clause, that the compiler says could go too in other's types
+ * (firstprivate_static: only read, one small trivially copyable object, no
+ * pointer). What the run adds for a construct that ran (the object was never
+ * present at a launch, no copy back brought other bytes) the text shares:
+ * an enclosing map of the object would be there in every instance. */
+static int firstprivate_unrun_agrees(const ompdp_rw_plan_t *c, uint32_t region, uint32_t other) {
+  ompdp_rw_items_t ri, ro;
+  if (ompdp_rw_load_region(c, region, &ri))
+    return 0;
+  if (ompdp_rw_load_region(c, other, &ro)) {
+    free(ri.items);
+    return 0;
+  }
+  int ok = 1, any = 0;
+  for (uint32_t j = 0; j < ri.reg.num_items && ok; ++j) {
+    const ompdp_region_info_t *it = &ri.items[j];
+    if (!firstprivate_site(c, &ri, region, j))
+      continue;
+    any = 1;
+    ok = 0;
+    for (uint32_t k = 0; k < ro.reg.num_items && !ok; ++k) {
+      const ompdp_region_info_t *o = &ro.items[k];
+      ok = !strcmp(o->variable, it->variable) && !strcmp(o->expr, it->expr) &&
+           o->implicit == it->implicit && o->clause_line == it->clause_line &&
+           o->clause_column == it->clause_column && firstprivate_static(&ro, k);
+    }
+  }
+  free(ri.items);
+  free(ro.items);
+  return ok && any;
+}
+
+/* How many instances of f's construct (head me) never ran and agree with
+ * rewrite rw of f without having run (firstprivate_unrun_agrees); the
+ * others' findings count those that ran. */
+static uint32_t unrun_instances_agree(const ompdp_rw_plan_t *c, const ompdp_finding_t *f,
+                                      const ompdp_region_info_t *me,
+                                      const ompdp_rewrite_t *rw) {
+  uint32_t m = 0;
+  if (rw->kind != OMPDP_RK_FIRSTPRIVATE)
+    return 0;
+  for (size_t i = 0; i < c->facts->num_regions; ++i) {
+    const ompdp_plan_region_t *g = &c->facts->regions[i];
+    if (g->handle == f->rt_region || g->head.run_state != 2 || g->head.line != me->line ||
+        g->head.column != me->column || g->head.construct != me->construct ||
+        strcmp(g->head.file, me->file))
+      continue;
+    m += firstprivate_unrun_agrees(c, f->rt_region, g->handle);
+  }
+  return m;
+}
+
 /* A construct in a template is one text for all its instances, each a
  * region of its own that the run saw (or not) with its own types and
  * values: an edit made for one instance (the fill of a `float` array with
  * the bit pattern of a `double` 1.0, sized for doubles) would break
  * another. A rewrite of such a construct stands only where every instance
- * the table holds got the same one; else the finding keeps words, with the
- * reason. Only rewrites of the kinds in mask are looked at; sum: the
+ * the table holds got the same one, or, for firstprivate, never ran and
+ * its own table facts allow it (unrun_instances_agree); else the finding
+ * keeps words, with the reason. Only rewrites of the kinds in mask are looked at; sum: the
  * rewrites that stand count every instance's saving (once, at the end).
  * -1 when out of memory. */
 static int template_instances_agree(const ompdp_rw_plan_t *c, ompdp_report_t *r,
@@ -1430,6 +1497,8 @@ static int template_instances_agree(const ompdp_rw_plan_t *c, ompdp_report_t *r,
       }
       if (rc)
         break;
+      if (n < me.instances)
+        n += unrun_instances_agree(c, f, &me, &f->rewrites[k]);
       if (n >= me.instances) {
         /* Agreed: the edit removes what every instance would, and each
          * instance's own rewrite counted its own operations only. */

@@ -454,6 +454,8 @@ static bool memoryRoutine(const FunctionDecl *FD, const CallExpr *C, int &Dst, i
 
 /// A parameter through which the callee can only read: a pointer to const
 /// (or a reference to const) of a type without mutable members.
+static bool readsItsObject(const CXXMethodDecl *MD);
+
 static bool readOnlyPointer(QualType T) {
   QualType P;
   if (const auto *PT = T->getAs<PointerType>())
@@ -542,6 +544,20 @@ void Walker::call(const CallExpr *C) {
                      FD->hasAttr<PureAttr>() || Library);
   if (!Pure)
     OpaqueCall = true;
+  // An overloaded operator that is a member (`p(x)`, `v[i]`) is called on
+  // its first argument: read by a const method, as object() says of a
+  // member call.
+  unsigned First = 0;
+  if (auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+      MD && !MD->isStatic() && isa<CXXOperatorCallExpr>(C) && C->getNumArgs() &&
+      readsItsObject(MD)) {
+    const Expr *Obj = C->getArg(0);
+    if (Obj->isGLValue())
+      lvalue(Obj, Read, {});
+    else
+      rvalue(Obj, Read, {});
+    First = 1;
+  }
   if (auto *MC = dyn_cast<CXXMemberCallExpr>(C))
     object(MC);
   else if (!FD)
@@ -552,7 +568,7 @@ void Walker::call(const CallExpr *C) {
   bool Frees = FD && FD->getIdentifier() &&
                (FD->getName() == "free" || FD->getName() == "cfree") &&
                FD->getASTContext().getSourceManager().isInSystemHeader(FD->getLocation());
-  for (unsigned I = 0; I < C->getNumArgs(); ++I) {
+  for (unsigned I = First; I < C->getNumArgs(); ++I) {
     const Expr *A = C->getArg(I);
     if (ValueStores && (Frees || (FD && I < FD->getNumParams() && readOnlyPointer(FD->getParamDecl(I)->getType())))) {
       rvalue(A, Frees ? Peek : Read, {});
@@ -563,12 +579,19 @@ void Walker::call(const CallExpr *C) {
 }
 
 /// Whether method MD can change the object it is called on only through
-/// its pointers: a const method of a class without mutable members.
+/// its pointers: a const method of a class without mutable members, or any
+/// method of an empty class (no data members, no virtual functions or
+/// bases: nothing in the object to write; a functor that only holds code,
+/// HeCBench pool's `AvgPoolGrad::compute`).
 static bool readsItsObject(const CXXMethodDecl *MD) {
-  if (!MD || !MD->isConst() || MD->isStatic())
+  if (!MD || MD->isStatic())
     return false;
   const CXXRecordDecl *RD = MD->getParent();
-  return RD && RD->hasDefinition() && !RD->hasMutableFields();
+  if (!RD || !RD->hasDefinition())
+    return false;
+  if (RD->isEmpty())
+    return true;
+  return MD->isConst() && !RD->hasMutableFields();
 }
 
 /// The object a member function is called on: read by a const method (what

@@ -75,11 +75,21 @@ typedef int (*ompdp_describe_fn)(uint32_t region, int item, ompdp_region_info_t 
  * also ran outside any of them (in no tagged call, in more calls than
  * these, or too deep to follow), and how often the first call ran. */
 #define OMPDP_CONTEXT_CALLS 4
+/* The most other instances of a template's construct that a context
+ * names as never run. */
+#define OMPDP_CONTEXT_UNRUN 8
 typedef struct ompdp_context {
   uint32_t calls[OMPDP_CONTEXT_CALLS];
   int other;
   uint64_t count; /* executions of the first call */
   uint64_t runs;  /* executions of the construct itself (its begins) */
+  /* A construct in a template: the handles of its other instances (the
+   * regions of its table at the same place, of the same kind) that never
+   * ran, num_unrun of them (at most OMPDP_CONTEXT_UNRUN; unrun_more: there
+   * were more). */
+  uint32_t unrun[OMPDP_CONTEXT_UNRUN];
+  uint32_t num_unrun;
+  int unrun_more;
 } ompdp_context_t;
 /* 0 and *out, or -1 when the run does not know the region's calls. */
 typedef int (*ompdp_context_fn)(uint32_t region, ompdp_context_t *out);

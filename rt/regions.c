@@ -488,6 +488,24 @@ int ompdp_regions_context(uint32_t region, ompdp_context_t *out) {
   out->runs = atomic_load_explicit(&w->count, memory_order_relaxed);
   for (int i = 0; i < OMPDP_CONTEXT_CALLS; ++i)
     out->calls[i] = atomic_load_explicit(&w->call[i], memory_order_relaxed);
+  const ompdp_rt_header_t *h = tables[t - 1];
+  const ompdp_rt_region_t *r = region_at(h, idx);
+  if (r->Flags & OMPDP_RF_IN_TEMPLATE) {
+    /* The other instances of its template (as describe counts them) that
+     * never began. */
+    const char *file = str_at(h, r->File);
+    for (uint32_t k = 0; k < h->NumRegions; ++k) {
+      const ompdp_rt_region_t *o = region_at(h, k);
+      if (k == idx || o->Line != r->Line || o->Column != r->Column || o->Kind != r->Kind ||
+          !(o->Flags & OMPDP_RF_IN_TEMPLATE) || strcmp(str_at(h, o->File), file) ||
+          (atomic_load_explicit(&ctx_words[t - 1][k].flags, memory_order_relaxed) & CTX_SEEN))
+        continue;
+      if (out->num_unrun == OMPDP_CONTEXT_UNRUN)
+        out->unrun_more = 1;
+      else
+        out->unrun[out->num_unrun++] = (t << OMPDP_RH_SHIFT) | k;
+    }
+  }
   uint32_t c0 = out->calls[0];
   uint32_t ct = c0 >> OMPDP_RH_SHIFT, ci = c0 & ((1u << OMPDP_RH_SHIFT) - 1);
   if (c0 && ct && ct <= atomic_load_explicit(&num_tables, memory_order_acquire) &&

@@ -91,7 +91,8 @@ int ompdp_regions_describe(uint32_t region, int item,
                            ompdp_region_info_t *out);
 
 /* The calls construct `region` ran in (OMPDP_CALL_CONTEXT; region_view.h,
- * ompdp_context_t). Returns 0, or -1 when the region never ran or is
+ * ompdp_context_t), and for a construct in a template the other instances
+ * that never began. Returns 0, or -1 when the region never ran or is
  * unknown. */
 int ompdp_regions_context(uint32_t region, ompdp_context_t *out);
 

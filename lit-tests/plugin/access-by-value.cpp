@@ -1,10 +1,13 @@
 // Objects a kernel gets by value (passed to a function by value, captured
-// by copy, the object of a const method) are read, not read-write: a
+// by copy, the object of a const method, a const member operator such as
+// a functor's `operator()`: HeCBench aop's payoffs, any method of an
+// empty class: pool's `AvgPoolGrad`) are read, not read-write: a
 // trivial copy reads the bytes and nothing else. What their pointers point
 // to goes along with the copy, so a pointee the callee writes through is
 // still written. Negative cases: a non-trivial copy constructor, a
 // non-const method, a mutable member and a reference the callee writes
-// keep the object read-write.
+// keep the object read-write, and so do a non-const `operator()` and a
+// const one of a class with a mutable member.
 // REQUIRES: plugin
 // RUN: %clangxx %ompdp-plugin-flags -fplugin-arg-ompdp-dump %offload-flags -c %s -o %t.o | FileCheck %s
 
@@ -28,6 +31,22 @@ struct Cached {
   int v;
   int get() const { return ++hits, v; }
 };
+struct Scale { // a functor
+  float k;
+  float operator()(int i) const { return k * i; }
+  float operator[](int i) const { return k + i; }
+};
+struct Doubler { // no data: a method has nothing of it to write
+  float twice(float v) { return 2 * v; }
+};
+struct Tally {
+  int n;
+  int operator()(int i) { return n += i; }
+};
+struct Memo {
+  mutable float last;
+  float operator()(float x) const { return last = x; }
+};
 
 #pragma omp declare target
 static float apply(Params p, int i) { return p.scale * i; }
@@ -43,15 +62,22 @@ int main() {
   Float3 f = {1, 2, 3}, g = {0, 0, 0};
   Counted c(3);
   Cached k = {0, 5};
+  Scale sc = {0.5f};
+  Doubler dbl;
+  Tally t = {0};
+  Memo m = {0};
 
-// CHECK: region {{.*}} 'target' at {{.*}}access-by-value.cpp:[[@LINE+5]]:1 in 'main'
+// CHECK: region {{.*}} 'target' at {{.*}}access-by-value.cpp:[[@LINE+7]]:1 in 'main'
 // CHECK: item 0: from 'out[0:64]' {{.*}} access write
 // CHECK: item {{[0-9]+}}: tofrom 'prm' {{.*}} access read{{$| }}
 // CHECK: item {{[0-9]+}}: tofrom 'f' {{.*}} access read{{$| }}
+// CHECK: item {{[0-9]+}}: tofrom 'sc' {{.*}} access read{{$| }}
+// CHECK: item {{[0-9]+}}: tofrom 'dbl' {{.*}} access read{{$| }}
 // CHECK-NOT: access read-write
 #pragma omp target map(from: out[0:64])
   for (int i = 0; i < 64; ++i)
-    out[i] = apply(prm, i) + dot(f, f) + prm.at(i) + [=]() { return f.y; }();
+    out[i] = apply(prm, i) + dot(f, f) + prm.at(i) + [=]() { return f.y; }() + sc(i) + sc[i] +
+             dbl.twice(i);
 
 // A pointee written through the copy is written.
 // CHECK: region {{.*}} 'target' at {{.*}}access-by-value.cpp:[[@LINE+3]]:1 in 'main'
@@ -61,14 +87,16 @@ int main() {
   for (int i = 0; i < 64; ++i)
     through(prm, i);
 
-// CHECK: region {{.*}} 'target' at {{.*}}access-by-value.cpp:[[@LINE+5]]:1 in 'main'
+// CHECK: region {{.*}} 'target' at {{.*}}access-by-value.cpp:[[@LINE+7]]:1 in 'main'
 // CHECK: item {{[0-9]+}}: tofrom 'c' {{.*}} access read-write
 // CHECK: item {{[0-9]+}}: tofrom 'k' {{.*}} access read-write
+// CHECK: item {{[0-9]+}}: tofrom 't' {{.*}} access read-write
+// CHECK: item {{[0-9]+}}: tofrom 'm' {{.*}} access read-write
 // CHECK: item {{[0-9]+}}: tofrom 'g' {{.*}} access read-write
 // CHECK: item {{[0-9]+}}: tofrom 'prm' {{.*}} access read-write
 #pragma omp target map(from: out[0:64])
   for (int i = 0; i < 64; ++i) {
-    out[i] = counted(c) + k.get();
+    out[i] = counted(c) + k.get() + t(i) + m(i);
     grow(g);
     if (i == 0)
       prm.bump();
