@@ -381,12 +381,7 @@ bool RegionCollector::Impl::VisitOMPExecutableDirective(
         return;
       if (auto *K = dyn_cast<OMPExecutableDirective>(S);
           K && isOpenMPTargetExecutionDirective(K->getDirectiveKind()))
-        for (const OMPClause *C : K->clauses())
-          if (isa<OMPReductionClause>(C))
-            for (const Stmt *Child : const_cast<OMPClause *>(C)->children())
-              if (auto *E = dyn_cast_or_null<Expr>(Child))
-                if (const ValueDecl *VD = baseDecl(E))
-                  Reduced.insert(VD->getCanonicalDecl());
+        addReduced(K, Reduced);
       // A captured statement's children are its captures' initializers:
       // its body is not among them.
       if (auto *CS = dyn_cast<CapturedStmt>(S)) {
@@ -632,6 +627,16 @@ bool RegionCollector::Impl::hostOrderIsSource(const OMPExecutableDirective *D) c
   return true;
 }
 
+void RegionCollector::Impl::addReduced(const OMPExecutableDirective *D,
+                                       llvm::SmallPtrSetImpl<const Decl *> &Out) const {
+  for (const OMPClause *C : D->clauses())
+    if (isa<OMPReductionClause>(C))
+      for (const Stmt *Child : const_cast<OMPClause *>(C)->children())
+        if (auto *E = dyn_cast_or_null<Expr>(Child))
+          if (const ValueDecl *VD = baseDecl(E))
+            Out.insert(VD->getCanonicalDecl());
+}
+
 void RegionCollector::Impl::addUncoveredCaptures(Pending &P,
                                                  OMPExecutableDirective *D) {
   if (!D->hasAssociatedStmt())
@@ -642,12 +647,7 @@ void RegionCollector::Impl::addUncoveredCaptures(Pending &P,
   // Variables some clause already made an item of (a reduction variable,
   // say, is not one: codegen maps it as a capture).
   llvm::SmallPtrSet<const Decl *, 8> Covered, Reduced;
-  for (const OMPClause *C : D->clauses())
-    if (isa<OMPReductionClause>(C))
-      for (const Stmt *Child : const_cast<OMPClause *>(C)->children())
-        if (auto *E = dyn_cast_or_null<Expr>(Child))
-          if (const ValueDecl *VD = baseDecl(E))
-            Reduced.insert(VD->getCanonicalDecl());
+  addReduced(D, Reduced);
   for (const OMPClause *C : D->clauses())
     if (isa<OMPMapClause, OMPToClause, OMPFromClause, OMPFirstprivateClause,
             OMPIsDevicePtrClause, OMPHasDeviceAddrClause>(C))

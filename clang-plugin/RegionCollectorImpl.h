@@ -348,6 +348,9 @@ private:
   SourceRange stmtRange(const Stmt *S) const;
   bool ownLines(SourceLocation B, SourceLocation E) const;
   void addUncoveredCaptures(Pending &P, OMPExecutableDirective *D);
+  /// The variables D's reduction clauses name (canonical), into Out.
+  void addReduced(const OMPExecutableDirective *D,
+                  llvm::SmallPtrSetImpl<const Decl *> &Out) const;
   void fillFacts(Item &It, const Expr *E, QualType VarTy) const;
   void sectionFacts(Item &It, const Expr *E) const;
   void addListItems(Pending &P, const OMPClause *C, ArrayRef<const Expr *> Vars,
