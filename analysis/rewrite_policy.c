@@ -1383,6 +1383,13 @@ static int sum_instances(ompdp_report_t *r, const ompdp_finding_t *f, size_t k) 
   return 0;
 }
 
+/* Whether a and b are constructs of one kind at one place of one file: the
+ * instances of a template's construct. */
+static int same_construct_place(const ompdp_region_info_t *a, const ompdp_region_info_t *b) {
+  return a->line == b->line && a->column == b->column && a->construct == b->construct &&
+         !strcmp(a->file, b->file);
+}
+
 /* Whether the firstprivate rewrite that instance `region` of a template's
  * construct got stands for `other`, an instance that never ran: every item
  * of region that could go firstprivate (firstprivate_site: the rewrite's
@@ -1430,9 +1437,7 @@ static uint32_t unrun_instances_agree(const ompdp_rw_plan_t *c, const ompdp_find
     return 0;
   for (size_t i = 0; i < c->facts->num_regions; ++i) {
     const ompdp_plan_region_t *g = &c->facts->regions[i];
-    if (g->handle == f->rt_region || g->head.run_state != 2 || g->head.line != me->line ||
-        g->head.column != me->column || g->head.construct != me->construct ||
-        strcmp(g->head.file, me->file))
+    if (g->handle == f->rt_region || g->head.run_state != 2 || !same_construct_place(&g->head, me))
       continue;
     m += firstprivate_unrun_agrees(c, f->rt_region, g->handle);
   }
@@ -1446,8 +1451,9 @@ static uint32_t unrun_instances_agree(const ompdp_rw_plan_t *c, const ompdp_find
  * another. A rewrite of such a construct stands only where every instance
  * the table holds got the same one, or, for firstprivate, never ran and
  * its own table facts allow it (unrun_instances_agree); else the finding
- * keeps words, with the reason. Only rewrites of the kinds in mask are looked at; sum: the
- * rewrites that stand count every instance's saving (once, at the end).
+ * keeps words, with the reason. Only rewrites of the kinds in mask are
+ * looked at; sum: the rewrites that stand count every instance's saving
+ * (once, at the end).
  * -1 when out of memory. */
 static int template_instances_agree(const ompdp_rw_plan_t *c, ompdp_report_t *r,
                                     unsigned mask, int sum) {
@@ -1472,8 +1478,7 @@ static int template_instances_agree(const ompdp_rw_plan_t *c, ompdp_report_t *r,
         const ompdp_finding_t *g = &r->findings[j];
         ompdp_region_info_t o;
         if (!g->rt_region || ompdp_plan_describe(c->facts, g->rt_region, -1, &o) ||
-            o.line != me.line || o.column != me.column || o.construct != me.construct ||
-            strcmp(o.file, me.file))
+            !same_construct_place(&o, &me))
           continue;
         int has = 0;
         for (size_t q = 0; q < g->num_rewrites && !has; ++q)

@@ -452,10 +452,10 @@ static bool memoryRoutine(const FunctionDecl *FD, const CallExpr *C, int &Dst, i
   return false;
 }
 
-/// A parameter through which the callee can only read: a pointer to const
-/// (or a reference to const) of a type without mutable members.
 static bool readsItsObject(const CXXMethodDecl *MD);
 
+/// A parameter through which the callee can only read: a pointer to const
+/// (or a reference to const) of a type without mutable members.
 static bool readOnlyPointer(QualType T) {
   QualType P;
   if (const auto *PT = T->getAs<PointerType>())

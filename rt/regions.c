@@ -473,6 +473,15 @@ static void context_note(uint32_t t, uint32_t index, int runs) {
     atomic_fetch_or_explicit(&w->flags, flags, memory_order_relaxed);
 }
 
+/* Whether region o of table h is an instance of r's template construct
+ * (file: r's): a region of a template at the same place, of the same kind
+ * (r itself too). */
+static int same_instance_place(const ompdp_rt_header_t *h, const ompdp_rt_region_t *r,
+                               const ompdp_rt_region_t *o, const char *file) {
+  return o->Line == r->Line && o->Column == r->Column && o->Kind == r->Kind &&
+         (o->Flags & OMPDP_RF_IN_TEMPLATE) && !strcmp(str_at(h, o->File), file);
+}
+
 int ompdp_regions_context(uint32_t region, ompdp_context_t *out) {
   uint32_t t = region >> OMPDP_RH_SHIFT;
   uint32_t idx = region & ((1u << OMPDP_RH_SHIFT) - 1);
@@ -496,8 +505,7 @@ int ompdp_regions_context(uint32_t region, ompdp_context_t *out) {
     const char *file = str_at(h, r->File);
     for (uint32_t k = 0; k < h->NumRegions; ++k) {
       const ompdp_rt_region_t *o = region_at(h, k);
-      if (k == idx || o->Line != r->Line || o->Column != r->Column || o->Kind != r->Kind ||
-          !(o->Flags & OMPDP_RF_IN_TEMPLATE) || strcmp(str_at(h, o->File), file) ||
+      if (k == idx || !same_instance_place(h, r, o, file) ||
           (atomic_load_explicit(&ctx_words[t - 1][k].flags, memory_order_relaxed) & CTX_SEEN))
         continue;
       if (out->num_unrun == OMPDP_CONTEXT_UNRUN)
@@ -902,8 +910,7 @@ int ompdp_regions_describe(uint32_t region, int item,
     const char *file = out->file;
     for (uint32_t k = 0; k < h->NumRegions; ++k) {
       const ompdp_rt_region_t *o = region_at(h, k);
-      out->instances += o->Line == r->Line && o->Column == r->Column && o->Kind == r->Kind &&
-                        (o->Flags & OMPDP_RF_IN_TEMPLATE) && !strcmp(str_at(h, o->File), file);
+      out->instances += same_instance_place(h, r, o, file);
     }
   }
   out->access = OMPDP_ACCESS_UNKNOWN;
