@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 static uint64_t mix(uint64_t a, uint64_t b, uint64_t c) {
   uint64_t h = a * 0x9E3779B97F4A7C15ULL;
@@ -142,19 +143,34 @@ static void populate(void *p, size_t bytes) {
 #endif
 }
 
+/* The same for the whole pages inside a block of the heap, from 16 pages
+ * on: its pages may be fresh from the kernel (malloc mapped the block or
+ * grew the heap for it) or in use already, and the zeroes written next
+ * then take no fault per page (benchmarks/faultbench: 4.8 against 11.5 us
+ * a page on a VM whose faults leave the guest). */
+static void populate_pages(void *p, size_t bytes) {
+  uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+  uintptr_t b = ((uintptr_t)p + page - 1) & ~(page - 1), e = ((uintptr_t)p + bytes) & ~(page - 1);
+  if (e > b && e - b >= 16 * page)
+    populate((void *)b, e - b);
+}
+
 /* Zeroed memory, written before it is read; large tables are mapped with
  * transparent huge pages. A fresh page that is read first is mapped to the
  * kernel's zero page, and the write that follows (a table is filled as it
  * is probed) replaces it, which in a process with threads on other CPUs
  * sends every one of them an interrupt to flush its TLB: 7% of the time of
  * small_events went there. So pages are faulted in writable at once:
- * MADV_POPULATE_WRITE for mapped tables, zeroes written into heap blocks. */
+ * MADV_POPULATE_WRITE for mapped tables, zeroes written into heap blocks
+ * (their whole pages populated first). */
 static void *table_alloc(size_t bytes) {
   if (bytes < HUGE_BYTES) {
     /* Not memset: the compiler would make malloc and memset a calloc. */
     void *p = malloc(bytes);
-    if (p)
+    if (p) {
+      populate_pages(p, bytes);
       explicit_bzero(p, bytes);
+    }
     return p;
   }
   void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -23,6 +23,8 @@
 #   rt[:OPT=V,...]        ompdp's runtime loaded directly (OMP_TOOL_LIBRARIES,
 #                         OMPDP_OPTIONS="OPT=V ...", the report to a file)
 #   run[:OPT=V,...]       under `ompdp run --option OPT=V ...` (JSON report)
+#   rt@DIR[:...], run@DIR[:...]  the same with the ompdp built in DIR (a build
+#                         of another commit: a change against its parent)
 # --env VAR=VALUE applies to every way (KMP_BLOCKTIME=0, ...).
 #
 # Example: python3 benchmarks/compare.py --runs 7 --way plain
@@ -53,7 +55,11 @@ suite.die = die  # run.py's helpers report through it too
 
 
 def parse_way(spec):
+    """(kind, options, build directory or None) of a way's SPEC."""
     kind, _, opts = spec.partition(":")
+    kind, at, where = kind.partition("@")
+    if at and (kind not in ("rt", "run") or not where):
+        die(f"'{spec}': only rt and run take @BUILD_DIR")
     if kind not in ("plain", "null", "rt", "run"):
         die(f"unknown way '{spec}' (plain, null, rt[:OPT=V,...], run[:OPT=V,...])")
     options = [o for o in opts.split(",") if o] if opts else []
@@ -62,7 +68,7 @@ def parse_way(spec):
     for o in options:
         if "=" not in o:
             die(f"option '{o}' of '{spec}' is not OPT=VALUE")
-    return kind, options
+    return kind, options, os.path.abspath(where) if at else None
 
 
 def check_report(path, spec):
@@ -94,11 +100,11 @@ def main():
     if a.runs < 1:
         die("--runs must be at least 1")
     build = os.path.abspath(a.build)
-    ompdp = os.path.join(build, "bin", "ompdp")
-    rt = os.path.join(build, "lib", "libompdp-rt.so")
     ways = [parse_way(w) for w in a.way]
-    if any(k in ("rt", "run") for k, _ in ways) and not os.access(ompdp, os.X_OK):
-        die(f"no ompdp at {ompdp}: build it first or pass --build")
+    for k, _, where in ways:
+        if k in ("rt", "run") and not os.access(os.path.join(where or build, "bin", "ompdp"),
+                                                os.X_OK):
+            die(f"no ompdp in {where or build}/bin: build it first or pass --build")
     env = dict(os.environ)
     for e in a.env:
         var, eq, val = e.partition("=")
@@ -122,9 +128,11 @@ def main():
                           f"({', '.join(sorted(srcs))}) nor an executable")
             mark = False
         base = [exe] + a.args
-        nulltool = suite.build_tool(a.cc, work, "nulltool") if any(k == "null" for k, _ in ways) else None
+        nulltool = suite.build_tool(a.cc, work, "nulltool") if any(w[0] == "null" for w in ways) else None
         argvs, envs = [], []
-        for i, (kind, opts) in enumerate(ways):
+        for i, (kind, opts, where) in enumerate(ways):
+            ompdp = os.path.join(where or build, "bin", "ompdp")
+            rt = os.path.join(where or build, "lib", "libompdp-rt.so")
             report = os.path.join(work, f"report-{i}.json")
             e = dict(env)
             if kind == "plain":
