@@ -15,9 +15,10 @@
 |* (driver/recover.c). The format is include/ompdp/crashlog.h.
 |*
 |* The file grows by blocks (fallocate, then a shared mapping of just that
-|* block, populated at once); a consumed event chunk is unmapped from the
-|* process but stays in the file. Space is reserved before a block is
-|* mapped, so a full tmpfs is an error here, never a SIGBUS in the program.
+|* block, populated at once unless it is the first of its series); a
+|* consumed event chunk is unmapped from the process but stays in the
+|* file. Space is reserved before a block is mapped, so a full tmpfs is an
+|* error here, never a SIGBUS in the program.
 |* When the file cannot grow (a full file system, the crash_log_mb cap), it
 |* stops: the time is noted, the callers fall back to their own memory, and
 |* the journal and the signal handler take over as without `ompdp run`.
