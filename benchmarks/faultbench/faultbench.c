@@ -52,61 +52,33 @@ static void touch(volatile char *p) {
     p[i] = 1;
 }
 
-/* One measurement of `how`, microseconds per page; < 0 where it cannot run. */
+/* One measurement of `how` (0..4, the rows of main's table, in order),
+ * microseconds per page, the mapping's own call included; < 0 where it
+ * cannot run. */
 static double once(int how, int fd) {
-  double t0, t1;
-  char *p;
-  switch (how) {
-  case 0: /* anonymous, touched */
-    p = mmap(NULL, BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-      return -1;
-    t0 = now_us();
-    touch(p);
-    t1 = now_us();
-    munmap(p, BYTES);
-    break;
-  case 1: /* anonymous, populated */
-    t0 = now_us();
-    p = mmap(NULL, BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1,
-             0);
-    if (p == MAP_FAILED)
-      return -1;
-    touch(p);
-    t1 = now_us();
-    munmap(p, BYTES);
-    break;
-  case 2: /* tmpfs, reserved, touched */
-  case 3: /* tmpfs, reserved, populated */
-    if (fd < 0 || ftruncate(fd, 0) || posix_fallocate(fd, 0, BYTES))
-      return -1;
-    t0 = now_us();
-    p = mmap(NULL, BYTES, PROT_READ | PROT_WRITE, MAP_SHARED | (how == 3 ? MAP_POPULATE : 0), fd,
-             0);
-    if (p == MAP_FAILED)
-      return -1;
-    touch(p);
-    t1 = now_us();
-    munmap(p, BYTES);
-    break;
-  default: /* anonymous, MADV_POPULATE_WRITE */
-#ifdef MADV_POPULATE_WRITE
-    p = mmap(NULL, BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-      return -1;
-    t0 = now_us();
-    if (madvise(p, BYTES, MADV_POPULATE_WRITE)) {
-      munmap(p, BYTES);
-      return -1;
-    }
-    touch(p);
-    t1 = now_us();
-    munmap(p, BYTES);
-    break;
-#else
+  int shared = how == 2 || how == 3;
+  int flags = shared ? MAP_SHARED : MAP_PRIVATE | MAP_ANONYMOUS;
+  if (how == 1 || how == 3)
+    flags |= MAP_POPULATE;
+#ifndef MADV_POPULATE_WRITE
+  if (how == 4)
     return -1;
 #endif
+  if (shared && (fd < 0 || ftruncate(fd, 0) || posix_fallocate(fd, 0, BYTES)))
+    return -1;
+  double t0 = now_us();
+  char *p = mmap(NULL, BYTES, PROT_READ | PROT_WRITE, flags, shared ? fd : -1, 0);
+  if (p == MAP_FAILED)
+    return -1;
+#ifdef MADV_POPULATE_WRITE
+  if (how == 4 && madvise(p, BYTES, MADV_POPULATE_WRITE)) {
+    munmap(p, BYTES);
+    return -1;
   }
+#endif
+  touch(p);
+  double t1 = now_us();
+  munmap(p, BYTES);
   return (t1 - t0) / (BYTES / 4096);
 }
 
