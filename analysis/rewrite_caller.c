@@ -515,11 +515,27 @@ static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *rem
   if (!k->outer || k->allocs < 2)
     return -1;
   if (k->row && k->nseen < 2) {
-    /* One call: what repeats it is further up. */
-    ompdp_sb_printf(why,
-                    "the call at %s:%" PRIu32 " that repeats it is in no loop of %s either, and "
-                    "ompdp keeps data at one caller only",
-                    ompdp_rw_basename(k->first.file), k->first.line, k->first.function);
+    /* One call: what repeats it is further up. Where the run saw the
+     * call's function called from one loop every time, that loop is the
+     * place to keep it. */
+    ompdp_region_info_t up;
+    if (!ompdp_plan_describe(p, k->first.outer_call, -1, &up) &&
+        up.construct == OMPDP_CK_CALL && up.callee && !strcmp(up.callee, k->first.function) &&
+        up.loop_kind != OMPDP_LK_NONE)
+      ompdp_sb_printf(why,
+                      "the call at %s:%" PRIu32 " that repeats it is in no loop of %s either; "
+                      "%s() calls %s() in the %s loop at %s:%" PRIu32 " every time, and a "
+                      "`target data` around that loop, with `%s` written in %s()'s terms, "
+                      "would keep it on the device from one call to the next, but ompdp keeps "
+                      "data at one caller only",
+                      ompdp_rw_basename(k->first.file), k->first.line, k->first.function,
+                      up.function, k->first.function, ompdp_loop_kind_name(up.loop_kind),
+                      ompdp_rw_basename(up.file), up.loop_line, k->outer->expr, up.function);
+    else
+      ompdp_sb_printf(why,
+                      "the call at %s:%" PRIu32 " that repeats it is in no loop of %s either, "
+                      "and ompdp keeps data at one caller only",
+                      ompdp_rw_basename(k->first.file), k->first.line, k->first.function);
     return -1;
   }
   if (k->to_written && !k->from) {

@@ -577,7 +577,7 @@ int ompdp_rw_facts_to_plan(const ompdp_rw_facts_t *f, const ompdp_report_t *r,
   int rc = -1;
   uint32_t *need = calloc(f->num_sites ? f->num_sites : 1, sizeof(*need));
   uint32_t *bufmap = calloc(f->num_bufs ? f->num_bufs : 1, sizeof(*bufmap));
-  uint32_t *handles = NULL, *unrun = NULL;
+  uint32_t *handles = NULL, *unrun = NULL, *outer = NULL;
   size_t ns = need ? needed_sites(f, r, need) : SIZE_MAX;
   if (!bufmap || ns == SIZE_MAX)
     goto out;
@@ -585,12 +585,14 @@ int ompdp_rw_facts_to_plan(const ompdp_rw_facts_t *f, const ompdp_report_t *r,
   out->tick_mult = tick_mult;
   out->sites = calloc(ns ? ns : 1, sizeof(*out->sites));
   out->bufs = calloc(ns ? ns : 1, sizeof(*out->bufs));
-  handles = calloc((4 + 3 * OMPDP_CONTEXT_CALLS + OMPDP_CONTEXT_UNRUN) * (ns ? ns : 1),
+  handles = calloc((4 + 4 * OMPDP_CONTEXT_CALLS + OMPDP_CONTEXT_UNRUN) * (ns ? ns : 1),
                    sizeof(*handles));
   unrun = calloc(OMPDP_CONTEXT_UNRUN * (ns ? ns : 1), sizeof(*unrun));
-  if (!out->sites || !out->bufs || !handles || !unrun)
+  /* Pairs (call, the call it always ran in). */
+  outer = calloc(2 * OMPDP_CONTEXT_CALLS * (ns ? ns : 1), sizeof(*outer));
+  if (!out->sites || !out->bufs || !handles || !unrun || !outer)
     goto out;
-  size_t nh = 0, nu = 0;
+  size_t nh = 0, nu = 0, no = 0;
   for (size_t i = 0; i < f->num_sites; ++i) {
     if (!need[i])
       continue;
@@ -653,9 +655,19 @@ int ompdp_rw_facts_to_plan(const ompdp_rw_facts_t *f, const ompdp_report_t *r,
       s->call4 = cx.calls[3];
       s->call_mixed = cx.other;
       s->calls = cx.count;
-      for (int k = 0; k < OMPDP_CONTEXT_CALLS; ++k)
-        if (cx.calls[k])
-          handles[nh++] = cx.calls[k];
+      for (int k = 0; k < OMPDP_CONTEXT_CALLS; ++k) {
+        ompdp_context_t ox;
+        if (!cx.calls[k])
+          continue;
+        handles[nh++] = cx.calls[k];
+        /* The call one level up, where it was always the same: what
+         * repeats a call in no loop (rewrite_caller.c says where). */
+        if (!context(cx.calls[k], &ox) && !ox.other && ox.calls[0] && !ox.calls[1]) {
+          handles[nh++] = ox.calls[0];
+          outer[2 * no] = cx.calls[k];
+          outer[2 * no++ + 1] = ox.calls[0];
+        }
+      }
       /* The other instances of its template that never ran: what their
        * own tables say is all there is of them (template_instances_agree
        * in rewrite_policy.c). */
@@ -677,6 +689,14 @@ int ompdp_rw_facts_to_plan(const ompdp_rw_facts_t *f, const ompdp_report_t *r,
       goto out;
     }
     out->num_regions += crc == 0;
+  }
+  for (size_t i = 0; i < no; ++i) {
+    ompdp_plan_region_t *g = ompdp_plan_region_find(out, outer[2 * i]);
+    if (!g)
+      continue;
+    g->head.outer_call = outer[2 * i + 1];
+    for (uint32_t k = 0; k < g->head.num_items; ++k)
+      g->items[k].outer_call = outer[2 * i + 1];
   }
   /* Which instances of a template ran: those the run saw begin, and
    * those it named as never begun; the others' are not known. */
@@ -700,5 +720,6 @@ out:
   free(bufmap);
   free(handles);
   free(unrun);
+  free(outer);
   return rc;
 }

@@ -127,8 +127,7 @@ uint32_t ompdp_plan_site_find(const ompdp_plan_t *p, const uint32_t *order, uint
   return s->region == region && s->item == item ? order[lo] + 1 : 0;
 }
 
-int ompdp_plan_describe(const ompdp_plan_t *p, uint32_t handle, int item,
-                        ompdp_region_info_t *out) {
+ompdp_plan_region_t *ompdp_plan_region_find(const ompdp_plan_t *p, uint32_t handle) {
   size_t lo = 0, hi = p->num_regions;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
@@ -138,9 +137,14 @@ int ompdp_plan_describe(const ompdp_plan_t *p, uint32_t handle, int item,
       hi = mid;
   }
   if (!handle || lo == p->num_regions || p->regions[lo].handle != handle)
-    return -1;
-  const ompdp_plan_region_t *g = &p->regions[lo];
-  if (item >= 0 && (uint32_t)item >= g->head.num_items)
+    return NULL;
+  return &p->regions[lo];
+}
+
+int ompdp_plan_describe(const ompdp_plan_t *p, uint32_t handle, int item,
+                        ompdp_region_info_t *out) {
+  const ompdp_plan_region_t *g = ompdp_plan_region_find(p, handle);
+  if (!g || (item >= 0 && (uint32_t)item >= g->head.num_items))
     return -1;
   *out = item < 0 ? g->head : g->items[item];
   return 0;

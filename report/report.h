@@ -181,6 +181,8 @@ void ompdp_plan_region_free(ompdp_plan_region_t *g);
  * memory (dst then owns what was copied). */
 int ompdp_region_info_copy(ompdp_region_info_t *dst, const ompdp_region_info_t *src);
 void ompdp_region_info_free(ompdp_region_info_t *it);
+/* The plan's region of that handle, or NULL. */
+ompdp_plan_region_t *ompdp_plan_region_find(const ompdp_plan_t *p, uint32_t handle);
 /* A describe function over the plan's regions (ompdp_describe_fn with the
  * plan): 0 and *out, or -1 for an unknown handle or item. */
 int ompdp_plan_describe(const ompdp_plan_t *p, uint32_t handle, int item,

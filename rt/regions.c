@@ -97,13 +97,14 @@ static _Thread_local uint32_t active_handle __attribute__((tls_model("initial-ex
 static _Thread_local int32_t matched_arg __attribute__((tls_model("initial-exec")));
 
 /* The calls constructs run in (OMPDP_CALL_CONTEXT). Per region of every
- * table, allocated when the table registers: for a construct, the distinct
- * tagged calls (handles) it ran in, innermost, the first ones seen, and
- * flags: CTX_SEEN, CTX_OTHER once an execution ran outside any tagged
- * call, in a fifth call, or in one past the depth followed; how often it
- * ran (a construct: each begin; a call: each call). This thread's open calls are a small stack of handles,
- * innermost last: calls deeper than CTX_DEPTH are only counted
- * (ctx_lost). */
+ * table, allocated when the table registers: for a construct or a tagged
+ * call, the distinct tagged calls (handles) it ran in, innermost (for a
+ * call: the calls open when it began), the first ones seen, and flags:
+ * CTX_SEEN, CTX_OTHER once an execution ran outside any tagged call, in a
+ * fifth call, or in one past the depth followed; how often it ran (a
+ * construct: each begin; a call: each call). This thread's open calls are
+ * a small stack of handles, innermost last: calls deeper than CTX_DEPTH
+ * are only counted (ctx_lost). */
 #define CTX_SEEN 1u
 #define CTX_OTHER 2u
 #define CTX_DEPTH 8
@@ -414,6 +415,7 @@ static const ompdp_rt_region_t *async_take(uint64_t dst, uint64_t src) {
 }
 
 static const ompdp_rt_header_t *header_of(const ompdp_rt_region_t *r);
+static void context_note(uint32_t t, uint32_t index, int runs);
 
 /* A tagged call begins (returned == 0) or ends. An end closes the
  * innermost open call with the same handle and every call inside it (a
@@ -425,8 +427,10 @@ static void context_call(const ompdp_rt_region_t *rec, int returned) {
     return;
   uint32_t handle = (t << OMPDP_RH_SHIFT) | rec->Index;
   if (!returned) {
-    if (ctx_words[t - 1])
-      atomic_fetch_add_explicit(&ctx_words[t - 1][rec->Index].count, 1, memory_order_relaxed);
+    /* Its executions, and the calls it ran in, as for a construct: where
+     * the construct's call is in no loop, the call of its function says
+     * what repeats it. */
+    context_note(t, rec->Index, 1);
     if (ctx_lost || ctx_depth == CTX_DEPTH)
       ++ctx_lost;
     else
@@ -444,8 +448,9 @@ static void context_call(const ompdp_rt_region_t *rec, int returned) {
     }
 }
 
-/* Notes that construct (t, index) runs in this thread's innermost call:
- * one of its slots, the first free one for a call not seen yet. */
+/* Notes that construct or call (t, index) runs in this thread's innermost
+ * open call: one of its slots, the first free one for a call not seen
+ * yet. */
 static void context_note(uint32_t t, uint32_t index, int runs) {
   ctx_slot_t *w = ctx_words[t - 1] ? &ctx_words[t - 1][index] : NULL;
   if (!w)
