@@ -568,6 +568,16 @@ static size_t needed_sites(const ompdp_rw_facts_t *f, const ompdp_report_t *r, u
   return n;
 }
 
+/* The tagged call that call (a handle) began in every time, one level up:
+ * its handle, or 0 where it began outside any, in several, or the run does
+ * not know. */
+static uint32_t outer_call_of(ompdp_context_fn context, uint32_t call) {
+  ompdp_context_t x;
+  if (context(call, &x) || x.other || x.calls[1])
+    return 0;
+  return x.calls[0];
+}
+
 int ompdp_rw_facts_to_plan(const ompdp_rw_facts_t *f, const ompdp_report_t *r,
                            ompdp_describe_fn describe, ompdp_context_fn context,
                            uint64_t tick_mult, ompdp_plan_t *out) {
@@ -577,7 +587,7 @@ int ompdp_rw_facts_to_plan(const ompdp_rw_facts_t *f, const ompdp_report_t *r,
   int rc = -1;
   uint32_t *need = calloc(f->num_sites ? f->num_sites : 1, sizeof(*need));
   uint32_t *bufmap = calloc(f->num_bufs ? f->num_bufs : 1, sizeof(*bufmap));
-  uint32_t *handles = NULL, *unrun = NULL, *outer = NULL;
+  uint32_t *handles = NULL, *unrun = NULL;
   size_t ns = need ? needed_sites(f, r, need) : SIZE_MAX;
   if (!bufmap || ns == SIZE_MAX)
     goto out;
@@ -588,11 +598,9 @@ int ompdp_rw_facts_to_plan(const ompdp_rw_facts_t *f, const ompdp_report_t *r,
   handles = calloc((4 + 4 * OMPDP_CONTEXT_CALLS + OMPDP_CONTEXT_UNRUN) * (ns ? ns : 1),
                    sizeof(*handles));
   unrun = calloc(OMPDP_CONTEXT_UNRUN * (ns ? ns : 1), sizeof(*unrun));
-  /* Pairs (call, the call it always ran in). */
-  outer = calloc(2 * OMPDP_CONTEXT_CALLS * (ns ? ns : 1), sizeof(*outer));
-  if (!out->sites || !out->bufs || !handles || !unrun || !outer)
+  if (!out->sites || !out->bufs || !handles || !unrun)
     goto out;
-  size_t nh = 0, nu = 0, no = 0;
+  size_t nh = 0, nu = 0;
   for (size_t i = 0; i < f->num_sites; ++i) {
     if (!need[i])
       continue;
@@ -656,17 +664,14 @@ int ompdp_rw_facts_to_plan(const ompdp_rw_facts_t *f, const ompdp_report_t *r,
       s->call_mixed = cx.other;
       s->calls = cx.count;
       for (int k = 0; k < OMPDP_CONTEXT_CALLS; ++k) {
-        ompdp_context_t ox;
         if (!cx.calls[k])
           continue;
         handles[nh++] = cx.calls[k];
-        /* The call one level up, where it was always the same: what
-         * repeats a call in no loop (rewrite_caller.c says where). */
-        if (!context(cx.calls[k], &ox) && !ox.other && ox.calls[0] && !ox.calls[1]) {
-          handles[nh++] = ox.calls[0];
-          outer[2 * no] = cx.calls[k];
-          outer[2 * no++ + 1] = ox.calls[0];
-        }
+        /* The call one level up: what repeats a call in no loop
+         * (rewrite_caller.c says where). */
+        uint32_t up = outer_call_of(context, cx.calls[k]);
+        if (up)
+          handles[nh++] = up;
       }
       /* The other instances of its template that never ran: what their
        * own tables say is all there is of them (template_instances_agree
@@ -690,13 +695,15 @@ int ompdp_rw_facts_to_plan(const ompdp_rw_facts_t *f, const ompdp_report_t *r,
     }
     out->num_regions += crc == 0;
   }
-  for (size_t i = 0; i < no; ++i) {
-    ompdp_plan_region_t *g = ompdp_plan_region_find(out, outer[2 * i]);
-    if (!g)
-      continue;
-    g->head.outer_call = outer[2 * i + 1];
+  for (size_t i = 0; i < out->num_regions; ++i) {
+    ompdp_plan_region_t *g = &out->regions[i];
+    uint32_t up =
+        context && g->head.construct == OMPDP_CK_CALL ? outer_call_of(context, g->handle) : 0;
+    if (!up || !ompdp_plan_region_find(out, up))
+      continue; /* (the outer call of an outer call is not in the plan) */
+    g->head.outer_call = up;
     for (uint32_t k = 0; k < g->head.num_items; ++k)
-      g->items[k].outer_call = outer[2 * i + 1];
+      g->items[k].outer_call = up;
   }
   /* Which instances of a template ran: those the run saw begin, and
    * those it named as never begun; the others' are not known. */
@@ -720,6 +727,5 @@ out:
   free(bufmap);
   free(handles);
   free(unrun);
-  free(outer);
   return rc;
 }
