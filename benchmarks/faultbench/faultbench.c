@@ -18,7 +18,7 @@
 |* after populating), so that results-host.md can say which of
 |* them a change removed and what that is worth on the machine measured.
 |*
-|*   cc -O2 -o faultbench benchmarks/faultbench/faultbench.c && ./faultbench [DIR]
+|*   clang-19 -O2 -o faultbench benchmarks/faultbench/faultbench.c && ./faultbench [DIR]
 |*
 |* DIR: where the tmpfs file goes (default /dev/shm).
 |*
