@@ -765,22 +765,31 @@ static char *format_device_list(const ompdp_finding_t *f) {
 /* The fix, in words, by the detection that found it. The compiler plugin
  * refines this with the variable and the exact clause; without it we can
  * still say what to do. */
-static char *suggestion(const ompdp_engine_t *g, const ompdp_finding_t *f, uint32_t rule) {
+static const ompdp_region_info_t *describe_item(const ompdp_engine_t *g, uint32_t region,
+                                                int item, ompdp_region_info_t *out) {
+  return g->describe && region && item >= 0 && g->describe(region, item, out) == 0 ? out : NULL;
+}
+
+static char *suggestion(const ompdp_engine_t *g, const ompdp_finding_t *f, uint32_t ref_op,
+                        uint32_t rule) {
   const ompdp_detection_t *d = ompdp_kind_detection(f->kind);
   if (!d)
     return ompdp_strdup("");
-  /* The item as the region table describes it (without a table, none). */
-  ompdp_region_info_t it;
-  const ompdp_region_info_t *item =
-      g->describe && f->rt_region && f->item >= 0 && g->describe(f->rt_region, f->item, &it) == 0
-          ? &it
-          : NULL;
+  /* The items as the region table describes them (without a table, none):
+   * the finding's, and the one of the operation it repeats or undoes. */
+  ompdp_region_info_t it, rit;
+  const ompdp_region_info_t *item = describe_item(g, f->rt_region, f->item, &it);
+  const ompdp_region_info_t *related = NULL;
+  if (ref_op != OMPDP_NONE) {
+    const ompdp_op_t *r = ompdp_op_get(ref_op);
+    related = describe_item(g, r->region, r->item, &rit);
+  }
   char *devs = format_device_list(f);
   /* A routine call's fix moves or replaces calls, whatever the detection
    * would say of a map clause. */
   char *t = f->call ? ompdp_routine_text(f, item, devs ? devs : "?") : NULL;
   if (!t)
-    t = d->text(f, item, rule, devs ? devs : "?");
+    t = d->text(f, item, related, rule, devs ? devs : "?");
   free(devs);
   return t;
 }
@@ -888,7 +897,7 @@ static int fill_report(ompdp_engine_t *g, ompdp_report_t *r, const ompdp_engine_
       if (s->ref_op != OMPDP_NONE)
         res->attribute(ompdp_op_get(s->ref_op), &f->related, NULL);
     }
-    f->suggestion = suggestion(g, f, s->rule);
+    f->suggestion = suggestion(g, f, s->ref_op, s->rule);
   }
   free(order);
   /* Device memory in use; the peak savings of the findings. */

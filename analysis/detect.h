@@ -355,10 +355,11 @@ typedef struct ompdp_detection {
   void (*destroy)(void *d);
   /* The fix in words for one of its findings (malloc'd; NULL when out of
    * memory): item is its map item as the region table describes it (NULL:
-   * no table, or no item), rule the finding's aux rule, devices its device
-   * list. */
-  char *(*text)(const ompdp_finding_t *f, const ompdp_region_info_t *item, uint32_t rule,
-                const char *devices);
+   * no table, or no item), related the item of the operation it repeats or
+   * undoes (f->related; NULL likewise), rule the finding's aux rule,
+   * devices its device list. */
+  char *(*text)(const ompdp_finding_t *f, const ompdp_region_info_t *item,
+                const ompdp_region_info_t *related, uint32_t rule, const char *devices);
 } ompdp_detection_t;
 
 /* The table (detections.c): every detection, in the order the engine
@@ -421,7 +422,8 @@ int ompdp_section_spare(const ompdp_region_info_t *it, uint64_t lower_bytes, uin
  * ("allocate", "fill"); map: the enter data's clause. NULL when the item
  * is not such a buffer (or out of memory). */
 char *ompdp_detect_fresh_text(const ompdp_finding_t *f, const ompdp_region_info_t *item,
-                              const char *happened, const char *once, const char *map);
+                              const ompdp_region_info_t *related, const char *happened,
+                              const char *once, const char *map);
 /* The words of a finding at a call of a device memory routine
  * (routine_text.c, from its kind's routine_text): moving or replacing
  * calls, never map clauses. NULL when f's site (item, as for a detection's

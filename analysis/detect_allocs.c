@@ -418,13 +418,13 @@ static int allocs_finish(void *p, ompdp_engine_t *g) {
 /*===- the detection ------------------------------------------------------------===*/
 
 static char *allocs_text(const ompdp_finding_t *f, const ompdp_region_info_t *item,
-                         uint32_t rule, const char *d) {
+                         const ompdp_region_info_t *related, uint32_t rule, const char *d) {
   char buf[768];
   const char *plural = f->num_devices > 1 ? "s" : "";
   if (f->kind == OMPDP_FK_REPEATED_ALLOC) {
     /* Not the same buffer: malloc put a new one where the last one was. */
     snprintf(buf, sizeof(buf), ", so mapping it allocates it on device%s %s again too", plural, d);
-    char *t = ompdp_detect_fresh_text(f, item, buf, "allocate", "");
+    char *t = ompdp_detect_fresh_text(f, item, related, buf, "allocate", "");
     if (t)
       return t;
   }

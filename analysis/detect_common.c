@@ -36,7 +36,22 @@ static int same_place(const ompdp_loc_t *a, const ompdp_loc_t *b) {
          a->column == b->column && !strcmp(a->file, b->file) && !strcmp(a->function, b->function);
 }
 
-static int fresh_host(const ompdp_finding_t *f, const ompdp_region_info_t *it, const char **why) {
+/* Whether the item of the operation f repeats (related) is a buffer of
+ * its own function's call too, in a function other than f's: two such
+ * buffers are two objects whatever addresses malloc gave them (extrema's
+ * test_1D<int> and test_2D<long> each allocate theirs). A buffer that one
+ * function allocates and another maps (a parameter there) is one object,
+ * and so is one mapped by two constructs of one function. */
+static int other_fresh(const ompdp_finding_t *f, const ompdp_region_info_t *related) {
+  if (!related || !(related->access_flags & (OMPDP_IA_FRESH_HOST | OMPDP_IA_AUTOMATIC)) ||
+      related->loop_kind != OMPDP_LK_NONE)
+    return 0;
+  const char *a = f->loc.function, *b = f->related.function;
+  return a && b && strcmp(a, b) != 0;
+}
+
+static int fresh_host(const ompdp_finding_t *f, const ompdp_region_info_t *it,
+                      const ompdp_region_info_t *related, const char **why) {
   if (!it || !it->variable || !it->variable[0])
     return 0;
   if (it->access_flags & OMPDP_IA_BASE_STORED) {
@@ -44,17 +59,18 @@ static int fresh_host(const ompdp_finding_t *f, const ompdp_region_info_t *it, c
     return 1;
   }
   /* A pointer the function sets only from allocations, or an automatic
-   * variable, outside loops, repeated by its own construct: only another
-   * call can have repeated it. (Two constructs of one function map the same
-   * buffer in one call, maxFlops' `target update`s between kernels: their
-   * repeats keep the words of the same buffer.) */
-  if ((it->access_flags & OMPDP_IA_FRESH_HOST) && it->loop_kind == OMPDP_LK_NONE &&
-      same_place(&f->loc, &f->related)) {
+   * variable, outside loops, repeated by its own construct or by such a
+   * buffer of another function: only another call can have repeated it.
+   * (Two constructs of one function map the same buffer in one call,
+   * maxFlops' `target update`s between kernels: their repeats keep the
+   * words of the same buffer.) */
+  int again = it->loop_kind == OMPDP_LK_NONE &&
+              (same_place(&f->loc, &f->related) || other_fresh(f, related));
+  if ((it->access_flags & OMPDP_IA_FRESH_HOST) && again) {
     *why = "each call of the function allocates it; malloc may put one where the last one was";
     return 1;
   }
-  if ((it->access_flags & OMPDP_IA_AUTOMATIC) && it->loop_kind == OMPDP_LK_NONE &&
-      same_place(&f->loc, &f->related)) {
+  if ((it->access_flags & OMPDP_IA_AUTOMATIC) && again) {
     *why = "a variable of the function's own at each call; the stack may put one where the "
            "last one was";
     return 1;
@@ -63,9 +79,10 @@ static int fresh_host(const ompdp_finding_t *f, const ompdp_region_info_t *it, c
 }
 
 char *ompdp_detect_fresh_text(const ompdp_finding_t *f, const ompdp_region_info_t *it,
-                              const char *happened, const char *once, const char *map) {
+                              const ompdp_region_info_t *related, const char *happened,
+                              const char *once, const char *map) {
   const char *why;
-  if (!fresh_host(f, it, &why))
+  if (!fresh_host(f, it, related, &why))
     return NULL;
   char buf[768];
   snprintf(buf, sizeof(buf),

@@ -126,7 +126,7 @@ static int updates_to(const ompdp_region_info_t *it) {
   return it && it->construct == OMPDP_CK_TARGET_UPDATE && it->map_type == OMPDP_MT_UPDATE_TO;
 }
 
-static char *dup_text(const ompdp_finding_t *f, const ompdp_region_info_t *item, uint32_t rule,
+static char *dup_text(const ompdp_finding_t *f, const ompdp_region_info_t *item, const ompdp_region_info_t *related, uint32_t rule,
                       const char *d) {
   char buf[768];
   const char *plural = f->num_devices > 1 ? "s" : "";
@@ -135,7 +135,7 @@ static char *dup_text(const ompdp_finding_t *f, const ompdp_region_info_t *item,
     /* Not the same buffer: a new one, at the old one's address, with the
      * same bytes. */
     snprintf(buf, sizeof(buf), " holding the bytes device%s %s already has", plural, d);
-    char *t = ompdp_detect_fresh_text(f, item, buf, "fill", " map(to: ...)");
+    char *t = ompdp_detect_fresh_text(f, item, related, buf, "fill", " map(to: ...)");
     if (t)
       return t;
   }

@@ -591,7 +591,8 @@ static void use_at(char *buf, size_t n, const ompdp_finding_t *f) {
 }
 
 static char *lifetime_text(const ompdp_finding_t *f, const ompdp_region_info_t *item,
-                           uint32_t rule, const char *d) {
+                           const ompdp_region_info_t *related, uint32_t rule, const char *d) {
+  (void)related; /* the repeated operation's item: only fresh buffers need it */
   (void)rule;
   char buf[1024], at[600], saved[OMPDP_UNIT_BUF], what[300];
   const char *plural = f->num_devices > 1 ? "s" : "";

@@ -318,7 +318,8 @@ static int overbroad_feed(void *p, ompdp_engine_t *g, const ompdp_xev_t *e) {
 /*===- the detection ------------------------------------------------------------===*/
 
 static char *overbroad_text(const ompdp_finding_t *f, const ompdp_region_info_t *item,
-                            uint32_t rule, const char *d) {
+                            const ompdp_region_info_t *related, uint32_t rule, const char *d) {
+  (void)related; /* the repeated operation's item: only fresh buffers need it */
   char buf[512];
   const char *plural = f->num_devices > 1 ? "s" : "";
   const char *v = f->variable ? f->variable : "...";

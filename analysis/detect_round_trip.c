@@ -191,7 +191,8 @@ static void *rtrip_new(const ompdp_engine_config_t *cfg) {
  * what host code changes goes out again (bytes that came back unchanged
  * may still be rewritten by the host, with the same values this time). */
 static char *rtrip_text(const ompdp_finding_t *f, const ompdp_region_info_t *item,
-                        uint32_t rule, const char *d) {
+                        const ompdp_region_info_t *related, uint32_t rule, const char *d) {
+  (void)related; /* the repeated operation's item: only fresh buffers need it */
   char buf[768];
   const char *plural = f->num_devices > 1 ? "s" : "";
   const char *v = f->variable ? f->variable : "...";

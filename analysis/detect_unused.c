@@ -435,7 +435,8 @@ static int unused_tx_finish(void *p, ompdp_engine_t *g) {
 /*===- the detection ------------------------------------------------------------===*/
 
 static char *unused_tx_text(const ompdp_finding_t *f, const ompdp_region_info_t *item,
-                            uint32_t rule, const char *d) {
+                            const ompdp_region_info_t *related, uint32_t rule, const char *d) {
+  (void)related; /* the repeated operation's item: only fresh buffers need it */
   char buf[512];
   const char *plural = f->num_devices > 1 ? "s" : "";
   snprintf(buf, sizeof(buf),

@@ -212,7 +212,8 @@ static void *zero_new(const ompdp_engine_config_t *cfg) {
 static void zero_destroy(void *p) { ompdp_zero_destroy(p); }
 
 static char *zero_text(const ompdp_finding_t *f, const ompdp_region_info_t *item,
-                       uint32_t rule, const char *d) {
+                       const ompdp_region_info_t *related, uint32_t rule, const char *d) {
+  (void)related; /* the repeated operation's item: only fresh buffers need it */
   char buf[512];
   const char *plural = f->num_devices > 1 ? "s" : "";
   const char *v = f->variable ? f->variable : "...";
