@@ -79,19 +79,6 @@ static size_t count_lines(const char *list) {
   return n;
 }
 
-/* The index of name among the lines of list, or -1. */
-static int line_index(const char *list, const char *name, size_t len) {
-  int i = 0;
-  for (const char *p = list; p && *p; ++i) {
-    const char *e = strchr(p, '\n');
-    size_t n = e ? (size_t)(e - p) : strlen(p);
-    if (n == len && !strncmp(p, name, len))
-      return i;
-    p = e ? e + 1 : NULL;
-  }
-  return -1;
-}
-
 /* The call's item for the callee's variable var: the argument that binds
  * the parameter of that name, or the global of that name that the call
  * records (after its arguments: one the caller does not hide); NULL when
@@ -99,7 +86,7 @@ static int line_index(const char *list, const char *name, size_t len) {
 static const ompdp_region_info_t *call_item(const ompdp_rw_items_t *call, const char *var,
                                             size_t len) {
   const char *params = call->reg.num_items ? call->reg.items[0].parameters : "";
-  int k = line_index(params, var, len);
+  int k = ompdp_rw_line_index(params, var, len);
   if (k >= 0)
     return (uint32_t)k < call->reg.num_items ? &call->reg.items[k] : NULL;
   for (uint32_t i = (uint32_t)count_lines(params); i < call->reg.num_items; ++i)
@@ -216,7 +203,7 @@ char *ompdp_rw_in_caller_words(const char *text, const char *params,
     /* A member's name (after `.` or `->`) or a qualified one is not a
      * parameter. */
     int member = prev == '.' || (prev == '>' && prev2 == '-') || (prev == ':' && prev2 == ':');
-    int k = member ? -1 : line_index(params, p, len);
+    int k = member ? -1 : ompdp_rw_line_index(params, p, len);
     if (k < 0) {
       /* A global: the call records it when the caller does not hide it. */
       if (first && !call_item(call, p, len)) {

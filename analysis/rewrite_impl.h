@@ -67,6 +67,9 @@ int ompdp_rw_add_edit(ompdp_rewrite_t *rw, const ompdp_region_info_t *at, uint32
 int ompdp_rw_explicit_item(const ompdp_region_info_t *it);
 int ompdp_rw_is_identifier(const char *s);
 const char *ompdp_rw_basename(const char *path);
+/* The index of name (len bytes) among the lines of list (a region table's
+ * newline-separated list: a call's parameters, its arguments), or -1. */
+int ompdp_rw_line_index(const char *list, const char *name, size_t len);
 /* Whether the first array section of expr (`base[lo:len]`) has a base that
  * is itself stored in memory, an element of an array or a member
  * (`y[1][0:n]`, `s.p[0:n]`, `s->p[0:n]`), not a variable: a map of it

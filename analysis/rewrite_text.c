@@ -21,6 +21,18 @@ const char *ompdp_rw_basename(const char *path) {
   return s ? s + 1 : path;
 }
 
+int ompdp_rw_line_index(const char *list, const char *name, size_t len) {
+  int i = 0;
+  for (const char *p = list; p && *p; ++i) {
+    const char *e = strchr(p, '\n');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    if (n == len && !strncmp(p, name, len))
+      return i;
+    p = e ? e + 1 : NULL;
+  }
+  return -1;
+}
+
 size_t ompdp_rw_attached_base(const char *expr) {
   /* The first bracket at depth 0 whose contents hold a ':' at their own
    * depth (not '::') opens the section; the base is the text before it. */

@@ -175,6 +175,48 @@ static int own_inputs(const ompdp_plan_t *p, const ompdp_plan_site_t *s) {
          own_storage(p, s, &fn) && others_own(p, s, fn, 1, &others) && others;
 }
 
+/* Whether the host code around call (a call region) reads the argument
+ * that binds the parameter var: in the call's loop, anywhere (the loop
+ * comes back to the call), or, for a call in no loop, after it in its
+ * block; besides in calls of other files that leave it alone. */
+static int call_reads(const ompdp_plan_t *p, uint32_t call, const char *var) {
+  ompdp_region_info_t c0, arg;
+  if (ompdp_plan_describe(p, call, 0, &c0) || c0.construct != OMPDP_CK_CALL)
+    return 0;
+  int k = ompdp_rw_line_index(c0.parameters, var, strlen(var));
+  if (k < 0 || ompdp_plan_describe(p, call, k, &arg))
+    return 0;
+  for (uint32_t h = 0; h < arg.num_host_accesses; ++h) {
+    const ompdp_host_access_t *a = &arg.host_accesses[h];
+    if ((c0.loop_kind != OMPDP_LK_NONE || (a->Flags & OMPDP_HA_AFTER)) &&
+        !ompdp_rw_extern_calls_leave(p, arg.source_file, arg.variable, arg.expr, a) &&
+        access_reads(a->Access))
+      return 1;
+  }
+  return 0;
+}
+
+/* Whether the host reads the data of item it (its construct in no loop of
+ * its function, the item a parameter) after every call the construct ran
+ * in: the code around each call reads the argument (by its name, or
+ * another the compiler knows for it: gmm's `clusters.N[i]` for
+ * `clusters_N`), and one of them is in a loop. */
+static int caller_reads(const ompdp_plan_t *p, const ompdp_plan_site_t *s,
+                        const ompdp_region_info_t *it) {
+  if (!s->call || s->call_mixed || !(it->access_flags & OMPDP_IA_PARAMS_ONLY) ||
+      !it->variable[0])
+    return 0;
+  const uint32_t calls[] = {s->call, s->call2, s->call3, s->call4};
+  int looped = 0;
+  for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]) && calls[i]; ++i) {
+    ompdp_region_info_t c;
+    if (ompdp_plan_describe(p, calls[i], -1, &c) || !call_reads(p, calls[i], it->variable))
+      return 0;
+    looped |= c.loop_kind != OMPDP_LK_NONE;
+  }
+  return looped;
+}
+
 /* order: the plan's sites by (region, item) (ompdp_plan_site_order). */
 static void gather(const ompdp_plan_t *p, const uint32_t *order, const ompdp_finding_t *f,
                    ompdp_verdict_facts_t *v) {
@@ -259,6 +301,12 @@ static void gather(const ompdp_plan_t *p, const uint32_t *order, const ompdp_fin
         v->host_writes_named = 1;
     }
   }
+  /* A copy back by a construct that its function runs once a call: the
+   * host code between two of them is the caller's loop (gmm's
+   * copyClusterFromDevice, whose caller reads the clusters after each
+   * call). */
+  if (v->d2h && v->no_loop && !v->host_reads)
+    v->caller_reads = caller_reads(p, s, &it);
 }
 
 /*===- the decision --------------------------------------------------------===*/
@@ -321,6 +369,11 @@ ompdp_verdict_t ompdp_verdict_duplicate(const ompdp_finding_t *f,
      * between, the copy back only repeats data movement: advice.) */
     if (in->with_facts && (in->inputs_same || in->back_rerun))
       return OMPDP_V_REPEATED_COMPUTATION;
+    /* The caller's loop reads what each call's copy brings (gmm's
+     * clusters after copyClusterFromDevice): as above, after the
+     * recomputation that its own inputs explain. */
+    if (in->caller_reads)
+      return OMPDP_V_NECESSARY;
     return OMPDP_V_ADVICE;
   }
   /* The same host bytes sent again after the device changed its copy: the
@@ -352,7 +405,7 @@ ompdp_verdict_t ompdp_verdict_round_trip(const ompdp_finding_t *f,
    * may write the item: the copy back carries what its kernels computed,
    * which this run made equal to what the host had (only another
    * execution could have kept it). */
-  if (host_needs_copy_back(in) || (f->count == 1 && in->region_writes))
+  if (host_needs_copy_back(in) || in->caller_reads || (f->count == 1 && in->region_writes))
     return OMPDP_V_NECESSARY;
   return OMPDP_V_ADVICE;
 }
@@ -450,7 +503,7 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
                "then (they only equal bytes it received earlier), so each is needed",
                v);
     else if (f->kind == OMPDP_FK_ROUND_TRIP && f->count == 1 && in->region_writes &&
-             !host_needs_copy_back(in))
+             !host_needs_copy_back(in) && !in->caller_reads)
       snprintf(buf, sizeof(buf),
                "no saving: the construct's kernels may write %s (the compiler sees them write "
                "it, or cannot tell that they do not), so the copy back carries their result; "
@@ -459,9 +512,10 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
                v);
     else if (d2h || f->kind == OMPDP_FK_ROUND_TRIP)
       snprintf(buf, sizeof(buf),
-               "no saving: the host reads %s after each copy back, and only the copy tells it "
-               "that the value did not change",
-               v);
+               "no saving: the host reads %s after each copy back%s, and only the copy tells "
+               "it that the value did not change",
+               v, in->caller_reads ? " (the loop that calls its function reads it after the call)"
+                                   : "");
     else if (in->update_resets && !in->dev_changed && !in->device_written)
       snprintf(buf, sizeof(buf),
                "no saving: a kernel that runs between the updates writes %s (the run saw it "

@@ -49,6 +49,8 @@ typedef struct ompdp_verdict_facts {
   int host_written;  /* host code of the loops around the construct writes the item
                         (OMPDP_IA_HOST_WRITTEN) */
   int host_reads;    /* host code in the loop around the construct reads the item */
+  int caller_reads;  /* a copy back by a construct in no loop of its function, run from one
+                        call in a loop of the caller, which reads the argument there */
   int host_writes;   /* ... writes it (resets it) */
   int host_writes_named; /* ... in a statement that names it (a write, or a call it is
                             handed to that nobody can see into), not only one whose

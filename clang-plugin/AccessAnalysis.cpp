@@ -126,6 +126,32 @@ StoragePath StoragePath::ofItem(const Expr *E) {
   return P;
 }
 
+StoragePath StoragePath::aliasOf(const StoragePath &SP) {
+  StoragePath A;
+  if (!SP.Valid || SP.Root == thisRoot() || SP.Elem != -1 || SP.Steps.empty() ||
+      SP.Steps[0] != deref())
+    return A;
+  auto *VD = dyn_cast<VarDecl>(static_cast<const Decl *>(SP.Root));
+  if (!VD || !VD->isLocalVarDecl() || !VD->getType()->isPointerType() || !VD->getInit())
+    return A;
+  // `(float *)c.N` too; an array field decays to its first element.
+  const Expr *Init = VD->getInit()->IgnoreParenCasts();
+  if (!isa<MemberExpr, DeclRefExpr>(Init))
+    return A;
+  QualType T = Init->getType();
+  if (!T->isPointerType() && !T->isArrayType())
+    return A;
+  A = ofItem(Init);
+  if (!A.Valid || A.Root == SP.Root || A.Root == thisRoot()) {
+    A.Valid = false;
+    return A;
+  }
+  if (T->isPointerType())
+    A.Steps.push_back(deref());
+  A.Steps.append(SP.Steps.begin() + 1, SP.Steps.end());
+  return A;
+}
+
 namespace {
 
 /// Whether the body of S computes only from its function's parameters and

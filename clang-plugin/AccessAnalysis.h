@@ -55,6 +55,13 @@ struct StoragePath {
   /// The constant element `A[k]` names of an array of pointers A (a
   /// variable): k, else -1.
   static int64_t pointerElement(const clang::ArraySubscriptExpr *AE);
+  /// Another name of the storage SP names, when SP starts at what a local
+  /// pointer points to and the pointer was initialised from a field or a
+  /// variable (`float *n = c.N;`: n[i] is c.N[i]); invalid otherwise.
+  /// Host code that uses the data by the other name uses it too (gmm's
+  /// loop reads `clusters.N[i]` after a call that copies back into
+  /// `clusters_N`).
+  static StoragePath aliasOf(const StoragePath &SP);
 };
 
 /// The OMPDP_ACCESS value of each item for the body of target directive D

@@ -420,14 +420,31 @@ void RegionCollector::Impl::fillHostAccesses(Pending &P, const Stmt *D,
   // What each statement does with each item, analysed once per statement
   // (the branches below ask again for every item). Node-based: references
   // stay valid as it grows.
+  // An item that a local pointer points to, the pointer initialised from
+  // a field or another variable, is used by that name too (gmm's loop reads
+  // `clusters.N[i]`, the call's argument being `clusters_N`): its other
+  // name is analysed after the items, and counts as theirs.
+  std::vector<StoragePath> Names = Paths;
+  std::vector<size_t> AliasAt(Which.size(), 0); // 0: none, else index in Names
+  for (size_t K = 0; K < Which.size(); ++K)
+    if (StoragePath A = StoragePath::aliasOf(Paths[K]); A.Valid) {
+      AliasAt[K] = Names.size();
+      Names.push_back(A);
+    }
   std::unordered_map<const Stmt *, std::vector<uint32_t>> Analysed;
   auto Accesses = [&](const Stmt *S) -> const std::vector<uint32_t> & {
     auto [At, New] = Analysed.try_emplace(S);
     if (New) {
-      At->second = analyzeHostAccesses(S, D, Paths, MotionIsUse);
-      for (size_t K = 0; K < Which.size(); ++K)
+      At->second = analyzeHostAccesses(S, D, Names, MotionIsUse);
+      for (size_t K = 0; K < Which.size(); ++K) {
+        uint32_t &A = At->second[K];
+        if (uint32_t B = AliasAt[K] ? At->second[AliasAt[K]] : AC_NONE;
+            B != AC_NONE && B != AC_UNKNOWN)
+          A = A == AC_NONE || A == AC_UNKNOWN || A == B ? B : AC_READ_WRITE;
         if (!P.Storage[Which[K]].Valid) // storage unknown: any statement may use it
-          At->second[K] = AC_READ_WRITE;
+          A = AC_READ_WRITE;
+      }
+      At->second.resize(Which.size());
     }
     return At->second;
   };
@@ -467,9 +484,15 @@ void RegionCollector::Impl::fillHostAccesses(Pending &P, const Stmt *D,
         unsigned N = 0;
         bool Named = false, Other = false;
         for (const Stmt *S : Ss) {
-          if (Accesses(S)[K] == AC_NONE ||
-              !collector::namesDecl(S, static_cast<const Decl *>(SP.Root), SP.Elem))
+          if (Accesses(S)[K] == AC_NONE)
             continue;
+          if (!collector::namesDecl(S, static_cast<const Decl *>(SP.Root), SP.Elem)) {
+            // By its other name: named, and not only passed to functions.
+            if (AliasAt[K] &&
+                collector::namesDecl(S, static_cast<const Decl *>(Names[AliasAt[K]].Root)))
+              Named = Other = true;
+            continue;
+          }
           Named = true;
           unsigned M = collector::externArgUses(S, SP.Root, SP.Elem);
           Other |= !M;

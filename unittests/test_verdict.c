@@ -213,6 +213,24 @@ static void test_repeated_computation(void) {
   /* ... and without the plan's facts, advice. */
   v = (ompdp_verdict_facts_t){.d2h = 1, .back_rerun = 1};
   CHECK(ompdp_verdict_decide(&b, &v) == OMPDP_V_ADVICE);
+  /* gmm: a function's `target update from`, in no loop there, after
+   * kernels that got new data; the loop of its one caller reads the
+   * argument after the call: necessary. */
+  v = Facts;
+  v.d2h = 1;
+  v.caller_reads = 1;
+  CHECK(ompdp_verdict_decide(&b, &v) == OMPDP_V_NECESSARY);
+  /* ... but kernels that got nothing new: the recomputation comes first. */
+  v.inputs_same = 1;
+  CHECK(ompdp_verdict_decide(&b, &v) == OMPDP_V_REPEATED_COMPUTATION);
+  /* ... and a round trip of it: the copy back is how the host knows. */
+  ompdp_finding_t rt = dup(3, 0, 4096, 1);
+  rt.kind = OMPDP_FK_ROUND_TRIP;
+  v = Facts;
+  v.d2h = 1;
+  CHECK(ompdp_verdict_decide(&rt, &v) == OMPDP_V_ADVICE);
+  v.caller_reads = 1;
+  CHECK(ompdp_verdict_decide(&rt, &v) == OMPDP_V_NECESSARY);
   /* A construct that sends its own bytes again, which host code of the
    * loops around it writes: the host wrote the same values again. */
   v = Facts;

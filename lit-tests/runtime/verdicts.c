@@ -43,9 +43,10 @@
 // variable): kept on the device across the two calls, a `target data` and
 // braces around them.
 // NEWIN, the same with one new element of the input sent before each call:
-// the copies back repeat, but the device got new data, so the verdict is
-// advice, conditional on the host's reads (this loop reads `r`: the
-// copy back stays where it is).
+// the copies back repeat, but the device got new data, and the loop that
+// calls scale() reads `r` after each call (the compiler records the read
+// for the call's argument): each copy back is how the host knows, so the
+// verdict is necessary.
 //
 // REQUIRES: plugin
 // RUN: rm -f %t.coincidence.json %t.counter.json %t.fix.json %t.jacobi.json %t.ownvar.json %t.resident.json %t.timing.json && %clang-ompdp -g -DJACOBI %s -o %t.jacobi
@@ -200,8 +201,8 @@
 
 // NEWIN: duplicate_transfer {{.*}} in scale count=4
 // NEWIN-NEXT: variable: r clause: from(r[0:N])
-// NEWIN: verdict: advice
-// NEWIN-NEXT: suggestion: the copy back brought the host the bytes of r it already had: the kernels computed the same result again, from data the device received since the last copy back; copy it back only where the host reads it (e.g. `target update from(r)` after the loop, if no host code of the loop reads it through any pointer)
+// NEWIN: verdict: necessary (not counted as a saving)
+// NEWIN-NEXT: suggestion: no saving: the host reads r after each copy back (the loop that calls its function reads it after the call), and only the copy tells it that the value did not change
 // NEWIN-NOT: repeated_computation
 
 // IDLE: duplicate_transfer {{.*}} in main count=2
