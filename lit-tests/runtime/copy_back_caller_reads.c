@@ -15,6 +15,11 @@
 // - OTHER (negative): the loop reads `c.R`, another field, another buffer:
 //   nothing in the loop reads what comes back: advice, to copy it back
 //   where the host reads it.
+// - TWOCALLS (gmm's other call, before its loop): main also calls
+//   copy_from() once before the loop and reads `c.N[1]` after it: every
+//   call is followed by a read, necessary. With NOREAD (negative), that
+//   call stands in a block of its own and nothing reads after it there:
+//   advice.
 //
 // REQUIRES: plugin
 // RUN: %clang %ompdp-plugin-flags -fplugin-arg-ompdp-dump %offload-flags -c %s -o %t.o | FileCheck %s --check-prefix=DUMP
@@ -24,6 +29,10 @@
 // RUN: %ompdp run -- %t.byname 2>&1 | FileCheck %s --check-prefix=READ
 // RUN: %clang-ompdp -g -DOTHER %s -o %t.other
 // RUN: %ompdp run -- %t.other 2>&1 | FileCheck %s --check-prefix=OTHER
+// RUN: %clang-ompdp -g -DTWOCALLS %s -o %t.two
+// RUN: %ompdp run -- %t.two 2>&1 | FileCheck %s --check-prefix=TWO
+// RUN: %clang-ompdp -g -DTWOCALLS -DNOREAD %s -o %t.noread
+// RUN: %ompdp run -- %t.noread 2>&1 | FileCheck %s --check-prefix=NOREAD
 //===----------------------------------------------------------------------===//
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +61,18 @@ int main(void) {
   int k = LEN;
   float s = 0;
 #pragma omp target data map(to: cn[0:LEN], in[0:LEN])
+  {
+#ifdef TWOCALLS
+#pragma omp target teams distribute parallel for
+    for (int i = 0; i < LEN - 1; ++i)
+      cn[i] = in[i];
+#ifdef NOREAD
+    { copy_from(cn, k); }
+#else
+    copy_from(cn, k);
+    s += c.N[1];
+#endif
+#endif
   for (int it = 0; it < 6; ++it) {
     in[LEN - 1] = it; /* new input, which the kernel does not read */
 #pragma omp target update to(in[0:LEN])
@@ -67,6 +88,7 @@ int main(void) {
 #else
       s += c.N[i] < 0.5f;
 #endif
+  }
   }
   printf("s=%g\n", s);
   free(c.N);
@@ -88,3 +110,9 @@ int main(void) {
 // OTHER-NEXT: variable: n clause: from(n[0:k])
 // OTHER: verdict: advice
 // OTHER-NEXT: suggestion: the copy back brought the host the bytes of n it already had: the kernels computed the same result again, from data the device received since the last copy back; copy it back only where the host reads it
+
+// TWO: duplicate_transfer {{.*}}copy_back_caller_reads.c:[[#]]:1 in copy_from count=6
+// TWO: verdict: necessary (not counted as a saving)
+
+// NOREAD: duplicate_transfer {{.*}}copy_back_caller_reads.c:[[#]]:1 in copy_from count=6
+// NOREAD: verdict: advice
