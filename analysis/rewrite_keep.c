@@ -165,7 +165,10 @@ static int make_keep_plan(const ompdp_rw_plan_t *c, uint32_t si, keep_plan_t *p,
   if (s->multi_buf)
     early = "the construct mapped more than one host buffer here (the pointer is set anew), so "
             "no one buffer can stay on the device";
-  else if (s->interleaved)
+  else if (s->interleaved && s->outside)
+    /* Others' operations inside its own allocations (knn's `target update
+     * from`s in the body of its `target data`) find the data where they
+     * did: only those between its executions tell against it. */
     early = "other constructs work on the same buffer between its executions";
   else if (s->sizes_differ)
     early = "the mapped section changes size between executions";

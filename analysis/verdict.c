@@ -246,7 +246,7 @@ static void gather(const ompdp_plan_t *p, const uint32_t *order, const ompdp_fin
   if (base && base < sizeof(v->attached))
     memcpy(v->attached, it.expr, base), v->attached[base] = 0;
   v->multi_buf = s->multi_buf != 0;
-  v->interleaved = s->interleaved != 0;
+  v->interleaved = s->interleaved != 0 && s->outside != 0;
   v->sizes_differ = s->sizes_differ != 0;
   v->fresh_sizes = f->kind == OMPDP_FK_REPEATED_ALLOC && s->sizes_differ &&
                    (it.access_flags & OMPDP_IA_FRESH_HOST);

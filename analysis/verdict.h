@@ -31,6 +31,8 @@ typedef struct ompdp_verdict_facts {
                          without the plugin, or in another file; a call through a
                          pointer) */
   int call_mixed;     /* ... it also ran outside the calls the run followed */
+  /* interleaved: other constructs used the buffer between its executions,
+   * outside its own allocations (not a `target update` in its body) */
   int multi_buf, interleaved, sizes_differ, base_stored, to_written, nowait;
   int firstprivate; /* the item is passed firstprivate (implicit or not):
                        libomptarget's own buffer at each launch */

@@ -65,7 +65,8 @@ static void *dummy_create(const ompdp_engine_config_t *cfg) { return calloc(1, 1
 static void dummy_destroy(void *d) { free(d); }
 static size_t dummy_memory(const void *d) { return 1; }
 static char *dummy_text(const ompdp_finding_t *f, const ompdp_region_info_t *item,
-                        uint32_t rule, const char *devices) {
+                        const ompdp_region_info_t *related, uint32_t rule,
+                        const char *devices) {
   return ompdp_strdup("nothing to fix");
 }
 
