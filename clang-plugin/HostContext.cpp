@@ -417,9 +417,6 @@ void RegionCollector::Impl::fillHostAccesses(Pending &P, const Stmt *D,
       }
     }
   uint32_t DOffset = SM.getFileOffset(SM.getExpansionLoc(D->getBeginLoc()));
-  // What each statement does with each item, analysed once per statement
-  // (the branches below ask again for every item). Node-based: references
-  // stay valid as it grows.
   // An item that a local pointer points to, the pointer initialised from
   // a field or another variable, is used by that name too (gmm's loop reads
   // `clusters.N[i]`, the call's argument being `clusters_N`): its other
@@ -431,6 +428,9 @@ void RegionCollector::Impl::fillHostAccesses(Pending &P, const Stmt *D,
       AliasAt[K] = Names.size();
       Names.push_back(A);
     }
+  // What each statement does with each item, analysed once per statement
+  // (the branches below ask again for every item). Node-based: references
+  // stay valid as it grows.
   std::unordered_map<const Stmt *, std::vector<uint32_t>> Analysed;
   auto Accesses = [&](const Stmt *S) -> const std::vector<uint32_t> & {
     auto [At, New] = Analysed.try_emplace(S);
