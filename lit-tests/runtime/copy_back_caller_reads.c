@@ -112,7 +112,11 @@ int main(void) {
 // OTHER-NEXT: suggestion: the copy back brought the host the bytes of n it already had: the kernels computed the same result again, from data the device received since the last copy back; copy it back only where the host reads it
 
 // TWO: duplicate_transfer {{.*}}copy_back_caller_reads.c:[[#]]:1 in copy_from count=6
+// TWO-NEXT: variable: n clause: from(n[0:k])
 // TWO: verdict: necessary (not counted as a saving)
+// TWO-NEXT: suggestion: no saving: the host reads n after each copy back (the loop that calls its function reads it after the call)
 
 // NOREAD: duplicate_transfer {{.*}}copy_back_caller_reads.c:[[#]]:1 in copy_from count=6
+// NOREAD-NEXT: variable: n clause: from(n[0:k])
 // NOREAD: verdict: advice
+// NOREAD-NEXT: suggestion: the copy back brought the host the bytes of n it already had
