@@ -178,11 +178,13 @@ static int own_inputs(const ompdp_plan_t *p, const ompdp_plan_site_t *s) {
 /* Whether the host code around call (a call region) reads the argument
  * that binds the parameter var: in the call's loop, anywhere (the loop
  * comes back to the call), or, for a call in no loop, after it in its
- * block; besides in calls of other files that leave it alone. */
-static int call_reads(const ompdp_plan_t *p, uint32_t call, const char *var) {
+ * block; besides in calls of other files that leave it alone. *looped:
+ * the call is in a loop. */
+static int call_reads(const ompdp_plan_t *p, uint32_t call, const char *var, int *looped) {
   ompdp_region_info_t c0, arg;
   if (ompdp_plan_describe(p, call, 0, &c0) || c0.construct != OMPDP_CK_CALL)
     return 0;
+  *looped = c0.loop_kind != OMPDP_LK_NONE;
   int k = ompdp_rw_line_index(c0.parameters, var, strlen(var));
   if (k < 0 || ompdp_plan_describe(p, call, k, &arg))
     return 0;
@@ -207,14 +209,14 @@ static int caller_reads(const ompdp_plan_t *p, const ompdp_plan_site_t *s,
       !it->variable[0])
     return 0;
   const uint32_t calls[] = {s->call, s->call2, s->call3, s->call4};
-  int looped = 0;
+  int any_looped = 0;
   for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]) && calls[i]; ++i) {
-    ompdp_region_info_t c;
-    if (ompdp_plan_describe(p, calls[i], -1, &c) || !call_reads(p, calls[i], it->variable))
+    int looped = 0;
+    if (!call_reads(p, calls[i], it->variable, &looped))
       return 0;
-    looped |= c.loop_kind != OMPDP_LK_NONE;
+    any_looped |= looped;
   }
-  return looped;
+  return any_looped;
 }
 
 /* order: the plan's sites by (region, item) (ompdp_plan_site_order). */
