@@ -38,6 +38,34 @@ static uint32_t nth_call(const ompdp_rw_site_t *s, int k) {
   return k == 0 ? s->call : k == 1 ? s->call2 : k == 2 ? s->call3 : k == 3 ? s->call4 : 0;
 }
 
+/* How often the site's construct began in its k-th call (0: not known). */
+static uint64_t nth_call_runs(const ompdp_rw_site_t *s, int k) {
+  return k == 0 ? s->call_runs : k == 1 ? s->call2_runs : k == 2 ? s->call3_runs
+         : k == 3   ? s->call4_runs
+                    : 0;
+}
+
+/* Whether callee, a call's callee (for a call through a pointer, the
+ * functions the run saw it call, one per line), names function fn. */
+static int callee_is(const char *callee, const char *fn) {
+  return callee && fn && *fn && ompdp_rw_line_index(callee, fn, strlen(fn)) >= 0;
+}
+
+/* A call's callee for words: `f()`, `f() or g()` for the functions a call
+ * through a pointer called, or "the function its pointer points to". */
+static void put_callee(ompdp_strbuf_t *d, const char *callee) {
+  if (!callee || !*callee) {
+    ompdp_sb_puts(d, "the function its pointer points to");
+    return;
+  }
+  for (const char *q = callee; *q;) {
+    const char *e = strchr(q, '\n');
+    size_t l = e ? (size_t)(e - q) : strlen(q);
+    ompdp_sb_printf(d, "%s%.*s()", q == callee ? "" : " or ", (int)l, q);
+    q += l + (e != NULL);
+  }
+}
+
 /* Whether the run saw the site's construct run in known calls only (at
  * most four, each a call of the construct's own function: not a stale
  * context left by a longjmp), the first of them into *call. */
@@ -48,7 +76,7 @@ static int site_calls_known(const ompdp_rw_plan_t *c, const ompdp_rw_site_t *s,
   for (int k = 0; k < OMPDP_CONTEXT_CALLS && nth_call(s, k); ++k) {
     ompdp_region_info_t x;
     if (ompdp_plan_describe(c->facts, nth_call(s, k), -1, &x) || x.construct != OMPDP_CK_CALL ||
-        !x.callee || strcmp(x.callee, it->function))
+        !callee_is(x.callee, it->function))
       return 0;
     if (k == 0)
       *call = x;
@@ -285,12 +313,71 @@ typedef struct kept {
   int nseen;
   uint32_t first_call, last_call;
   ompdp_region_info_t first, last;
+  int outside_calls; /* some constructs also ran in calls outside the loop */
 } kept_t;
 
 static void kept_free(kept_t *k) {
   free(k->call_ri.items);
   free(k->outer_ri.items);
   memset(k, 0, sizeof(*k));
+}
+
+/* The call whose loop keeps buffer b: of the calls in a loop that its
+ * sites' constructs ran in, the one that ran most (the run counted it);
+ * 0 when none is in a loop or the counts are not known. A call of the
+ * same function before or after that loop (a warm-up, a check) is left as
+ * it is (outside_loop). */
+static uint32_t primary_call(const ompdp_plan_t *p, const ompdp_plan_buf_t *b) {
+  uint32_t best = 0, runs = 0;
+  for (int j = 0; j < b->num_sites; ++j) {
+    const ompdp_rw_site_t *s = &p->sites[b->sites[j] - 1];
+    for (int q = 0; q < OMPDP_CONTEXT_CALLS && nth_call(s, q); ++q) {
+      ompdp_region_info_t ci;
+      if (!ompdp_plan_describe(p, nth_call(s, q), -1, &ci) && ci.construct == OMPDP_CK_CALL &&
+          ci.loop_kind != OMPDP_LK_NONE && ci.call_runs > runs) {
+        best = nth_call(s, q);
+        runs = ci.call_runs;
+      }
+    }
+  }
+  return best;
+}
+
+/* Whether call (a call region) is of the function of call0, a call in a
+ * loop, and outside that loop's statement: it cannot run while the loop
+ * does (but through recursion), so a `target data` around the loop leaves
+ * it as it is. Both must have counted executions. */
+static int outside_loop(const ompdp_region_info_t *call, const ompdp_region_info_t *call0) {
+  if (call0->loop_kind == OMPDP_LK_NONE || !call0->loop_length || !call->call_runs ||
+      !call0->call_runs || !call->source_file || !call0->source_file ||
+      strcmp(call->source_file, call0->source_file) || strcmp(call->function, call0->function))
+    return 0;
+  uint64_t b = call0->loop_offset, e = b + call0->loop_length;
+  uint64_t cb = call->directive_offset, ce = cb + call->directive_length;
+  if (!(ce <= b || cb >= e))
+    return 0;
+  /* In no loop, or in one around the kept loop (a round's warm-up); not in
+   * another loop of its own, whose calls one `target data` around both
+   * loops would serve: keeping it around one of them is not that plan. */
+  return call->loop_kind == OMPDP_LK_NONE ||
+         (call->loop_offset <= b && e <= (uint64_t)call->loop_offset + call->loop_length);
+}
+
+/* The share of site s's operations made in its calls in the loop (in of
+ * total executions, each of which made the same: the caller checked). */
+static void site_share(ompdp_rw_site_t *s, uint64_t in, uint64_t total) {
+#define SHARE(f) s->f = s->f / total * in
+  SHARE(h2d);
+  SHARE(d2h);
+  SHARE(allocs);
+  SHARE(deletes);
+  SHARE(bytes_h2d);
+  SHARE(bytes_d2h);
+  SHARE(dur_h2d);
+  SHARE(dur_d2h);
+  SHARE(dur_alloc);
+  SHARE(dur_delete);
+#undef SHARE
 }
 
 /* Notes the function of construct it among k's, in source order. */
@@ -333,34 +420,55 @@ static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *rem
   k->dev = b->device;
   ompdp_region_info_t call0 = {0};
   int have_call = 0;
+  uint32_t primary = primary_call(p, b);
   for (int j = 0; j < b->num_sites; ++j) {
     uint32_t x = b->sites[j] - 1;
     const ompdp_rw_site_t *s = &p->sites[x];
     ompdp_region_info_t it, call;
+    /* Executions of its calls in the loop; its construct's begins in them,
+     * and in its calls outside the loop. */
+    uint64_t in_runs = 0, in_begins = 0, out_begins = 0;
+    int outside = 0;
+    uint32_t loop_call = 0;
     if (ompdp_plan_describe(p, s->region, s->item < 0 ? -1 : s->item, &it))
       return -1;
     if (!site_calls_known(c, s, &it, &call)) {
       if (have_call || j + 1 < b->num_sites || s->call_mixed)
         ompdp_sb_printf(why,
                         "the %s construct at %s:%" PRIu32 " maps it, and the run saw it run "
-                        "outside the calls it could follow (a call it could not see, or more "
-                        "than %d)",
+                        "outside the calls it could follow (a call it could not see, more "
+                        "than %d, or a call through a pointer that also called a function "
+                        "none of whose constructs ran)",
                         ompdp_construct_kind_name(it.construct), ompdp_rw_basename(it.file),
                         it.line, OMPDP_CONTEXT_CALLS);
       return -1;
     }
     if (!have_call) {
       call0 = call;
+      uint32_t h0 = s->call;
+      if (primary && primary != s->call && !ompdp_plan_describe(p, primary, -1, &call0))
+        h0 = primary;
+      else
+        call0 = call;
       have_call = 1;
-      k->row = call.loop_kind == OMPDP_LK_NONE;
-      k->first = k->last = call;
-      k->first_call = k->last_call = s->call;
+      k->row = call0.loop_kind == OMPDP_LK_NONE;
+      k->first = k->last = call0;
+      k->first_call = k->last_call = h0;
     }
     /* Every call it ran in: in the loop, or in the block of the row. */
     for (int q = 0; q < OMPDP_CONTEXT_CALLS && nth_call(s, q); ++q) {
       uint32_t h = nth_call(s, q);
       if (q || j)
         (void)ompdp_plan_describe(p, h, -1, &call);
+      if (!k->row && outside_loop(&call, &call0)) {
+        outside = 1; /* a call before or after the loop: left as it is */
+        out_begins += nth_call_runs(s, q) ? nth_call_runs(s, q) : UINT32_MAX;
+        continue;
+      }
+      in_runs += call.call_runs;
+      in_begins += nth_call_runs(s, q) ? nth_call_runs(s, q) : UINT32_MAX;
+      if (!loop_call)
+        loop_call = h;
       if (k->row ? !same_block(&call, &call0) : !same_loop(&call, &call0)) {
         ompdp_sb_printf(why,
                         "it is mapped in calls at %s:%" PRIu32 " and %s:%" PRIu32
@@ -396,9 +504,30 @@ static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *rem
         k->last_call = h;
       }
     }
+    /* Calls outside the loop too (a warm-up or a check before it): the
+     * run counted the construct's begins in each call, and each of them
+     * did the same operations, so that the loop's share of them is known. */
+    ompdp_rw_site_t sc = *s;
+    uint64_t site_calls = s->calls;
+    if (outside) {
+      uint64_t total = in_begins + out_begins;
+      if (!in_runs || !in_begins || s->runs != total || s->h2d % total || s->d2h % total ||
+          s->allocs % total || s->deletes % total) {
+        ompdp_sb_printf(why,
+                        "the %s construct at %s:%" PRIu32 " also maps it in calls outside the "
+                        "loop at %s:%" PRIu32 ", and its operations there and in the loop are "
+                        "not the same each time, so the loop's share of them is not known",
+                        ompdp_construct_kind_name(it.construct), ompdp_rw_basename(it.file),
+                        it.line, ompdp_rw_basename(call0.file), call0.loop_line);
+        return -1;
+      }
+      site_share(&sc, in_begins, total);
+      site_calls = in_runs;
+      k->outside_calls = 1;
+    }
     /* In a loop, the repeats must come from the calls: one call repeats
      * nothing. */
-    if (!k->row && s->calls < 2)
+    if (!k->row && site_calls < 2)
       return -1;
     if (removed[x])
       return -1; /* another rule rewrites this construct: its own words say so */
@@ -467,13 +596,13 @@ static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *rem
     k->from |= ompdp_rw_has_from(it.map_type);
     if (ompdp_rw_has_from(it.map_type) && (s->dev_changed || !ompdp_rw_has_to(it.map_type)))
       k->dev_changes = 1;
-    k->before += s->h2d + s->d2h;
-    k->bytes_before += s->bytes_h2d + s->bytes_d2h;
-    k->allocs += s->allocs;
-    k->dur_before += s->dur_h2d + s->dur_d2h + s->dur_alloc + s->dur_delete;
-    ompdp_oc_add(k->rm, OMPDP_OC_H2D, s->h2d, s->bytes_h2d, s->dur_h2d);
-    ompdp_oc_add(k->rm, OMPDP_OC_D2H, s->d2h, s->bytes_d2h, s->dur_d2h);
-    ompdp_rw_oc_site_allocs(k->rm, s, s->allocs, 1);
+    k->before += sc.h2d + sc.d2h;
+    k->bytes_before += sc.bytes_h2d + sc.bytes_d2h;
+    k->allocs += sc.allocs;
+    k->dur_before += sc.dur_h2d + sc.dur_d2h + sc.dur_alloc + sc.dur_delete;
+    ompdp_oc_add(k->rm, OMPDP_OC_H2D, sc.h2d, sc.bytes_h2d, sc.dur_h2d);
+    ompdp_oc_add(k->rm, OMPDP_OC_D2H, sc.d2h, sc.bytes_d2h, sc.dur_d2h);
+    ompdp_rw_oc_site_allocs(k->rm, &sc, sc.allocs, 1);
     /* The largest section the callee maps, written as it is there. */
     if (s->allocs && s->alloc_bytes > k->size && ompdp_rw_explicit_item(&it)) {
       k->size = s->alloc_bytes;
@@ -490,14 +619,14 @@ static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *rem
       if (ompdp_rw_load_region(c, s->region, &k->outer_ri))
         return -1;
       k->outer = &k->outer_ri.items[s->item];
-      k->call = s->call;
+      k->call = outside ? loop_call : s->call;
     }
     /* Each call runs it as often: the updates are counted per call. */
-    if (k->calls && s->calls != k->calls) {
+    if (k->calls && site_calls != k->calls) {
       ompdp_sb_puts(why, "the calls that map it ran different numbers of times");
       return -1;
     }
-    k->calls = s->calls;
+    k->calls = site_calls;
   }
   if (!k->outer || k->allocs < 2)
     return -1;
@@ -507,7 +636,7 @@ static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *rem
      * place to keep it. */
     ompdp_region_info_t up;
     if (!ompdp_plan_describe(p, k->first.outer_call, -1, &up) &&
-        up.construct == OMPDP_CK_CALL && up.callee && !strcmp(up.callee, k->first.function) &&
+        up.construct == OMPDP_CK_CALL && callee_is(up.callee, k->first.function) &&
         up.loop_kind != OMPDP_LK_NONE)
       ompdp_sb_printf(why,
                       "the call at %s:%" PRIu32 " that repeats it is in no loop of %s either; "
@@ -616,12 +745,13 @@ static int row_braces(ompdp_rewrite_t *rw, const kept_t *k, ompdp_map_type_t typ
  * ran, its file was built without the plugin, or by an older one). Of
  * several definitions of that name (static functions of several files,
  * overloads of as many parameters), the least the letter allows. */
-char ompdp_rw_callee_param_use(const ompdp_plan_t *p, const char *callee, size_t nparams,
-                               size_t pos) {
+static char callee_param_use1(const ompdp_plan_t *p, const char *callee, size_t len,
+                              size_t nparams, size_t pos) {
   char use = 0;
-  for (size_t i = 0; p && callee && *callee && i < p->num_regions; ++i) {
+  for (size_t i = 0; p && len && i < p->num_regions; ++i) {
     const ompdp_region_info_t *g = &p->regions[i].head;
-    if (g->construct == OMPDP_CK_CALL || !g->function || strcmp(g->function, callee) ||
+    if (g->construct == OMPDP_CK_CALL || !g->function || strlen(g->function) != len ||
+        strncmp(g->function, callee, len) ||
         count_lines(g->fn_parameters) != nparams || !g->fn_param_uses ||
         strlen(g->fn_param_uses) != nparams || pos >= nparams)
       continue;
@@ -634,6 +764,25 @@ char ompdp_rw_callee_param_use(const ompdp_plan_t *p, const char *callee, size_t
   return use;
 }
 
+/* Of a call through a pointer, callee names every function the run saw it
+ * call, one per line: the least any of them allows, 0 when one of them has
+ * no record. */
+char ompdp_rw_callee_param_use(const ompdp_plan_t *p, const char *callee, size_t nparams,
+                               size_t pos) {
+  char use = 0;
+  for (const char *q = callee ? callee : ""; *q;) {
+    const char *e = strchr(q, '\n');
+    size_t l = e ? (size_t)(e - q) : strlen(q);
+    char c = callee_param_use1(p, q, l, nparams, pos);
+    if (!c)
+      return 0;
+    if (!use || c == '-' || (c == 'm' && use == 'u'))
+      use = c;
+    q += l + (e != NULL);
+  }
+  return use;
+}
+
 /* The name of a call's parameter at pos (params one per line), for words. */
 static void put_param(ompdp_strbuf_t *d, const char *params, size_t pos) {
   const char *q = params ? params : "";
@@ -641,8 +790,8 @@ static void put_param(ompdp_strbuf_t *d, const char *params, size_t pos) {
     q = strchr(q, '\n');
     q = q ? q + 1 : NULL;
   }
-  if (!q || !*q) {
-    ompdp_sb_printf(d, "its parameter %zu", pos + 1);
+  if (!q || !*q || *q == '\n' || *q == '#') {
+    ompdp_sb_printf(d, "its parameter %zu", pos + 1); /* unnamed (a pointer's type: #k) */
     return;
   }
   const char *e = strchr(q, '\n');
@@ -724,9 +873,17 @@ static int elsewhere(const ompdp_rw_plan_t *c, const kept_t *k, const ompdp_regi
       seen = k->seen[q] == args[i].call->handle;
     if (use == 'u' || (use == 'm' && seen))
       continue;
-    ompdp_sb_printf(why, "the call at %s:%" PRIu32 " passes `%s` to %s(), ",
-                    ompdp_rw_basename(ci->file), ci->line, arg->variable, ci->callee);
-    if (!use)
+    ompdp_sb_printf(why, "the call at %s:%" PRIu32 " passes `%s` to ",
+                    ompdp_rw_basename(ci->file), ci->line, arg->variable);
+    put_callee(why, ci->callee);
+    ompdp_sb_puts(why, ", ");
+    if (!use && ci->indirect_callee)
+      ompdp_sb_printf(why,
+                      "through a pointer, and the run does not know every function it "
+                      "called (more than %d, or one in which no construct ran), so ompdp "
+                      "cannot tell what their host code does with the data",
+                      OMPDP_CONTEXT_CALLS);
+    else if (!use)
       ompdp_sb_printf(why,
                       "defined in another file for which the run recorded no definition "
                       "(none of its constructs ran, or its file was built without the ompdp "
@@ -986,12 +1143,14 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
      * with it besides the constructs the run saw run in it. */
     ompdp_region_info_t ci;
     if (call_at(c, k, a, 1, &ci)) {
+      ompdp_sb_printf(why, "the call at %s:%" PRIu32 " passes `%s` to ",
+                      ompdp_rw_basename(call->file), a->Line, arg->variable);
+      put_callee(why, ci.callee);
       ompdp_sb_printf(why,
-                      "the call at %s:%" PRIu32 " passes `%s` to %s, defined in another "
-                      "file: compiling %s, the compiler cannot see whether its host code "
+                      ", %s: compiling %s, the compiler cannot see whether its host code "
                       "uses the data besides the constructs the run saw map it, so it counts "
                       "the call as host code that does",
-                      ompdp_rw_basename(call->file), a->Line, arg->variable, ci.callee,
+                      ci.indirect_callee ? "called through a pointer" : "defined in another file",
                       ompdp_rw_basename(call->file));
       goto out;
     }
@@ -1082,12 +1241,23 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
   int last_back = k->dev_changes; /* the copy back at the end of the kept data */
   if (produced && after_call)
     outer = OMPDP_MT_ALLOC, up_in = 0, last_back = 0;
+  /* The `target data` around the loop runs once per entry of the loop
+   * (the run counted them; 1 where it could not). */
+  uint64_t entries = !k->row && call->loop_entries ? call->loop_entries : 1;
+  if (k->allocs <= entries) {
+    ompdp_sb_printf(why,
+                    "the loop at %s:%" PRIu32 " began %" PRIu64 " times and its calls allocated "
+                    "it %" PRIu64 " times: a `target data` around it would allocate it as often",
+                    ompdp_rw_basename(call->file), call->loop_line, entries, k->allocs);
+    goto out;
+  }
   uint64_t moved = k->calls * (uint64_t)(num_from + num_to);
-  uint64_t after = (uint64_t)up_in + (uint64_t)last_back + moved;
+  uint64_t after = entries * ((uint64_t)up_in + (uint64_t)last_back) + moved;
   /* The kept section's base pointer stored in memory (`y[1]` of
    * `y[1][0:n]`): the map around the loop attaches it (one copy in) and
    * each update copies it back with the section. */
-  uint64_t attached = produced && after_call && ompdp_rw_attached_base(expr) ? 1 + moved : 0;
+  uint64_t attached =
+      produced && after_call && ompdp_rw_attached_base(expr) ? entries + moved : 0;
   if (after <= k->before && after + attached > k->before) {
     ompdp_sb_printf(why,
                     "`%s` is a section of a pointer held in memory, which a map attaches and "
@@ -1140,26 +1310,29 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
     avg[OMPDP_OC_D2H] = avg[OMPDP_OC_H2D];
   if (!avg[OMPDP_OC_H2D])
     avg[OMPDP_OC_H2D] = avg[OMPDP_OC_D2H];
-  uint64_t in = (uint64_t)up_in + k->calls * num_to;
-  uint64_t back = (uint64_t)last_back + k->calls * num_from;
+  uint64_t in = entries * up_in + k->calls * num_to;
+  uint64_t back = entries * last_back + k->calls * num_from;
   ompdp_oc_t add = {{0}};
   ompdp_oc_add(add, OMPDP_OC_H2D, in, in * k->size, in * avg[OMPDP_OC_H2D]);
   ompdp_oc_add(add, OMPDP_OC_D2H, back, back * k->size, back * avg[OMPDP_OC_D2H]);
-  ompdp_oc_add(add, OMPDP_OC_ALLOC, 1, k->size, avg[OMPDP_OC_ALLOC]);
-  ompdp_oc_add(add, OMPDP_OC_DELETE, 1, k->size, avg[OMPDP_OC_DELETE]);
+  ompdp_oc_add(add, OMPDP_OC_ALLOC, entries, entries * k->size, entries * avg[OMPDP_OC_ALLOC]);
+  ompdp_oc_add(add, OMPDP_OC_DELETE, entries, entries * k->size, entries * avg[OMPDP_OC_DELETE]);
   if (attached) { /* the pointer: attached once, copied back with each update */
-    ompdp_oc_add(add, OMPDP_OC_H2D, 1, sizeof(void *), avg[OMPDP_OC_H2D]);
-    ompdp_oc_add(add, OMPDP_OC_D2H, attached - 1, (attached - 1) * sizeof(void *),
-                 (attached - 1) * avg[OMPDP_OC_D2H]);
-    ompdp_oc_add(add, OMPDP_OC_ALLOC, 1, sizeof(void *), avg[OMPDP_OC_ALLOC]);
-    ompdp_oc_add(add, OMPDP_OC_DELETE, 1, sizeof(void *), avg[OMPDP_OC_DELETE]);
+    ompdp_oc_add(add, OMPDP_OC_H2D, entries, entries * sizeof(void *),
+                 entries * avg[OMPDP_OC_H2D]);
+    ompdp_oc_add(add, OMPDP_OC_D2H, attached - entries, (attached - entries) * sizeof(void *),
+                 (attached - entries) * avg[OMPDP_OC_D2H]);
+    ompdp_oc_add(add, OMPDP_OC_ALLOC, entries, entries * sizeof(void *),
+                 entries * avg[OMPDP_OC_ALLOC]);
+    ompdp_oc_add(add, OMPDP_OC_DELETE, entries, entries * sizeof(void *),
+                 entries * avg[OMPDP_OC_DELETE]);
   }
   uint64_t dur_after = 0;
   for (int cls = 0; cls < OMPDP_OC_COUNT; ++cls)
     dur_after += add[cls][2];
   uint64_t bytes_after = after * k->size + attached * sizeof(void *);
   rw->transfers_removed = k->before - after - attached;
-  rw->allocs_removed = k->allocs - 1 - (attached != 0);
+  rw->allocs_removed = k->allocs - entries - (attached ? entries : 0);
   rw->bytes_removed = k->bytes_before > bytes_after ? k->bytes_before - bytes_after : 0;
   rw->time_saved_ns = ompdp_rw_to_ns(c, k->dur_before > dur_after ? k->dur_before - dur_after : 0);
   rw->lower_bound = bound && moved;
@@ -1194,6 +1367,14 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
   ompdp_sb_puts(&d, "; the maps in ");
   put_functions(&d, k, " and ");
   ompdp_sb_puts(&d, " then find it present");
+  if (k->outside_calls) {
+    ompdp_sb_puts(&d, "; the calls of ");
+    put_functions(&d, k, " and ");
+    ompdp_sb_puts(&d, " outside the loop map it as before");
+  }
+  if (entries > 1)
+    ompdp_sb_printf(&d, " (the loop began %" PRIu64 " times in the run: once per beginning)",
+                    entries);
   int any = 0;
   if (after_call && produced) {
     ompdp_sb_printf(&d,
@@ -1237,6 +1418,16 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
   if (also.len)
     ompdp_sb_printf(&a, "; `%s` holds the other sections the calls map (%s), as it did in the run",
                     expr, also.d);
+  /* Calls through a pointer: the run saw the functions they call. */
+  for (int q = 0; q < k->nseen; ++q) {
+    ompdp_region_info_t ci;
+    if (ompdp_plan_describe(c->facts, k->seen[q], -1, &ci) || !ci.indirect_callee)
+      continue;
+    ompdp_sb_printf(&a, "; the call through a pointer at %s:%" PRIu32 " calls ",
+                    ompdp_rw_basename(ci.file), ci.line);
+    put_callee(&a, ci.callee);
+    ompdp_sb_puts(&a, " only, as in the run");
+  }
   rw->description = ompdp_sb_take(&d);
   rw->assumption = ompdp_sb_take(&a);
   rc = rw->description && rw->assumption ? 0 : -1;

@@ -595,7 +595,7 @@ int ompdp_rw_facts_to_plan(const ompdp_rw_facts_t *f, const ompdp_report_t *r,
   out->tick_mult = tick_mult;
   out->sites = calloc(ns ? ns : 1, sizeof(*out->sites));
   out->bufs = calloc(ns ? ns : 1, sizeof(*out->bufs));
-  handles = calloc((4 + 4 * OMPDP_CONTEXT_CALLS + OMPDP_CONTEXT_UNRUN) * (ns ? ns : 1),
+  handles = calloc((4 + 8 * OMPDP_CONTEXT_CALLS + OMPDP_CONTEXT_UNRUN) * (ns ? ns : 1),
                    sizeof(*handles));
   unrun = calloc(OMPDP_CONTEXT_UNRUN * (ns ? ns : 1), sizeof(*unrun));
   if (!out->sites || !out->bufs || !handles || !unrun)
@@ -655,6 +655,7 @@ int ompdp_rw_facts_to_plan(const ompdp_rw_facts_t *f, const ompdp_report_t *r,
     s->call_mixed = 0;
     s->calls = 0;
     s->runs = 0;
+    s->call_runs = s->call2_runs = s->call3_runs = s->call4_runs = 0;
     if (s->region && context && !context(s->region, &cx)) {
       s->runs = cx.runs;
       s->call = cx.calls[0];
@@ -663,6 +664,10 @@ int ompdp_rw_facts_to_plan(const ompdp_rw_facts_t *f, const ompdp_report_t *r,
       s->call4 = cx.calls[3];
       s->call_mixed = cx.other;
       s->calls = cx.count;
+      s->call_runs = cx.call_runs[0];
+      s->call2_runs = cx.call_runs[1];
+      s->call3_runs = cx.call_runs[2];
+      s->call4_runs = cx.call_runs[3];
       for (int k = 0; k < OMPDP_CONTEXT_CALLS; ++k) {
         if (!cx.calls[k])
           continue;
@@ -672,6 +677,14 @@ int ompdp_rw_facts_to_plan(const ompdp_rw_facts_t *f, const ompdp_report_t *r,
         uint32_t up = outer_call_of(context, cx.calls[k]);
         if (up)
           handles[nh++] = up;
+        /* A call through a pointer: a construct of each function it
+         * called, whose records say what that function's host code does
+         * with its parameters. */
+        ompdp_context_t tx;
+        if (!context(cx.calls[k], &tx))
+          for (int q = 0; q < OMPDP_CONTEXT_CALLS; ++q)
+            if (tx.targets[q])
+              handles[nh++] = tx.targets[q];
       }
       /* The other instances of its template that never ran: what their
        * own tables say is all there is of them (template_instances_agree

@@ -75,6 +75,59 @@ int elementOf(const Stmt *S, const void *D, int64_t Elem) {
 
 } // namespace
 
+/// For a call through a pointer to a function held in a variable (`f(a)`,
+/// `(*f)(a)`, f a parameter or a local or global variable; not a member
+/// pointer, not a variadic type): the variable, with its parameters'
+/// names as its declaration writes them (Names, "" where it writes none);
+/// nullptr otherwise.
+const VarDecl *ompdp::collector::indirectCallee(const CallExpr *CE,
+                                                llvm::SmallVectorImpl<std::string> *Names) {
+  if (CE->getDirectCallee() || isa<CXXMemberCallExpr, CXXOperatorCallExpr>(CE))
+    return nullptr;
+  const Expr *C = CE->getCallee()->IgnoreParenImpCasts();
+  if (auto *UO = dyn_cast<UnaryOperator>(C); UO && UO->getOpcode() == UO_Deref)
+    C = UO->getSubExpr()->IgnoreParenImpCasts();
+  auto *DRE = dyn_cast<DeclRefExpr>(C);
+  auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || !VD->getType()->isFunctionPointerType())
+    return nullptr;
+  auto *FPT = VD->getType()->getPointeeType()->getAs<FunctionProtoType>();
+  if (!FPT || FPT->isVariadic() || FPT->getNumParams() != CE->getNumArgs())
+    return nullptr;
+  if (Names) {
+    Names->assign(CE->getNumArgs(), std::string());
+    if (const TypeSourceInfo *TSI = VD->getTypeSourceInfo())
+      if (auto PTL = TSI->getTypeLoc().getAsAdjusted<PointerTypeLoc>())
+        if (auto FTL = PTL.getPointeeLoc().IgnoreParens().getAs<FunctionProtoTypeLoc>())
+          for (unsigned I = 0; I < FTL.getNumParams() && I < Names->size(); ++I)
+            if (const ParmVarDecl *PD = FTL.getParam(I); PD && PD->getIdentifier())
+              (*Names)[I] = PD->getName().str();
+  }
+  return VD;
+}
+
+/// Whether S holds a call that is not of a function named in the source:
+/// through a pointer or a virtual function. Such a call among a call's
+/// arguments would come between the marker and the call through a pointer
+/// that the pass looks for.
+static bool holdsIndirectCall(const Stmt *S) {
+  if (!S || isa<LambdaExpr, BlockExpr>(S))
+    return false;
+  if (auto *CE = dyn_cast<CallExpr>(S)) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (!FD)
+      return true;
+    if (auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isVirtual())
+      return true;
+  }
+  if (isa<CXXConstructExpr, CXXDeleteExpr, CXXNewExpr, CXXBindTemporaryExpr>(S))
+    return true; // constructors, destructors and operators new may be anything
+  for (const Stmt *C : S->children())
+    if (holdsIndirectCall(C))
+      return true;
+  return false;
+}
+
 /// Whether S names the declaration D (canonical) anywhere: in its
 /// statements, the clauses of its directives (OMPExecutableDirective::
 /// children() leaves them out) and the bodies of its lambdas; the plugin's
@@ -132,8 +185,11 @@ unsigned ompdp::collector::externArgUses(const Stmt *S, const void *Root, int64_
       const FunctionDecl *FD = CE->getDirectCallee();
       if (isMarker(FD))
         return;
-      bool Opaque = FD && !isa<CXXOperatorCallExpr, CXXMemberCallExpr>(CE) &&
-                    !definition(FD) && !FD->getBuiltinID();
+      // A function defined elsewhere, or one called through a pointer
+      // (whose calls are recorded as of functions defined elsewhere).
+      bool Opaque = (FD && !isa<CXXOperatorCallExpr, CXXMemberCallExpr>(CE) &&
+                     !definition(FD) && !FD->getBuiltinID()) ||
+                    (!FD && indirectCallee(CE, nullptr));
       if (Opaque) {
         Walk(CE->getCallee());
         for (const Expr *A : CE->arguments()) {
@@ -276,12 +332,30 @@ void RegionCollector::Impl::recordCall(CallExpr *CE) {
       isa<CXXOperatorCallExpr>(CE))
     return;
   const FunctionDecl *Callee = CE->getDirectCallee();
+  QualType T = CE->getType();
+  if (!CE->isPRValue() || !(T->isVoidType() || T->isScalarType()))
+    return;
+  // Through a pointer to a function (3.14): the run says which functions
+  // it calls, and their constructs' files say what they map; recorded as
+  // a call of a function defined elsewhere, the arguments bound by
+  // position.
+  llvm::SmallVector<std::string, 8> PtrParams;
+  const VarDecl *FnPtr = Callee ? nullptr : collector::indirectCallee(CE, &PtrParams);
+  if (FnPtr) {
+    if (SM.isInSystemHeader(SM.getExpansionLoc(CE->getBeginLoc())) ||
+        holdsIndirectCall(CE->getCallee()) ||
+        llvm::any_of(CE->arguments(), [](const Expr *A) { return holdsIndirectCall(A); }) ||
+        !llvm::any_of(CE->arguments(), [](const Expr *A) {
+          return A->IgnoreParenImpCasts()->getType()->isPointerType() ||
+                 A->IgnoreParenImpCasts()->getType()->isArrayType();
+        }))
+      return;
+    recordCallAs(CE, nullptr, FnPtr, PtrParams);
+    return;
+  }
   if (!Callee || Callee->getBuiltinID() || Callee->isVariadic())
     return;
   if (auto *MD = dyn_cast<CXXMethodDecl>(Callee); MD && MD->isVirtual())
-    return;
-  QualType T = CE->getType();
-  if (!CE->isPRValue() || !(T->isVoidType() || T->isScalarType()))
     return;
   // A function defined in another file may hold constructs too: its calls
   // that pass pointers are recorded, flagged, so that the runtime knows the
@@ -298,17 +372,33 @@ void RegionCollector::Impl::recordCall(CallExpr *CE) {
     if (!Extern)
       return;
   }
+  llvm::SmallVector<std::string, 8> Params;
+  for (const ParmVarDecl *PD : Callee->parameters())
+    Params.push_back(PD->getName().str());
+  recordCallAs(CE, Callee, nullptr, Params, Extern);
+}
+
+/// recordCall's region for CE, a call of Callee, or (Callee null) one
+/// through the pointer FnPtr; Params: the callee's parameters' names.
+void RegionCollector::Impl::recordCallAs(CallExpr *CE, const FunctionDecl *Callee,
+                                         const VarDecl *FnPtr,
+                                         llvm::ArrayRef<std::string> Params, bool Extern) {
   if (!Done.insert(CE).second)
     return;
   Pending P;
   Region &R = P.R;
   R.Kind = CK_CALL;
   fillCallHead(P, CE);
-  if (Extern)
+  if (Extern || FnPtr)
     R.Flags |= RF_EXTERN_CALLEE;
   SourceLocation B = CE->getBeginLoc(), E = CE->getEndLoc();
-  R.Callee = functionName(Callee);
-  {
+  if (FnPtr) {
+    // No symbol: the pass finds the call through a pointer after the
+    // marker; the runtime names the functions it calls.
+    R.Flags |= RF_INDIRECT_CALLEE;
+    R.Callee = FnPtr->getName().str();
+  } else {
+    R.Callee = functionName(Callee);
     std::unique_ptr<MangleContext> MC(Ctx.createMangleContext());
     llvm::raw_string_ostream OS(R.CalleeSymbol);
     if (MC->shouldMangleDeclName(Callee))
@@ -316,10 +406,11 @@ void RegionCollector::Impl::recordCall(CallExpr *CE) {
     else
       OS << Callee->getName();
   }
-  for (const ParmVarDecl *PD : Callee->parameters()) {
-    if (PD != Callee->parameters().front())
+  // One line per parameter; a pointer's type may leave one unnamed (#k).
+  for (size_t I = 0; I < Params.size(); ++I) {
+    if (I)
       R.Parameters += '\n';
-    R.Parameters += PD->getName().str();
+    R.Parameters += Params[I].empty() && FnPtr ? "#" + std::to_string(I + 1) : Params[I];
   }
   if (!Loops.empty()) {
     const Stmt *L = Loops.back();
@@ -345,8 +436,8 @@ void RegionCollector::Impl::recordCall(CallExpr *CE) {
     const Expr *A = CE->getArg(I);
     Item It;
     It.Expr = isa<CXXDefaultArgExpr>(A) ? std::string() : argumentText(A);
-    if (I < Callee->getNumParams())
-      It.MatchName = Callee->getParamDecl(I)->getName().str();
+    if (I < Params.size())
+      It.MatchName = Params[I];
     It.Clause = R.Directive;
     It.MapType = MT_NONE;
     It.ClauseBegin = pos(B);
@@ -399,7 +490,7 @@ void RegionCollector::Impl::recordCall(CallExpr *CE) {
   // that the host code of the loop that uses them is known; not where the
   // caller declares a variable of the same name, which a map clause at the
   // call would name instead.
-  if (const FunctionDecl *Def = definition(Callee)) {
+  if (const FunctionDecl *Def = Callee ? definition(Callee) : nullptr) {
     llvm::SmallVector<const VarDecl *, 4> Globals;
     mappedGlobals(Def->getBody(), Globals);
     llvm::StringSet<> Own;
@@ -423,8 +514,11 @@ void RegionCollector::Impl::recordCall(CallExpr *CE) {
   fillHostAccesses(P, CE, /*MotionIsUse=*/false);
   bool Added = false;
   uint32_t Index = Table.add(std::move(R), Added);
-  if (Markers && Added)
+  if (Markers && Added) {
     insertCallMarker(CE, Index);
+    if (!Loops.empty())
+      insertLoopMarker(Loops.back(), Index);
+  }
 }
 
 /// For the items of a construct (P, not added yet): which can be written at
@@ -446,7 +540,9 @@ void RegionCollector::Impl::fillCallerFacts(Pending &P) {
     std::function<void(const Stmt *)> Names = [&](const Stmt *S) {
       if (!S || !Ok)
         return;
-      if (isa<CallExpr, CXXThisExpr, LambdaExpr, StmtExpr>(S)) {
+      // A template's parameter (an instance's value, written as the
+      // parameter's name) means nothing at a caller, or something else.
+      if (isa<CallExpr, CXXThisExpr, LambdaExpr, StmtExpr, SubstNonTypeTemplateParmExpr>(S)) {
         Ok = false;
         return;
       }
@@ -462,7 +558,13 @@ void RegionCollector::Impl::fillCallerFacts(Pending &P) {
         bool Global = VD && VD->isFileVarDecl() && !VD->getType()->isPointerType() &&
                       !VD->getType()->isReferenceType() && stripToVariable(E) == DRE &&
                       !DRE->getLocation().isMacroID();
-        Ok = Param || Global || isa<EnumConstantDecl>(D);
+        // An enumerator of the function's own enumeration is not in scope
+        // at a caller.
+        bool Enum = false;
+        if (auto *EC = dyn_cast<EnumConstantDecl>(D))
+          Enum = EC->getDeclContext()->getParent() &&
+                 EC->getDeclContext()->getParent()->isFileContext();
+        Ok = Param || Global || Enum;
         return;
       }
       for (const Stmt *C : S->children())

@@ -145,6 +145,11 @@ bool RegionCollector::Impl::insertMarkers(OMPExecutableDirective *D,
   Stmt *Body[] = {M, D};
   auto *W = CompoundStmt::Create(Ctx, Body, FPOptionsOverride(), L, L);
   Done.insert(W);
+  return replaceChild(Parent, D, W);
+}
+
+/// Puts W where D stands in Parent.
+bool RegionCollector::Impl::replaceChild(Stmt *Parent, Stmt *D, Stmt *W) {
   if (auto *CS = dyn_cast<CompoundStmt>(Parent)) {
     for (Stmt *&S : CS->body())
       if (S == D) {
@@ -167,6 +172,32 @@ bool RegionCollector::Impl::insertMarkers(OMPExecutableDirective *D,
       return true;
     }
   return false;
+}
+
+/// Replaces Loop (an ancestor in Parents), where it stands, by
+/// `{ __ompdp_marker(Index | OMPDP_LOOP_MARKER); Loop }`, once per loop:
+/// the pass makes the marker a loop-entry tag of the call region Index
+/// (OMPDP_CALL_LOOP_ENTRY), so that the runtime counts how often the loop
+/// begins. Not for a loop an OpenMP directive owns.
+bool RegionCollector::Impl::insertLoopMarker(const Stmt *Loop, uint32_t Index) {
+  if (!Loop || !LoopsMarked.insert(Loop).second)
+    return false;
+  size_t J = Parents.size();
+  while (J > 0 && Parents[J - 1] != Loop)
+    --J;
+  if (J < 2)
+    return false;
+  Stmt *Parent = Parents[J - 2];
+  if (isa<OMPExecutableDirective>(Parent))
+    return false;
+  Stmt *L = const_cast<Stmt *>(Loop);
+  SourceLocation At = L->getBeginLoc();
+  Expr *Args[] = {IntegerLiteral::Create(Ctx, llvm::APInt(32, Index | OMPDP_LOOP_MARKER),
+                                         Ctx.UnsignedIntTy, At)};
+  Stmt *Body[] = {markerCall(markerDecl(), Args, At), L};
+  auto *W = CompoundStmt::Create(Ctx, Body, FPOptionsOverride(), At, At);
+  Done.insert(W);
+  return replaceChild(Parent, L, W);
 }
 
 void RegionCollector::Impl::warnUnmarked(OMPExecutableDirective *D) {

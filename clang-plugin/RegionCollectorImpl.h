@@ -108,6 +108,10 @@ unsigned externArgUses(const clang::Stmt *S, const void *Root, int64_t Elem = -1
 /// directives and the bodies of its lambdas included (Calls.cpp). Elem: as
 /// StoragePath::Elem (other constant elements of D do not name it).
 bool namesDecl(const clang::Stmt *S, const clang::Decl *D, int64_t Elem = -1);
+/// For a call through a pointer to a function held in a variable: the
+/// variable (Calls.cpp), and its parameters' names into Names if given.
+const clang::VarDecl *indirectCallee(const clang::CallExpr *CE,
+                                     llvm::SmallVectorImpl<std::string> *Names);
 
 } // namespace collector
 } // namespace ompdp
@@ -365,6 +369,8 @@ private:
                      const std::vector<Expr *> &Addr, size_t NumItems);
   void warnUnmarked(OMPExecutableDirective *D);
   bool insertCallMarker(CallExpr *CE, uint32_t Index);
+  bool insertLoopMarker(const Stmt *Loop, uint32_t Index);
+  bool replaceChild(Stmt *Parent, Stmt *D, Stmt *W);
   std::string argumentText(const Expr *A) const;
   void fillCallHead(Pending &P, const CallExpr *CE);
   void fillCallStatement(Pending &P);
@@ -390,6 +396,8 @@ private:
   // Calls of functions that hold constructs (Calls.cpp).
   bool holdsConstructs(const FunctionDecl *FD, unsigned Depth = 0);
   void recordCall(CallExpr *CE);
+  void recordCallAs(CallExpr *CE, const FunctionDecl *Callee, const VarDecl *FnPtr,
+                    llvm::ArrayRef<std::string> Params, bool Extern = false);
   /// Whether the walk is in Fn's own host code: its body, or the body of a
   /// `target data` in it (host code that runs in place, though clang
   /// captures it), not a lambda's or another directive's.
@@ -406,6 +414,7 @@ private:
   std::vector<const DeclContext *> Contexts;
   const FunctionDecl *Fn = nullptr;
   llvm::DenseSet<const Stmt *> Done;
+  llvm::DenseSet<const Stmt *> LoopsMarked; // loops with a loop-entry marker
   /// Per loop, the jumps out of it (JumpCheck), for its constructs.
   llvm::DenseMap<const Stmt *, std::vector<Jump>> LoopJumps;
   /// Per function, whether its body holds a construct that maps data,

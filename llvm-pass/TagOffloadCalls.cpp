@@ -66,7 +66,7 @@ using namespace ompdp;
 
 namespace {
 
-enum class CallKind { None, Kernel, Begin, End, Update, Routine, Context };
+enum class CallKind { None, Kernel, Begin, End, Update, Routine, Context, LoopEntry };
 
 /// The construct kind of a device memory routine (CK_UNKNOWN: not one).
 uint32_t routineKind(StringRef Name) {
@@ -258,6 +258,8 @@ private:
   GlobalVariable *Table;
   Function *MarkerFn = nullptr;
   DenseMap<Instruction *, Marker> Markers; // marker call -> marker
+  // Loop-entry markers (OMPDP_LOOP_MARKER) and their call regions.
+  SmallVector<std::pair<CallBase *, uint32_t>, 8> LoopEntries;
   std::map<Function *, std::unique_ptr<DominatorTree>> DTs;
   Function *Helpers[5] = {};
   GlobalVariable *Descriptors = nullptr;
@@ -273,6 +275,14 @@ void Tagger::collectMarkers() {
     if (!CI || CI->getCalledFunction() != MarkerFn || CI->arg_size() < 1)
       continue;
     auto *Idx = dyn_cast<ConstantInt>(CI->getArgOperand(0));
+    if (Idx && (Idx->getZExtValue() & OMPDP_LOOP_MARKER)) {
+      // The entry of the loop around a call region: tagged where it is.
+      uint64_t Call = Idx->getZExtValue() & ~uint64_t(OMPDP_LOOP_MARKER);
+      if (Call < R.numRegions() && R.region(uint32_t(Call)).Kind == CK_CALL &&
+          isa<CallInst>(CI))
+        LoopEntries.push_back({CI, uint32_t(Call)});
+      continue;
+    }
     if (!Idx || Idx->getZExtValue() >= R.numRegions())
       continue;
     Marker &Mk = Markers[CI];
@@ -648,7 +658,8 @@ void Tagger::tagAll(ArrayRef<Tagged> Calls) {
   SmallVector<uint16_t, 64> Pool;
   SmallVector<int64_t, 64> ItemStart;
   for (const Tagged &T : Calls) {
-    bool Usable = !T.Items.empty() && T.K != CallKind::Routine && T.K != CallKind::Context;
+    bool Usable = !T.Items.empty() && T.K != CallKind::Routine && T.K != CallKind::Context &&
+                  T.K != CallKind::LoopEntry;
     if (Usable && T.K != CallKind::Kernel)
       if (auto *NA = dyn_cast<ConstantInt>(T.CB->getArgOperand(2)))
         Usable &= NA->getZExtValue() == T.Items.size();
@@ -667,8 +678,9 @@ void Tagger::tagAll(ArrayRef<Tagged> Calls) {
   StructType *DescTy =
       StructType::get(C, {I8->getPointerTo(), I8->getPointerTo(),
                           I8->getPointerTo(), I8->getPointerTo(),
-                          I8->getPointerTo(), I8->getPointerTo(), I32, I32});
-  static_assert(sizeof(CallDescriptor) == 56, "descriptor layout");
+                          I8->getPointerTo(), I8->getPointerTo(), I32, I32,
+                          I8->getPointerTo()});
+  static_assert(sizeof(CallDescriptor) == 64, "descriptor layout");
   SmallVector<Constant *, 64> Descs;
   struct Site {
     CallBase *CB;
@@ -692,9 +704,16 @@ void Tagger::tagAll(ArrayRef<Tagged> Calls) {
     Site S{T.CB, {}, T.K == CallKind::Routine || T.K == CallKind::Context,
            T.K == CallKind::Context};
     Constant *Types = Null, *Names = Null, *Sizes = Null, *Mappers = Null;
-    if (T.K == CallKind::Context) {
+    if (T.K == CallKind::LoopEntry) {
+      Flags |= OMPDP_CALL_CONTEXT | OMPDP_CALL_LOOP_ENTRY;
+      NumArgs = 0;
+    } else if (T.K == CallKind::Context) {
       Flags |= OMPDP_CALL_CONTEXT;
       NumArgs = 0;
+      // Through a pointer: the runtime is told the function called, to
+      // know its constructs from those of the functions it calls.
+      if (T.CB->isIndirectCall())
+        S.Dynamic.push_back(T.CB->getCalledOperand());
     } else if (T.K == CallKind::Routine) {
       Flags |= OMPDP_CALL_ROUTINE;
       NumArgs = 0;
@@ -738,7 +757,8 @@ void Tagger::tagAll(ArrayRef<Tagged> Calls) {
     Descs.push_back(
         ConstantStruct::get(DescTy, {Rec, Types, Names, Sizes, Mappers,
                                      ItemsPtr, ConstantInt::get(I32, NumArgs),
-                                     ConstantInt::get(I32, Flags)}));
+                                     ConstantInt::get(I32, Flags),
+                                     T.CB->getFunction()}));
     Sites.push_back(std::move(S));
   }
   ArrayType *AllTy = ArrayType::get(DescTy, Descs.size());
@@ -797,11 +817,27 @@ void Tagger::tagAll(ArrayRef<Tagged> Calls) {
 /// tagged: its constructs then run in no known call, which only costs the
 /// rewrites at the caller.
 void Tagger::findContextCalls(SmallVectorImpl<Tagged> &Calls) {
+  // A call through a pointer (INDIRECT_CALLEE) has no symbol: its key is
+  // one no function's name can be, and it matches calls through pointers.
+  static constexpr StringLiteral Indirect = "\x01indirect";
+  auto KeyOf = [&](const RegionRecord &Rec) -> StringRef {
+    if (Rec.Kind != CK_CALL)
+      return {};
+    if (Rec.Flags & RF_INDIRECT_CALLEE)
+      return Indirect;
+    return R.str(Rec.CalleeSymbol);
+  };
+  auto CallKey = [&](CallBase *CB) -> StringRef {
+    if (CB->isIndirectCall() && !CB->isInlineAsm())
+      return Indirect;
+    Function *F = CB->getCalledFunction();
+    return F ? F->getName() : StringRef();
+  };
   StringSet<> Symbols;
   for (auto &[MI, Mk] : Markers) {
-    RegionRecord Rec = R.region(Mk.Region);
-    if (Rec.Kind == CK_CALL && !R.str(Rec.CalleeSymbol).empty())
-      Symbols.insert(R.str(Rec.CalleeSymbol));
+    StringRef Key = KeyOf(R.region(Mk.Region));
+    if (!Key.empty())
+      Symbols.insert(Key);
   }
   if (Symbols.empty())
     return;
@@ -810,10 +846,11 @@ void Tagger::findContextCalls(SmallVectorImpl<Tagged> &Calls) {
     for (BasicBlock &BB : F)
       for (Instruction &I : BB) {
         auto *CB = dyn_cast<CallBase>(&I);
-        Function *Callee = CB ? CB->getCalledFunction() : nullptr;
-        if (!Callee || !Symbols.count(Callee->getName()) || !isa<CallInst, InvokeInst>(CB))
+        if (!CB || !isa<CallInst, InvokeInst>(CB))
           continue;
-        StringRef Sym = Callee->getName();
+        StringRef Sym = CallKey(CB);
+        if (Sym.empty() || !Symbols.count(Sym))
+          continue;
         DominatorTree &DT = domTree(F);
         Instruction *Found = nullptr;
         BasicBlock *B = CB->getParent();
@@ -823,17 +860,18 @@ void Tagger::findContextCalls(SmallVectorImpl<Tagged> &Calls) {
           while (It != B->begin() && !Stop) {
             --It;
             auto *Prev = dyn_cast<CallBase>(&*It);
-            Function *PF = Prev ? Prev->getCalledFunction() : nullptr;
-            if (PF == MarkerFn) {
+            if (!Prev)
+              continue;
+            Function *PF = Prev->getCalledFunction();
+            if (PF && PF == MarkerFn) {
               auto MI = Markers.find(Prev);
               if (MI == Markers.end())
                 continue;
-              RegionRecord Rec = R.region(MI->second.Region);
-              if (Rec.Kind == CK_CALL && R.str(Rec.CalleeSymbol) == Sym) {
+              if (KeyOf(R.region(MI->second.Region)) == Sym) {
                 Found = Prev;
                 Stop = true;
               }
-            } else if (PF && PF->getName() == Sym) {
+            } else if (CallKey(Prev) == Sym) {
               Stop = true; // that call has the marker before it
             }
           }
@@ -922,6 +960,13 @@ bool Tagger::run() {
   for (Pending &P : Found)
     Calls.push_back({P.CB, P.K, P.Mt, argItems(P.CB, P.K, P.Mt)});
   findContextCalls(Calls);
+  // A loop's entry is tagged only where a call in it is (its calls say
+  // nothing about the loop without it).
+  for (auto &[CI, Region] : LoopEntries)
+    if (llvm::any_of(Calls, [&, Region = Region](const Tagged &T) {
+          return T.K == CallKind::Context && T.Mt.Region == Region;
+        }))
+      Calls.push_back({CI, CallKind::LoopEntry, Match{Region, nullptr, CI}, {}});
   tagAll(Calls);
   deleteMarkers();
   return !Calls.empty();

@@ -368,6 +368,8 @@ void TableBuilder::dump(llvm::raw_ostream &OS) const {
       OS << " depend";
     if (R.Flags & RF_EXTERN_CALLEE)
       OS << " extern-callee";
+    if (R.Flags & RF_INDIRECT_CALLEE)
+      OS << " indirect-callee";
     if (R.Kind != CK_CALL && R.FnParamUses.find_first_not_of('-') != std::string::npos)
       OS << " param-uses '" << R.FnParamUses << "'";
     OS << "\n";

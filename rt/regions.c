@@ -84,6 +84,7 @@ typedef struct ompdp_call {
   const int16_t *items;
   uint32_t teams_asked, threads_asked; /* a kernel's num_teams, thread_limit (0: none) */
   int kernel; /* a kernel launch: ptrs, sizes and types are its map arguments */
+  uint64_t fn; /* the function that holds the call (3.14; 0: not known) */
 } ompdp_call_t;
 
 static _Thread_local ompdp_call_t pending __attribute__((tls_model("initial-exec")));
@@ -104,16 +105,36 @@ static _Thread_local int32_t matched_arg __attribute__((tls_model("initial-exec"
  * fifth call, or in one past the depth followed; how often it ran (a
  * construct: each begin; a call: each call). This thread's open calls are
  * a small stack of handles, innermost last: calls deeper than CTX_DEPTH
- * are only counted (ctx_lost). */
+ * are only counted (ctx_lost).
+ *
+ * A call through a pointer (OMPDP_RF_INDIRECT_CALLEE) may call another
+ * function each time, and a construct that runs in it may be one of a
+ * function further down that no tagged call leads to: the stack keeps the
+ * function called (ctx_fn), and a construct of another function counts as
+ * run outside the calls followed (CTX_OTHER). The call's slot keeps the
+ * distinct functions called (fn, and the handle of a construct of each,
+ * whose records name it), CTX_MORE when there were more than
+ * OMPDP_CONTEXT_CALLS, and CTX_BLIND once an execution ran no construct of
+ * the function it called (ctx_hit): then what that function does is not
+ * known, and no construct in the call counts as run in known calls. */
 #define CTX_SEEN 1u
 #define CTX_OTHER 2u
+#define CTX_MORE 4u
+#define CTX_BLIND 8u
 #define CTX_DEPTH 8
 typedef struct ctx_slot {
   _Atomic uint32_t call[OMPDP_CONTEXT_CALLS];
   _Atomic uint32_t flags;
   _Atomic uint64_t count;
+  _Atomic uint64_t fn[OMPDP_CONTEXT_CALLS];      /* an indirect call: functions called */
+  _Atomic uint32_t target[OMPDP_CONTEXT_CALLS];  /* ... a construct of each */
+  _Atomic(char *) callees;                        /* ... their names, once described */
+  _Atomic uint64_t entries; /* a call: how often its loop began (OMPDP_CALL_LOOP_ENTRY) */
+  _Atomic uint64_t in_call[OMPDP_CONTEXT_CALLS]; /* a construct: its begins in each call */
 } ctx_slot_t;
 static ctx_slot_t *ctx_words[OMPDP_MAX_TABLES];
+static _Thread_local uint64_t ctx_fn[CTX_DEPTH] __attribute__((tls_model("initial-exec")));
+static _Thread_local uint8_t ctx_hit[CTX_DEPTH] __attribute__((tls_model("initial-exec")));
 static _Thread_local uint32_t ctx_stack[CTX_DEPTH] __attribute__((tls_model("initial-exec")));
 static _Thread_local uint32_t ctx_depth __attribute__((tls_model("initial-exec")));
 static _Thread_local uint32_t ctx_lost __attribute__((tls_model("initial-exec")));
@@ -415,13 +436,28 @@ static const ompdp_rt_region_t *async_take(uint64_t dst, uint64_t src) {
 }
 
 static const ompdp_rt_header_t *header_of(const ompdp_rt_region_t *r);
-static void context_note(uint32_t t, uint32_t index, int runs);
+static void context_note(uint32_t t, uint32_t index, int runs, uint64_t fn);
 
-/* A tagged call begins (returned == 0) or ends. An end closes the
- * innermost open call with the same handle and every call inside it (a
- * longjmp out of them left them open); one that is not open ends one of
- * the calls too deep to follow, if any. */
-static void context_call(const ompdp_rt_region_t *rec, int returned) {
+static ctx_slot_t *ctx_slot(uint32_t handle) {
+  uint32_t t = handle >> OMPDP_RH_SHIFT;
+  uint32_t idx = handle & ((1u << OMPDP_RH_SHIFT) - 1);
+  if (!t || t > atomic_load_explicit(&num_tables, memory_order_acquire) || !ctx_words[t - 1] ||
+      idx >= tables[t - 1]->NumRegions)
+    return NULL;
+  return &ctx_words[t - 1][idx];
+}
+
+static void ctx_flag(ctx_slot_t *w, uint32_t flags) {
+  if (w && (atomic_load_explicit(&w->flags, memory_order_relaxed) & flags) != flags)
+    atomic_fetch_or_explicit(&w->flags, flags, memory_order_relaxed);
+}
+
+/* A tagged call begins (returned == 0; fn: the function a call through a
+ * pointer calls) or ends. An end closes the innermost open call with the
+ * same handle and every call inside it (a longjmp out of them left them
+ * open); one that is not open ends one of the calls too deep to follow, if
+ * any. */
+static void context_call(const ompdp_rt_region_t *rec, int returned, uint64_t fn) {
   uint32_t t = register_table((ompdp_rt_header_t *)header_of(rec));
   if (!t)
     return;
@@ -430,11 +466,14 @@ static void context_call(const ompdp_rt_region_t *rec, int returned) {
     /* Its executions, and the calls it ran in, as for a construct: where
      * the construct's call is in no loop, the call of its function says
      * what repeats it. */
-    context_note(t, rec->Index, 1);
-    if (ctx_lost || ctx_depth == CTX_DEPTH)
+    context_note(t, rec->Index, 1, 0);
+    if (ctx_lost || ctx_depth == CTX_DEPTH) {
       ++ctx_lost;
-    else
+    } else {
+      ctx_fn[ctx_depth] = (rec->Flags & OMPDP_RF_INDIRECT_CALLEE) ? (fn ? fn : 1) : 0;
+      ctx_hit[ctx_depth] = 0;
       ctx_stack[ctx_depth++] = handle;
+    }
     return;
   }
   if (ctx_lost) {
@@ -443,15 +482,43 @@ static void context_call(const ompdp_rt_region_t *rec, int returned) {
   }
   for (uint32_t i = ctx_depth; i-- > 0;)
     if (ctx_stack[i] == handle) {
+      for (uint32_t k = i; k < ctx_depth; ++k)
+        if (ctx_fn[k] && !ctx_hit[k])
+          ctx_flag(ctx_slot(ctx_stack[k]), CTX_BLIND);
       ctx_depth = i;
       return;
     }
 }
 
+/* A construct of function fn runs in the open call through a pointer at
+ * depth d: whether fn is the function called, noted in the call's slot
+ * (as one of the functions it called, with handle, the construct's). */
+static int indirect_note(uint32_t d, uint64_t fn, uint32_t handle) {
+  if (!fn || fn != ctx_fn[d])
+    return 0;
+  ctx_slot_t *c = ctx_slot(ctx_stack[d]);
+  if (!c)
+    return 0;
+  ctx_hit[d] = 1;
+  for (int i = 0; i < OMPDP_CONTEXT_CALLS; ++i) {
+    uint64_t v = atomic_load_explicit(&c->fn[i], memory_order_relaxed);
+    if (!v && atomic_compare_exchange_strong_explicit(&c->fn[i], &v, fn, memory_order_relaxed,
+                                                      memory_order_relaxed)) {
+      atomic_store_explicit(&c->target[i], handle, memory_order_relaxed);
+      return 1;
+    }
+    if (v == fn)
+      return 1;
+  }
+  ctx_flag(c, CTX_MORE);
+  return 1;
+}
+
 /* Notes that construct or call (t, index) runs in this thread's innermost
  * open call: one of its slots, the first free one for a call not seen
- * yet. */
-static void context_note(uint32_t t, uint32_t index, int runs) {
+ * yet. fn: a construct's function (0 for a call), which must be the one a
+ * call through a pointer called. */
+static void context_note(uint32_t t, uint32_t index, int runs, uint64_t fn) {
   ctx_slot_t *w = ctx_words[t - 1] ? &ctx_words[t - 1][index] : NULL;
   if (!w)
     return;
@@ -459,6 +526,9 @@ static void context_note(uint32_t t, uint32_t index, int runs) {
   if (runs)
     atomic_fetch_add_explicit(&w->count, 1, memory_order_relaxed); /* its executions */
   uint32_t cur = ctx_lost || !ctx_depth ? 0 : ctx_stack[ctx_depth - 1];
+  if (cur && ctx_fn[ctx_depth - 1] &&
+      (!fn || !indirect_note(ctx_depth - 1, fn, (t << OMPDP_RH_SHIFT) | index)))
+    cur = 0; /* a construct of a function further down (or a call in one) */
   if (!cur) {
     flags |= CTX_OTHER;
   } else {
@@ -470,12 +540,13 @@ static void context_note(uint32_t t, uint32_t index, int runs) {
                                                         memory_order_relaxed))
         v = cur;
       found = v == cur;
+      if (found && runs)
+        atomic_fetch_add_explicit(&w->in_call[i], 1, memory_order_relaxed);
     }
     if (!found)
       flags |= CTX_OTHER;
   }
-  if ((atomic_load_explicit(&w->flags, memory_order_relaxed) & flags) != flags)
-    atomic_fetch_or_explicit(&w->flags, flags, memory_order_relaxed);
+  ctx_flag(w, flags);
 }
 
 /* Whether region o of table h is an instance of r's template construct
@@ -500,8 +571,18 @@ int ompdp_regions_context(uint32_t region, ompdp_context_t *out) {
     return -1;
   out->other = (flags & CTX_OTHER) != 0;
   out->runs = atomic_load_explicit(&w->count, memory_order_relaxed);
-  for (int i = 0; i < OMPDP_CONTEXT_CALLS; ++i)
+  for (int i = 0; i < OMPDP_CONTEXT_CALLS; ++i) {
     out->calls[i] = atomic_load_explicit(&w->call[i], memory_order_relaxed);
+    out->targets[i] = atomic_load_explicit(&w->target[i], memory_order_relaxed);
+    out->call_runs[i] = atomic_load_explicit(&w->in_call[i], memory_order_relaxed);
+    /* A call through a pointer that called more functions than followed,
+     * or one whose constructs it did not see: what runs in it is not all
+     * known. */
+    const ctx_slot_t *c = out->calls[i] ? ctx_slot(out->calls[i]) : NULL;
+    if (c && (atomic_load_explicit(&c->flags, memory_order_relaxed) & (CTX_MORE | CTX_BLIND)))
+      out->other = 1;
+  }
+  out->targets_unknown = (flags & (CTX_MORE | CTX_BLIND)) != 0;
   const ompdp_rt_header_t *h = tables[t - 1];
   const ompdp_rt_region_t *r = region_at(h, idx);
   if (r->Flags & OMPDP_RF_IN_TEMPLATE) {
@@ -529,9 +610,16 @@ int ompdp_regions_context(uint32_t region, ompdp_context_t *out) {
 
 void __ompdp_region_call(const void *descriptor, void *a, void *b, void *c) {
   const ompdp_rt_call_t *d = descriptor;
+  if ((d->Flags & OMPDP_CALL_CONTEXT) && (d->Flags & OMPDP_CALL_LOOP_ENTRY)) {
+    const ompdp_rt_region_t *rec = (const ompdp_rt_region_t *)(uintptr_t)d->Record;
+    uint32_t t = register_table((ompdp_rt_header_t *)header_of(rec));
+    if (t && ctx_words[t - 1])
+      atomic_fetch_add_explicit(&ctx_words[t - 1][rec->Index].entries, 1, memory_order_relaxed);
+    return;
+  }
   if (d->Flags & OMPDP_CALL_CONTEXT) {
     context_call((const ompdp_rt_region_t *)(uintptr_t)d->Record,
-                 (uintptr_t)a == OMPDP_CALL_RETURNED);
+                 (uintptr_t)a == OMPDP_CALL_RETURNED, (uint64_t)(uintptr_t)a);
     return;
   }
   if (d->Flags & OMPDP_CALL_ROUTINE) {
@@ -543,6 +631,7 @@ void __ompdp_region_call(const void *descriptor, void *a, void *b, void *c) {
   }
   pending.rec = (const ompdp_rt_region_t *)(uintptr_t)d->Record;
   pending.items = (const int16_t *)(uintptr_t)d->Items;
+  pending.fn = d->Function;
   if (d->Flags & OMPDP_CALL_KERNEL) {
     const ompdp_kernel_args_t *k = a;
     pending.n = k ? (int32_t)k->num_args : 0;
@@ -616,7 +705,7 @@ uint32_t ompdp_regions_begin(const void *codeptr_ra, int exit_part) {
   /* A `target data` is two offload calls, its begin and its end: one
    * execution. */
   context_note(t, active.rec->Index,
-               !(exit_part && active.rec->Kind == OMPDP_CK_TARGET_DATA));
+               !(exit_part && active.rec->Kind == OMPDP_CK_TARGET_DATA), active.fn);
   return active_handle;
 }
 
@@ -841,6 +930,82 @@ int ompdp_regions_op_lower(uint32_t op, uint64_t *bytes) {
 
 /*===- describe ------------------------------------------------------------===*/
 
+/* The functions a call through a pointer (region idx of table t) called,
+ * as their constructs' records name them, one per line: "" when the run
+ * does not know them all (more than followed, an execution that ran no
+ * construct of the function it called, or none seen). Made once; the
+ * slot keeps it. */
+static const char *indirect_callees(uint32_t t, uint32_t idx) {
+  ctx_slot_t *w = ctx_words[t - 1] ? &ctx_words[t - 1][idx] : NULL;
+  if (!w)
+    return "";
+  char *have = atomic_load_explicit(&w->callees, memory_order_acquire);
+  if (have)
+    return have;
+  uint32_t flags = atomic_load_explicit(&w->flags, memory_order_relaxed);
+  size_t len = 0, n = 0;
+  const char *names[OMPDP_CONTEXT_CALLS];
+  for (int i = 0; i < OMPDP_CONTEXT_CALLS; ++i) {
+    uint32_t g = atomic_load_explicit(&w->target[i], memory_order_relaxed);
+    uint32_t gt = g >> OMPDP_RH_SHIFT, gi = g & ((1u << OMPDP_RH_SHIFT) - 1);
+    if (!g || gt > atomic_load_explicit(&num_tables, memory_order_acquire) ||
+        gi >= tables[gt - 1]->NumRegions)
+      continue;
+    const ompdp_rt_header_t *gh = tables[gt - 1];
+    const char *name = str_at(gh, region_at(gh, gi)->Function);
+    int dup = 0;
+    for (size_t k = 0; k < n && !dup; ++k)
+      dup = !strcmp(names[k], name);
+    if (!dup && *name) {
+      names[n++] = name;
+      len += strlen(name) + 1;
+    }
+  }
+  if (!n || (flags & (CTX_MORE | CTX_BLIND)))
+    return "";
+  char *list = malloc(len);
+  if (!list)
+    return "";
+  char *q = list;
+  for (size_t k = 0; k < n; ++k) {
+    size_t l = strlen(names[k]);
+    memcpy(q, names[k], l);
+    q += l;
+    *q++ = k + 1 < n ? '\n' : '\0';
+  }
+  char *expected = NULL;
+  if (!atomic_compare_exchange_strong_explicit(&w->callees, &expected, list,
+                                               memory_order_acq_rel, memory_order_acquire)) {
+    free(list);
+    return expected;
+  }
+  return list;
+}
+
+/* A call's executions, and how often its loop began: the loop-entry tag
+ * counts for the first call recorded in the loop, so any call of the same
+ * table in the same loop says it. */
+static void call_counts(uint32_t t, uint32_t idx, ompdp_region_info_t *out) {
+  const ctx_slot_t *w = ctx_words[t - 1];
+  if (!w)
+    return;
+  uint64_t runs = atomic_load_explicit(&w[idx].count, memory_order_relaxed);
+  out->call_runs = runs > UINT32_MAX ? UINT32_MAX : (uint32_t)runs;
+  const ompdp_rt_header_t *h = tables[t - 1];
+  const ompdp_rt_region_t *r = region_at(h, idx);
+  if (!r->LoopLength)
+    return;
+  uint64_t e = 0;
+  for (uint32_t k = 0; k < h->NumRegions && !e; ++k) {
+    const ompdp_rt_region_t *o = region_at(h, k);
+    if (o->Kind == OMPDP_CK_CALL && o->LoopOffset == r->LoopOffset &&
+        o->LoopLength == r->LoopLength && !strcmp(str_at(h, o->SourceFile), str_at(h, r->SourceFile)) &&
+        !strcmp(str_at(h, o->Function), str_at(h, r->Function)))
+      e = atomic_load_explicit(&w[k].entries, memory_order_relaxed);
+  }
+  out->loop_entries = e > UINT32_MAX ? UINT32_MAX : (uint32_t)e;
+}
+
 int ompdp_regions_describe(uint32_t region, int item,
                            ompdp_region_info_t *out) {
   uint32_t t = region >> OMPDP_RH_SHIFT;
@@ -909,6 +1074,12 @@ int ompdp_regions_describe(uint32_t region, int item,
   out->fn_parameters = str_at(h, r->FnParameters);
   out->fn_param_uses = str_at(h, r->FnParamUses);
   out->extern_callee = (r->Flags & OMPDP_RF_EXTERN_CALLEE) != 0;
+  if (r->Flags & OMPDP_RF_INDIRECT_CALLEE) {
+    out->indirect_callee = 1;
+    out->callee = indirect_callees(t, idx);
+  }
+  if (r->Kind == OMPDP_CK_CALL)
+    call_counts(t, idx, out);
   if (r->Flags & OMPDP_RF_IN_TEMPLATE) {
     /* Each instance of a template is a region of its own, at the same
      * place: one edit there changes them all. */

@@ -387,7 +387,8 @@ static void test_refused(void) {
   /* Ran outside the calls the run followed too. */
   context_of.mixed = 1;
   refused("the target construct at s.c:2 maps it, and the run saw it run outside the calls "
-          "it could follow (a call it could not see, or more than 4).");
+          "it could follow (a call it could not see, more than 4, or a call through a "
+          "pointer that also called a function none of whose constructs ran).");
   context_of.mixed = 0;
   /* Ran in calls from two loops of g. */
   context_of.second = 1;

@@ -7,9 +7,9 @@
 // (params-only), whether the function's host code leaves it alone
 // (fn-host-unused) and whether its device code only reads it
 // (fn-device-reads).
-// Not recorded: a call of a function without constructs, through a
-// pointer, of a virtual method, of one returning an object (the marker's
-// comma would change it), or from a lambda.
+// Not recorded: a call of a function without constructs, of a virtual
+// method, of one returning an object (the marker's comma would change it),
+// or from a lambda. (fp's call: see the end.)
 // REQUIRES: plugin
 // RUN: %clangxx %ompdp-plugin-flags -fplugin-arg-ompdp-dump %offload-flags -c %s -o %t.o | FileCheck %s
 // RUN: %clangxx %ompdp-plugin-flags -fplugin-arg-ompdp-dump %offload-flags -c %s -o %t.o | FileCheck %s --check-prefix=NOT
@@ -95,7 +95,9 @@ void from_lambda(float *a, int n) {
 // CHECK-NEXT:  item 1: none 'n' var 'n' {{.*}} access unknown arg-invariant clause-bytes
 // CHECK-NEXT:  item 2: none '0.5f' var '' {{.*}} access unknown arg-invariant clause-bytes
 // peek reads x on the host; plain does not follow its pointer, boxed is not
-// looked into as a call of the loop's, and b->run and fp cannot be seen.
+// looked into as a call of the loop's, b->run cannot be seen, and fp's
+// callees' host code is known only from their own tables (the call passes
+// `a` to a function defined elsewhere, for the host access's count).
 // CHECK:       host 0 'a' read at 65:5-65:30 {{.*}} statement every-time after at-most-once
 // CHECK-NEXT:  host 0 'a' read-write at 66:5-66:21
 // CHECK-NEXT:  host 0 'a' read-write at 70:5-70:18
@@ -116,5 +118,11 @@ void from_lambda(float *a, int n) {
 // NOT-NOT: call: 'plain(
 // NOT-NOT: call: 'boxed(
 // NOT-NOT: call: 'b->run(
-// NOT-NOT: call: 'fp(
+// A call through a pointer to a function held in a variable is recorded
+// as a call of a function defined elsewhere, flagged indirect-callee
+// (region table 3.14): no symbol, the pointer type's parameters unnamed
+// here (#k); the runtime names the functions it calls.
+// CHECK-LABEL: 'call' at {{.*}}call-regions.cpp:71:5 in 'driver' extern-callee indirect-callee
+// CHECK-NEXT:  call: 'fp(a, n, 1.0f)'
+// CHECK-NEXT:  callee: 'fp' symbol '' params '#1' '#2' '#3'
 // NOT-NOT: in 'from_lambda'

@@ -37,13 +37,14 @@
 
 // Region records follow the header: region I is at HDR + (R2 - HDR) * I
 // (the sizes are the format's, OmpdpFormat.inc). A descriptor: record, types, names, sizes, mappers (the
-// constant ones), items, number of arguments, flags (1: kernel launch).
+// constant ones), items, number of arguments, flags (1: kernel launch), the
+// function that holds the call.
 // TAG: @__ompdp_call_items = private constant [6 x i16] [i16 0, i16 -1, i16 0, i16 1, i16 0, i16 0]
 // TAG: @__ompdp_calls = private constant [4 x
-// TAG-SAME: { ptr getelementptr inbounds (i8, ptr @__ompdp_region_table, i64 [[#HDR:]]), ptr @.offload_maptypes, ptr null, ptr @.offload_sizes, ptr null, ptr @__ompdp_call_items, i32 1, i32 0 },
-// TAG-SAME: { ptr getelementptr inbounds (i8, ptr @__ompdp_region_table, i64 [[#R2:]]), ptr null, ptr null, ptr null, ptr null, ptr getelementptr inbounds ([6 x i16], ptr @__ompdp_call_items, i64 0, i64 1), i32 3, i32 1 },
-// TAG-SAME: { ptr getelementptr inbounds (i8, ptr @__ompdp_region_table, i64 [[#sub(mul(2,R2),HDR)]]), ptr @.offload_maptypes.{{[0-9]+}}, ptr null, ptr null, ptr null, ptr getelementptr inbounds ([6 x i16], ptr @__ompdp_call_items, i64 0, i64 4), i32 1, i32 0 },
-// TAG-SAME: { ptr getelementptr inbounds (i8, ptr @__ompdp_region_table, i64 [[#sub(mul(3,R2),mul(2,HDR))]]), ptr @.offload_maptypes.{{[0-9]+}}, ptr null, ptr @.offload_sizes.{{[0-9]+}}, ptr null, ptr getelementptr inbounds ([6 x i16], ptr @__ompdp_call_items, i64 0, i64 5), i32 1, i32 0 }]
+// TAG-SAME: { ptr getelementptr inbounds (i8, ptr @__ompdp_region_table, i64 [[#HDR:]]), ptr @.offload_maptypes, ptr null, ptr @.offload_sizes, ptr null, ptr @__ompdp_call_items, i32 1, i32 0, ptr @main },
+// TAG-SAME: { ptr getelementptr inbounds (i8, ptr @__ompdp_region_table, i64 [[#R2:]]), ptr null, ptr null, ptr null, ptr null, ptr getelementptr inbounds ([6 x i16], ptr @__ompdp_call_items, i64 0, i64 1), i32 3, i32 1, ptr @main },
+// TAG-SAME: { ptr getelementptr inbounds (i8, ptr @__ompdp_region_table, i64 [[#sub(mul(2,R2),HDR)]]), ptr @.offload_maptypes.{{[0-9]+}}, ptr null, ptr null, ptr null, ptr getelementptr inbounds ([6 x i16], ptr @__ompdp_call_items, i64 0, i64 4), i32 1, i32 0, ptr @.omp_outlined. },
+// TAG-SAME: { ptr getelementptr inbounds (i8, ptr @__ompdp_region_table, i64 [[#sub(mul(3,R2),mul(2,HDR))]]), ptr @.offload_maptypes.{{[0-9]+}}, ptr null, ptr @.offload_sizes.{{[0-9]+}}, ptr null, ptr getelementptr inbounds ([6 x i16], ptr @__ompdp_call_items, i64 0, i64 5), i32 1, i32 0, ptr @main }]
 // TAG-NOT: __ompdp_marker
 // TAG: call void @__ompdp_tag2(i32 0, ptr %{{[0-9]+}})
 // TAG-NEXT: call void @__tgt_target_data_begin_mapper(

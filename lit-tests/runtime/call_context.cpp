@@ -10,7 +10,7 @@
 // construct in main after the exception runs in no call: the landing pad
 // closed thrower's call (without it, the construct would seem to run in
 // it). twice() runs in two calls of two call sites. A call through a
-// pointer is not tagged, so via_pointer's construct runs in no call.
+// pointer is tagged too, and is named by the function it called (3.14).
 //
 // REQUIRES: plugin
 // RUN: %clangxx %ompdp-plugin-flags %offload-flags -g %s -o %t
@@ -64,4 +64,4 @@ int main() {
 // CHECK:      target kern:25: calls kern() at line 49 in main, kern() at line 31 in thrower, 3 calls
 // CHECK-NEXT: target main:54: no call (other)
 // CHECK-NEXT: target twice:37: calls twice() at line 56 in main, twice() at line 57 in main, 1 calls
-// CHECK-NEXT: target via_pointer:42: no call (other)
+// CHECK-NEXT: target via_pointer:42: call via_pointer() at line 59 in main, 1 calls
