@@ -555,7 +555,15 @@ static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *rem
     }
     int update = it.construct == OMPDP_CK_TARGET_UPDATE;
     if (!update && !(it.access_flags & OMPDP_IA_FN_HOST_UNUSED)) {
-      if (it.access_flags & OMPDP_IA_FRESH_HOST)
+      if (!(it.access_flags & OMPDP_IA_PARAMS_ONLY) && ompdp_rw_explicit_item(&it))
+        /* (The compiler looks at the function's host code only for an
+         * item a caller could write.) */
+        ompdp_sb_printf(why,
+                        "`%s` at %s:%" PRIu32 " names more than the parameters of %s (a "
+                        "local, a member, a template's parameter or an enumerator of its "
+                        "own), so it cannot be written at the call",
+                        it.expr, ompdp_rw_basename(it.file), it.line, it.function);
+      else if (it.access_flags & OMPDP_IA_FRESH_HOST)
         ompdp_sb_printf(why,
                         "each call of %s allocates `%s` anew on the host and its host code "
                         "uses it, so no device copy can be kept from one call to the next: "

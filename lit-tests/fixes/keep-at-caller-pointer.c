@@ -45,9 +45,10 @@
 // APPLY: prog.c: 1 edit(s) applied
 // APPLY: the call through a pointer at prog.c:[[#]] calls run_sum() or run_max() only, as in the run
 
-// FIXED: #pragma omp target data map(to: p[0:n])
-// FIXED-NEXT: #pragma omp target data map(from: h[0:4])
-// FIXED-NEXT: for (int i = 0; i < 8; i++) {
+// FIXED: {{^}}  double t = 0;
+// FIXED-NEXT: {{^}}  #pragma omp target data map(to: p[0:n]){{$}}
+// FIXED-NEXT: {{^}}  #pragma omp target data map(from: h[0:4]){{$}}
+// FIXED-NEXT: {{^}}  for (int i = 0; i < 8; i++) {
 
 // PROOF: transfers: 16 -> 2 (removed 14, predicted 14)
 // PROOF-NEXT: allocs: 16 -> 2 (removed 14, predicted 14)

@@ -35,11 +35,11 @@
 
 // APPLY: prog.c: 1 edit(s) applied
 
-// FIXED: work(x, n, &out);
-// FIXED: for (int r = 0; r < 2; r++) {
-// FIXED-NEXT: #pragma omp target data map(to: x[0:n])
-// FIXED-NEXT: #pragma omp target data map(tofrom: out)
-// FIXED-NEXT: for (int i = 0; i < 4; i++)
+// FIXED: {{^}}  work(x, n, &out);
+// FIXED: {{^}}  for (int r = 0; r < 2; r++) {
+// FIXED-NEXT: {{^}}    #pragma omp target data map(to: x[0:n]){{$}}
+// FIXED-NEXT: {{^}}    #pragma omp target data map(tofrom: out){{$}}
+// FIXED-NEXT: {{^}}    for (int i = 0; i < 4; i++)
 
 // PROOF: transfers: 27 -> 9 (removed 18, predicted 18)
 // PROOF-NEXT: allocs: 18 -> 6 (removed 12, predicted 12)
