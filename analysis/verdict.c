@@ -179,13 +179,16 @@ static int own_inputs(const ompdp_plan_t *p, const ompdp_plan_site_t *s) {
  * that binds the parameter var: in the call's loop, anywhere (the loop
  * comes back to the call), or, for a call in no loop, after it in its
  * block; besides in calls of other files that leave it alone. *looped:
- * the call is in a loop. */
-static int call_reads(const ompdp_plan_t *p, uint32_t call, const char *var, int *looped) {
+ * the call is in a loop. A callee of another file, or one called through
+ * a pointer, binds by position: fn_params (the construct's function's
+ * parameters) name them. */
+static int call_reads(const ompdp_plan_t *p, uint32_t call, const char *var,
+                      const char *fn_params, int *looped) {
   ompdp_region_info_t c0, arg;
   if (ompdp_plan_describe(p, call, 0, &c0) || c0.construct != OMPDP_CK_CALL)
     return 0;
   *looped = c0.loop_kind != OMPDP_LK_NONE;
-  int k = ompdp_rw_line_index(c0.parameters, var, strlen(var));
+  int k = ompdp_rw_line_index(c0.extern_callee ? fn_params : c0.parameters, var, strlen(var));
   if (k < 0 || ompdp_plan_describe(p, call, k, &arg))
     return 0;
   for (uint32_t h = 0; h < arg.num_host_accesses; ++h) {
@@ -212,7 +215,7 @@ static int caller_reads(const ompdp_plan_t *p, const ompdp_plan_site_t *s,
   int any_looped = 0;
   for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]) && calls[i]; ++i) {
     int looped = 0;
-    if (!call_reads(p, calls[i], it->variable, &looped))
+    if (!call_reads(p, calls[i], it->variable, it->fn_parameters, &looped))
       return 0;
     any_looped |= looped;
   }

@@ -517,7 +517,7 @@ void RegionCollector::Impl::recordCallAs(CallExpr *CE, const FunctionDecl *Calle
   if (Markers && Added) {
     insertCallMarker(CE, Index);
     if (!Loops.empty())
-      insertLoopMarker(Loops.back(), Index);
+      PendingLoopMarkers.try_emplace(Loops.back(), Index);
   }
 }
 

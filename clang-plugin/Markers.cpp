@@ -174,23 +174,18 @@ bool RegionCollector::Impl::replaceChild(Stmt *Parent, Stmt *D, Stmt *W) {
   return false;
 }
 
-/// Replaces Loop (an ancestor in Parents), where it stands, by
-/// `{ __ompdp_marker(Index | OMPDP_LOOP_MARKER); Loop }`, once per loop:
-/// the pass makes the marker a loop-entry tag of the call region Index
-/// (OMPDP_CALL_LOOP_ENTRY), so that the runtime counts how often the loop
-/// begins. Not for a loop an OpenMP directive owns.
-bool RegionCollector::Impl::insertLoopMarker(const Stmt *Loop, uint32_t Index) {
-  if (!Loop || !LoopsMarked.insert(Loop).second)
+/// Replaces Loop (walked, the last of Parents), where it stands, by
+/// `{ __ompdp_marker(Index | OMPDP_LOOP_MARKER); Loop }`: the pass makes
+/// the marker a loop-entry tag of the call region Index, the first
+/// recorded in the loop (OMPDP_CALL_LOOP_ENTRY), so that the runtime counts
+/// how often the loop begins. Not for a loop an OpenMP directive owns.
+bool RegionCollector::Impl::insertLoopMarker(Stmt *Loop, uint32_t Index) {
+  if (Parents.size() < 2 || Parents.back() != Loop)
     return false;
-  size_t J = Parents.size();
-  while (J > 0 && Parents[J - 1] != Loop)
-    --J;
-  if (J < 2)
-    return false;
-  Stmt *Parent = Parents[J - 2];
+  Stmt *Parent = Parents[Parents.size() - 2];
   if (isa<OMPExecutableDirective>(Parent))
     return false;
-  Stmt *L = const_cast<Stmt *>(Loop);
+  Stmt *L = Loop;
   SourceLocation At = L->getBeginLoc();
   Expr *Args[] = {IntegerLiteral::Create(Ctx, llvm::APInt(32, Index | OMPDP_LOOP_MARKER),
                                          Ctx.UnsignedIntTy, At)};

@@ -161,6 +161,15 @@ public:
       R = VisitOMPExecutableDirective(D);
     else
       R = Base::TraverseStmt(S, nullptr);
+    // A loop around a recorded call: its entry marker goes in once the
+    // loop is walked (the walk of what is inside still finds the loop
+    // where it stands).
+    if (!PendingLoopMarkers.empty())
+      if (auto It = PendingLoopMarkers.find(S); It != PendingLoopMarkers.end()) {
+        uint32_t Index = It->second;
+        PendingLoopMarkers.erase(It);
+        insertLoopMarker(S, Index);
+      }
     Parents.pop_back();
     return R;
   }
@@ -369,7 +378,7 @@ private:
                      const std::vector<Expr *> &Addr, size_t NumItems);
   void warnUnmarked(OMPExecutableDirective *D);
   bool insertCallMarker(CallExpr *CE, uint32_t Index);
-  bool insertLoopMarker(const Stmt *Loop, uint32_t Index);
+  bool insertLoopMarker(Stmt *Loop, uint32_t Index);
   bool replaceChild(Stmt *Parent, Stmt *D, Stmt *W);
   std::string argumentText(const Expr *A) const;
   void fillCallHead(Pending &P, const CallExpr *CE);
@@ -414,7 +423,7 @@ private:
   std::vector<const DeclContext *> Contexts;
   const FunctionDecl *Fn = nullptr;
   llvm::DenseSet<const Stmt *> Done;
-  llvm::DenseSet<const Stmt *> LoopsMarked; // loops with a loop-entry marker
+  llvm::DenseMap<const Stmt *, uint32_t> PendingLoopMarkers; // loop -> its first call region
   /// Per loop, the jumps out of it (JumpCheck), for its constructs.
   llvm::DenseMap<const Stmt *, std::vector<Jump>> LoopJumps;
   /// Per function, whether its body holds a construct that maps data,
