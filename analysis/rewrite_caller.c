@@ -555,7 +555,8 @@ static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *rem
     }
     int update = it.construct == OMPDP_CK_TARGET_UPDATE;
     if (!update && !(it.access_flags & OMPDP_IA_FN_HOST_UNUSED)) {
-      if (!(it.access_flags & OMPDP_IA_PARAMS_ONLY) && ompdp_rw_explicit_item(&it))
+      if (!(it.access_flags & OMPDP_IA_FRESH_HOST) &&
+          !(it.access_flags & OMPDP_IA_PARAMS_ONLY) && ompdp_rw_explicit_item(&it))
         /* (The compiler looks at the function's host code only for an
          * item a caller could write.) */
         ompdp_sb_printf(why,
@@ -807,7 +808,7 @@ static void put_param(ompdp_strbuf_t *d, const char *params, size_t pos) {
 }
 
 size_t ompdp_rw_extern_args(const ompdp_plan_t *p, const char *source_file,
-                            const char *variable, const char *expr,
+                            const char *function, const char *variable, const char *expr,
                             const ompdp_host_access_t *a, ompdp_rw_extern_arg_t *out,
                             size_t max) {
   size_t n = 0;
@@ -817,7 +818,9 @@ size_t ompdp_rw_extern_args(const ompdp_plan_t *p, const char *source_file,
     const ompdp_plan_region_t *g = &p->regions[i];
     const ompdp_region_info_t *ci = &g->head;
     if (ci->construct != OMPDP_CK_CALL || !ci->extern_callee || !ci->source_file ||
-        strcmp(ci->source_file, source_file) || ci->directive_offset < a->Offset ||
+        strcmp(ci->source_file, source_file) ||
+        (function && (!ci->function || strcmp(ci->function, function))) ||
+        ci->directive_offset < a->Offset ||
         ci->directive_offset - a->Offset >= a->Length)
       continue;
     size_t nparams = count_lines(ci->parameters);
@@ -836,10 +839,10 @@ size_t ompdp_rw_extern_args(const ompdp_plan_t *p, const char *source_file,
 }
 
 int ompdp_rw_extern_calls_leave(const ompdp_plan_t *p, const char *source_file,
-                                const char *variable, const char *expr,
+                                const char *function, const char *variable, const char *expr,
                                 const ompdp_host_access_t *a) {
   ompdp_rw_extern_arg_t args[32];
-  size_t n = ompdp_rw_extern_args(p, source_file, variable, expr, a, args, 32);
+  size_t n = ompdp_rw_extern_args(p, source_file, function, variable, expr, a, args, 32);
   if (!n || n != a->ExternArgs)
     return 0;
   for (size_t i = 0; i < n; ++i)
@@ -872,7 +875,8 @@ static int elsewhere(const ompdp_rw_plan_t *c, const kept_t *k, const ompdp_regi
   if (!a->ExternArgs || !a->Length)
     return 0;
   ompdp_rw_extern_arg_t args[32];
-  size_t found = ompdp_rw_extern_args(p, call->source_file, arg->variable, arg->expr, a, args, 32);
+  size_t found = ompdp_rw_extern_args(p, call->source_file, call->function, arg->variable,
+                                      arg->expr, a, args, 32);
   for (size_t i = 0; i < found; ++i) {
     const ompdp_region_info_t *ci = &args[i].call->head;
     char use = args[i].use;
@@ -1485,7 +1489,78 @@ typedef struct planned {
    * buffer's allocation findings, not its transfer findings. */
   int allocs_only;
   char *loop; /* file, function and loop position of the caller's loop; NULL for a row */
+  /* The caller's loop in a template's instance: how many instances the
+   * call has (0 or 1: not a template), and where, for words. */
+  uint32_t instances;
+  uint32_t call_line;
+  const char *call_file, *call_function;
 } planned_t;
+
+/* A caller in a template is one text for all its instances: the rewrites
+ * planned for them (their groups' leaders, at the same place with the
+ * same edits) must be one for each instance, and the prediction is their
+ * sum, which every copy carries (instances_summed: the template rule of
+ * rewrite_policy.c would count it once per construct of the callees).
+ * Otherwise none is made: one edit there changes them all. */
+static void template_callers(planned_t *pl, size_t np) {
+  for (size_t i = 0; i < np; ++i) {
+    planned_t *e = &pl[i];
+    if (!e->ok || e->group != (int)i || e->instances < 2 || e->rw.instances_summed)
+      continue;
+    ompdp_rewrite_t total = {0};
+    total.ops.known = e->rw.ops.known;
+    total.ops_added.known = e->rw.ops_added.known;
+    uint32_t n = 0;
+    for (size_t j = i; j < np; ++j) {
+      const ompdp_rewrite_t *rw = &pl[j].rw;
+      if (!pl[j].ok || pl[j].group != (int)j || pl[j].instances != e->instances ||
+          !ompdp_rewrite_same_edits(rw, &e->rw))
+        continue;
+      ++n;
+      total.transfers_removed += rw->transfers_removed;
+      total.allocs_removed += rw->allocs_removed;
+      total.bytes_removed += rw->bytes_removed;
+      total.time_saved_ns += rw->time_saved_ns;
+      total.projected_saved_ns += rw->projected_saved_ns;
+      total.peak_saved_bytes += rw->peak_saved_bytes;
+      total.lower_bound |= rw->lower_bound;
+      ompdp_rw_ops_add(&total.ops, &rw->ops);
+      ompdp_rw_ops_add(&total.ops_added, &rw->ops_added);
+    }
+    for (size_t j = i; j < np; ++j) {
+      ompdp_rewrite_t *rw = &pl[j].rw;
+      if (!pl[j].ok || pl[j].group != (int)j || pl[j].instances != e->instances ||
+          !ompdp_rewrite_same_edits(rw, &e->rw))
+        continue;
+      if (n == e->instances) {
+        rw->transfers_removed = total.transfers_removed;
+        rw->allocs_removed = total.allocs_removed;
+        rw->bytes_removed = total.bytes_removed;
+        rw->time_saved_ns = total.time_saved_ns;
+        rw->projected_saved_ns = total.projected_saved_ns;
+        rw->peak_saved_bytes = total.peak_saved_bytes;
+        rw->lower_bound = total.lower_bound;
+        rw->ops = total.ops;
+        rw->ops_added = total.ops_added;
+        rw->instances_summed = 1;
+        continue;
+      }
+      /* Not every instance: no rewrite, for the leader and its group. */
+      for (size_t q = 0; q < np; ++q) {
+        if (pl[q].group != (int)j || !pl[q].ok)
+          continue;
+        pl[q].ok = 0;
+        ompdp_sb_printf(&pl[q].why,
+                        "the loop that calls it is in %s (%s:%" PRIu32 "), an instance of a "
+                        "template with %" PRIu32 " instances, and the run showed the data "
+                        "kept the same way in %" PRIu32 " of them: one edit there changes "
+                        "them all",
+                        pl[j].call_function, ompdp_rw_basename(pl[j].call_file),
+                        pl[j].call_line, e->instances, n);
+      }
+    }
+  }
+}
 
 static int by_buffer(const void *a, const void *b) {
   uint32_t x = ((const planned_t *)a)->buf, y = ((const planned_t *)b)->buf;
@@ -1525,6 +1600,10 @@ int ompdp_rw_keep_at_caller_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, con
     e->allocs_only = e->ok && !e->rw.transfers_removed;
     if (e->ok && !k.row) {
       const ompdp_region_info_t *call = &k.call_ri.items[0];
+      e->instances = call->instances;
+      e->call_line = call->line;
+      e->call_file = call->file;         /* (strings of the plan) */
+      e->call_function = call->function;
       ompdp_strbuf_t key = {0};
       ompdp_sb_printf(&key, "%s\n%s\n%" PRIu32 ":%" PRIu32 "+%" PRIu32, call->file,
                       call->function, call->loop_line, call->loop_column, call->loop_offset);
@@ -1560,6 +1639,8 @@ int ompdp_rw_keep_at_caller_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, con
         pl[j].group = (int)i;
     }
   }
+  if (!rc)
+    template_callers(pl, np);
   for (size_t q = 0; q < np && !rc; ++q) {
     const planned_t *e = &pl[q];
     const ompdp_rewrite_t *rw = &pl[e->group].rw;

@@ -260,16 +260,18 @@ typedef struct ompdp_rw_extern_arg {
   uint32_t pos;
   char use; /* ompdp_rw_callee_param_use */
 } ompdp_rw_extern_arg_t;
-/* Those calls, at most max into out; how many (rewrite_caller.c). */
+/* Those calls, at most max into out; how many (rewrite_caller.c). function,
+ * when not null: only calls in that function (a template's instance: the
+ * other instances' calls stand at the same place). */
 size_t ompdp_rw_extern_args(const ompdp_plan_t *p, const char *source_file,
-                            const char *variable, const char *expr,
+                            const char *function, const char *variable, const char *expr,
                             const ompdp_host_access_t *a, ompdp_rw_extern_arg_t *out,
                             size_t max);
 /* Whether record a names variable only as the argument of such calls (its
  * ExternArgs), each of whose callees leaves it alone on the host ('u') or
  * names it only in its constructs ('m'). */
 int ompdp_rw_extern_calls_leave(const ompdp_plan_t *p, const char *source_file,
-                                const char *variable, const char *expr,
+                                const char *function, const char *variable, const char *expr,
                                 const ompdp_host_access_t *a);
 int ompdp_rw_row_resident_all(const ompdp_rw_plan_t *c, ompdp_report_t *r, const size_t *removed);
 

@@ -194,7 +194,7 @@ static int call_reads(const ompdp_plan_t *p, uint32_t call, const char *var,
   for (uint32_t h = 0; h < arg.num_host_accesses; ++h) {
     const ompdp_host_access_t *a = &arg.host_accesses[h];
     if ((c0.loop_kind != OMPDP_LK_NONE || (a->Flags & OMPDP_HA_AFTER)) &&
-        !ompdp_rw_extern_calls_leave(p, arg.source_file, arg.variable, arg.expr, a) &&
+        !ompdp_rw_extern_calls_leave(p, arg.source_file, arg.function, arg.variable, arg.expr, a) &&
         access_reads(a->Access))
       return 1;
   }
@@ -294,7 +294,7 @@ static void gather(const ompdp_plan_t *p, const uint32_t *order, const ompdp_fin
     const ompdp_host_access_t *a = &it.host_accesses[k];
     /* A statement that only hands the item to functions of other files
      * whose own tables say their host code leaves it alone. */
-    if (ompdp_rw_extern_calls_leave(p, it.source_file, it.variable, it.expr, a))
+    if (ompdp_rw_extern_calls_leave(p, it.source_file, it.function, it.variable, it.expr, a))
       continue;
     if (access_reads(a->Access))
       v->host_reads = 1;

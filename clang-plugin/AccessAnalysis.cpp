@@ -1054,13 +1054,18 @@ bool Walker::summarized(const CallExpr *C, const FunctionDecl *FD) {
   // A template's instantiation whose body is not made yet (the plugin sees
   // a function as soon as it is instantiated, its callees' instantiations
   // come later): the template's own body says the same of the parameters.
+  // For evidence (Definite) what it shows is what every instance does; for
+  // a bound, what depends on the template's arguments there (a call or an
+  // operator not resolved yet) is a call the walk cannot see into, which
+  // may reach anything behind a pointer, as for any opaque call (HeCBench
+  // histogram: run_smem_atomics<3, 256, uchar4> is walked before
+  // DecodePixel<256, 3>'s instance has a body, and its image was taken to
+  // be written).
   const FunctionDecl *Body = nullptr;
-  // Only for evidence (Definite): a bound must not rest on code whose
-  // meaning depends on the template's arguments.
   if (!FD->hasBody(Body) || !Body || !Body->getBody()) {
     const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
     Body = nullptr;
-    if (!Definite || !Pattern || !Pattern->hasBody(Body) || !Body || !Body->getBody() ||
+    if (!Pattern || !Pattern->hasBody(Body) || !Body || !Body->getBody() ||
         Body->getNumParams() != FD->getNumParams())
       return false;
   }

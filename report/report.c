@@ -464,6 +464,7 @@ int ompdp_rewrite_copy(ompdp_rewrite_t *dst, const ompdp_rewrite_t *src) {
   dst->projected_saved_ns = src->projected_saved_ns;
   dst->peak = src->peak;
   dst->peak_saved_bytes = src->peak_saved_bytes;
+  dst->instances_summed = src->instances_summed; /* a copy of a sum is that sum */
   dst->description = ompdp_strdup(src->description);
   dst->assumption = ompdp_strdup(src->assumption);
   if ((src->description && !dst->description) || (src->assumption && !dst->assumption))

@@ -512,16 +512,16 @@ static void test_element_args(void) {
   ompdp_plan_t p = {.regions = g, .num_regions = 2};
   ompdp_host_access_t a = other_use;
   ompdp_rw_extern_arg_t out[2];
-  CHECK(ompdp_rw_extern_args(&p, "c.c", "y", "y[1]", &a, out, 2) == 1);
+  CHECK(ompdp_rw_extern_args(&p, "c.c", NULL, "y", "y[1]", &a, out, 2) == 1);
   CHECK(out[0].use == 'm' && out[0].pos == 0);
-  CHECK(ompdp_rw_extern_calls_leave(&p, "c.c", "y", "y[1]", &a));
+  CHECK(ompdp_rw_extern_calls_leave(&p, "c.c", NULL, "y", "y[1]", &a));
   /* Another element's item, or none: not this argument. */
-  CHECK(ompdp_rw_extern_args(&p, "c.c", "y", "y[2]", &a, out, 2) == 0);
-  CHECK(ompdp_rw_extern_args(&p, "c.c", "y", NULL, &a, out, 2) == 0);
-  CHECK(!ompdp_rw_extern_calls_leave(&p, "c.c", "y", "y[2]", &a));
+  CHECK(ompdp_rw_extern_args(&p, "c.c", NULL, "y", "y[2]", &a, out, 2) == 0);
+  CHECK(ompdp_rw_extern_args(&p, "c.c", NULL, "y", NULL, &a, out, 2) == 0);
+  CHECK(!ompdp_rw_extern_calls_leave(&p, "c.c", NULL, "y", "y[2]", &a));
   /* The variable itself still matches by its name. */
   arg[0].expr = "y";
-  CHECK(ompdp_rw_extern_args(&p, "c.c", "y", NULL, &a, out, 2) == 1);
+  CHECK(ompdp_rw_extern_args(&p, "c.c", NULL, "y", NULL, &a, out, 2) == 1);
 }
 
 /* Sections kept as the longest: only their first length differs. */
