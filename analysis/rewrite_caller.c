@@ -1517,15 +1517,7 @@ static void template_callers(planned_t *pl, size_t np) {
           !ompdp_rewrite_same_edits(rw, &e->rw))
         continue;
       ++n;
-      total.transfers_removed += rw->transfers_removed;
-      total.allocs_removed += rw->allocs_removed;
-      total.bytes_removed += rw->bytes_removed;
-      total.time_saved_ns += rw->time_saved_ns;
-      total.projected_saved_ns += rw->projected_saved_ns;
-      total.peak_saved_bytes += rw->peak_saved_bytes;
-      total.lower_bound |= rw->lower_bound;
-      ompdp_rw_ops_add(&total.ops, &rw->ops);
-      ompdp_rw_ops_add(&total.ops_added, &rw->ops_added);
+      ompdp_rw_prediction_add(&total, rw);
     }
     for (size_t j = i; j < np; ++j) {
       ompdp_rewrite_t *rw = &pl[j].rw;
@@ -1533,16 +1525,7 @@ static void template_callers(planned_t *pl, size_t np) {
           !ompdp_rewrite_same_edits(rw, &e->rw))
         continue;
       if (n == e->instances) {
-        rw->transfers_removed = total.transfers_removed;
-        rw->allocs_removed = total.allocs_removed;
-        rw->bytes_removed = total.bytes_removed;
-        rw->time_saved_ns = total.time_saved_ns;
-        rw->projected_saved_ns = total.projected_saved_ns;
-        rw->peak_saved_bytes = total.peak_saved_bytes;
-        rw->lower_bound = total.lower_bound;
-        rw->ops = total.ops;
-        rw->ops_added = total.ops_added;
-        rw->instances_summed = 1;
+        ompdp_rw_prediction_set(rw, &total);
         continue;
       }
       /* Not every instance: no rewrite, for the leader and its group. */

@@ -89,6 +89,11 @@ int ompdp_rw_normalize_edits(ompdp_rewrite_t *rw);
 /* Adds from's operations to to's, class by class; the breakdown is known
  * only where both knew it (rewrite_combine.c). */
 void ompdp_rw_ops_add(ompdp_ops_t *to, const ompdp_ops_t *from);
+/* Several rewrites that are one text (the instances of a template's
+ * construct, or of its caller): rw's predicted effect added into total,
+ * and total's given to rw, marked summed (rewrite_policy.c). */
+void ompdp_rw_prediction_add(ompdp_rewrite_t *total, const ompdp_rewrite_t *rw);
+void ompdp_rw_prediction_set(ompdp_rewrite_t *rw, const ompdp_rewrite_t *total);
 
 /*===- the run's facts (rewrite_facts.c, report.h) --------------------------===*/
 

@@ -1323,6 +1323,31 @@ static int same_edits(const ompdp_rewrite_t *a, const ompdp_rewrite_t *b) {
   return a->kind == b->kind && ompdp_rewrite_same_edits(a, b);
 }
 
+void ompdp_rw_prediction_add(ompdp_rewrite_t *total, const ompdp_rewrite_t *rw) {
+  total->transfers_removed += rw->transfers_removed;
+  total->allocs_removed += rw->allocs_removed;
+  total->bytes_removed += rw->bytes_removed;
+  total->time_saved_ns += rw->time_saved_ns;
+  total->projected_saved_ns += rw->projected_saved_ns;
+  total->peak_saved_bytes += rw->peak_saved_bytes;
+  total->lower_bound |= rw->lower_bound;
+  ompdp_rw_ops_add(&total->ops, &rw->ops);
+  ompdp_rw_ops_add(&total->ops_added, &rw->ops_added);
+}
+
+void ompdp_rw_prediction_set(ompdp_rewrite_t *rw, const ompdp_rewrite_t *total) {
+  rw->transfers_removed = total->transfers_removed;
+  rw->allocs_removed = total->allocs_removed;
+  rw->bytes_removed = total->bytes_removed;
+  rw->time_saved_ns = total->time_saved_ns;
+  rw->projected_saved_ns = total->projected_saved_ns;
+  rw->peak_saved_bytes = total->peak_saved_bytes;
+  rw->lower_bound = total->lower_bound;
+  rw->ops = total->ops;
+  rw->ops_added = total->ops_added;
+  rw->instances_summed = 1;
+}
+
 /* The predicted effect of rewrite k of f, which every instance of its
  * template construct got: the sum over the instances (one of each
  * region's copies), given to every copy. -1 when out of memory. */
@@ -1353,31 +1378,12 @@ static int sum_instances(ompdp_report_t *r, const ompdp_finding_t *f, size_t k) 
       if (s < nr)
         break; /* this instance is counted */
       regions[nr++] = g->rt_region;
-      total.transfers_removed += rw->transfers_removed;
-      total.allocs_removed += rw->allocs_removed;
-      total.bytes_removed += rw->bytes_removed;
-      total.time_saved_ns += rw->time_saved_ns;
-      total.projected_saved_ns += rw->projected_saved_ns;
-      total.peak_saved_bytes += rw->peak_saved_bytes;
-      total.lower_bound |= rw->lower_bound;
-      ompdp_rw_ops_add(&total.ops, &rw->ops);
-      ompdp_rw_ops_add(&total.ops_added, &rw->ops_added);
+      ompdp_rw_prediction_add(&total, rw);
       break;
     }
   }
-  for (size_t j = 0; j < nc; ++j) {
-    ompdp_rewrite_t *rw = copies[j];
-    rw->transfers_removed = total.transfers_removed;
-    rw->allocs_removed = total.allocs_removed;
-    rw->bytes_removed = total.bytes_removed;
-    rw->time_saved_ns = total.time_saved_ns;
-    rw->projected_saved_ns = total.projected_saved_ns;
-    rw->peak_saved_bytes = total.peak_saved_bytes;
-    rw->lower_bound = total.lower_bound;
-    rw->ops = total.ops;
-    rw->ops_added = total.ops_added;
-    rw->instances_summed = 1;
-  }
+  for (size_t j = 0; j < nc; ++j)
+    ompdp_rw_prediction_set(copies[j], &total);
   free(regions);
   free(copies);
   return 0;
