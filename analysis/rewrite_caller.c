@@ -51,6 +51,18 @@ static int callee_is(const char *callee, const char *fn) {
   return callee && fn && *fn && ompdp_rw_line_index(callee, fn, strlen(fn)) >= 0;
 }
 
+/* The next line of a list of names one per line (*q; NULL or "" when
+ * done): 1 with it in *line, *len, *q moved past it; 0 at the end. */
+static int next_line(const char **q, const char **line, size_t *len) {
+  if (!*q || !**q)
+    return 0;
+  const char *e = strchr(*q, '\n');
+  *line = *q;
+  *len = e ? (size_t)(e - *q) : strlen(*q);
+  *q += *len + (e != NULL);
+  return 1;
+}
+
 /* A call's callee for words: `f()`, `f() or g()` for the functions a call
  * through a pointer called, or "the function its pointer points to". */
 static void put_callee(ompdp_strbuf_t *d, const char *callee) {
@@ -58,12 +70,10 @@ static void put_callee(ompdp_strbuf_t *d, const char *callee) {
     ompdp_sb_puts(d, "the function its pointer points to");
     return;
   }
-  for (const char *q = callee; *q;) {
-    const char *e = strchr(q, '\n');
-    size_t l = e ? (size_t)(e - q) : strlen(q);
-    ompdp_sb_printf(d, "%s%.*s()", q == callee ? "" : " or ", (int)l, q);
-    q += l + (e != NULL);
-  }
+  const char *q = callee, *name;
+  size_t l;
+  while (next_line(&q, &name, &l))
+    ompdp_sb_printf(d, "%s%.*s()", name == callee ? "" : " or ", (int)l, name);
 }
 
 /* Whether the run saw the site's construct run in known calls only (at
@@ -444,7 +454,6 @@ static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *rem
       return -1;
     }
     if (!have_call) {
-      call0 = call;
       uint32_t h0 = s->call;
       if (primary && primary != s->call && !ompdp_plan_describe(p, primary, -1, &call0))
         h0 = primary;
@@ -754,6 +763,14 @@ static int row_braces(ompdp_rewrite_t *rw, const kept_t *k, ompdp_map_type_t typ
  * ran, its file was built without the plugin, or by an older one). Of
  * several definitions of that name (static functions of several files,
  * overloads of as many parameters), the least the letter allows. */
+/* Of two letters of FnParamUses ('u' < 'm' < '-' in what they allow the
+ * caller to assume; 0 none yet), the one that allows least. */
+static char least_use(char have, char c) {
+  int rank = c == 'u' ? 2 : c == 'm' ? 1 : 0;
+  int had = have == 'u' ? 2 : have == 'm' ? 1 : 0;
+  return !have || rank < had ? c : have;
+}
+
 static char callee_param_use1(const ompdp_plan_t *p, const char *callee, size_t len,
                               size_t nparams, size_t pos) {
   char use = 0;
@@ -765,10 +782,7 @@ static char callee_param_use1(const ompdp_plan_t *p, const char *callee, size_t 
         strlen(g->fn_param_uses) != nparams || pos >= nparams)
       continue;
     char c = g->fn_param_uses[pos];
-    int rank = c == 'u' ? 2 : c == 'm' ? 1 : 0;
-    int have = use == 'u' ? 2 : use == 'm' ? 1 : 0;
-    if (!use || rank < have)
-      use = rank == 2 ? 'u' : rank == 1 ? 'm' : '-';
+    use = least_use(use, c == 'u' || c == 'm' ? c : '-');
   }
   return use;
 }
@@ -779,15 +793,13 @@ static char callee_param_use1(const ompdp_plan_t *p, const char *callee, size_t 
 char ompdp_rw_callee_param_use(const ompdp_plan_t *p, const char *callee, size_t nparams,
                                size_t pos) {
   char use = 0;
-  for (const char *q = callee ? callee : ""; *q;) {
-    const char *e = strchr(q, '\n');
-    size_t l = e ? (size_t)(e - q) : strlen(q);
-    char c = callee_param_use1(p, q, l, nparams, pos);
+  const char *q = callee, *name;
+  size_t l;
+  while (next_line(&q, &name, &l)) {
+    char c = callee_param_use1(p, name, l, nparams, pos);
     if (!c)
       return 0;
-    if (!use || c == '-' || (c == 'm' && use == 'u'))
-      use = c;
-    q += l + (e != NULL);
+    use = least_use(use, c);
   }
   return use;
 }
@@ -1502,6 +1514,13 @@ typedef struct planned {
  * sum, which every copy carries (instances_summed: the template rule of
  * rewrite_policy.c would count it once per construct of the callees).
  * Otherwise none is made: one edit there changes them all. */
+/* Whether entry j leads a group whose rewrite is another instance's copy
+ * of e's (same edits, as many instances). */
+static int same_template_plan(const planned_t *pl, size_t j, const planned_t *e) {
+  return pl[j].ok && pl[j].group == (int)j && pl[j].instances == e->instances &&
+         ompdp_rewrite_same_edits(&pl[j].rw, &e->rw);
+}
+
 static void template_callers(planned_t *pl, size_t np) {
   for (size_t i = 0; i < np; ++i) {
     planned_t *e = &pl[i];
@@ -1511,21 +1530,18 @@ static void template_callers(planned_t *pl, size_t np) {
     total.ops.known = e->rw.ops.known;
     total.ops_added.known = e->rw.ops_added.known;
     uint32_t n = 0;
+    for (size_t j = i; j < np; ++j)
+      if (same_template_plan(pl, j, e)) {
+        ++n;
+        ompdp_rw_prediction_add(&total, &pl[j].rw);
+      }
+    /* (Marking e's own group first leaves e's rewrite, which the others
+     * are compared with, as it is.) */
     for (size_t j = i; j < np; ++j) {
-      const ompdp_rewrite_t *rw = &pl[j].rw;
-      if (!pl[j].ok || pl[j].group != (int)j || pl[j].instances != e->instances ||
-          !ompdp_rewrite_same_edits(rw, &e->rw))
-        continue;
-      ++n;
-      ompdp_rw_prediction_add(&total, rw);
-    }
-    for (size_t j = i; j < np; ++j) {
-      ompdp_rewrite_t *rw = &pl[j].rw;
-      if (!pl[j].ok || pl[j].group != (int)j || pl[j].instances != e->instances ||
-          !ompdp_rewrite_same_edits(rw, &e->rw))
+      if (!same_template_plan(pl, j, e))
         continue;
       if (n == e->instances) {
-        ompdp_rw_prediction_set(rw, &total);
+        ompdp_rw_prediction_set(&pl[j].rw, &total);
         continue;
       }
       /* Not every instance: no rewrite, for the leader and its group. */

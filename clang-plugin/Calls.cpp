@@ -128,6 +128,15 @@ static bool holdsIndirectCall(const Stmt *S) {
   return false;
 }
 
+/// Whether CE passes a pointer or an array: what a callee whose body this
+/// file does not have could map.
+static bool passesPointer(const CallExpr *CE) {
+  return llvm::any_of(CE->arguments(), [](const Expr *A) {
+    QualType T = A->IgnoreParenImpCasts()->getType();
+    return T->isPointerType() || T->isArrayType();
+  });
+}
+
 /// Whether S names the declaration D (canonical) anywhere: in its
 /// statements, the clauses of its directives (OMPExecutableDirective::
 /// children() leaves them out) and the bodies of its lambdas; the plugin's
@@ -345,10 +354,7 @@ void RegionCollector::Impl::recordCall(CallExpr *CE) {
     if (SM.isInSystemHeader(SM.getExpansionLoc(CE->getBeginLoc())) ||
         holdsIndirectCall(CE->getCallee()) ||
         llvm::any_of(CE->arguments(), [](const Expr *A) { return holdsIndirectCall(A); }) ||
-        !llvm::any_of(CE->arguments(), [](const Expr *A) {
-          return A->IgnoreParenImpCasts()->getType()->isPointerType() ||
-                 A->IgnoreParenImpCasts()->getType()->isArrayType();
-        }))
+        !passesPointer(CE))
       return;
     recordCallAs(CE, nullptr, FnPtr, PtrParams);
     return;
@@ -364,11 +370,7 @@ void RegionCollector::Impl::recordCall(CallExpr *CE) {
   if (!holdsConstructs(Callee)) {
     Extern = !definition(Callee) && !Callee->isInlineSpecified() &&
              !SM.isInSystemHeader(SM.getExpansionLoc(Callee->getLocation())) &&
-             !SM.isInSystemHeader(SM.getExpansionLoc(CE->getBeginLoc())) &&
-             llvm::any_of(CE->arguments(), [](const Expr *A) {
-               return A->IgnoreParenImpCasts()->getType()->isPointerType() ||
-                      A->IgnoreParenImpCasts()->getType()->isArrayType();
-             });
+             !SM.isInSystemHeader(SM.getExpansionLoc(CE->getBeginLoc())) && passesPointer(CE);
     if (!Extern)
       return;
   }

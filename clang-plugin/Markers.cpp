@@ -185,14 +185,13 @@ bool RegionCollector::Impl::insertLoopMarker(Stmt *Loop, uint32_t Index) {
   Stmt *Parent = Parents[Parents.size() - 2];
   if (isa<OMPExecutableDirective>(Parent))
     return false;
-  Stmt *L = Loop;
-  SourceLocation At = L->getBeginLoc();
+  SourceLocation At = Loop->getBeginLoc();
   Expr *Args[] = {IntegerLiteral::Create(Ctx, llvm::APInt(32, Index | OMPDP_LOOP_MARKER),
                                          Ctx.UnsignedIntTy, At)};
-  Stmt *Body[] = {markerCall(markerDecl(), Args, At), L};
+  Stmt *Body[] = {markerCall(markerDecl(), Args, At), Loop};
   auto *W = CompoundStmt::Create(Ctx, Body, FPOptionsOverride(), At, At);
   Done.insert(W);
-  return replaceChild(Parent, L, W);
+  return replaceChild(Parent, Loop, W);
 }
 
 void RegionCollector::Impl::warnUnmarked(OMPExecutableDirective *D) {

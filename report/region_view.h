@@ -84,12 +84,10 @@ typedef struct ompdp_context {
   uint64_t count; /* executions of the first call */
   uint64_t runs;  /* executions of the construct itself (its begins) */
   /* A call through a pointer (3.14): the handle of a construct of each
-   * distinct function it called (0: no more); targets_unknown when it
-   * called more, or ran one whose constructs the run did not see. */
+   * distinct function it called (0: no more). */
   uint32_t targets[OMPDP_CONTEXT_CALLS];
   /* A construct: how often it began in each of its calls. */
   uint64_t call_runs[OMPDP_CONTEXT_CALLS];
-  int targets_unknown;
   /* A construct in a template: the handles of its other instances (the
    * regions of its table at the same place, of the same kind) that never
    * ran, num_unrun of them (at most OMPDP_CONTEXT_UNRUN; unrun_more: there

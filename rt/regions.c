@@ -582,7 +582,6 @@ int ompdp_regions_context(uint32_t region, ompdp_context_t *out) {
     if (c && (atomic_load_explicit(&c->flags, memory_order_relaxed) & (CTX_MORE | CTX_BLIND)))
       out->other = 1;
   }
-  out->targets_unknown = (flags & (CTX_MORE | CTX_BLIND)) != 0;
   const ompdp_rt_header_t *h = tables[t - 1];
   const ompdp_rt_region_t *r = region_at(h, idx);
   if (r->Flags & OMPDP_RF_IN_TEMPLATE) {
