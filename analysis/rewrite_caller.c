@@ -420,6 +420,69 @@ static void put_functions(ompdp_strbuf_t *d, const kept_t *k, const char *last) 
 /* Checks every site of buffer bi for the rewrite at the caller (0), or
  * says why not in why (-1; nothing said: no call was involved). removed:
  * sites another rule rewrites. */
+/* An item that its function allocates anew at each call and uses on the
+ * host: nothing to keep at a caller, whichever calls ran it. */
+static int fresh_used(const ompdp_region_info_t *it) {
+  return it->construct != OMPDP_CK_TARGET_UPDATE && (it->access_flags & OMPDP_IA_FRESH_HOST) &&
+         !(it->access_flags & OMPDP_IA_FN_HOST_UNUSED);
+}
+
+/* The reason for every finding of buffer b when one of its sites maps
+ * such an item (the reason to give first): each variable so allocated, in
+ * the order of the sites. A host address may be several variables' in
+ * turn (malloc puts a new buffer where a freed one was), so the words name
+ * them all, for every finding of the buffer. 1 when written. */
+static int fresh_buffer(const ompdp_plan_t *p, const ompdp_plan_buf_t *b, ompdp_strbuf_t *why) {
+  enum { MAX_NAMED = 4 };
+  ompdp_region_info_t first = {0};
+  const char *names[MAX_NAMED], *fns[MAX_NAMED];
+  int n = 0, more = 0, nfns = 0, more_fns = 0;
+  for (int j = 0; j < b->num_sites; ++j) {
+    const ompdp_rw_site_t *s = &p->sites[b->sites[j] - 1];
+    ompdp_region_info_t it;
+    if (s->item < 0 || ompdp_plan_describe(p, s->region, s->item, &it) || !fresh_used(&it))
+      continue;
+    if (!n && !more)
+      first = it;
+    int seen = 0;
+    for (int q = 0; q < nfns; ++q)
+      seen |= !strcmp(fns[q], it.function);
+    if (!seen && nfns < MAX_NAMED)
+      fns[nfns++] = it.function;
+    else if (!seen)
+      more_fns = 1;
+    seen = 0;
+    for (int q = 0; q < n; ++q)
+      seen |= !strcmp(names[q], it.variable);
+    if (seen)
+      continue;
+    if (n < MAX_NAMED)
+      names[n++] = it.variable;
+    else
+      more = 1;
+  }
+  if (!n)
+    return 0;
+  ompdp_sb_printf(why, "each call of %s", first.function);
+  if (nfns == 2 && !more_fns)
+    ompdp_sb_printf(why, " (and of %s)", fns[1]);
+  else if (nfns > 1)
+    ompdp_sb_puts(why, " (and of other functions)");
+  ompdp_sb_puts(why, " allocates ");
+  for (int q = 0; q < n; ++q)
+    ompdp_sb_printf(why, "%s`%s`", !q ? "" : q + 1 < n || more ? ", " : " and ", names[q]);
+  if (more)
+    ompdp_sb_puts(why, " and others");
+  int one = n == 1 && !more;
+  ompdp_sb_printf(why,
+                  " anew on the host%s and %s host code uses %s, so no device copy can be "
+                  "kept from one call to the next: allocating %s once before the calls is a "
+                  "change of the host code that ompdp does not make",
+                  one ? "" : " (malloc may give one the address another had)",
+                  nfns > 1 ? "their" : "its", one ? "it" : "them", one ? "it" : "them");
+  return 1;
+}
+
 static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *removed, kept_t *k,
                         ompdp_strbuf_t *why) {
   const ompdp_plan_t *p = c->facts;
@@ -428,6 +491,8 @@ static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *rem
   if (b->num_sites <= 0)
     return -1;
   k->dev = b->device;
+  if (fresh_buffer(p, b, why))
+    return -1;
   ompdp_region_info_t call0 = {0};
   int have_call = 0;
   uint32_t primary = primary_call(p, b);
@@ -563,9 +628,9 @@ static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *rem
       return -1;
     }
     int update = it.construct == OMPDP_CK_TARGET_UPDATE;
+    /* (An item its function allocates anew and uses: fresh_buffer above.) */
     if (!update && !(it.access_flags & OMPDP_IA_FN_HOST_UNUSED)) {
-      if (!(it.access_flags & OMPDP_IA_FRESH_HOST) &&
-          !(it.access_flags & OMPDP_IA_PARAMS_ONLY) && ompdp_rw_explicit_item(&it))
+      if (!(it.access_flags & OMPDP_IA_PARAMS_ONLY) && ompdp_rw_explicit_item(&it))
         /* (The compiler looks at the function's host code only for an
          * item a caller could write.) */
         ompdp_sb_printf(why,
@@ -573,13 +638,6 @@ static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *rem
                         "local, a member, a template's parameter or an enumerator of its "
                         "own), so it cannot be written at the call",
                         it.expr, ompdp_rw_basename(it.file), it.line, it.function);
-      else if (it.access_flags & OMPDP_IA_FRESH_HOST)
-        ompdp_sb_printf(why,
-                        "each call of %s allocates `%s` anew on the host and its host code "
-                        "uses it, so no device copy can be kept from one call to the next: "
-                        "allocating it once before the calls is a change of the host code "
-                        "that ompdp does not make",
-                        it.function, it.variable);
       else if (ompdp_rw_has_from(it.map_type))
         ompdp_sb_printf(why,
                         "host code of %s uses `%s` (or the compiler cannot tell that it does "

@@ -18,7 +18,15 @@ using ompdp::refersTo;
 
 namespace {
 
-bool isAllocation(const Expr *E) {
+/// How deep isAllocation follows functions that return an allocation
+/// (a wrapper of a wrapper of malloc is as far as real code goes).
+constexpr unsigned MaxWrapperDepth = 3;
+
+bool returnsFreshBuffer(const FunctionDecl *FD, unsigned Depth);
+
+/// Whether E makes a new buffer: malloc and its kin, new[], or a call of a
+/// function that returns one (returnsFreshBuffer).
+bool isAllocation(const Expr *E, unsigned Depth = 0) {
   if (!E)
     return false;
   E = E->IgnoreParenImpCasts();
@@ -32,16 +40,44 @@ bool isAllocation(const Expr *E) {
     return false;
   StringRef N = FD->getName();
   return N == "malloc" || N == "calloc" || N == "realloc" || N == "aligned_alloc" ||
-         N == "valloc" || N == "memalign";
+         N == "valloc" || N == "memalign" || returnsFreshBuffer(FD, Depth);
+}
+
+/// Whether E is a null pointer (`NULL`, `0`, `nullptr`): a store of it
+/// leaves no buffer of an earlier call in the variable.
+bool isNull(const Expr *E, const ASTContext &Ctx) {
+  return E && !E->isValueDependent() &&
+         E->IgnoreParenImpCasts()->isNullPointerConstant(
+             const_cast<ASTContext &>(Ctx), Expr::NPC_ValueDependentIsNotNull);
+}
+
+/// `posix_memalign(&v, ...)` (the address perhaps cast): its variable v,
+/// canonical, else null.
+const VarDecl *memalignTarget(const CallExpr *C) {
+  const FunctionDecl *FD = C ? C->getDirectCallee() : nullptr;
+  if (!FD || !FD->getIdentifier() || FD->getName() != "posix_memalign" || C->getNumArgs() != 3)
+    return nullptr;
+  const Expr *A = C->getArg(0)->IgnoreParenImpCasts();
+  while (auto *X = dyn_cast<ExplicitCastExpr>(A))
+    A = X->getSubExpr()->IgnoreParenImpCasts();
+  auto *U = dyn_cast<UnaryOperator>(A);
+  auto *R = U && U->getOpcode() == UO_AddrOf
+                ? dyn_cast<DeclRefExpr>(U->getSubExpr()->IgnoreParenImpCasts())
+                : nullptr;
+  auto *V = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+  return V ? V->getCanonicalDecl() : nullptr;
 }
 
 class Stores : public RecursiveASTVisitor<Stores> {
 public:
-  explicit Stores(const VarDecl *V, const std::vector<const Stmt *> *Skip = nullptr)
-      : V(V), Skip(Skip) {}
+  explicit Stores(const VarDecl *V, const std::vector<const Stmt *> *Skip = nullptr,
+                  unsigned Depth = 0)
+      : V(V), Skip(Skip), Depth(Depth) {}
   const VarDecl *V;
   /// Statements whose stores are known (the swaps of a group).
   const std::vector<const Stmt *> *Skip;
+  /// The depth of the function walked in isAllocation's wrappers.
+  unsigned Depth;
   unsigned Allocations = 0;
   bool Other = false;
 
@@ -51,11 +87,19 @@ public:
     return RecursiveASTVisitor::TraverseStmt(S, Q);
   }
 
+  /// The variable's initializer, a store like the others.
+  void initializer() {
+    if (const Expr *I = V->getInit(); I && isAllocation(I, Depth))
+      ++Allocations;
+    else if (I && !isNull(I, V->getASTContext()))
+      Other = true;
+  }
+
   bool VisitBinaryOperator(BinaryOperator *B) {
     if (B->isAssignmentOp() && refersTo(B->getLHS(), V)) {
-      if (B->getOpcode() == BO_Assign && isAllocation(B->getRHS()))
+      if (B->getOpcode() == BO_Assign && isAllocation(B->getRHS(), Depth))
         ++Allocations;
-      else
+      else if (B->getOpcode() != BO_Assign || !isNull(B->getRHS(), V->getASTContext()))
         Other = true;
     }
     return true;
@@ -69,8 +113,16 @@ public:
   // The plugin's markers before the function's other directives
   // (Markers.cpp) take the address of their items' variables for the pass;
   // they are gone before code generation.
+  // posix_memalign(&v, ...) stores a new buffer in v (or, failing,
+  // nothing): an allocation, not an address that escapes.
   bool TraverseCallExpr(CallExpr *C, DataRecursionQueue *Q = nullptr) {
-    return isMarkerCall(C) || RecursiveASTVisitor::TraverseCallExpr(C, Q);
+    if (isMarkerCall(C))
+      return true;
+    if (memalignTarget(C) == V) {
+      ++Allocations;
+      return TraverseStmt(C->getArg(1), Q) && TraverseStmt(C->getArg(2), Q);
+    }
+    return RecursiveASTVisitor::TraverseCallExpr(C, Q);
   }
   // Bound to a reference (`int *&r = p`, std::swap(p, q)): it may be
   // stored to there. An argument taken by value is converted to an rvalue
@@ -96,6 +148,61 @@ public:
   }
 };
 
+/// The values of a function's return statements (not those of lambdas in
+/// it); Other when a return has none.
+class Returns : public RecursiveASTVisitor<Returns> {
+public:
+  std::vector<const Expr *> Values;
+  bool Other = false;
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  bool VisitReturnStmt(ReturnStmt *R) {
+    if (R->getRetValue())
+      Values.push_back(R->getRetValue());
+    else
+      Other = true;
+    return true;
+  }
+};
+
+/// Whether each call of FD returns a buffer of its own: FD is declared
+/// with the malloc attribute (glibc's strdup, a user's allocator), or its
+/// definition (seen in this file; an instance of a template too) returns
+/// only allocations and local pointers it sets only from allocations (a
+/// wrapper of malloc or posix_memalign that checks the result), null
+/// aside, their addresses never taken otherwise.
+bool returnsFreshBuffer(const FunctionDecl *FD, unsigned Depth) {
+  if (FD->hasAttr<RestrictAttr>())
+    return true;
+  if (Depth >= MaxWrapperDepth || !FD->getReturnType()->isPointerType())
+    return false;
+  // An instance of a template is given its body at the end of the file,
+  // after the plugin has looked: its template's body says the same.
+  const FunctionDecl *Def = nullptr;
+  if (!FD->hasBody(Def))
+    if (const FunctionDecl *P = FD->getTemplateInstantiationPattern(); !P || !P->hasBody(Def))
+      return false;
+  if (!Def->getBody())
+    return false;
+  Returns R;
+  R.TraverseStmt(Def->getBody());
+  if (R.Other || R.Values.empty())
+    return false;
+  for (const Expr *E : R.Values) {
+    if (isAllocation(E, Depth + 1) || isNull(E, Def->getASTContext()))
+      continue;
+    auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    if (!V || !V->getType()->isPointerType() || !ompdp::ownAutomaticStorage(Def, V))
+      return false;
+    Stores S(V->getCanonicalDecl(), nullptr, Depth + 1);
+    S.initializer();
+    S.TraverseStmt(Def->getBody());
+    if (!S.Allocations || S.Other)
+      return false;
+  }
+  return true;
+}
+
 } // namespace
 
 bool ompdp::refersTo(const Expr *E, const VarDecl *V) {
@@ -114,12 +221,7 @@ bool ompdp::freshHostBuffer(const FunctionDecl *Fn, const VarDecl *Var) {
     return false;
   const VarDecl *V = Var->getCanonicalDecl();
   Stores S(V);
-  if (V->getInit()) {
-    if (isAllocation(V->getInit()))
-      ++S.Allocations;
-    else
-      S.Other = true;
-  }
+  S.initializer();
   S.TraverseStmt(Fn->getBody());
   return S.Allocations && !S.Other;
 }
@@ -244,12 +346,7 @@ bool ompdp::swappedFreshBuffer(const FunctionDecl *Fn, const VarDecl *Var,
     if (!ownAutomaticStorage(Fn, M))
       return false;
     Stores S(M, &Known);
-    if (M->getInit()) {
-      if (isAllocation(M->getInit()))
-        ++S.Allocations;
-      else
-        S.Other = true;
-    }
+    S.initializer();
     S.TraverseStmt(Fn->getBody());
     if (!S.Allocations || S.Other)
       return false;

@@ -48,9 +48,11 @@ bool swappedFreshBuffer(const clang::FunctionDecl *Fn, const clang::VarDecl *Var
 
 /// Whether Var, a local pointer variable of Fn (not a parameter, not
 /// static), gets its value in Fn only from allocations (malloc, calloc,
-/// realloc, aligned_alloc, new[]: as its initializer or assigned), with
-/// its address never taken: each call of Fn then points it at a buffer of
-/// its own.
+/// realloc, aligned_alloc, new[], posix_memalign(&Var, ...), a call of a
+/// function with the malloc attribute or of one whose definition returns
+/// only such allocations: as its initializer or assigned) and null, at
+/// least one allocation, with its address never taken otherwise: each call
+/// of Fn then points it at a buffer of its own.
 bool freshHostBuffer(const clang::FunctionDecl *Fn, const clang::VarDecl *Var);
 
 /// Whether Var is an automatic variable of Fn (declared in it, not a

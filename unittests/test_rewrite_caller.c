@@ -406,6 +406,15 @@ static void test_refused(void) {
   facts.item_flags = OMPDP_IA_FN_HOST_UNUSED;
   refused("`x[0:n]` at s.c:2 names more than the parameters of step, so it cannot be written "
           "at the call.");
+  /* step allocates x anew at each call and uses it on the host: the
+   * reason given first, whatever the calls (here it also ran outside the
+   * calls the run followed). */
+  facts.item_flags = OMPDP_IA_PARAMS_ONLY | OMPDP_IA_FRESH_HOST;
+  context_of.mixed = 1;
+  refused("each call of step allocates `x` anew on the host and its host code uses it, so no "
+          "device copy can be kept from one call to the next: allocating it once before the "
+          "calls is a change of the host code that ompdp does not make.");
+  context_of.mixed = 0;
   /* A `to` item that the device code may write and nothing copies back. */
   facts.item_flags = OMPDP_IA_PARAMS_ONLY | OMPDP_IA_FN_HOST_UNUSED;
   facts.map = OMPDP_MT_TO;
