@@ -130,6 +130,10 @@ static struct {
    * other() with its FnParamUses (NULL: none recorded). */
   int other;
   const char *other_uses;
+  /* The construct maps y[0:n] too (item 1), and the odd calls map y
+   * where the even ones map x: one host address, two variables (a buffer
+   * malloc gives again). */
+  int second;
 } facts;
 
 static const ompdp_host_access_t other_use = {
@@ -159,12 +163,12 @@ static int describe(uint32_t region, int item, ompdp_region_info_t *out) {
     out->function = "step";
     out->line = 2;
     out->column = 1;
-    out->num_items = 1;
-    if (item > 0)
+    out->num_items = facts.second ? 2 : 1;
+    if (item >= (int)out->num_items)
       return -1;
-    if (item == 0) {
-      out->variable = "x";
-      out->expr = "x[0:n]";
+    if (item >= 0) {
+      out->variable = item ? "y" : "x";
+      out->expr = item ? "y[0:n]" : "x[0:n]";
       out->clause = facts.map == OMPDP_MT_TO ? "map(to: x[0:n])" : "map(tofrom: x[0:n])";
       out->map_type = facts.map;
       out->access = facts.map == OMPDP_MT_TO ? OMPDP_ACCESS_READ : OMPDP_ACCESS_READ_WRITE;
@@ -258,17 +262,18 @@ static int context(uint32_t region, ompdp_context_t *out) {
 static void run(seq_t *s, int calls) {
   seq_init(s);
   for (int k = 0; k < calls; ++k) {
+    int item = facts.second ? k % 2 : 0;
     ompdp_event_t *e = &s->ev[alloc(s, 0, 0x1000, 0x9000, 4096)];
     e->region = 1;
-    e->item = 0;
+    e->item = item;
     e = &s->ev[h2d(s, 0, 0x1000, 0x9000, 4096, facts.map == OMPDP_MT_TO ? 100 : 100 + (uint64_t)k)];
     e->region = 1;
-    e->item = 0;
+    e->item = item;
     kernel(s, 0);
     if (facts.map == OMPDP_MT_TOFROM) {
       e = &s->ev[d2h(s, 0, 0x9000, 0x1000, 4096, 101 + (uint64_t)k)];
       e->region = 1;
-      e->item = 0;
+      e->item = item;
     }
     e = &s->ev[del(s, 0, 0x9000)];
     e->region = 1;
@@ -415,6 +420,14 @@ static void test_refused(void) {
           "device copy can be kept from one call to the next: allocating it once before the "
           "calls is a change of the host code that ompdp does not make.");
   context_of.mixed = 0;
+  /* x and y at one host address in turn: the words name both, for the
+   * finding of either. */
+  facts.second = 1;
+  refused("each call of step allocates `x` and `y` anew on the host (malloc may give one the "
+          "address another had) and its host code uses them, so no device copy can be kept "
+          "from one call to the next: allocating them once before the calls is a change of the "
+          "host code that ompdp does not make.");
+  facts.second = 0;
   /* A `to` item that the device code may write and nothing copies back. */
   facts.item_flags = OMPDP_IA_PARAMS_ONLY | OMPDP_IA_FN_HOST_UNUSED;
   facts.map = OMPDP_MT_TO;
