@@ -23,6 +23,7 @@ namespace {
 constexpr unsigned MaxWrapperDepth = 3;
 
 bool returnsFreshBuffer(const FunctionDecl *FD, unsigned Depth);
+bool isNull(const Expr *E);
 
 /// Whether E makes a new buffer: malloc and its kin, new[], or a call of a
 /// function that returns one (returnsFreshBuffer).
@@ -34,6 +35,11 @@ bool isAllocation(const Expr *E, unsigned Depth = 0) {
     E = C->getSubExpr()->IgnoreParenImpCasts();
   if (auto *N = dyn_cast<CXXNewExpr>(E))
     return N->isArray();
+  // `n ? malloc(n) : NULL`: an allocation or nothing.
+  if (auto *Q = dyn_cast<ConditionalOperator>(E)) {
+    bool L = isAllocation(Q->getTrueExpr(), Depth), R = isAllocation(Q->getFalseExpr(), Depth);
+    return (L || R) && (L || isNull(Q->getTrueExpr())) && (R || isNull(Q->getFalseExpr()));
+  }
   auto *C = dyn_cast<CallExpr>(E);
   const FunctionDecl *FD = C ? C->getDirectCallee() : nullptr;
   if (!FD || !FD->getIdentifier())
@@ -43,12 +49,18 @@ bool isAllocation(const Expr *E, unsigned Depth = 0) {
          N == "valloc" || N == "memalign" || returnsFreshBuffer(FD, Depth);
 }
 
-/// Whether E is a null pointer (`NULL`, `0`, `nullptr`): a store of it
-/// leaves no buffer of an earlier call in the variable.
-bool isNull(const Expr *E, const ASTContext &Ctx) {
-  return E && !E->isValueDependent() &&
-         E->IgnoreParenImpCasts()->isNullPointerConstant(
-             const_cast<ASTContext &>(Ctx), Expr::NPC_ValueDependentIsNotNull);
+/// Whether E is a null pointer (`NULL`, `0`, `nullptr`, perhaps cast): a
+/// store of it leaves no buffer of an earlier call in the variable.
+bool isNull(const Expr *E) {
+  if (!E)
+    return false;
+  E = E->IgnoreParenImpCasts();
+  while (auto *C = dyn_cast<ExplicitCastExpr>(E))
+    E = C->getSubExpr()->IgnoreParenImpCasts();
+  if (isa<CXXNullPtrLiteralExpr>(E) || isa<GNUNullExpr>(E))
+    return true;
+  auto *I = dyn_cast<IntegerLiteral>(E);
+  return I && I->getValue() == 0;
 }
 
 /// `posix_memalign(&v, ...)` (the address perhaps cast): its variable v,
@@ -91,7 +103,7 @@ public:
   void initializer() {
     if (const Expr *I = V->getInit(); I && isAllocation(I, Depth))
       ++Allocations;
-    else if (I && !isNull(I, V->getASTContext()))
+    else if (I && !isNull(I))
       Other = true;
   }
 
@@ -99,7 +111,7 @@ public:
     if (B->isAssignmentOp() && refersTo(B->getLHS(), V)) {
       if (B->getOpcode() == BO_Assign && isAllocation(B->getRHS(), Depth))
         ++Allocations;
-      else if (B->getOpcode() != BO_Assign || !isNull(B->getRHS(), V->getASTContext()))
+      else if (B->getOpcode() != BO_Assign || !isNull(B->getRHS()))
         Other = true;
     }
     return true;
@@ -188,7 +200,7 @@ bool returnsFreshBuffer(const FunctionDecl *FD, unsigned Depth) {
   if (R.Other || R.Values.empty())
     return false;
   for (const Expr *E : R.Values) {
-    if (isAllocation(E, Depth + 1) || isNull(E, Def->getASTContext()))
+    if (isAllocation(E, Depth + 1) || isNull(E))
       continue;
     auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
     auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;

@@ -5,7 +5,8 @@
 // allocations: HeCBench hexciton's allocate_aligned<T>(), a template over
 // posix_memalign (its instance has no body yet when the plugin looks: the
 // template's says the same), and a wrapper of that wrapper. A null
-// initializer or assignment is no other buffer. Negative cases: a wrapper
+// initializer or assignment is no other buffer, and `n ? malloc(..) :
+// NULL` an allocation. Negative cases: a wrapper
 // that returns a buffer it keeps (`from_pool`), one that returns its
 // argument (`pass`), one that lets the address of its pointer out
 // (`escape`), and a pointer whose address a caller gets (`g`).
@@ -49,8 +50,9 @@ void f(int n, float *q) {
   posix_memalign((void **)&k, 64, n * sizeof(float));
   float *m;
   take(&m, n);
-#pragma omp target map(tofrom: a[0:n], b[0:n], c[0:n], d[0:n], e[0:n], g[0:n], h[0:n], k[0:n], m[0:n])
-  a[0] = b[0] = c[0] = d[0] = e[0] = g[0] = h[0] = k[0] = m[0] = 1;
+  float *r = n ? (float *)malloc(n * sizeof(float)) : NULL;
+#pragma omp target map(tofrom: a[0:n], b[0:n], c[0:n], d[0:n], e[0:n], g[0:n], h[0:n], k[0:n], m[0:n], r[0:n])
+  a[0] = b[0] = c[0] = d[0] = e[0] = g[0] = h[0] = k[0] = m[0] = r[0] = 1;
 }
 
 // CHECK: region {{.*}} 'target' at {{.*}} in 'f'
@@ -71,3 +73,4 @@ void f(int n, float *q) {
 // CHECK: item 8: tofrom 'm[0:n]'
 // CHECK-NOT: fresh-host
 // CHECK-SAME: {{$}}
+// CHECK: item 9: tofrom 'r[0:n]' {{.*}} access write fresh-host
