@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "AccessAnalysis.h"
+#include "HostUnread.h"
 
 #include "RegionTable.h"
 
@@ -957,6 +958,23 @@ bool prefix(ArrayRef<const void *> A, ArrayRef<const void *> B) {
 
 /// The OMPDP_ACCESS of each item, from what W saw (W.Definite: only
 /// writes seen, no escapes or opaque calls, count as writes).
+/// Whether Var is a local pointer of its function that is the only name
+/// of a buffer the function allocated (onlyNameOfBuffer), remembered.
+bool ownBuffer(const VarDecl *Var) {
+  static std::map<std::pair<const ASTContext *, const VarDecl *>, bool> Known;
+  if (!Var->hasLocalStorage() || isa<ParmVarDecl>(Var) || !Var->getType()->isAnyPointerType())
+    return false;
+  auto Key = std::make_pair(&Var->getASTContext(), Var->getCanonicalDecl());
+  if (auto It = Known.find(Key); It != Known.end())
+    return It->second;
+  const DeclContext *DC = Var->getDeclContext();
+  while (DC && !isa<FunctionDecl>(DC))
+    DC = DC->getParent();
+  Known[Key] = false; // while it is worked out (a call back to here)
+  bool Own = DC && ompdp::onlyNameOfBuffer(cast<FunctionDecl>(DC), Var->getCanonicalDecl());
+  return Known[Key] = Own;
+}
+
 std::vector<uint32_t> classify(const Walker &W, ArrayRef<StoragePath> Items) {
   std::vector<uint32_t> Out(Items.size(), AC_UNKNOWN);
   for (size_t I = 0; I < Items.size(); ++I) {
@@ -1002,6 +1020,13 @@ std::vector<uint32_t> classify(const Walker &W, ArrayRef<StoragePath> Items) {
                        (Var && Var->hasGlobalStorage()) ||
                        std::find(P.Steps.begin(), P.Steps.end(),
                                  StoragePath::deref()) != P.Steps.end();
+      // Not a buffer the function allocated whose address never left it
+      // (the items' own pointer, and no pointer stored in the buffer
+      // followed further).
+      if (Reachable && Var && !P.Steps.empty() && P.Steps[0] == StoragePath::deref() &&
+          std::find(P.Steps.begin() + 1, P.Steps.end(), StoragePath::deref()) == P.Steps.end() &&
+          ownBuffer(Var))
+        Reachable = false;
       if (Reachable)
         R = Wr = true;
     }

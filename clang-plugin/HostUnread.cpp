@@ -292,6 +292,13 @@ private:
       }
       if (auto *Del = dyn_cast<CXXDeleteExpr>(P); Del && Del->isArrayForm())
         return;
+      // `const T *q = (const T *)x;`: another name, which is followed the
+      // same way (hexciton's `sigma_in` for `sin`), when the question is
+      // only whether a name reaches the buffer from outside (depth > 0:
+      // onlyNameOfBuffer, a callee's parameter); its reads are not ordered
+      // against a copy back.
+      if (Depth > 0 && aliasKeepsNoCopy(I, Child))
+        return;
       // check(n, x, ref): a function whose body only reads what that
       // parameter points to, and keeps no copy of the pointer: a read here.
       if (auto *C = dyn_cast<CallExpr>(P); C && readsOnly(C, E)) {
@@ -308,6 +315,42 @@ private:
         return;
     }
     Unknown = true;
+  }
+
+  /// Whether the load Child (of V, the parent chain at Parents[I + 1]) is,
+  /// past explicit casts to pointer types, the initializer of a local
+  /// pointer variable of its own (not static, not a reference) whose every
+  /// use this walk accepts (followed three names deep).
+  bool aliasKeepsNoCopy(size_t I, const Stmt *Child) const {
+    const Stmt *P = I < Parents.size() ? Parents[I] : nullptr;
+    while (P && (isa<ParenExpr>(P) || isa<ImplicitCastExpr>(P) ||
+                 (isa<ExplicitCastExpr>(P) && cast<Expr>(P)->getType()->isAnyPointerType()))) {
+      Child = P;
+      P = I > 0 ? Parents[--I] : nullptr;
+    }
+    auto *DS = dyn_cast_or_null<DeclStmt>(P);
+    if (!DS || Depth >= 3)
+      return false;
+    for (const Decl *D : DS->decls()) {
+      auto *Q = dyn_cast<VarDecl>(D);
+      if (!Q || Q->getInit() != Child)
+        continue;
+      if (!Q->hasLocalStorage() || isa<ParmVarDecl>(Q) || Q->getType()->isReferenceType() ||
+          !Q->getType()->isAnyPointerType())
+        return false;
+      const Stmt *Scope = nullptr;
+      for (size_t J = I; J-- > 0;)
+        if (isa<CompoundStmt>(Parents[J])) {
+          Scope = Parents[J];
+          break;
+        }
+      if (!Scope)
+        return false;
+      Uses U(Q->getCanonicalDecl(), SourceLocation(), SourceRange(), SM, nullptr, Depth + 1);
+      U.TraverseStmt(const_cast<Stmt *>(Scope));
+      return !U.Unknown;
+    }
+    return false;
   }
 
   /// The body of the function call C calls, and in Params its parameters
@@ -419,4 +462,14 @@ bool ompdp::hostNeverReadsBack(const FunctionDecl *Fn, const VarDecl *Var,
   Uses U(Var->getCanonicalDecl(), CopyEnd, Loop, SM, Moves);
   U.TraverseStmt(Fn->getBody());
   return !U.Unknown && !U.ReadAfter;
+}
+
+bool ompdp::onlyNameOfBuffer(const FunctionDecl *Fn, const VarDecl *Var) {
+  if (!Fn || !Fn->getBody() || !Var || !freshHostBuffer(Fn, Var))
+    return false;
+  // Nothing is "after" at depth 1: only whether another name reaches it.
+  Uses U(Var->getCanonicalDecl(), SourceLocation(), SourceRange(),
+         Fn->getASTContext().getSourceManager(), nullptr, 1);
+  U.TraverseStmt(Fn->getBody());
+  return !U.Unknown;
 }

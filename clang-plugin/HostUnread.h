@@ -63,4 +63,18 @@ bool hostNeverReadsBack(const clang::FunctionDecl *Fn, const clang::VarDecl *Var
 
 } // namespace ompdp
 
+namespace ompdp {
+
+/// Whether Var, a local pointer that Fn sets only from allocations
+/// (freshHostBuffer), is the only name of its buffer: every use of it in
+/// Fn's host code is one hostNeverReadsBack accepts anywhere (elements
+/// read or written, freed, compared, mapped, given to a function of the
+/// file that keeps no copy), or the initializer of a local pointer of its
+/// own whose uses are such (`const T *q = (const T *)x;`). Then a call
+/// nobody can see into cannot reach the buffer: it was allocated here and
+/// no pointer to it left the function.
+bool onlyNameOfBuffer(const clang::FunctionDecl *Fn, const clang::VarDecl *Var);
+
+} // namespace ompdp
+
 #endif
