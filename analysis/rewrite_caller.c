@@ -417,9 +417,17 @@ static void put_functions(ompdp_strbuf_t *d, const kept_t *k, const char *last) 
     ompdp_sb_printf(d, "%s%s()", i == 0 ? "" : i + 1 == k->nfns ? last : ", ", k->fns[i]);
 }
 
-/* Checks every site of buffer bi for the rewrite at the caller (0), or
- * says why not in why (-1; nothing said: no call was involved). removed:
- * sites another rule rewrites. */
+/* Adds name to list (*n of max) unless it is there; *more when full. */
+static void add_distinct(const char **list, int max, int *n, int *more, const char *name) {
+  for (int q = 0; q < *n; ++q)
+    if (!strcmp(list[q], name))
+      return;
+  if (*n < max)
+    list[(*n)++] = name;
+  else
+    *more = 1;
+}
+
 /* An item that its function allocates anew at each call and uses on the
  * host: nothing to keep at a caller, whichever calls ran it. */
 static int fresh_used(const ompdp_region_info_t *it) {
@@ -444,22 +452,8 @@ static int fresh_buffer(const ompdp_plan_t *p, const ompdp_plan_buf_t *b, ompdp_
       continue;
     if (!n && !more)
       first = it;
-    int seen = 0;
-    for (int q = 0; q < nfns; ++q)
-      seen |= !strcmp(fns[q], it.function);
-    if (!seen && nfns < MAX_NAMED)
-      fns[nfns++] = it.function;
-    else if (!seen)
-      more_fns = 1;
-    seen = 0;
-    for (int q = 0; q < n; ++q)
-      seen |= !strcmp(names[q], it.variable);
-    if (seen)
-      continue;
-    if (n < MAX_NAMED)
-      names[n++] = it.variable;
-    else
-      more = 1;
+    add_distinct(fns, MAX_NAMED, &nfns, &more_fns, it.function);
+    add_distinct(names, MAX_NAMED, &n, &more, it.variable);
   }
   if (!n)
     return 0;
@@ -483,6 +477,9 @@ static int fresh_buffer(const ompdp_plan_t *p, const ompdp_plan_buf_t *b, ompdp_
   return 1;
 }
 
+/* Checks every site of buffer bi for the rewrite at the caller (0), or
+ * says why not in why (-1; nothing said: no call was involved). removed:
+ * sites another rule rewrites. */
 static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *removed, kept_t *k,
                         ompdp_strbuf_t *why) {
   const ompdp_plan_t *p = c->facts;
@@ -813,14 +810,6 @@ static int row_braces(ompdp_rewrite_t *rw, const kept_t *k, ompdp_map_type_t typ
   return rc;
 }
 
-/* What the definition of callee (a function of nparams parameters) does
- * on the host with its parameter at pos, as the tables of the run record it
- * (FnParamUses, 3.9): 'u' never names it, 'm' names it only in OpenMP
- * clauses and device code, '-' anything else; 0 when no region of the plan
- * is in such a function (no definition recorded: none of its constructs
- * ran, its file was built without the plugin, or by an older one). Of
- * several definitions of that name (static functions of several files,
- * overloads of as many parameters), the least the letter allows. */
 /* Of two letters of FnParamUses ('u' < 'm' < '-' in what they allow the
  * caller to assume; 0 none yet), the one that allows least. */
 static char least_use(char have, char c) {
@@ -829,6 +818,14 @@ static char least_use(char have, char c) {
   return !have || rank < had ? c : have;
 }
 
+/* What the definition of callee (a function of nparams parameters) does
+ * on the host with its parameter at pos, as the tables of the run record it
+ * (FnParamUses, 3.9): 'u' never names it, 'm' names it only in OpenMP
+ * clauses and device code, '-' anything else; 0 when no region of the plan
+ * is in such a function (no definition recorded: none of its constructs
+ * ran, its file was built without the plugin, or by an older one). Of
+ * several definitions of that name (static functions of several files,
+ * overloads of as many parameters), the least the letter allows. */
 static char callee_param_use1(const ompdp_plan_t *p, const char *callee, size_t len,
                               size_t nparams, size_t pos) {
   char use = 0;
@@ -1566,12 +1563,6 @@ typedef struct planned {
   const char *call_file, *call_function;
 } planned_t;
 
-/* A caller in a template is one text for all its instances: the rewrites
- * planned for them (their groups' leaders, at the same place with the
- * same edits) must be one for each instance, and the prediction is their
- * sum, which every copy carries (instances_summed: the template rule of
- * rewrite_policy.c would count it once per construct of the callees).
- * Otherwise none is made: one edit there changes them all. */
 /* Whether entry j leads a group whose rewrite is another instance's copy
  * of e's (same edits, as many instances). */
 static int same_template_plan(const planned_t *pl, size_t j, const planned_t *e) {
@@ -1579,6 +1570,12 @@ static int same_template_plan(const planned_t *pl, size_t j, const planned_t *e)
          ompdp_rewrite_same_edits(&pl[j].rw, &e->rw);
 }
 
+/* A caller in a template is one text for all its instances: the rewrites
+ * planned for them (their groups' leaders, at the same place with the
+ * same edits) must be one for each instance, and the prediction is their
+ * sum, which every copy carries (instances_summed: the template rule of
+ * rewrite_policy.c would count it once per construct of the callees).
+ * Otherwise none is made: one edit there changes them all. */
 static void template_callers(planned_t *pl, size_t np) {
   for (size_t i = 0; i < np; ++i) {
     planned_t *e = &pl[i];

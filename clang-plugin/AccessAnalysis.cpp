@@ -956,8 +956,6 @@ bool prefix(ArrayRef<const void *> A, ArrayRef<const void *> B) {
   return A.size() <= B.size() && std::equal(A.begin(), A.end(), B.begin());
 }
 
-/// The OMPDP_ACCESS of each item, from what W saw (W.Definite: only
-/// writes seen, no escapes or opaque calls, count as writes).
 /// Whether Var is a local pointer of its function that is the only name
 /// of a buffer the function allocated (onlyNameOfBuffer), remembered.
 bool ownBuffer(const VarDecl *Var) {
@@ -975,6 +973,8 @@ bool ownBuffer(const VarDecl *Var) {
   return Known[Key] = Own;
 }
 
+/// The OMPDP_ACCESS of each item, from what W saw (W.Definite: only
+/// writes seen, no escapes or opaque calls, count as writes).
 std::vector<uint32_t> classify(const Walker &W, ArrayRef<StoragePath> Items) {
   std::vector<uint32_t> Out(Items.size(), AC_UNKNOWN);
   for (size_t I = 0; I < Items.size(); ++I) {

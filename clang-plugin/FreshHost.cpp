@@ -25,14 +25,20 @@ constexpr unsigned MaxWrapperDepth = 3;
 bool returnsFreshBuffer(const FunctionDecl *FD, unsigned Depth);
 bool isNull(const Expr *E);
 
+/// E past parentheses and casts, implicit and explicit.
+const Expr *withoutCasts(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  while (auto *C = dyn_cast<ExplicitCastExpr>(E))
+    E = C->getSubExpr()->IgnoreParenImpCasts();
+  return E;
+}
+
 /// Whether E makes a new buffer: malloc and its kin, new[], or a call of a
 /// function that returns one (returnsFreshBuffer).
 bool isAllocation(const Expr *E, unsigned Depth = 0) {
   if (!E)
     return false;
-  E = E->IgnoreParenImpCasts();
-  while (auto *C = dyn_cast<ExplicitCastExpr>(E))
-    E = C->getSubExpr()->IgnoreParenImpCasts();
+  E = withoutCasts(E);
   if (auto *N = dyn_cast<CXXNewExpr>(E))
     return N->isArray();
   // `n ? malloc(n) : NULL`: an allocation or nothing.
@@ -54,9 +60,7 @@ bool isAllocation(const Expr *E, unsigned Depth = 0) {
 bool isNull(const Expr *E) {
   if (!E)
     return false;
-  E = E->IgnoreParenImpCasts();
-  while (auto *C = dyn_cast<ExplicitCastExpr>(E))
-    E = C->getSubExpr()->IgnoreParenImpCasts();
+  E = withoutCasts(E);
   if (isa<CXXNullPtrLiteralExpr>(E) || isa<GNUNullExpr>(E))
     return true;
   auto *I = dyn_cast<IntegerLiteral>(E);
@@ -69,10 +73,7 @@ const VarDecl *memalignTarget(const CallExpr *C) {
   const FunctionDecl *FD = C ? C->getDirectCallee() : nullptr;
   if (!FD || !FD->getIdentifier() || FD->getName() != "posix_memalign" || C->getNumArgs() != 3)
     return nullptr;
-  const Expr *A = C->getArg(0)->IgnoreParenImpCasts();
-  while (auto *X = dyn_cast<ExplicitCastExpr>(A))
-    A = X->getSubExpr()->IgnoreParenImpCasts();
-  auto *U = dyn_cast<UnaryOperator>(A);
+  auto *U = dyn_cast<UnaryOperator>(withoutCasts(C->getArg(0)));
   auto *R = U && U->getOpcode() == UO_AddrOf
                 ? dyn_cast<DeclRefExpr>(U->getSubExpr()->IgnoreParenImpCasts())
                 : nullptr;
