@@ -253,6 +253,7 @@ static void gather(const ompdp_plan_t *p, const uint32_t *order, const ompdp_fin
   v->multi_buf = s->multi_buf != 0;
   v->interleaved = s->interleaved != 0 && s->outside != 0;
   v->sizes_differ = s->sizes_differ != 0;
+  v->fresh_host = (it.access_flags & OMPDP_IA_FRESH_HOST) != 0;
   v->fresh_sizes = f->kind == OMPDP_FK_REPEATED_ALLOC && s->sizes_differ &&
                    (it.access_flags & OMPDP_IA_FRESH_HOST);
   v->base_stored = (it.access_flags & OMPDP_IA_BASE_STORED) != 0;
@@ -570,19 +571,26 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
                f->related.function ? " in " : "",
                f->related.function ? f->related.function : "");
     else if (d2h)
-      /* Copies back: each variable is a result the host gets back. */
+      /* Copies back: each variable is a result the host gets back. A
+       * buffer its function allocates anew at each call may have had the
+       * bytes from an earlier allocation of itself, which the run tells
+       * apart from another variable only by address. */
       snprintf(buf, sizeof(buf),
                "no saving: the copy back of %s brought bytes that another variable's copy "
-               "back brought before; each is a result of its own that the host receives in "
+               "back brought before%s; each is a result of its own that the host receives in "
                "its own memory; nothing to change",
-               v);
+               v, in->fresh_host ? " (or an earlier allocation of this one: its function "
+                                   "allocates it anew at each call)"
+                                 : "");
     else
       snprintf(buf, sizeof(buf),
-               "no saving: %s holds bytes that another variable sent before, and nothing the "
+               "no saving: %s holds bytes that another variable sent before%s, and nothing the "
                "compiler sees copies one into the other: each is an input of its own that the "
                "device needs (mapping it with `map(alloc: ...)` would break the program); "
                "nothing to change",
-               v);
+               v, in->fresh_host ? " (or an earlier allocation of this one: its function "
+                                   "allocates it anew at each call)"
+                                 : "");
     break;
   case OMPDP_V_REPEATED_COMPUTATION:
     if (!d2h && host_may_rewrite(f, in))
