@@ -572,14 +572,15 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
                f->related.function ? f->related.function : "");
     else if (d2h)
       /* Copies back: each variable is a result the host gets back. A
-       * buffer its function allocates anew at each call may have had the
-       * bytes from an earlier allocation of itself, which the run tells
-       * apart from another variable only by address. */
+       * buffer its function allocates anew at each call, which the
+       * construct mapped at other host addresses at other executions, may
+       * have had the bytes from an earlier allocation of itself, which the
+       * run tells apart from another variable only by address. */
       snprintf(buf, sizeof(buf),
                "no saving: the copy back of %s brought bytes that another variable's copy "
                "back brought before%s; each is a result of its own that the host receives in "
                "its own memory; nothing to change",
-               v, in->fresh_host ? " (or an earlier allocation of this one: its function "
+               v, in->fresh_host && in->multi_buf ? " (or an earlier allocation of this one: its function "
                                    "allocates it anew at each call)"
                                  : "");
     else
@@ -588,7 +589,7 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
                "compiler sees copies one into the other: each is an input of its own that the "
                "device needs (mapping it with `map(alloc: ...)` would break the program); "
                "nothing to change",
-               v, in->fresh_host ? " (or an earlier allocation of this one: its function "
+               v, in->fresh_host && in->multi_buf ? " (or an earlier allocation of this one: its function "
                                    "allocates it anew at each call)"
                                  : "");
     break;

@@ -66,8 +66,8 @@ typedef struct ompdp_verdict_facts {
                         freshly allocated), the bytes sent before by other functions' own
                         storage at that address: each an input of its own */
   int fresh_host;    /* the item is a buffer its function allocates anew at each call
-                        (OMPDP_IA_FRESH_HOST): an earlier buffer with the same bytes may
-                        be an earlier allocation of the same variable */
+                        (OMPDP_IA_FRESH_HOST): with multi_buf, an earlier buffer with the
+                        same bytes may be an earlier allocation of the same variable */
   int fresh_sizes;   /* a repeated allocation of new host buffers (the construct's
                         function allocates them, OMPDP_IA_FRESH_HOST) of different sizes */
   int own_variables; /* a repeated allocation whose construct allocated once, of storage
