@@ -451,7 +451,11 @@ static int fresh_buffer(const ompdp_plan_t *p, const ompdp_plan_buf_t *b, ompdp_
   for (int j = 0; j < b->num_sites; ++j) {
     const ompdp_rw_site_t *s = &p->sites[b->sites[j] - 1];
     ompdp_region_info_t it;
-    if (s->item < 0 || ompdp_plan_describe(p, s->region, s->item, &it) || !fresh_used(&it))
+    /* A construct the run saw begin once (main's own `target data`
+     * around a kept loop) repeats nothing, whatever its function
+     * allocates: its buffer says nothing of calls. */
+    if (s->item < 0 || s->runs == 1 || ompdp_plan_describe(p, s->region, s->item, &it) ||
+        !fresh_used(&it))
       continue;
     if (!n && !more)
       first = it;

@@ -8,7 +8,8 @@
 // it and map as before, and the run counted the construct's begins in each
 // call, so the kept loop's share of the operations is known. Applied,
 // rebuilt, rerun: the same output, what was predicted removed (the
-// warm-up loop's repeats stay, fewer: check-fix --partial). Negative:
+// warm-up loop's repeats stay, fewer: check-fix --partial; a second run
+// offers nothing more, and says why). Negative:
 // WARM_DIFF, the warm-up loop maps a shorter section (`x[0:n/2]`): the
 // construct maps sections of other sizes, and `x` is not kept.
 //
@@ -23,6 +24,7 @@
 // RUN: cd %t && %ompdp run --format=json -o after.json -- ./after > after.out
 // RUN: diff %t/before.out %t/after.out
 // RUN: %check-fix --partial %t/before.json %t/after.json | FileCheck %s --check-prefix=PROOF
+// RUN: cd %t && %ompdp run -- ./after 2>&1 > /dev/null | FileCheck %s --check-prefix=AGAIN
 // RUN: rm -rf %t.n && mkdir -p %t.n && cp %s %t.n/prog.c
 // RUN: cd %t.n && %clang-ompdp -DWARM_DIFF prog.c -o diff
 // RUN: cd %t.n && %ompdp run -- ./diff 2>&1 > /dev/null | FileCheck %s --check-prefix=DIFF
@@ -43,6 +45,15 @@
 // PROOF-NEXT: allocs: 16 -> 6 (removed 10, predicted 10)
 // PROOF-NEXT: fewer: duplicate_transfer of x: 7 -> 1
 // PROOF: OK
+
+// A second run finds the warm-up loop's repeats, and no rewrite for them:
+// the `target data` before the timing loop (main's, which allocates x once
+// and ran once) gives no reason of a buffer allocated anew at each call.
+// AGAIN-NOT: anew
+// AGAIN: duplicate_transfer {{.*}}prog.c:[[#]]:1 in work count=1
+// AGAIN: No rewrite: the target data construct at prog.c:[[#]] also maps it in calls outside the loop at prog.c:[[#]]
+// AGAIN-NOT: rewrite (keep_resident)
+// AGAIN-NOT: anew
 
 // DIFF-NOT: keep `x[0:n]`
 // DIFF: No rewrite: the target data construct at prog.c:[[#]] maps sections of other sizes from one call to the next.
