@@ -364,16 +364,15 @@ static int outside_loop(const ompdp_region_info_t *call, const ompdp_region_info
     return 0;
   uint64_t b = call0->loop_offset, e = b + call0->loop_length;
   uint64_t cb = call->directive_offset, ce = cb + call->directive_length;
-  if (!(ce <= b || cb >= e))
-    return 0;
-  /* In no loop, in one around the kept loop (a round's warm-up), or in
-   * another loop of its own beside it (a warm-up loop before the timing
-   * loop): its calls map as before. One `target data` around both loops
-   * would keep the data across them too, but not when host code between
-   * them declares names used after them or uses the data, which the
-   * compiler records only for the code of each call's own loop; the loop
-   * that ran most calls is kept (primary_call), the other's are left. */
-  return 1;
+  /* Whatever loop the call is in: none, one around the kept loop (a
+   * round's warm-up), or another loop of its own beside it (a warm-up loop
+   * before the timing loop): its calls map as before. One `target data`
+   * around both loops would keep the data across them too, but not when
+   * host code between them declares names used after them or uses the
+   * data, which the compiler records only for the code of each call's own
+   * loop; the loop that ran most calls is kept (primary_call), the other's
+   * are left. */
+  return ce <= b || cb >= e;
 }
 
 /* The share of site s's operations made in its calls in the loop (in of

@@ -545,7 +545,15 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
                "resident without the send would break the program",
                v);
     break;
-  case OMPDP_V_COINCIDENCE:
+  case OMPDP_V_COINCIDENCE: {
+    /* A buffer its function allocates anew at each call, which the
+     * construct mapped at other host addresses at other executions, may
+     * have had the bytes from an earlier allocation of itself, which the
+     * run tells apart from another variable only by address. */
+    const char *earlier = in->fresh_host && in->multi_buf
+                              ? " (or an earlier allocation of this one: its function "
+                                "allocates it anew at each call)"
+                              : "";
     if (f->kind == OMPDP_FK_REPEATED_ALLOC && in->fresh_sizes && !in->own_variables)
       snprintf(buf, sizeof(buf),
                "no saving: each execution maps a new host buffer %s%s%s allocates anew, of "
@@ -571,28 +579,21 @@ static char *suggestion_for(const ompdp_finding_t *f, const ompdp_verdict_facts_
                f->related.function ? " in " : "",
                f->related.function ? f->related.function : "");
     else if (d2h)
-      /* Copies back: each variable is a result the host gets back. A
-       * buffer its function allocates anew at each call, which the
-       * construct mapped at other host addresses at other executions, may
-       * have had the bytes from an earlier allocation of itself, which the
-       * run tells apart from another variable only by address. */
+      /* Copies back: each variable is a result the host gets back. */
       snprintf(buf, sizeof(buf),
                "no saving: the copy back of %s brought bytes that another variable's copy "
                "back brought before%s; each is a result of its own that the host receives in "
                "its own memory; nothing to change",
-               v, in->fresh_host && in->multi_buf ? " (or an earlier allocation of this one: its function "
-                                   "allocates it anew at each call)"
-                                 : "");
+               v, earlier);
     else
       snprintf(buf, sizeof(buf),
                "no saving: %s holds bytes that another variable sent before%s, and nothing the "
                "compiler sees copies one into the other: each is an input of its own that the "
                "device needs (mapping it with `map(alloc: ...)` would break the program); "
                "nothing to change",
-               v, in->fresh_host && in->multi_buf ? " (or an earlier allocation of this one: its function "
-                                   "allocates it anew at each call)"
-                                 : "");
+               v, earlier);
     break;
+  }
   case OMPDP_V_REPEATED_COMPUTATION:
     if (!d2h && host_may_rewrite(f, in))
       snprintf(buf, sizeof(buf),
