@@ -292,6 +292,31 @@ static void markBaseStores(Region &R, const std::vector<StoragePath> &Storage,
   }
 }
 
+// What declaration DS does with Alias, the other name of item Item (a
+// local pointer initialised from a field or another variable, aliasOf),
+// given Found for the whole statement: the pointer's own declaration
+// (`const real *Dvv = deriv.Dvv;`, HeCBench divergence) names the storage
+// and reads or writes none of it (what is done through the pointer later
+// is the item's own use), so only the statement's other declarations
+// count.
+static uint32_t aliasUseInDeclaration(const DeclStmt *DS, const StoragePath &Item,
+                                      const StoragePath &Alias, const Stmt *D,
+                                      bool MotionIsUse, uint32_t Found) {
+  const void *Own = Item.Root;
+  if (std::none_of(DS->decl_begin(), DS->decl_end(),
+                   [&](const Decl *X) { return X->getCanonicalDecl() == Own; }))
+    return Found;
+  uint32_t B = AC_NONE;
+  for (const Decl *X : DS->decls()) {
+    auto *VD = dyn_cast<VarDecl>(X);
+    if (!VD || VD->getCanonicalDecl() == Own || !VD->getInit())
+      continue;
+    uint32_t A = analyzeHostAccesses(VD->getInit(), D, {Alias}, MotionIsUse)[0];
+    B = B == AC_NONE || B == A ? A : A == AC_NONE ? B : AC_READ_WRITE;
+  }
+  return B;
+}
+
 // Items that name a variable the construct's innermost loop declares (in
 // its body, or its header: a for's initialisation, a range-for's
 // variable): the item's own variable, or one its section's bounds read.
@@ -438,8 +463,11 @@ void RegionCollector::Impl::fillHostAccesses(Pending &P, const Stmt *D,
       At->second = analyzeHostAccesses(S, D, Names, MotionIsUse);
       for (size_t K = 0; K < Which.size(); ++K) {
         uint32_t &A = At->second[K];
-        if (uint32_t B = AliasAt[K] ? At->second[AliasAt[K]] : AC_NONE;
-            B != AC_NONE && B != AC_UNKNOWN)
+        uint32_t B = AliasAt[K] ? At->second[AliasAt[K]] : AC_NONE;
+        if (AliasAt[K])
+          if (auto *DS = dyn_cast<DeclStmt>(S))
+            B = aliasUseInDeclaration(DS, Paths[K], Names[AliasAt[K]], D, MotionIsUse, B);
+        if (B != AC_NONE && B != AC_UNKNOWN)
           A = A == AC_NONE || A == AC_UNKNOWN || A == B ? B : AC_READ_WRITE;
         if (!P.Storage[Which[K]].Valid) // storage unknown: any statement may use it
           A = AC_READ_WRITE;
