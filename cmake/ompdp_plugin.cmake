@@ -62,6 +62,19 @@ target_include_directories(ompdp-plugin PRIVATE ${CMAKE_SOURCE_DIR}/include
 target_link_libraries(ompdp-plugin PRIVATE ompdp-report-reader ompdp-report)
 target_compile_options(ompdp-plugin PRIVATE ${OMPDP_LLVM_DEFS} -fno-rtti
   -Wno-unused-parameter)
+# Clang's AST headers, parsed once for the plugin's 21 files instead of in
+# each (a precompiled header; the files still include what they use).
+# OMPDP_PLUGIN_PCH=OFF builds without it.
+option(OMPDP_PLUGIN_PCH "Precompile the Clang headers of lib/ompdp.so" ON)
+if(OMPDP_PLUGIN_PCH)
+  target_precompile_headers(ompdp-plugin PRIVATE
+    <clang/AST/ASTContext.h> <clang/AST/Expr.h> <clang/AST/ExprCXX.h>
+    <clang/AST/OpenMPClause.h> <clang/AST/RecursiveASTVisitor.h>
+    <clang/AST/StmtOpenMP.h> <clang/Basic/SourceManager.h>
+    <clang/Frontend/CompilerInstance.h> <clang/Lex/Lexer.h>
+    <llvm/ADT/DenseMap.h> <llvm/ADT/SmallVector.h> <llvm/ADT/StringMap.h>
+    <llvm/Support/raw_ostream.h> <map> <string> <vector>)
+endif()
 # Clang and LLVM symbols come from the compiler that loads the plugin.
 
 # The one thing users add: --config=<build>/lib/ompdp.cfg. Both flags are

@@ -82,8 +82,10 @@ offload_default_ld = "-fopenmp -fopenmp-targets=x86_64-pc-linux-gnu -Wl,-rpath,%
 offload = offload_default_ld
 if shutil.which("ld.gold"):
     offload += " -fuse-ld=gold"
-plugin_so = os.path.join(libdir, "ompdp.so")
-plugin_cfg = os.path.join(libdir, "ompdp.cfg")
+# The plugin: this build's, or another build's (OMPDP_PLUGIN_DIR).
+plugin_libdir = getattr(config, "plugin_libdir", "") or libdir
+plugin_so = os.path.join(plugin_libdir, "ompdp.so")
+plugin_cfg = os.path.join(plugin_libdir, "ompdp.cfg")
 plugin_flags = "--config=%s" % plugin_cfg if os.path.exists(plugin_cfg) else "-fplugin=%s" % plugin_so
 
 config.substitutions.append(("%clang-ompdp", "%s %s %s" % (config.clang, plugin_flags, offload)))
@@ -109,7 +111,7 @@ if os.path.exists(plugin_so):
     config.available_features.add("plugin")
 # cuda: a CUDA toolkit at the path lib/ompdp-nvptx.cfg names, so the NVIDIA
 # offload build can be compiled (and run where there is a GPU).
-nvptx_cfg = os.path.join(libdir, "ompdp-nvptx.cfg")
+nvptx_cfg = os.path.join(plugin_libdir, "ompdp-nvptx.cfg")
 if os.path.exists(nvptx_cfg):
     config.substitutions.append(("%nvptx-cfg", nvptx_cfg))
     cuda = [l.split("=", 1)[1].strip() for l in open(nvptx_cfg) if l.startswith("--cuda-path=")]

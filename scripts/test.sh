@@ -13,8 +13,9 @@
 #           $OMPDP_FUZZ_SECONDS (20) from its corpus (scripts/fuzz.sh; its
 #           own default, 60, and longer runs are for a machine of your own:
 #           CI's time goes to the tests)
-#   tsan    build everything with ThreadSanitizer into $OMPDP_BUILD-tsan and
-#           run the threaded lit tests
+#   tsan    build the runtime, driver and tests with ThreadSanitizer into
+#           $OMPDP_BUILD-tsan (the compiler plugin: the normal build's, when
+#           there is one) and run the threaded lit tests
 # Extra arguments go to CMake (every build).
 # The last lines say, for every stage, whether it ran, how many tests passed,
 # failed and were skipped, and why each was skipped (scripts/test_summary.py,
@@ -113,8 +114,12 @@ fi
 
 if [[ $stages == *" tsan "* ]]; then
   tsan_build="$OMPDP_BUILD-tsan"
+  # The normal build's plugin, when there is one (OMPDP_PLUGIN_DIR in
+  # CMakeLists.txt): the plugin runs in clang's one thread.
+  plugin_dir=()
+  [ -f "$OMPDP_BUILD/lib/ompdp.so" ] && plugin_dir=(-DOMPDP_PLUGIN_DIR="$OMPDP_BUILD/lib")
   cmake -S "$OMPDP_ROOT" -B "$tsan_build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DOMPDP_SANITIZE=thread "$@" >/dev/null
+    -DOMPDP_SANITIZE=thread "${plugin_dir[@]}" "$@" >/dev/null
   cmake --build "$tsan_build" -j"$(nproc)"
   # lit.cfg.py runs only the threaded tests in a ThreadSanitizer build.
   rm -f "$tsan_build/lit-tests/lit-results.json"
