@@ -292,6 +292,12 @@ static void markBaseStores(Region &R, const std::vector<StoragePath> &Storage,
   }
 }
 
+// What two uses of an item in turn do to it: the one, where the other is
+// none or the same; else a read and a write.
+static uint32_t accessOfBoth(uint32_t First, uint32_t Then) {
+  return First == AC_NONE || First == Then ? Then : Then == AC_NONE ? First : AC_READ_WRITE;
+}
+
 // What declaration DS does with Alias, the other name of item Item (a
 // local pointer initialised from a field or another variable, aliasOf),
 // given Found for the whole statement: the pointer's own declaration
@@ -311,8 +317,7 @@ static uint32_t aliasUseInDeclaration(const DeclStmt *DS, const StoragePath &Ite
     auto *VD = dyn_cast<VarDecl>(X);
     if (!VD || VD->getCanonicalDecl() == Own || !VD->getInit())
       continue;
-    uint32_t A = analyzeHostAccesses(VD->getInit(), D, {Alias}, MotionIsUse)[0];
-    B = B == AC_NONE || B == A ? A : A == AC_NONE ? B : AC_READ_WRITE;
+    B = accessOfBoth(B, analyzeHostAccesses(VD->getInit(), D, {Alias}, MotionIsUse)[0]);
   }
   return B;
 }
@@ -486,9 +491,7 @@ void RegionCollector::Impl::fillHostAccesses(Pending &P, const Stmt *D,
     for (const Stmt *S : Ss) {
       const std::vector<uint32_t> &A = Accesses(S);
       for (size_t K = 0; K < Which.size(); ++K)
-        Acc[K] = Acc[K] == AC_NONE || Acc[K] == A[K] ? A[K]
-                 : A[K] == AC_NONE                   ? Acc[K]
-                                                     : AC_READ_WRITE;
+        Acc[K] = accessOfBoth(Acc[K], A[K]);
       Leaves |= leavesIteration(S, false, true);
     }
     for (size_t K = 0; K < Which.size(); ++K) {
