@@ -168,7 +168,8 @@ bool ompdp::collector::namesDecl(const Stmt *S, const Decl *D, int64_t Elem) {
 /// when every use passes the variable itself (`a`, not `a + 1` nor `a[0]`;
 /// with Elem >= 0, element `a[Elem]` of an array of pointers, and other
 /// constant elements are not uses) as an argument of a plain call of a
-/// function the translation unit has no body for; 0 when S uses it
+/// function the translation unit has no body for (or its address, `&v`,
+/// for a variable that is no pointer: 3.15); 0 when S uses it
 /// otherwise, or holds a directive or a lambda, whose uses this walk does
 /// not follow. The planner asks the callees' own translation units what
 /// they do with such arguments (FnParamUses).
@@ -204,6 +205,12 @@ unsigned ompdp::collector::externArgUses(const Stmt *S, const void *Root, int64_
         for (const Expr *A : CE->arguments()) {
           const Expr *V = A->IgnoreParenImpCasts();
           auto *DRE = dyn_cast<DeclRefExpr>(V);
+          // `&v` passes v's storage as a pointer does its pointee (3.15);
+          // not a pointer's (Root is then what it points to).
+          if (auto *UO = dyn_cast<UnaryOperator>(V); UO && UO->getOpcode() == UO_AddrOf && Elem < 0)
+            if (auto *A = dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParens());
+                A && !A->getType()->isAnyPointerType())
+              DRE = A;
           if (Elem >= 0 ? elementOf(V, Root, Elem) > 0
                         : DRE && DRE->getDecl()->getCanonicalDecl() == Root) {
             ++Refs;
@@ -222,11 +229,223 @@ unsigned ompdp::collector::externArgUses(const Stmt *S, const void *Root, int64_
   return Bad || Refs != Args ? 0 : Args;
 }
 
+namespace {
+
+/// How a pointer parameter PD is used in S (FnParamUses 'r' and 'e',
+/// 3.15): Refs counts every name of it, DerefReads those that are `*p`
+/// or `p[i]` read as a value, ExternArgs those passed as themselves to a plain call
+/// of a function the translation unit has no body for and that the table
+/// records as a call region (not variadic, not inline, not in a system
+/// header, not a member or an operator).
+struct PointerUses {
+  unsigned Refs = 0, DerefReads = 0, ExternArgs = 0;
+};
+
+void pointerUses(const Stmt *S, const ParmVarDecl *PD, const SourceManager &SM,
+                 PointerUses &U, bool InDirective = false) {
+  if (!S)
+    return;
+  // In a directive (its clauses, device code): a name only.
+  if (InDirective || isa<OMPExecutableDirective>(S)) {
+    if (auto *DRE = dyn_cast<DeclRefExpr>(S))
+      U.Refs += DRE->getDecl()->getCanonicalDecl() == PD->getCanonicalDecl();
+    for (const Stmt *C : S->children())
+      pointerUses(C, PD, SM, U, true);
+    return;
+  }
+  auto IsPD = [&](const Expr *E) {
+    auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE && DRE->getDecl()->getCanonicalDecl() == PD->getCanonicalDecl();
+  };
+  if (auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+    U.Refs += DRE->getDecl()->getCanonicalDecl() == PD->getCanonicalDecl();
+    return;
+  }
+  if (auto *ICE = dyn_cast<ImplicitCastExpr>(S); ICE && ICE->getCastKind() == CK_LValueToRValue) {
+    const Expr *Sub = ICE->getSubExpr()->IgnoreParens();
+    auto *UO = dyn_cast<UnaryOperator>(Sub);
+    if (UO && UO->getOpcode() == UO_Deref && IsPD(UO->getSubExpr()) &&
+        UO->getType()->isScalarType()) {
+      ++U.Refs;
+      ++U.DerefReads;
+      return;
+    }
+    // An element read, `p[i]` (the index walked as any expression).
+    auto *AS = dyn_cast<ArraySubscriptExpr>(Sub);
+    if (AS && AS->getType()->isScalarType() && IsPD(AS->getBase())) {
+      ++U.Refs;
+      ++U.DerefReads;
+      pointerUses(AS->getIdx(), PD, SM, U);
+      return;
+    }
+  }
+  if (auto *CE = dyn_cast<CallExpr>(S); CE && !isa<CXXOperatorCallExpr, CXXMemberCallExpr>(CE)) {
+    // As recordCall records a call of a function defined elsewhere.
+    const FunctionDecl *FD = CE->getDirectCallee();
+    QualType T = CE->getType();
+    bool Opaque = FD && !definition(FD) && !FD->getBuiltinID() && !FD->isVariadic() &&
+                  !FD->isInlineSpecified() && CE->isPRValue() &&
+                  (T->isVoidType() || T->isScalarType()) &&
+                  !SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation())) &&
+                  !SM.isInSystemHeader(SM.getExpansionLoc(CE->getBeginLoc()));
+    if (Opaque) {
+      pointerUses(CE->getCallee(), PD, SM, U);
+      for (const Expr *A : CE->arguments()) {
+        if (IsPD(A) && A->getType()->isPointerType()) {
+          ++U.Refs;
+          ++U.ExternArgs;
+        } else {
+          pointerUses(A, PD, SM, U);
+        }
+      }
+      return;
+    }
+  }
+  for (const Stmt *C : S->children())
+    pointerUses(C, PD, SM, U);
+}
+
+/// E (an argument of a call in Fn, or an initialiser under one) in Fn's
+/// parameters' terms (ParamArgs, 3.15): a parameter passed by value that
+/// Fn never writes nor takes the address of, `*p` for a pointer parameter
+/// whose every use is such a read ('r'), a constant local of arithmetic
+/// type replaced by its initialiser in parentheses (its value is that
+/// expression's at Fn's entry: the parameters it names never change), and
+/// integer literals, parentheses and arithmetic of them. False where E is
+/// anything else, or comes out of a macro.
+bool paramTerms(const Expr *E, const FunctionDecl *Fn, const Writes &FnW,
+                const SourceManager &SM, std::string &Out, unsigned Depth = 0) {
+  if (!E || Depth > 8 || E->getBeginLoc().isMacroID() || E->getEndLoc().isMacroID())
+    return false;
+  E = E->IgnoreImpCasts();
+  if (auto *PE = dyn_cast<ParenExpr>(E)) {
+    Out += '(';
+    if (!paramTerms(PE->getSubExpr(), Fn, FnW, SM, Out, Depth + 1))
+      return false;
+    Out += ')';
+    return true;
+  }
+  if (auto *IL = dyn_cast<IntegerLiteral>(E)) {
+    if (IL->getValue().getActiveBits() > 63)
+      return false;
+    Out += std::to_string(IL->getValue().getZExtValue());
+    return true;
+  }
+  if (auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (auto *PD = dyn_cast<ParmVarDecl>(DRE->getDecl())) {
+      if (PD->getDeclContext() != Fn || PD->getType()->isReferenceType() ||
+          FnW.Stored.count(PD) || FnW.AddressTaken.count(PD) || PD->getName().empty())
+        return false;
+      Out += PD->getName();
+      return true;
+    }
+    auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || isa<ParmVarDecl>(VD) || !VD->hasLocalStorage() ||
+        VD->getDeclContext() != Fn || !VD->getType().isConstQualified() ||
+        !VD->getType()->isArithmeticType() || !VD->getInit() || FnW.AddressTaken.count(VD) ||
+        FnW.Stored.lookup(VD) > 1 /* its declaration */)
+      return false;
+    Out += '(';
+    if (!paramTerms(VD->getInit(), Fn, FnW, SM, Out, Depth + 1))
+      return false;
+    Out += ')';
+    return true;
+  }
+  if (auto *UO = dyn_cast<UnaryOperator>(E)) {
+    if (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus) {
+      Out += UO->getOpcode() == UO_Minus ? "-" : "+";
+      return paramTerms(UO->getSubExpr(), Fn, FnW, SM, Out, Depth + 1);
+    }
+    if (UO->getOpcode() != UO_Deref || !UO->getType()->isArithmeticType())
+      return false;
+    auto *DRE = dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParenImpCasts());
+    auto *PD = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+    if (!PD || PD->getDeclContext() != Fn || !PD->getType()->isPointerType() ||
+        FnW.Stored.count(PD) || FnW.AddressTaken.count(PD) || !Fn->getBody())
+      return false;
+    PointerUses PU;
+    pointerUses(Fn->getBody(), PD, SM, PU);
+    if (!PU.Refs || PU.DerefReads != PU.Refs)
+      return false;
+    Out += '*';
+    Out += PD->getName();
+    return true;
+  }
+  if (auto *BO = dyn_cast<BinaryOperator>(E)) {
+    switch (BO->getOpcode()) {
+    case BO_Add: case BO_Sub: case BO_Mul: case BO_Div: case BO_Rem:
+      break;
+    default:
+      return false;
+    }
+    if (!paramTerms(BO->getLHS(), Fn, FnW, SM, Out, Depth + 1))
+      return false;
+    Out += ' ';
+    Out += BO->getOpcodeStr();
+    Out += ' ';
+    return paramTerms(BO->getRHS(), Fn, FnW, SM, Out, Depth + 1);
+  }
+  return false;
+}
+
+/// Whether S takes V's address only as a direct argument of a call inside
+/// Within (ADDR_ARGS_ONLY, 3.15): no `&v` elsewhere, no reference bound to
+/// v (an lvalue argument), no capture by reference. The calls inside
+/// Within are the statements whose host accesses the region records.
+bool addressOnlyInArgs(const Stmt *S, const VarDecl *V, SourceRange Within,
+                       const SourceManager &SM) {
+  if (!S)
+    return true;
+  auto IsV = [&](const Expr *E) {
+    auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParens());
+    return DRE && DRE->getDecl()->getCanonicalDecl() == V->getCanonicalDecl();
+  };
+  if (auto *CE = dyn_cast<CallExpr>(S)) {
+    if (!addressOnlyInArgs(CE->getCallee(), V, Within, SM))
+      return false;
+    bool Inside = !SM.isBeforeInTranslationUnit(CE->getBeginLoc(), Within.getBegin()) &&
+                  !SM.isBeforeInTranslationUnit(Within.getEnd(), CE->getEndLoc());
+    for (const Expr *A : CE->arguments()) {
+      const Expr *X = A->IgnoreParenImpCasts();
+      if (auto *UO = dyn_cast<UnaryOperator>(X); UO && UO->getOpcode() == UO_AddrOf &&
+                                                   IsV(UO->getSubExpr())) {
+        if (!Inside)
+          return false;
+        continue;
+      }
+      if (A->isGLValue() && IsV(A))
+        return false; // bound to a reference
+      if (!addressOnlyInArgs(A, V, Within, SM))
+        return false;
+    }
+    return true;
+  }
+  if (auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->getOpcode() == UO_AddrOf &&
+                                               IsV(UO->getSubExpr()))
+    return false;
+  if (auto *LE = dyn_cast<LambdaExpr>(S))
+    for (const LambdaCapture &C : LE->captures())
+      if (C.capturesVariable() && C.getCaptureKind() == LCK_ByRef &&
+          C.getCapturedVar()->getCanonicalDecl() == V->getCanonicalDecl())
+        return false;
+  for (const Stmt *C : S->children())
+    if (!addressOnlyInArgs(C, V, Within, SM))
+      return false;
+  return true;
+}
+
+} // namespace
+
 /// FnParamUses (3.9): per parameter of FD, 'u' when its body never names
 /// it; 'm' for a pointer the body never assigns nor takes the address of,
 /// whose pointee no host code reads, writes or lets escape (calls followed
 /// into the bodies the translation unit has), so that only the clauses of
-/// OpenMP directives and device code name it; '-' otherwise. A caller in
+/// OpenMP directives and device code name it; 'r' (3.15) for such a pointer
+/// whose every use is `*p` or `p[i]` read as a value; 'e' (3.15) for one
+/// whose one use passes it, as itself, to a call of a function defined
+/// elsewhere (recorded as a call region: the planner asks that callee's
+/// table);
+/// '-' otherwise. A caller in
 /// another file may then keep what it passes there on the device across
 /// the call: the function's host code never sees the difference.
 std::string RegionCollector::Impl::fnParamUses(const FunctionDecl *FD) {
@@ -246,8 +465,14 @@ std::string RegionCollector::Impl::fnParamUses(const FunctionDecl *FD) {
                !W.AddressTaken.count(PD)) {
       StoragePath SP = StoragePath::ofVariable(PD);
       SP.Steps.push_back(StoragePath::deref());
+      PointerUses PU;
+      pointerUses(Body, PD, SM, PU);
       if (analyzeHostAccesses(Body, nullptr, {SP}, /*MotionIsUse=*/false)[0] == AC_NONE)
         C = 'm';
+      else if (PU.Refs && PU.DerefReads == PU.Refs)
+        C = 'r';
+      else if (PU.Refs == 1 && PU.ExternArgs == 1)
+        C = 'e';
     }
     U += C;
   }
@@ -423,12 +648,15 @@ void RegionCollector::Impl::recordCallAs(CallExpr *CE, const FunctionDecl *Calle
   // What may change between calls: the loop around the call, or, in no
   // loop, the block the call's statement is in.
   Writes ScopeW, FnW;
-  if (!Loops.empty())
+  SourceRange ScopeRange;
+  if (!Loops.empty()) {
     ScopeW.walk(Loops.back());
-  else
+    ScopeRange = Loops.back()->getSourceRange();
+  } else
     for (size_t I = Parents.size(); I-- > 0;)
       if (isa<CompoundStmt>(Parents[I])) {
         ScopeW.walk(Parents[I]);
+        ScopeRange = Parents[I]->getSourceRange();
         break;
       }
   if (Fn->getBody())
@@ -450,6 +678,20 @@ void RegionCollector::Impl::recordCallAs(CallExpr *CE, const FunctionDecl *Calle
     It.ItemBytes = span(P.File, A->getBeginLoc(), endOfToken(A->getEndLoc()));
     if (!It.Expr.empty() && invariant(A, ScopeW, FnW))
       It.AccessFlags |= IA_ARG_INVARIANT;
+    // `&v`: v's address only ever goes to calls in the loop (3.15).
+    if (auto *UO = dyn_cast<UnaryOperator>(A->IgnoreParenImpCasts());
+        UO && UO->getOpcode() == UO_AddrOf && Fn->getBody() && !ScopeRange.isInvalid())
+      if (auto *DRE = dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParens()))
+        if (auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+            VD && VD->hasLocalStorage() && VD->getType()->isArithmeticType() &&
+            addressOnlyInArgs(Fn->getBody(), VD, ScopeRange, SM))
+          It.AccessFlags |= IA_ADDR_ARGS_ONLY;
+    // The argument in Fn's parameters (3.15): a caller of Fn can write it.
+    std::string InParams;
+    if (I)
+      R.ParamArgs += '\n';
+    if (!isa<CXXDefaultArgExpr>(A) && paramTerms(A, Fn, FnW, SM, InParams))
+      R.ParamArgs += InParams;
     // What a pointer (or array) argument points to is what the callee's
     // constructs map: the host code around the call that uses it.
     StoragePath SP;
@@ -488,6 +730,8 @@ void RegionCollector::Impl::recordCallAs(CallExpr *CE, const FunctionDecl *Calle
     P.Exprs.push_back(A);
     P.Addr.push_back(nullptr);
   }
+  if (R.ParamArgs.find_first_not_of('\n') == std::string::npos)
+    R.ParamArgs.clear();
   // Global arrays and objects the callee's constructs map: items too, so
   // that the host code of the loop that uses them is known; not where the
   // caller declares a variable of the same name, which a map clause at the

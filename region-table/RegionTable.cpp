@@ -122,6 +122,7 @@ std::string TableBuilder::serialize() const {
     Rec.Parameters = Pool.get(R.Parameters);
     Rec.FnParameters = Pool.get(R.FnParameters);
     Rec.FnParamUses = Pool.get(R.FnParamUses);
+    Rec.ParamArgs = Pool.get(R.ParamArgs);
     Rec.StmtLine = R.StmtBegin.Line;
     Rec.StmtColumn = R.StmtBegin.Column;
     Rec.StmtEndLine = R.StmtEnd.Line;
@@ -401,6 +402,16 @@ void TableBuilder::dump(llvm::raw_ostream &OS) const {
         OS << " '" << Param << "'";
         Rest = Tail;
       }
+      // The arguments in the caller's parameters (3.15), where one is.
+      if (R.ParamArgs.find_first_not_of('\n') != std::string::npos) {
+        OS << " in-params";
+        llvm::SmallVector<llvm::StringRef, 8> Args;
+        llvm::StringRef(R.ParamArgs).split(Args, '\n');
+        for (llvm::StringRef A : Args)
+          OS << " '" << A << "'";
+      }
+      if (R.FnParamUses.find_first_not_of('-') != std::string::npos)
+        OS << " caller-param-uses '" << R.FnParamUses << "'";
       OS << "\n";
     }
     if (R.LoopKind.empty()) {

@@ -186,8 +186,14 @@ struct Region {
   std::string FnParameters;
   /// What that function's host code does with each parameter, one letter
   /// each: 'u' never named, 'm' named only in OpenMP clauses and device
-  /// code, '-' anything else (3.9; OMPDP_REGION_FIELD FnParamUses).
+  /// code, 'r' a pointer only read through, 'e' a pointer only passed to
+  /// calls of functions defined elsewhere, '-' anything else (3.9, 3.15;
+  /// OMPDP_REGION_FIELD FnParamUses).
   std::string FnParamUses;
+  /// A call (CK_CALL): each argument in that function's parameters' terms,
+  /// one per line ("" where it cannot be; 3.15, OMPDP_REGION_FIELD
+  /// ParamArgs).
+  std::string ParamArgs;
   /// Key of the kernel entry name (.__omp_offloading_<dev>_<ino>_..._l<line>).
   uint64_t FileDevice = 0, FileInode = 0;
   uint32_t OffloadLine = 0;

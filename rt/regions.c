@@ -1072,6 +1072,7 @@ int ompdp_regions_describe(uint32_t region, int item,
   out->parameters = str_at(h, r->Parameters);
   out->fn_parameters = str_at(h, r->FnParameters);
   out->fn_param_uses = str_at(h, r->FnParamUses);
+  out->param_args = str_at(h, r->ParamArgs);
   out->extern_callee = (r->Flags & OMPDP_RF_EXTERN_CALLEE) != 0;
   if (r->Flags & OMPDP_RF_INDIRECT_CALLEE) {
     out->indirect_callee = 1;

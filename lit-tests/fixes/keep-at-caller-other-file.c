@@ -29,8 +29,10 @@
 // through another pointer, sees what it saw before
 // (keep-at-caller-produced.test). Negative, each with axpy
 // and another function defined in the callee's file: SUMS passes `a` to
-// total(), whose host code sums its `x`; RELAY to relay(), which passes it
-// on to a function of another file (it escapes); BUMP to bump(), whose
+// total(), whose host code sums its `x` (letter 'r', region table 3.15:
+// read, which the one-level rule counts as a use); RELAY to relay(), which
+// passes it on to a function of another file whose table the run does not
+// have (letter 'e'); BUMP to bump(), whose
 // kernel writes its `to` item; PEEK to peek(), which has no construct, so
 // the run has no record of its definition; SHIFT to shift(), which maps a
 // section that starts elsewhere, other data to the run, so each call's
@@ -207,8 +209,8 @@ int main(void) {
 // FEWER-NOT: rewrite (keep_resident)
 // USES: region {{.*}} 'target' at prog.c:[[#]]:1 in 'scale' param-uses '-mm'
 // USES: region {{.*}} 'target data' at prog.c:[[#]]:1 in 'axpy' param-uses '-mm'
-// USES: region {{.*}} 'target' at prog.c:[[#]]:1 in 'total' param-uses '--m'
-// USES: region {{.*}} 'target' at prog.c:[[#]]:1 in 'relay'{{$}}
+// USES: region {{.*}} 'target' at prog.c:[[#]]:1 in 'total' param-uses '-rm'
+// USES: region {{.*}} 'target' at prog.c:[[#]]:1 in 'relay' param-uses '-e-'
 // USES: region {{.*}} 'target' at prog.c:[[#]]:1 in 'bump' param-uses '-m'
 // ARGS: call: 'axpy(N, a, b)'
 // ARGS: host 1 'a' read-write at [[#]]:5-[[#]]:{{[0-9]+}} bytes {{[0-9+]+}} statement every-time after at-most-once extern-args 1

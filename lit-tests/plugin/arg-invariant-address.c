@@ -3,7 +3,8 @@
 // anew, whatever the loop stores in it: arg-invariant, also where the loop
 // writes `r` (`written`). Not for a variable the loop's body declares
 // (`fresh`: a new variable each iteration, loop-declared) nor for a
-// reference.
+// reference. Where the function takes r's address only as call arguments
+// in the loop, also addr-args-only (region table 3.15).
 //
 // REQUIRES: plugin
 // RUN: %clang %ompdp-plugin-flags -fplugin-arg-ompdp-dump %offload-flags -x c++ -c %s -o %t.o | FileCheck %s
@@ -40,10 +41,10 @@ void refd(int &q) {
 }
 
 // CHECK:      'call' at {{.*}} in 'counted'
-// CHECK:      item 0: none '&r' var 'r' {{.*}} access unknown arg-invariant clause-bytes
+// CHECK:      item 0: none '&r' var 'r' {{.*}} access unknown arg-invariant addr-args-only clause-bytes
 // CHECK:      'call' at {{.*}} in 'written'
-// CHECK:      item 0: none '&r' var 'r' {{.*}} access unknown arg-invariant clause-bytes
+// CHECK:      item 0: none '&r' var 'r' {{.*}} access unknown arg-invariant addr-args-only clause-bytes
 // CHECK:      'call' at {{.*}} in 'fresh'
-// CHECK:      item 0: none '&r' var 'r' {{.*}} access unknown loop-declared clause-bytes
+// CHECK:      item 0: none '&r' var 'r' {{.*}} access unknown loop-declared addr-args-only clause-bytes
 // CHECK:      'call' at {{.*}} in 'refd'
 // CHECK:      item 0: none '&q' var 'q' {{.*}} access unknown clause-bytes
