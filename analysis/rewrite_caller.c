@@ -324,11 +324,24 @@ typedef struct kept {
   uint32_t first_call, last_call;
   ompdp_region_info_t first, last;
   int outside_calls; /* some constructs also ran in calls outside the loop */
+  /* Two levels (lift): the constructs ran in one call (mid) of their
+   * function, in no loop, in a function that the loop of k->call calls
+   * every time. The section is written through mid's arguments in its
+   * function's parameters (ParamArgs) and then k->call's arguments. */
+  uint32_t mid;
+  ompdp_rw_items_t mid_ri; /* mid's records, expr its ParamArgs (owned) */
+  char *mid_args;          /* the strings mid_ri's exprs point into (owned) */
+  char *lift_expr;         /* the kept section in k->call's words (owned) */
+  char *lift_var;          /* the middle function's parameter that passes the kept variable (owned) */
 } kept_t;
 
 static void kept_free(kept_t *k) {
   free(k->call_ri.items);
   free(k->outer_ri.items);
+  free(k->mid_ri.items);
+  free(k->mid_args);
+  free(k->lift_expr);
+  free(k->lift_var);
   memset(k, 0, sizeof(*k));
 }
 
@@ -481,6 +494,333 @@ static int fresh_buffer(const ompdp_plan_t *p, const ompdp_plan_buf_t *b, ompdp_
                   one ? "" : " (malloc may give one the address another had)",
                   nfns > 1 ? "their" : "its", one ? "it" : "them", one ? "it" : "them");
   return 1;
+}
+
+/*===- two levels -----------------------------------------------------------===*/
+
+/* The FnParamUses letter that the definition of function fn (len bytes, of
+ * nparams parameters) records for its parameter at pos, as written (any
+ * region of the plan in it, calls too: a function with no construct of
+ * its own records it on its calls); 0 when none does, '-' when two
+ * definitions disagree. */
+static char raw_param_letter(const ompdp_plan_t *p, const char *fn, size_t len, size_t nparams,
+                             size_t pos) {
+  char use = 0;
+  for (size_t i = 0; p && len && i < p->num_regions; ++i) {
+    const ompdp_region_info_t *g = &p->regions[i].head;
+    if (!g->function || strlen(g->function) != len || strncmp(g->function, fn, len) ||
+        count_lines(g->fn_parameters) != nparams || !g->fn_param_uses ||
+        strlen(g->fn_param_uses) != nparams || pos >= nparams)
+      continue;
+    char c = g->fn_param_uses[pos];
+    use = !use || use == c ? c : '-';
+  }
+  return use;
+}
+
+/* Of a function whose parameter at pos has the letter 'e' (its one use
+ * passes it to one call of a function defined elsewhere): whether the plan
+ * holds that call and its callee leaves the data to its constructs, which
+ * the run saw map it in that very call (k->mid), or never names it. */
+static int passes_on(const ompdp_rw_plan_t *c, const kept_t *k, const char *fn, size_t nparams,
+                     size_t pos) {
+  const ompdp_plan_t *p = c->facts;
+  int found = 0, ok = 0;
+  for (size_t i = 0; i < p->num_regions; ++i) {
+    const ompdp_plan_region_t *g = &p->regions[i];
+    const ompdp_region_info_t *h = &g->head;
+    if (h->construct != OMPDP_CK_CALL || !h->function || strcmp(h->function, fn) ||
+        count_lines(h->fn_parameters) != nparams)
+      continue;
+    /* The parameter's name, in the function's own list. */
+    const char *q = h->fn_parameters, *name = NULL;
+    size_t l = 0;
+    for (size_t n = 0; next_line(&q, &name, &l) && n < pos; ++n)
+      name = NULL;
+    if (!name || !l)
+      return 0;
+    size_t nargs = count_lines(h->parameters);
+    for (uint32_t j = 0; j < g->head.num_items && j < nargs; ++j) {
+      const ompdp_region_info_t *x = &g->items[j];
+      if (strlen(x->variable) != l || strncmp(x->variable, name, l) || strcmp(x->expr, x->variable))
+        continue;
+      ++found;
+      char use = ompdp_rw_callee_param_use(p, h->callee, nargs, j);
+      ok = use == 'u' || (use == 'm' && g->handle == k->mid);
+    }
+  }
+  return found == 1 && ok;
+}
+
+/* Text t with `*(&v)` turned into `v` and parentheses around a name or a
+ * number dropped (`((v))` -> `v`), not those of a call or a cast. */
+static char *tidy(char *t) {
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (char *o = strchr(t, '('); o; o = strchr(o + 1, '(')) {
+      char *e = o + 1;
+      int addr = o > t && o[-1] == '*' && *e == '&';
+      if (addr)
+        ++e;
+      const char *b = e;
+      while (isalnum((unsigned char)*e) || *e == '_' || *e == '.')
+        ++e;
+      /* Not a call's `f(x)`, nor a cast's `(T)x`. */
+      if (*e != ')' || e == b || (!addr && o > t && (isalnum((unsigned char)o[-1]) || o[-1] == '_')) ||
+          isalnum((unsigned char)e[1]) || e[1] == '_' || e[1] == '(')
+        continue;
+      size_t n = (size_t)(e - b);
+      char *from = addr ? o - 1 : o;
+      memmove(from, b, n);
+      memmove(from + n, e + 1, strlen(e + 1) + 1);
+      changed = 1;
+      break;
+    }
+  }
+  return t;
+}
+
+/* Whether the value that `*p` reads in the middle function (p its
+ * parameter, whose argument at k->call is call_arg) stays the same for
+ * the whole loop of k->call: the argument is `&v` of a variable whose
+ * address its function passes only to calls in that loop (ADDR_ARGS_ONLY),
+ * and the host code of the loop at most reads v, itself or through the
+ * calls it passes `&v` to, whose own tables say they only read it ('r')
+ * or never name it ('u'), the call itself included. */
+static int pointee_invariant(const ompdp_rw_plan_t *c, const kept_t *k,
+                             const ompdp_region_info_t *call_arg) {
+  const ompdp_region_info_t *call = &k->call_ri.items[0];
+  const ompdp_region_info_t *m0 = &k->mid_ri.items[0];
+  if (call_arg->expr[0] != '&' || !(call_arg->access_flags & OMPDP_IA_ADDR_ARGS_ONLY))
+    return 0;
+  /* The call itself (whose statement the records may leave out): each
+   * parameter of the middle function it passes `&v` for only reads
+   * through it or never names it. */
+  size_t np = count_lines(m0->fn_parameters);
+  for (uint32_t j = 0; j < k->call_ri.reg.num_items && j < np; ++j) {
+    const ompdp_region_info_t *x = &k->call_ri.items[j];
+    if (strcmp(x->variable, call_arg->variable) || strcmp(x->expr, call_arg->expr))
+      continue;
+    char use = m0->fn_param_uses && j < strlen(m0->fn_param_uses) ? m0->fn_param_uses[j] : 0;
+    if (use != 'r' && use != 'u')
+      return 0;
+  }
+  for (uint32_t h = 0; h < call_arg->num_host_accesses; ++h) {
+    const ompdp_host_access_t *a = &call_arg->host_accesses[h];
+    if (a->Flags & OMPDP_HA_UNNAMED)
+      return 0;
+    if (!a->ExternArgs) {
+      if (a->Access != OMPDP_ACCESS_READ)
+        return 0;
+      continue;
+    }
+    ompdp_rw_extern_arg_t args[32];
+    size_t n = ompdp_rw_extern_args(c->facts, call->source_file, call->function,
+                                    call_arg->variable, call_arg->expr, a, args, 32);
+    if (n != a->ExternArgs)
+      return 0;
+    for (size_t i = 0; i < n; ++i) {
+      const ompdp_region_info_t *ci = &args[i].call->head;
+      if (ci->indirect_callee || !ci->callee)
+        return 0;
+      char use = raw_param_letter(c->facts, ci->callee, strlen(ci->callee),
+                                  count_lines(ci->parameters), args[i].pos);
+      if (use != 'r' && use != 'u')
+        return 0;
+    }
+  }
+  return 1;
+}
+
+/* text (an item of the construct's function, as written) in the words of
+ * k->call's function, through the middle call: its arguments in the
+ * middle function's parameters (k->mid_ri), then k->call's arguments for
+ * those. NULL with why set when that cannot be. */
+static char *lift_words(const ompdp_rw_plan_t *c, const kept_t *k, const char *text,
+                        const char *params, ompdp_strbuf_t *why) {
+  const ompdp_region_info_t *m0 = &k->mid_ri.items[0];
+  /* A parameter whose argument the middle function computes: say which. */
+  for (const char *q = text; *q;) {
+    if (!(isalpha((unsigned char)*q) || *q == '_')) {
+      q += isdigit((unsigned char)*q) ? strspn(q, "0123456789abcdefABCDEFxXuUlL.") : 1;
+      continue;
+    }
+    const char *b = q;
+    while (isalnum((unsigned char)*q) || *q == '_')
+      ++q;
+    int member = b > text && (b[-1] == '.' || (b[-1] == '>' && b > text + 1 && b[-2] == '-'));
+    int pos = member ? -1 : ompdp_rw_line_index(params, b, (size_t)(q - b));
+    if (pos < 0 || (uint32_t)pos >= k->mid_ri.reg.num_items || k->mid_ri.items[pos].expr[0])
+      continue;
+    const char *arg = m0->arguments, *line = NULL;
+    size_t len = 0;
+    for (int n = 0; next_line(&arg, &line, &len) && n < pos; ++n)
+      line = NULL;
+    ompdp_sb_printf(why,
+                    "the call at %s:%" PRIu32 " passes `%.*s` for `%.*s`, which ompdp cannot "
+                    "write in the parameters of %s() (a variable it computes or changes)",
+                    ompdp_rw_basename(m0->file), m0->line, line ? (int)len : 1,
+                    line ? line : "?", (int)(q - b), b, m0->function);
+    return NULL;
+  }
+  char *mid = ompdp_rw_in_caller_words(text, params, &k->mid_ri, why);
+  if (!mid)
+    return NULL;
+  /* `*p` of a middle parameter p: its pointee's value at each call. */
+  for (const char *q = mid; (q = strchr(q, '*')) != NULL; ++q) {
+    const char *b = q + 1, *e = b;
+    while (isalnum((unsigned char)*e) || *e == '_')
+      ++e;
+    if (e == b || isdigit((unsigned char)*b))
+      continue;
+    int pos = ompdp_rw_line_index(m0->fn_parameters, b, (size_t)(e - b));
+    if (pos < 0)
+      continue;
+    const ompdp_region_info_t *arg =
+        (uint32_t)pos < k->call_ri.reg.num_items ? &k->call_ri.items[pos] : NULL;
+    if (!arg || !pointee_invariant(c, k, arg)) {
+      const ompdp_region_info_t *call = &k->call_ri.items[0];
+      ompdp_sb_printf(why,
+                      "%s() reads `%.*s` for the section's bounds (`%s` there), and the "
+                      "compiler cannot tell that what the call at %s:%" PRIu32 " passes for it "
+                      "(`%s`) keeps its value for the whole loop",
+                      m0->function, (int)(e - b + 1), q, mid, ompdp_rw_basename(call->file),
+                      call->line, arg ? arg->expr : "?");
+      free(mid);
+      return NULL;
+    }
+  }
+  char *out = ompdp_rw_in_caller_words(mid, m0->fn_parameters, &k->call_ri, why);
+  free(mid);
+  return out ? tidy(out) : NULL;
+}
+
+/* The constructs of k's data ran in one call of their function (k->first,
+ * in no loop); where the run saw that call's function called by one call
+ * in a loop of another function every time, the data is kept around that
+ * loop (two levels): 0 with k changed to it, else -1 (why says why when
+ * the shape is this one). */
+static int lift(const ompdp_rw_plan_t *c, kept_t *k, ompdp_strbuf_t *why) {
+  const ompdp_plan_t *p = c->facts;
+  ompdp_region_info_t up;
+  uint32_t uph = k->first.outer_call;
+  if (!uph || ompdp_plan_describe(p, uph, -1, &up) || up.construct != OMPDP_CK_CALL ||
+      !callee_is(up.callee, k->first.function) || up.loop_kind == OMPDP_LK_NONE ||
+      up.indirect_callee)
+    return -1;
+  if (ompdp_rw_load_region(c, k->first_call, &k->mid_ri) ||
+      ompdp_rw_load_region(c, uph, &k->call_ri))
+    return -1;
+  ompdp_region_info_t *m0 = &k->mid_ri.items[0];
+  size_t nargs = count_lines(m0->parameters);
+  if (!m0->param_args || !*m0->param_args) {
+    ompdp_sb_printf(why,
+                    "%s() calls %s() in the %s loop at %s:%" PRIu32 " every time, and a "
+                    "`target data` around that loop would keep it on the device, but the "
+                    "call at %s:%" PRIu32 " passes nothing that ompdp can write in %s()'s "
+                    "parameters (its plugin is older, or each argument is a value "
+                    "computed there)",
+                    up.function, k->first.function, ompdp_loop_kind_name(up.loop_kind),
+                    ompdp_rw_basename(up.file), up.loop_line, ompdp_rw_basename(k->first.file),
+                    k->first.line, k->first.function);
+    return -1;
+  }
+  if (count_lines(up.parameters) != count_lines(m0->fn_parameters) ||
+      (m0->extern_callee && nargs != count_lines(k->outer->fn_parameters)))
+    return -1;
+  /* Each call of the middle function made the call that maps it once (the
+   * updates and the prediction count the loop's calls). */
+  if (!up.call_runs || !k->calls || up.call_runs != k->calls) {
+    ompdp_sb_printf(why,
+                    "%s() calls %s() in the %s loop at %s:%" PRIu32 " every time, but the "
+                    "run saw %s() called %" PRIu64 " times there and its call at %s:%" PRIu32
+                    " run %" PRIu64 " times, so a `target data` around that loop would not "
+                    "serve each call alike",
+                    up.function, k->first.function, ompdp_loop_kind_name(up.loop_kind),
+                    ompdp_rw_basename(up.file), up.loop_line, k->first.function,
+                    (uint64_t)up.call_runs, ompdp_rw_basename(k->first.file), k->first.line,
+                    k->calls);
+    return -1;
+  }
+  k->mid_args = ompdp_strdup(m0->param_args);
+  if (!k->mid_args)
+    return -1;
+  /* Each argument of the middle call becomes its ParamArgs line: one that
+   * does not change in the call (the middle's parameters are its values at
+   * entry), or none. */
+  char *line = k->mid_args;
+  for (size_t j = 0; j < nargs && j < k->mid_ri.reg.num_items; ++j) {
+    char *e = line ? strchr(line, '\n') : NULL;
+    if (e)
+      *e = 0;
+    ompdp_region_info_t *x = &k->mid_ri.items[j];
+    x->expr = line ? line : "";
+    if (x->expr[0])
+      x->access_flags |= OMPDP_IA_ARG_INVARIANT;
+    else
+      x->access_flags &= ~(uint32_t)OMPDP_IA_ARG_INVARIANT;
+    line = e ? e + 1 : NULL;
+  }
+  /* The construct's items name the definition's parameters, and so do
+   * the middle function's ParamArgs: the calls bind them by position. */
+  const char *params = m0->extern_callee ? k->outer->fn_parameters : m0->parameters;
+  int up_extern = k->call_ri.items[0].extern_callee;
+  for (uint32_t j = 0; j < k->mid_ri.reg.num_items; ++j)
+    k->mid_ri.items[j].parameters = params;
+  for (uint32_t j = 0; j < k->call_ri.reg.num_items; ++j)
+    if (up_extern)
+      k->call_ri.items[j].parameters = m0->fn_parameters;
+  /* The kept variable: a parameter of the construct's function that the
+   * middle function passes one of its own parameters for. */
+  const char *var = k->outer->variable;
+  int vp = ompdp_rw_line_index(params, var, strlen(var));
+  const char *pass = vp >= 0 && (uint32_t)vp < k->mid_ri.reg.num_items ? k->mid_ri.items[vp].expr
+                                                                         : "";
+  if (!*pass || ompdp_rw_line_index(m0->fn_parameters, pass, strlen(pass)) < 0) {
+    ompdp_sb_printf(why,
+                    "%s() calls %s() in the %s loop at %s:%" PRIu32 " every time, but the "
+                    "call at %s:%" PRIu32 " passes no parameter of %s() for `%s`",
+                    up.function, k->first.function, ompdp_loop_kind_name(up.loop_kind),
+                    ompdp_rw_basename(up.file), up.loop_line, ompdp_rw_basename(k->first.file),
+                    k->first.line, k->first.function, var);
+    return -1;
+  }
+  /* What the middle function's own host code does with it (its
+   * FnParamUses letter; the call that maps it is followed where its
+   * callee's body is in that file): nothing, only passing it on to that
+   * call, or only reading data that every copy of leaves the same. */
+  int pp = ompdp_rw_line_index(m0->fn_parameters, pass, strlen(pass));
+  char use = m0->fn_param_uses && pp >= 0 && (size_t)pp < strlen(m0->fn_param_uses)
+                 ? m0->fn_param_uses[pp]
+                 : 0;
+  k->mid = k->first_call; /* (passes_on checks the call against it) */
+  int left = use == 'u' || use == 'm' ||
+             (use == 'e' && passes_on(c, k, m0->function, count_lines(m0->fn_parameters),
+                                      (size_t)pp)) ||
+             (use == 'r' && !k->from && !k->dev_changes && !k->host_changed && !k->to_written);
+  k->mid = 0;
+  if (!left) {
+    ompdp_sb_printf(why,
+                    "%s() calls %s() in the %s loop at %s:%" PRIu32 " every time, but the host "
+                    "code of %s() uses `%s` besides passing it to %s() (or the compiler cannot "
+                    "tell that it does not), and would not see the data kept on the device",
+                    up.function, k->first.function, ompdp_loop_kind_name(up.loop_kind),
+                    ompdp_rw_basename(up.file), up.loop_line, k->first.function, pass,
+                    k->mid_ri.items[0].callee);
+    return -1;
+  }
+  k->lift_var = ompdp_strdup(pass);
+  k->lift_expr = k->lift_var ? lift_words(c, k, k->outer->expr, params, why) : NULL;
+  if (!k->lift_expr)
+    return -1;
+  k->mid = k->first_call;
+  k->call = uph;
+  k->row = 0;
+  k->first = k->last = up;
+  k->first_call = k->last_call = uph;
+  k->seen[0] = uph;
+  k->nseen = 1;
+  return 0;
 }
 
 /* Checks every site of buffer bi for the rewrite at the caller (0), or
@@ -709,10 +1049,10 @@ static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *rem
   }
   if (!k->outer || k->allocs < 2)
     return -1;
-  if (k->row && k->nseen < 2) {
+  if (k->row && k->nseen < 2 && lift(c, k, why) < 0 && !why->len) {
     /* One call: what repeats it is further up. Where the run saw the
      * call's function called from one loop every time, that loop is the
-     * place to keep it. */
+     * place to keep it (lift); these words where it could not say more. */
     ompdp_region_info_t up;
     if (!ompdp_plan_describe(p, k->first.outer_call, -1, &up) &&
         up.construct == OMPDP_CK_CALL && callee_is(up.callee, k->first.function) &&
@@ -733,6 +1073,8 @@ static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *rem
                       ompdp_rw_basename(k->first.file), k->first.line, k->first.function);
     return -1;
   }
+  if (k->row && k->nseen < 2 && !k->mid)
+    return -1; /* (lift said why) */
   if (k->to_written && !k->from) {
     ompdp_sb_printf(why,
                     "device code of %s may write `%s`, which no construct copies back: each "
@@ -740,6 +1082,8 @@ static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *rem
                     k->outer->function, k->outer->variable);
     return -1;
   }
+  if (k->mid)
+    return 0; /* (lift loaded k->call's records) */
   if (ompdp_rw_load_region(c, k->call, &k->call_ri))
     return -1;
   /* A callee defined in another file: its definition's names (checked
@@ -958,6 +1302,19 @@ static int elsewhere(const ompdp_rw_plan_t *c, const kept_t *k, const ompdp_regi
       seen = k->seen[q] == args[i].call->handle;
     if (use == 'u' || (use == 'm' && seen))
       continue;
+    /* Two levels: the call of the middle function, which passes the data
+     * on to the call that maps it ('e'), or only reads it ('r': the
+     * device's copy is the host's throughout). */
+    if (k->mid && args[i].call->handle == k->call && ci->callee && !ci->indirect_callee) {
+      size_t np = count_lines(ci->parameters);
+      char raw = raw_param_letter(p, ci->callee, strlen(ci->callee), np, args[i].pos);
+      if (raw == 'e' && passes_on(c, k, ci->callee, np, args[i].pos))
+        continue;
+      if (raw == 'r' && !k->from && !k->dev_changes && !k->host_changed && !k->to_written)
+        continue;
+      if (raw && use != 'm')
+        use = raw == 'u' ? 'u' : '-'; /* (for the words: its definition is known) */
+    }
     ompdp_sb_printf(why, "the call at %s:%" PRIu32 " passes `%s` to ",
                     ompdp_rw_basename(ci->file), ci->line, arg->variable);
     put_callee(why, ci->callee);
@@ -1063,14 +1420,19 @@ static int same_sections(const ompdp_rw_plan_t *c, const kept_t *k, const char *
     if (s->item < 0 || ompdp_plan_describe(c->facts, s->region, s->item, &it) ||
         it.construct == OMPDP_CK_TARGET_UPDATE || !ompdp_rw_explicit_item(&it))
       continue;
-    ompdp_rw_items_t ri;
-    if (ompdp_rw_load_region(c, s->call, &ri))
+    ompdp_rw_items_t ri = {0};
+    if (!k->mid && ompdp_rw_load_region(c, s->call, &ri))
       continue;
-    const char *params = ri.items[0].extern_callee ? it.fn_parameters : ri.items[0].parameters;
     ompdp_strbuf_t no = {0};
-    char *w = (it.access_flags & OMPDP_IA_PARAMS_ONLY)
-                  ? ompdp_rw_in_caller_words(it.expr, params, &ri, &no)
-                  : NULL;
+    char *w = NULL;
+    if (!(it.access_flags & OMPDP_IA_PARAMS_ONLY))
+      ;
+    else if (k->mid) /* (every site ran in the middle call) */
+      w = lift_words(c, k, it.expr, k->mid_ri.items[0].parameters, &no);
+    else
+      w = ompdp_rw_in_caller_words(
+          it.expr, ri.items[0].extern_callee ? it.fn_parameters : ri.items[0].parameters, &ri,
+          &no);
     int bad = 0;
     if (!w)
       bad = s->alloc_bytes != k->size;
@@ -1113,7 +1475,8 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
   const ompdp_region_info_t *call = &k->call_ri.items[0];
   if (!k->call_ri.reg.num_items)
     return -1;
-  char *expr = ompdp_rw_in_caller_words(k->outer->expr, call->parameters, &k->call_ri, why);
+  char *expr = k->mid ? ompdp_strdup(k->lift_expr)
+                      : ompdp_rw_in_caller_words(k->outer->expr, call->parameters, &k->call_ri, why);
   if (!expr)
     return -1;
   ompdp_strbuf_t also = {0}; /* sections of other lengths kept in this one */
@@ -1127,7 +1490,7 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
   ompdp_host_access_t *others = NULL; /* the host uses left for the rules below */
   /* The call's argument for the item's variable: its host uses in the
    * loop are those of the kept data. */
-  const char *var = k->outer->variable;
+  const char *var = k->mid ? k->lift_var : k->outer->variable;
   const ompdp_region_info_t *arg = call_item(&k->call_ri, var, strlen(var));
   if (!arg || !arg->variable[0]) {
     ompdp_sb_printf(why, "the call at %s:%" PRIu32 " passes no variable for `%s`",
@@ -1192,6 +1555,10 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
       passed_elsewhere += !(a->Flags & OMPDP_HA_UNNAMED) &&
                           !(a->Offset <= call->directive_offset &&
                             call->directive_offset - a->Offset < a->Length);
+    } else if (!k->from && !k->dev_changes && a->Access == OMPDP_ACCESS_READ &&
+               !(a->Flags & OMPDP_HA_UNNAMED)) {
+      /* A read of data no call copies back: the host's copy is the same
+       * kept or not, wherever the read is. */
     } else
       others[left++] = *a;
   }
@@ -1439,6 +1806,8 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
                     "keep `%s` on device %d for the whole %s loop at %s:%" PRIu32 " that calls ",
                     expr, k->dev, ompdp_loop_kind_name(call->loop_kind),
                     ompdp_rw_basename(call->file), call->loop_line);
+    if (k->mid)
+      ompdp_sb_printf(&d, "%s(), which calls ", k->mid_ri.items[0].function);
     put_functions(&d, k, " and ");
     ompdp_sb_printf(&d, ", where it is `%s`: ", k->outer->expr);
   }
@@ -1496,7 +1865,9 @@ static int build(const ompdp_rw_plan_t *c, kept_t *k, ompdp_rewrite_t *rw, ompdp
     ompdp_sb_puts(&a, "no host code in ");
   else
     ompdp_sb_printf(&a, "no host code %s%s", k->row ? "between the calls" : "in the loop",
-                    k->nfns > 1 ? ", in " : " or in ");
+                    k->nfns > 1 || k->mid ? ", in " : " or in ");
+  if (k->mid)
+    ompdp_sb_printf(&a, "%s()%s", k->mid_ri.items[0].function, k->nfns > 1 ? ", in " : " or in ");
   put_functions(&a, k, " or in ");
   ompdp_sb_printf(&a, " reaches `%s` through another pointer (the compiler follows `%s` itself)",
                   arg->variable, arg->variable);
