@@ -794,10 +794,11 @@ static int lift(const ompdp_rw_plan_t *c, kept_t *k, ompdp_strbuf_t *why) {
                  ? m0->fn_param_uses[pp]
                  : 0;
   k->mid = k->first_call; /* (passes_on checks the call against it) */
-  int left = use == 'u' || use == 'm' ||
-             (use == 'e' && passes_on(c, k, m0->function, count_lines(m0->fn_parameters),
-                                      (size_t)pp)) ||
-             (use == 'r' && !k->from && !k->dev_changes && !k->host_changed && !k->to_written);
+  int reads_alike = !k->from && !k->dev_changes && !k->host_changed && !k->to_written;
+  int passed = (use == 'e' || use == 'b') &&
+               passes_on(c, k, m0->function, count_lines(m0->fn_parameters), (size_t)pp);
+  int left = use == 'u' || use == 'm' || (use == 'e' && passed) ||
+             ((use == 'r' || (use == 'b' && passed)) && reads_alike);
   k->mid = 0;
   if (!left) {
     ompdp_sb_printf(why,
@@ -1303,14 +1304,16 @@ static int elsewhere(const ompdp_rw_plan_t *c, const kept_t *k, const ompdp_regi
     if (use == 'u' || (use == 'm' && seen))
       continue;
     /* Two levels: the call of the middle function, which passes the data
-     * on to the call that maps it ('e'), or only reads it ('r': the
-     * device's copy is the host's throughout). */
+     * on to the call that maps it ('e'), only reads it ('r') or both
+     * ('b'), a read where the device's copy is the host's throughout. */
     if (k->mid && args[i].call->handle == k->call && ci->callee && !ci->indirect_callee) {
       size_t np = count_lines(ci->parameters);
       char raw = raw_param_letter(p, ci->callee, strlen(ci->callee), np, args[i].pos);
+      int reads_alike = !k->from && !k->dev_changes && !k->host_changed && !k->to_written;
       if (raw == 'e' && passes_on(c, k, ci->callee, np, args[i].pos))
         continue;
-      if (raw == 'r' && !k->from && !k->dev_changes && !k->host_changed && !k->to_written)
+      if ((raw == 'r' || (raw == 'b' && passes_on(c, k, ci->callee, np, args[i].pos))) &&
+          reads_alike)
         continue;
       if (raw && use != 'm')
         use = raw == 'u' ? 'u' : '-'; /* (for the words: its definition is known) */

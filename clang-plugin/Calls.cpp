@@ -444,7 +444,7 @@ bool addressOnlyInArgs(const Stmt *S, const VarDecl *V, SourceRange Within,
 /// whose every use is `*p` or `p[i]` read as a value; 'e' (3.15) for one
 /// whose one use passes it, as itself, to a call of a function defined
 /// elsewhere (recorded as a call region: the planner asks that callee's
-/// table);
+/// table); 'b' (3.15) for one both read through and passed on so, once;
 /// '-' otherwise. A caller in
 /// another file may then keep what it passes there on the device across
 /// the call: the function's host code never sees the difference.
@@ -473,6 +473,8 @@ std::string RegionCollector::Impl::fnParamUses(const FunctionDecl *FD) {
         C = 'r';
       else if (PU.Refs == 1 && PU.ExternArgs == 1)
         C = 'e';
+      else if (PU.ExternArgs == 1 && PU.DerefReads + 1 == PU.Refs)
+        C = 'b';
     }
     U += C;
   }

@@ -187,7 +187,8 @@ struct Region {
   /// What that function's host code does with each parameter, one letter
   /// each: 'u' never named, 'm' named only in OpenMP clauses and device
   /// code, 'r' a pointer only read through, 'e' a pointer only passed to
-  /// calls of functions defined elsewhere, '-' anything else (3.9, 3.15;
+  /// one call of a function defined elsewhere, 'b' both, '-' anything else
+  /// (3.9, 3.15;
   /// OMPDP_REGION_FIELD FnParamUses).
   std::string FnParamUses;
   /// A call (CK_CALL): each argument in that function's parameters' terms,

@@ -8,8 +8,8 @@
 //     '' for anything else (a local that is assigned, an address, a
 //     subscript, a call);
 //   - caller-param-uses: that function's FnParamUses, with 'r' (a pointer
-//     only read through, `*p` or `p[i]`) and 'e' (a pointer whose one use
-//     passes it to a call of a function defined elsewhere);
+//     only read through, `*p` or `p[i]`), 'e' (a pointer whose one use
+//     passes it to a call of a function defined elsewhere) and 'b' (both);
 //   - addr-args-only on an argument `&v` whose function takes v's address
 //     only as call arguments, and extern-args on the host access of a
 //     statement that passes `&v` to a function defined elsewhere.
@@ -50,6 +50,11 @@ void pass(double *a, int *n_) { kern(a, a, 0, *n_, 1); }
 void passon(double *a, int *n_) { kern(a, 0, 0, *n_, 1); }
 // CHECK: region {{.*}} 'call' at {{.*}}call-param-args.c:[[#@LINE-1]]:35 in 'passon'
 // CHECK: in-params 'a' '0' '0' '*n_' '1' caller-param-uses 'er'{{$}}
+
+// a read through and passed on once ('b'); w read and passed on twice ('-').
+void both(double *a, double *w) { kern(a, w, w, (int)a[0], 1); }
+// CHECK: region {{.*}} 'call' at {{.*}}call-param-args.c:[[#@LINE-1]]:35 in 'both'
+// CHECK: caller-param-uses 'b-'{{$}}
 
 // len's address goes only to calls in the loop, and peek() is passed it
 // (extern-args); hidden's is also stored in alias, and out's goes to a
