@@ -387,8 +387,11 @@ static int build_keep(const ompdp_rw_plan_t *c, ompdp_rewrite_t *rw, keep_plan_t
                                  OMPDP_MT_FROM, 1, &why);
     else if (ps[i]->update)
       rc = ompdp_rw_host_updates(rw, ps[i]->it, ps[i]->num_from != 0, &why);
-  if (rc || ompdp_rw_normalize_edits(rw))
+  if (rc || ompdp_rw_normalize_edits(rw)) {
+    if (rc && why) /* (the reason each of its findings gives) */
+      ompdp_sb_puts(advice, why);
     return -1;
+  }
 
   const ompdp_region_info_t *it = ps[0]->it;
   ompdp_strbuf_t d = {0}, a = {0};

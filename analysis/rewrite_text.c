@@ -518,6 +518,15 @@ int ompdp_rw_keep_resident(ompdp_rewrite_t *rw, const ompdp_region_info_t *const
     *why = "the loop is indented too far";
     return -1;
   }
+  /* The loop's bytes are in the construct's file: not a loop of a file
+   * that #includes the construct's inside its body (its line is not one
+   * of this file's). */
+  if (!it->loop_length) {
+    *why = "the loop around it is in another file than the construct (the construct's "
+           "file is #included in the loop's body, or the loop comes from a macro), where "
+           "ompdp writes no edit";
+    return -1;
+  }
   for (size_t i = 0; i < n; ++i)
     if (items[i]->access_flags & OMPDP_IA_LOOP_DECLARED) {
       *why = LOOP_DECLARED_WHY;

@@ -293,6 +293,7 @@ static void test_keep_resident(void) {
   ompdp_region_info_t it = item(s, "target", "map(to: a[0:n])", "a[0:n]", "a", "to", 7);
   it.loop_kind = OMPDP_LK_FOR;
   it.loop_line = 2;
+  it.loop_length = 64;
   it.loop_column = 5;
   const ompdp_region_info_t *one[1] = {&it};
   const ompdp_map_type_t to[1] = {OMPDP_MT_TO};
@@ -309,6 +310,7 @@ static void test_keep_resident(void) {
   ompdp_region_info_t iw = implicit_item(sw, "b");
   iw.loop_kind = OMPDP_LK_WHILE;
   iw.loop_line = 1;
+  iw.loop_length = 64;
   iw.loop_column = 2;
   const ompdp_region_info_t *w1[1] = {&iw};
   const ompdp_map_type_t tofrom[1] = {OMPDP_MT_TOFROM};
@@ -319,6 +321,7 @@ static void test_keep_resident(void) {
   ompdp_region_info_t id = item(sd, "target", "map(alloc: t)", "t", "t", "alloc", 10);
   id.loop_kind = OMPDP_LK_DO;
   id.loop_line = 1;
+  id.loop_length = 64;
   id.loop_column = 1;
   const ompdp_region_info_t *d1[1] = {&id};
   const ompdp_map_type_t alloc[1] = {OMPDP_MT_ALLOC};
@@ -336,6 +339,7 @@ static void test_keep_resident(void) {
   for (int i = 0; i < 2; ++i) {
     i2[i].loop_kind = OMPDP_LK_FOR;
     i2[i].loop_line = 1;
+    i2[i].loop_length = 64;
     i2[i].loop_column = 3;
   }
   const ompdp_region_info_t *two[2] = {&i2[0], &i2[1]};
@@ -346,6 +350,7 @@ static void test_keep_resident(void) {
          "target map(to: a[0:n], b)\n;\n  }\n");
   reset(&rw);
   i2[1].loop_line = 7;
+  i2[1].loop_length = 64;
   CHECK(ompdp_rw_keep_resident(&rw, two, types, 2, &why) == -1 && why);
   reset(&rw);
 
@@ -432,6 +437,7 @@ static int describe(uint32_t region, int it, ompdp_region_info_t *out) {
     *out = item(SrcTo, "target", "map(to: a)", "a", "a", "to", 7);
     out->loop_kind = OMPDP_LK_FOR;
     out->loop_line = 1;
+    out->loop_length = 64;
     out->loop_column = 3;
     out->access = access7;
     break;
@@ -439,6 +445,7 @@ static int describe(uint32_t region, int it, ompdp_region_info_t *out) {
     *out = implicit_item(SrcLoop, "b");
     out->loop_kind = OMPDP_LK_FOR;
     out->loop_line = 1;
+    out->loop_length = 64;
     out->loop_column = 3;
     if (!no_host_access) {
       out->host_accesses = host_access1;
@@ -461,6 +468,7 @@ static int describe(uint32_t region, int it, ompdp_region_info_t *out) {
     nth_pragma = 0;
     out->loop_kind = OMPDP_LK_FOR;
     out->loop_line = 1;
+    out->loop_length = 64;
     out->loop_column = 3;
     out->host_accesses = &HostRead;
     out->num_host_accesses = 1;

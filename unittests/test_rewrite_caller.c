@@ -194,6 +194,7 @@ static int describe(uint32_t region, int item, ompdp_region_info_t *out) {
       out->directive_offset = 62;
       out->loop_kind = OMPDP_LK_FOR;
       out->loop_line = 2;
+      out->loop_length = 64;
       out->loop_column = 3;
       out->num_items = 1;
       if (item > 0)
@@ -219,6 +220,7 @@ static int describe(uint32_t region, int item, ompdp_region_info_t *out) {
   out->column = 5;
   out->loop_kind = OMPDP_LK_FOR;
   out->loop_line = region == 2 ? 2 : 6;
+  out->loop_length = 64;
   out->loop_column = 3;
   out->loop_stmt_end_line = 4;
   out->loop_own_lines = 1;
