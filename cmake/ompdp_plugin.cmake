@@ -100,9 +100,14 @@ function(ompdp_nvptx_flags out arch)
 endfunction()
 ompdp_nvptx_flags(nvptx_flags ${OMPDP_NVPTX_ARCH})
 list(JOIN nvptx_flags "\n" nvptx_lines)
+if(OMPDP_CUDA_PATH STREQUAL "")
+  set(nvptx_note "# no CUDA toolkit that writes cubins LLVM 19 loads: OMPDP_NVPTX_ARCH=sm_XX bash scripts/setup.sh\n")
+else()
+  set(nvptx_note "")
+endif()
 file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/lib/ompdp-nvptx.cfg CONTENT
 "# ompdp for OpenMP offload to NVIDIA ${OMPDP_NVPTX_ARCH} (clang 19)
-@${CMAKE_BINARY_DIR}/lib/ompdp.cfg
+${nvptx_note}@${CMAKE_BINARY_DIR}/lib/ompdp.cfg
 -fopenmp
 ${nvptx_lines}
 ")

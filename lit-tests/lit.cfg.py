@@ -118,7 +118,7 @@ if os.path.exists(nvptx_cfg):
     arch = [l.split("=", 1)[1].strip() for l in open(nvptx_cfg) if l.startswith("--offload-arch=")]
     if arch:
         config.substitutions.append(("%nvptx-arch", arch[0]))
-    if cuda and os.path.isdir(os.path.join(cuda[0], "bin")):
+    if cuda and cuda[0] and os.path.isdir(os.path.join(cuda[0], "bin")):
         config.available_features.add("cuda")
 # mpi: Open MPI's mpicc and mpirun (Debian's openmpi-bin, libopenmpi-dev).
 # Ranks may outnumber the cores (--oversubscribe) and the tests may run as
