@@ -639,7 +639,10 @@ static int pointee_invariant(const ompdp_rw_plan_t *c, const kept_t *k,
 static char *lift_words(const ompdp_rw_plan_t *c, const kept_t *k, const char *text,
                         const char *params, ompdp_strbuf_t *why) {
   const ompdp_region_info_t *m0 = &k->mid_ri.items[0];
-  /* A parameter whose argument the middle function computes: say which. */
+  /* Each parameter the text names: an argument the middle function can
+   * write in its parameters, and for each `*p` in that (ParamArgs writes a
+   * read through p so, and a product with blanks around its `*`), a value
+   * that stays the same for the whole loop. */
   for (const char *q = text; *q;) {
     if (!(isalpha((unsigned char)*q) || *q == '_')) {
       q += isdigit((unsigned char)*q) ? strspn(q, "0123456789abcdefABCDEFxXuUlL.") : 1;
@@ -650,46 +653,45 @@ static char *lift_words(const ompdp_rw_plan_t *c, const kept_t *k, const char *t
       ++q;
     int member = b > text && (b[-1] == '.' || (b[-1] == '>' && b > text + 1 && b[-2] == '-'));
     int pos = member ? -1 : ompdp_rw_line_index(params, b, (size_t)(q - b));
-    if (pos < 0 || (uint32_t)pos >= k->mid_ri.reg.num_items || k->mid_ri.items[pos].expr[0])
+    if (pos < 0 || (uint32_t)pos >= k->mid_ri.reg.num_items)
       continue;
-    const char *arg = m0->arguments, *line = NULL;
-    size_t len = 0;
-    for (int n = 0; next_line(&arg, &line, &len) && n < pos; ++n)
-      line = NULL;
-    ompdp_sb_printf(why,
-                    "the call at %s:%" PRIu32 " passes `%.*s` for `%.*s`, which ompdp cannot "
-                    "write in the parameters of %s() (a variable it computes or changes)",
-                    ompdp_rw_basename(m0->file), m0->line, line ? (int)len : 1,
-                    line ? line : "?", (int)(q - b), b, m0->function);
-    return NULL;
+    const char *in = k->mid_ri.items[pos].expr;
+    if (!in[0]) {
+      const char *arg = m0->arguments, *line = NULL;
+      size_t len = 0;
+      for (int n = 0; next_line(&arg, &line, &len) && n < pos; ++n)
+        line = NULL;
+      ompdp_sb_printf(why,
+                      "the call at %s:%" PRIu32 " passes `%.*s` for `%.*s`, which ompdp cannot "
+                      "write in the parameters of %s() (a variable it computes or changes)",
+                      ompdp_rw_basename(m0->file), m0->line, line ? (int)len : 1,
+                      line ? line : "?", (int)(q - b), b, m0->function);
+      return NULL;
+    }
+    for (const char *d = in; (d = strchr(d, '*')) != NULL; ++d) {
+      const char *pb = d + 1, *pe = pb;
+      while (isalnum((unsigned char)*pe) || *pe == '_')
+        ++pe;
+      if (pe == pb || isdigit((unsigned char)*pb))
+        continue; /* (a product: ` * `) */
+      int pp = ompdp_rw_line_index(m0->fn_parameters, pb, (size_t)(pe - pb));
+      const ompdp_region_info_t *arg =
+          pp >= 0 && (uint32_t)pp < k->call_ri.reg.num_items ? &k->call_ri.items[pp] : NULL;
+      if (!arg || !pointee_invariant(c, k, arg)) {
+        const ompdp_region_info_t *call = &k->call_ri.items[0];
+        ompdp_sb_printf(why,
+                        "%s() reads `%.*s` for `%.*s` in `%s`, and the compiler cannot tell "
+                        "that what the call at %s:%" PRIu32 " passes for it (`%s`) keeps its "
+                        "value for the whole loop",
+                        m0->function, (int)(pe - d), d, (int)(q - b), b, text,
+                        ompdp_rw_basename(call->file), call->line, arg ? arg->expr : "?");
+        return NULL;
+      }
+    }
   }
   char *mid = ompdp_rw_in_caller_words(text, params, &k->mid_ri, why);
   if (!mid)
     return NULL;
-  /* `*p` of a middle parameter p: its pointee's value at each call. */
-  for (const char *q = mid; (q = strchr(q, '*')) != NULL; ++q) {
-    const char *b = q + 1, *e = b;
-    while (isalnum((unsigned char)*e) || *e == '_')
-      ++e;
-    if (e == b || isdigit((unsigned char)*b))
-      continue;
-    int pos = ompdp_rw_line_index(m0->fn_parameters, b, (size_t)(e - b));
-    if (pos < 0)
-      continue;
-    const ompdp_region_info_t *arg =
-        (uint32_t)pos < k->call_ri.reg.num_items ? &k->call_ri.items[pos] : NULL;
-    if (!arg || !pointee_invariant(c, k, arg)) {
-      const ompdp_region_info_t *call = &k->call_ri.items[0];
-      ompdp_sb_printf(why,
-                      "%s() reads `%.*s` for the section's bounds (`%s` there), and the "
-                      "compiler cannot tell that what the call at %s:%" PRIu32 " passes for it "
-                      "(`%s`) keeps its value for the whole loop",
-                      m0->function, (int)(e - b + 1), q, mid, ompdp_rw_basename(call->file),
-                      call->line, arg ? arg->expr : "?");
-      free(mid);
-      return NULL;
-    }
-  }
   char *out = ompdp_rw_in_caller_words(mid, m0->fn_parameters, &k->call_ri, why);
   free(mid);
   return out ? tidy(out) : NULL;

@@ -7,7 +7,9 @@
 // so the `target data` goes around main()'s loop (ccsd-trpdrv's shape),
 // written through both calls: scale()'s n is step()'s n, which main()
 // passes as N. Applied, rebuilt, rerun: the same output, the copies and
-// allocations removed as predicted. DEREF: step() reads the length through
+// allocations removed as predicted. With -DPRODUCT, scale() maps rows*cols
+// elements and step() passes `n / 4` and 4: `a[0:(N / 4)*4]` at main().
+// DEREF: step() reads the length through
 // a pointer into a constant local (`const int n = *np;`, ccsd's `nvir`),
 // and main() passes `&len`, which its loop only reads: written `len`.
 // Negative cases:
@@ -37,6 +39,7 @@
 // RUN: cd %t && %clang-ompdp -DDEREF deref.c -o dafter && %ompdp run --format=json -o dafter.json -- ./dafter > dafter.out
 // RUN: diff %t/dbefore.out %t/dafter.out
 // RUN: %check-fix %t/dbefore.json %t/dafter.json | FileCheck %s --check-prefix=PROOF
+// RUN: %clang-ompdp -DPRODUCT %s -o %t.product && %ompdp run -- %t.product 2>&1 | FileCheck %s --check-prefix=PRODUCT
 // RUN: %clang-ompdp -DTWOLOOPS %s -o %t.twoloops && %ompdp run -- %t.twoloops 2>&1 | FileCheck %s --check-prefixes=NOPLACE,NONE
 // RUN: %clang-ompdp -DFPTR %s -o %t.fptr && %ompdp run -- %t.fptr 2>&1 | FileCheck %s --check-prefixes=NOPLACE,NONE
 // RUN: %clang-ompdp -DMIDWRITE %s -o %t.midwrite && %ompdp run -- %t.midwrite 2>&1 | FileCheck %s --check-prefix=MIDWRITE
@@ -49,8 +52,14 @@
 #define N 1024
 #define STEPS 4
 
+#ifdef PRODUCT
+static void scale(const float *a, float *out, int rows, int cols) {
+  int n = rows * cols;
+#pragma omp target data map(to: a[0:rows*cols]) map(from: out[0:rows*cols])
+#else
 static void scale(const float *a, float *out, int n) {
 #pragma omp target data map(to: a[0:n]) map(from: out[0:n])
+#endif
   {
 #pragma omp target teams distribute parallel for
     for (int i = 0; i < n; ++i)
@@ -58,7 +67,9 @@ static void scale(const float *a, float *out, int n) {
   }
 }
 
-#if defined(DEREF)
+#if defined(PRODUCT)
+static void step(float *a, float *out, int n) { scale(a, out, n / 4, 4); }
+#elif defined(DEREF)
 static void step(float *a, float *out, const int *np) {
   const int n = *np;
   scale(a, out, n);
@@ -134,6 +145,8 @@ int main(void) {
 // FIXED-DEREF-NEXT: {{^}}  #pragma omp target data map(alloc: out[0:len]){{$}}
 // FIXED-DEREF-NEXT: {{^}}  for (int t = 0; t < STEPS; ++t) {
 
+// PRODUCT: rewrite (keep_resident): keep `a[0:(N / 4)*4]` on device 0 for the whole for loop at keep-at-caller-two-levels.c:[[#]] that calls step(), which calls scale(), where it is `a[0:rows*cols]`
+
 // NOPLACE: repeated_alloc {{.*}} in scale
 // NOPLACE: No rewrite: the call at keep-at-caller-two-levels.c:[[#]] that repeats it is in no loop of step either, and ompdp keeps data at one caller only.
 // NOPLACE-NOT: written in main()'s terms
@@ -144,7 +157,7 @@ int main(void) {
 // MIDWRITE-NOT: rewrite (keep_resident): keep `a
 
 // LENWRITE: repeated_alloc {{.*}} in scale
-// LENWRITE: No rewrite: step() reads `*np` for the section's bounds (`a[0:((*np))]` there), and the compiler cannot tell that what the call at keep-at-caller-two-levels.c:[[#]] passes for it (`&len`) keeps its value for the whole loop.
+// LENWRITE: No rewrite: step() reads `*np` for `n` in `a[0:n]`, and the compiler cannot tell that what the call at keep-at-caller-two-levels.c:[[#]] passes for it (`&len`) keeps its value for the whole loop.
 
 // MIDLOCAL: repeated_alloc {{.*}} in scale
 // MIDLOCAL: No rewrite: the call at keep-at-caller-two-levels.c:[[#]] passes `m` for `n`, which ompdp cannot write in the parameters of step() (a variable it computes or changes).
