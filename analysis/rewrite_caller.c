@@ -244,6 +244,17 @@ char *ompdp_rw_in_caller_words(const char *text, const char *params,
     int k = member ? -1 : ompdp_rw_line_index(params, p, len);
     if (k < 0) {
       /* A global: the call records it when the caller does not hide it. */
+      if (first && !call_item(call, p, len) && call->reg.items[0].extern_callee) {
+        ompdp_sb_printf(why,
+                        "`%.*s` in `%s` is not a parameter of the function but a global of its "
+                        "file, which the caller at %s:%" PRIu32 ", compiled from another file, "
+                        "does not see (ompdp writes at a caller only what the caller's compile "
+                        "sees)",
+                        (int)len, p, text, ompdp_rw_basename(call->reg.items[0].file),
+                        call->reg.items[0].line);
+        free(b.d);
+        return NULL;
+      }
       if (first && !call_item(call, p, len)) {
         ompdp_sb_printf(why,
                         "`%.*s` in `%s` is not a parameter of the function, nor a global the "
@@ -333,6 +344,9 @@ typedef struct kept {
   char *mid_args;          /* the strings mid_ri's exprs point into (owned) */
   char *lift_expr;         /* the kept section in k->call's words (owned) */
   char *lift_var;          /* the middle function's parameter that passes the kept variable (owned) */
+  /* A construct's function whose host code reads the item (FN_HOST_READS),
+   * and its variable (strings of the plan). */
+  const char *fn_reads, *fn_reads_var;
 } kept_t;
 
 static void kept_free(kept_t *k) {
@@ -989,7 +1003,13 @@ static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *rem
                         "host code of %s uses `%s` (or the compiler cannot tell that it does "
                         "not), and would no longer see the device's copy come back there",
                         it.function, it.variable);
-      else
+      else if (it.access_flags & OMPDP_IA_FN_HOST_READS) {
+        /* Reads only: what they see is the host's copy, kept or not,
+         * where nothing comes back (checked once every site is). */
+        k->fn_reads = it.function;
+        k->fn_reads_var = it.variable;
+        goto host_reads_only;
+      } else
         ompdp_sb_printf(why,
                         "host code of %s uses `%s` (or the compiler cannot tell that it does "
                         "not): it may change it between the calls, and a copy kept on the "
@@ -997,6 +1017,7 @@ static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *rem
                         it.function, it.variable);
       return -1;
     }
+  host_reads_only:
     if (ompdp_rw_has_to(it.map_type) && !ompdp_rw_has_from(it.map_type) &&
         (it.access == OMPDP_ACCESS_WRITE || it.access == OMPDP_ACCESS_READ_WRITE)) {
       ompdp_sb_printf(why,
@@ -1052,6 +1073,13 @@ static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *rem
   }
   if (!k->outer || k->allocs < 2)
     return -1;
+  if (k->fn_reads && (k->from || k->dev_changes || k->host_changed || k->to_written)) {
+    ompdp_sb_printf(why,
+                    "host code of %s reads `%s`, and what it reads would no longer be what the "
+                    "device's copy holds",
+                    k->fn_reads, k->fn_reads_var);
+    return -1;
+  }
   if (k->row && k->nseen < 2 && lift(c, k, why) < 0 && !why->len) {
     /* One call: what repeats it is further up. Where the run saw the
      * call's function called from one loop every time, that loop is the

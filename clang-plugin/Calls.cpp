@@ -824,9 +824,12 @@ void RegionCollector::Impl::fillCallerFacts(Pending &P) {
     It.AccessFlags |= IA_PARAMS_ONLY;
     if (I >= P.Storage.size() || !P.Storage[I].Valid)
       continue;
-    if (analyzeHostAccesses(Fn->getBody(), nullptr, {P.Storage[I]}, /*MotionIsUse=*/false)[0] ==
-        AC_NONE)
+    uint32_t Host =
+        analyzeHostAccesses(Fn->getBody(), nullptr, {P.Storage[I]}, /*MotionIsUse=*/false)[0];
+    if (Host == AC_NONE)
       It.AccessFlags |= IA_FN_HOST_UNUSED;
+    else if (Host == AC_READ)
+      It.AccessFlags |= IA_FN_HOST_READS;
     uint32_t Dev = analyzeDeviceAccesses({Fn->getBody()}, {P.Storage[I]}, /*Definite=*/false)[0];
     if (Dev == AC_NONE || Dev == AC_READ)
       It.AccessFlags |= IA_FN_DEVICE_READS;

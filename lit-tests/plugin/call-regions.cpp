@@ -5,8 +5,8 @@
 // callee with its symbol and parameters, and the globals the callee maps.
 // A construct's item says whether it can be written at a caller
 // (params-only), whether the function's host code leaves it alone
-// (fn-host-unused) and whether its device code only reads it
-// (fn-device-reads).
+// (fn-host-unused) or only reads it (fn-host-reads: peek's x, region table
+// 3.15) and whether its device code only reads it (fn-device-reads).
 // Not recorded: a call of a function without constructs, of a virtual
 // method, of one returning an object (the marker's comma would change it),
 // or from a lambda. (fp's call: see the end.)
@@ -80,7 +80,7 @@ void from_lambda(float *a, int n) {
 // CHECK-LABEL: 'target' at {{.*}}call-regions.cpp:24:1 in 'scale'
 // CHECK:       item 0: tofrom 'x[0:n]' {{.*}} access read-write params-only fn-host-unused clause-bytes
 // CHECK-LABEL: 'target enter data' at {{.*}}call-regions.cpp:30:1 in 'peek'
-// CHECK:       item 0: to 'x[0:n]' {{.*}} access unknown params-only fn-device-reads clause-bytes
+// CHECK:       item 0: to 'x[0:n]' {{.*}} access unknown params-only fn-device-reads fn-host-reads clause-bytes
 // CHECK-LABEL: 'target' at {{.*}}call-regions.cpp:39:1 in 'fill_table'
 // CHECK:       item 0: tofrom 'table[lo:8]' {{.*}} params-only fn-host-unused
 // CHECK-LABEL: 'call' at {{.*}}call-regions.cpp:44:37 in 'walk'
