@@ -318,13 +318,15 @@ bool paramTerms(const Expr *E, const FunctionDecl *Fn, const Writes &FnW,
   if (!E || Depth > 8 || E->getBeginLoc().isMacroID() || E->getEndLoc().isMacroID())
     return false;
   E = E->IgnoreImpCasts();
-  if (auto *PE = dyn_cast<ParenExpr>(E)) {
+  auto InParens = [&](const Expr *Sub) {
     Out += '(';
-    if (!paramTerms(PE->getSubExpr(), Fn, FnW, SM, Out, Depth + 1))
+    if (!paramTerms(Sub, Fn, FnW, SM, Out, Depth + 1))
       return false;
     Out += ')';
     return true;
-  }
+  };
+  if (auto *PE = dyn_cast<ParenExpr>(E))
+    return InParens(PE->getSubExpr());
   if (auto *IL = dyn_cast<IntegerLiteral>(E)) {
     if (IL->getValue().getActiveBits() > 63)
       return false;
@@ -345,11 +347,7 @@ bool paramTerms(const Expr *E, const FunctionDecl *Fn, const Writes &FnW,
         !VD->getType()->isArithmeticType() || !VD->getInit() || FnW.AddressTaken.count(VD) ||
         FnW.Stored.lookup(VD) > 1 /* its declaration */)
       return false;
-    Out += '(';
-    if (!paramTerms(VD->getInit(), Fn, FnW, SM, Out, Depth + 1))
-      return false;
-    Out += ')';
-    return true;
+    return InParens(VD->getInit());
   }
   if (auto *UO = dyn_cast<UnaryOperator>(E)) {
     if (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus) {
