@@ -1037,7 +1037,9 @@ static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *rem
     k->to |= ompdp_rw_has_to(it.map_type);
     k->to_read |= ompdp_rw_has_to(it.map_type) && !(it.access_flags & OMPDP_IA_WRITES_FIRST);
     k->from |= ompdp_rw_has_from(it.map_type);
-    if (ompdp_rw_has_from(it.map_type) && (s->dev_changed || !ompdp_rw_has_to(it.map_type)))
+    if (ompdp_rw_has_from(it.map_type) &&
+        (s->dev_changed || !ompdp_rw_has_to(it.map_type) ||
+         (it.access_flags & OMPDP_IA_REDUCTION)))
       k->dev_changes = 1;
     k->before += sc.h2d + sc.d2h;
     k->bytes_before += sc.bytes_h2d + sc.bytes_d2h;

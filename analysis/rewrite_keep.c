@@ -185,6 +185,13 @@ static int make_keep_plan(const ompdp_rw_plan_t *c, uint32_t si, keep_plan_t *p,
     goto no;
   const ompdp_region_info_t *it = &p->ri.items[s->item];
   ompdp_map_type_t mt = it->map_type;
+  if (it->loop_kind != OMPDP_LK_NONE && it->construct == OMPDP_CK_TARGET_ENTER_DATA && !early) {
+    /* (A `target update` has words of its own: verdict.c.) */
+    *why = "the allocations come from a `target enter data` in the loop, each freed by a "
+           "`target exit data` before the next: keeping the data across iterations means "
+           "moving both out of the loop together, which ompdp does not do";
+    goto no;
+  }
   if (it->loop_kind == OMPDP_LK_NONE || !ompdp_rw_is_structured(it->construct))
     goto no;
   if (early) {
@@ -227,7 +234,10 @@ static int make_keep_plan(const ompdp_rw_plan_t *c, uint32_t si, keep_plan_t *p,
            "copy";
     goto no;
   }
-  int dev_changes = ompdp_rw_has_from(mt) && (s->dev_changed || !ompdp_rw_has_to(mt));
+  /* A reduction's variable the kernel changes whatever this run's bytes
+   * (contributions that summed to nothing say nothing of the next run). */
+  int dev_changes = ompdp_rw_has_from(mt) && (s->dev_changed || !ompdp_rw_has_to(mt) ||
+                                              (it->access_flags & OMPDP_IA_REDUCTION));
   uint64_t k = s->allocs; /* executions of the construct: iterations */
   uint64_t before = s->h2d + s->d2h;
   uint64_t in_first = ompdp_rw_has_to(mt) ? 1 : 0;
@@ -799,7 +809,8 @@ static int check_row(const ompdp_rw_plan_t *c, const uint32_t *sis, size_t n, ro
       }
     }
     w->to |= ompdp_rw_has_to(mt);
-    w->from |= ompdp_rw_has_from(mt) && (s->dev_changed || !ompdp_rw_has_to(mt));
+    w->from |= ompdp_rw_has_from(mt) && (s->dev_changed || !ompdp_rw_has_to(mt) ||
+                                         (it->access_flags & OMPDP_IA_REDUCTION));
     w->before += s->h2d + s->d2h;
     w->bytes_before += s->bytes_h2d + s->bytes_d2h;
     w->dur_before += s->dur_h2d + s->dur_d2h + s->dur_alloc + s->dur_delete;
