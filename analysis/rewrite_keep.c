@@ -185,8 +185,10 @@ static int make_keep_plan(const ompdp_rw_plan_t *c, uint32_t si, keep_plan_t *p,
     goto no;
   const ompdp_region_info_t *it = &p->ri.items[s->item];
   ompdp_map_type_t mt = it->map_type;
-  if (it->loop_kind != OMPDP_LK_NONE && it->construct == OMPDP_CK_TARGET_ENTER_DATA && !early) {
-    /* (A `target update` has words of its own: verdict.c.) */
+  if (it->loop_kind != OMPDP_LK_NONE && it->construct == OMPDP_CK_TARGET_ENTER_DATA &&
+      s->allocs >= 2 && !s->multi_buf && !s->sizes_differ) {
+    /* (Each allocation of the same buffer followed the last one's delete.
+     * A `target update` has words of its own: verdict.c.) */
     *why = "the allocations come from a `target enter data` in the loop, each freed by a "
            "`target exit data` before the next: keeping the data across iterations means "
            "moving both out of the loop together, which ompdp does not do";
