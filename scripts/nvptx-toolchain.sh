@@ -124,7 +124,8 @@ ompdp_cuda_provide() {
 }
 
 # The CUDA folder for $1 (sm_XX) on stdout: OMPDP_CUDA_PATH, /usr/local/cuda
-# or /usr/lib/cuda if they build loadable cubins, else the private one.
+# or /usr/lib/cuda if they build loadable cubins, else the private one
+# (fetched unless OMPDP_CUDA_FETCH=0, when only one already there counts).
 ompdp_cuda_path() {
   local arch=$1 cand cache
   cache=${OMPDP_CUDA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ompdp}/cuda-11.8
@@ -136,7 +137,8 @@ ompdp_cuda_path() {
     fi
     [ "$cand" = "$cache" ] || echo "ompdp: $cand does not build cubins LLVM 19 can load for $arch" >&2
   done
-  ompdp_cuda_provide "$cache" && ompdp_cuda_works "$cache" "$arch" && { echo "$cache"; return 0; }
+  [ "${OMPDP_CUDA_FETCH:-1}" != 0 ] && ompdp_cuda_provide "$cache" &&
+    ompdp_cuda_works "$cache" "$arch" && { echo "$cache"; return 0; }
   echo "ompdp: no CUDA toolkit builds cubins LLVM 19 can load for $arch" >&2
   return 1
 }

@@ -125,20 +125,20 @@ ompdp_build() {
   if [ -n "${OMPDP_NVPTX_CUDA:-}" ]; then
     nvptx=(-DOMPDP_NVPTX_ARCH="$OMPDP_NVPTX_ARCH" -DOMPDP_CUDA_PATH="$OMPDP_NVPTX_CUDA")
   else
-    # No NVIDIA arch asked for: lib/ompdp-nvptx.cfg names the machine's
-    # toolkit (CMake's OMPDP_CUDA_PATH, /usr/local/cuda). Where that one
-    # writes cubins LLVM 19 cannot load (CUDA 12.8 and later), the cfg names
-    # none, so that an NVIDIA build stops at its compile ("cannot find
+    # No NVIDIA arch asked for: lib/ompdp-nvptx.cfg names a toolkit already
+    # on the machine whose cubins LLVM 19 loads for sm_90 (nothing fetched).
+    # Where there is a toolkit but none passes (CUDA 12.8 and later), it
+    # names none, so that an NVIDIA build stops at its compile ("cannot find
     # libdevice") instead of finding no image at run time.
-    local cuda=${OMPDP_CUDA_PATH:-/usr/local/cuda}
-    if [ -d "$cuda/bin" ]; then
-      # shellcheck source=nvptx-toolchain.sh
-      source "$OMPDP_ROOT/scripts/nvptx-toolchain.sh"
-      if ! ompdp_cuda_works "$cuda" sm_90 2>/dev/null; then
-        echo "ompdp: $cuda builds cubins LLVM 19 cannot load, so build/lib/ompdp-nvptx.cfg" \
-             "names no CUDA toolkit; OMPDP_NVPTX_ARCH=sm_XX bash scripts/setup.sh picks one that works" >&2
-        nvptx=(-DOMPDP_CUDA_PATH=)
-      fi
+    # shellcheck source=nvptx-toolchain.sh
+    source "$OMPDP_ROOT/scripts/nvptx-toolchain.sh"
+    local cuda
+    if cuda=$(OMPDP_CUDA_FETCH=0 ompdp_cuda_path sm_90 2>/dev/null); then
+      nvptx=(-DOMPDP_CUDA_PATH="$cuda")
+    elif [ -d "${OMPDP_CUDA_PATH:-/usr/local/cuda}/bin" ] || [ -d /usr/lib/cuda/bin ]; then
+      echo "ompdp: no CUDA toolkit here builds cubins LLVM 19 can load, so" \
+           "build/lib/ompdp-nvptx.cfg names none; OMPDP_NVPTX_ARCH=sm_XX bash scripts/setup.sh fetches one" >&2
+      nvptx=(-DOMPDP_CUDA_PATH=)
     fi
   fi
   cmake -S "$OMPDP_ROOT" -B "$OMPDP_BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${nvptx[@]}" "$@" >/dev/null
