@@ -208,9 +208,9 @@ unsigned ompdp::collector::externArgUses(const Stmt *S, const void *Root, int64_
           // `&v` passes v's storage as a pointer does its pointee (3.15);
           // not a pointer's (Root is then what it points to).
           if (auto *UO = dyn_cast<UnaryOperator>(V); UO && UO->getOpcode() == UO_AddrOf && Elem < 0)
-            if (auto *A = dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParens());
-                A && !A->getType()->isAnyPointerType())
-              DRE = A;
+            if (auto *Of = dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParens());
+                Of && !Of->getType()->isAnyPointerType())
+              DRE = Of;
           if (Elem >= 0 ? elementOf(V, Root, Elem) > 0
                         : DRE && DRE->getDecl()->getCanonicalDecl() == Root) {
             ++Refs;
@@ -308,19 +308,20 @@ void pointerUses(const Stmt *S, const ParmVarDecl *PD, const SourceManager &SM,
 /// E (an argument of a call in Fn, or an initialiser under one) in Fn's
 /// parameters' terms (ParamArgs, 3.15): a parameter passed by value that
 /// Fn never writes nor takes the address of, `*p` for a pointer parameter
-/// whose every use is such a read ('r'), a constant local of arithmetic
-/// type replaced by its initialiser in parentheses (its value is that
-/// expression's at Fn's entry: the parameters it names never change), and
-/// integer literals, parentheses and arithmetic of them. False where E is
-/// anything else, or comes out of a macro.
+/// only ever read through (its letter in Uses, Fn's FnParamUses, is 'r'), a
+/// constant local of arithmetic type replaced by its initialiser in
+/// parentheses (its value is that expression's at Fn's entry: the
+/// parameters it names never change), and integer literals, parentheses and
+/// arithmetic of them. False where E is anything else, or comes out of a
+/// macro.
 bool paramTerms(const Expr *E, const FunctionDecl *Fn, const Writes &FnW,
-                const SourceManager &SM, std::string &Out, unsigned Depth = 0) {
+                llvm::StringRef Uses, std::string &Out, unsigned Depth = 0) {
   if (!E || Depth > 8 || E->getBeginLoc().isMacroID() || E->getEndLoc().isMacroID())
     return false;
   E = E->IgnoreImpCasts();
   auto InParens = [&](const Expr *Sub) {
     Out += '(';
-    if (!paramTerms(Sub, Fn, FnW, SM, Out, Depth + 1))
+    if (!paramTerms(Sub, Fn, FnW, Uses, Out, Depth + 1))
       return false;
     Out += ')';
     return true;
@@ -352,18 +353,14 @@ bool paramTerms(const Expr *E, const FunctionDecl *Fn, const Writes &FnW,
   if (auto *UO = dyn_cast<UnaryOperator>(E)) {
     if (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus) {
       Out += UO->getOpcode() == UO_Minus ? "-" : "+";
-      return paramTerms(UO->getSubExpr(), Fn, FnW, SM, Out, Depth + 1);
+      return paramTerms(UO->getSubExpr(), Fn, FnW, Uses, Out, Depth + 1);
     }
     if (UO->getOpcode() != UO_Deref || !UO->getType()->isArithmeticType())
       return false;
     auto *DRE = dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParenImpCasts());
     auto *PD = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
-    if (!PD || PD->getDeclContext() != Fn || !PD->getType()->isPointerType() ||
-        FnW.Stored.count(PD) || FnW.AddressTaken.count(PD) || !Fn->getBody())
-      return false;
-    PointerUses PU;
-    pointerUses(Fn->getBody(), PD, SM, PU);
-    if (!PU.Refs || PU.DerefReads != PU.Refs)
+    if (!PD || PD->getDeclContext() != Fn || PD->getFunctionScopeIndex() >= Uses.size() ||
+        Uses[PD->getFunctionScopeIndex()] != 'r')
       return false;
     Out += '*';
     Out += PD->getName();
@@ -376,12 +373,12 @@ bool paramTerms(const Expr *E, const FunctionDecl *Fn, const Writes &FnW,
     default:
       return false;
     }
-    if (!paramTerms(BO->getLHS(), Fn, FnW, SM, Out, Depth + 1))
+    if (!paramTerms(BO->getLHS(), Fn, FnW, Uses, Out, Depth + 1))
       return false;
     Out += ' ';
     Out += BO->getOpcodeStr();
     Out += ' ';
-    return paramTerms(BO->getRHS(), Fn, FnW, SM, Out, Depth + 1);
+    return paramTerms(BO->getRHS(), Fn, FnW, Uses, Out, Depth + 1);
   }
   return false;
 }
@@ -463,16 +460,18 @@ std::string RegionCollector::Impl::fnParamUses(const FunctionDecl *FD) {
                !W.AddressTaken.count(PD)) {
       StoragePath SP = StoragePath::ofVariable(PD);
       SP.Steps.push_back(StoragePath::deref());
-      PointerUses PU;
-      pointerUses(Body, PD, SM, PU);
-      if (analyzeHostAccesses(Body, nullptr, {SP}, /*MotionIsUse=*/false)[0] == AC_NONE)
+      if (analyzeHostAccesses(Body, nullptr, {SP}, /*MotionIsUse=*/false)[0] == AC_NONE) {
         C = 'm';
-      else if (PU.Refs && PU.DerefReads == PU.Refs)
-        C = 'r';
-      else if (PU.Refs == 1 && PU.ExternArgs == 1)
-        C = 'e';
-      else if (PU.ExternArgs == 1 && PU.DerefReads + 1 == PU.Refs)
-        C = 'b';
+      } else {
+        PointerUses PU;
+        pointerUses(Body, PD, SM, PU);
+        if (PU.Refs && PU.DerefReads == PU.Refs)
+          C = 'r';
+        else if (PU.Refs == 1 && PU.ExternArgs == 1)
+          C = 'e';
+        else if (PU.ExternArgs == 1 && PU.DerefReads + 1 == PU.Refs)
+          C = 'b';
+      }
     }
     U += C;
   }
@@ -690,7 +689,7 @@ void RegionCollector::Impl::recordCallAs(CallExpr *CE, const FunctionDecl *Calle
     std::string InParams;
     if (I)
       R.ParamArgs += '\n';
-    if (!isa<CXXDefaultArgExpr>(A) && paramTerms(A, Fn, FnW, SM, InParams))
+    if (!isa<CXXDefaultArgExpr>(A) && paramTerms(A, Fn, FnW, R.FnParamUses, InParams))
       R.ParamArgs += InParams;
     // What a pointer (or array) argument points to is what the callee's
     // constructs map: the host code around the call that uses it.
