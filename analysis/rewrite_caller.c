@@ -63,6 +63,16 @@ static int next_line(const char **q, const char **line, size_t *len) {
   return 1;
 }
 
+/* Line k (0-based) of a list of names one per line: 1 with it in *line,
+ * *len; 0 when the list is shorter. */
+static int nth_line(const char *list, size_t k, const char **line, size_t *len) {
+  const char *q = list;
+  for (size_t i = 0; next_line(&q, line, len); ++i)
+    if (i == k)
+      return 1;
+  return 0;
+}
+
 /* A call's callee for words: `f()`, `f() or g()` for the functions a call
  * through a pointer called, or "the function its pointer points to". */
 static void put_callee(ompdp_strbuf_t *d, const char *callee) {
@@ -512,31 +522,50 @@ static int fresh_buffer(const ompdp_plan_t *p, const ompdp_plan_buf_t *b, ompdp_
 
 /*===- two levels -----------------------------------------------------------===*/
 
-/* The FnParamUses letter that the definition of function fn (len bytes, of
- * nparams parameters) records for its parameter at pos, as written (any
- * region of the plan in it, calls too: a function with no construct of
- * its own records it on its calls); 0 when none does, '-' when two
- * definitions disagree. */
-static char raw_param_letter(const ompdp_plan_t *p, const char *fn, size_t len, size_t nparams,
-                             size_t pos) {
+/* Of two letters of FnParamUses ('u' < 'm' < '-' in what they allow the
+ * caller to assume; 0 none yet), the one that allows least. */
+static char least_use(char have, char c) {
+  int rank = c == 'u' ? 2 : c == 'm' ? 1 : 0;
+  int had = have == 'u' ? 2 : have == 'm' ? 1 : 0;
+  return !have || rank < had ? c : have;
+}
+
+/* What the definition of function fn (len bytes, a function of nparams
+ * parameters) does on the host with its parameter at pos, as the tables of
+ * the run record it (FnParamUses): 0 when no region of the plan is in such
+ * a function (no definition recorded: none of its constructs ran, its file
+ * was built without the plugin, or by an older one). Not raw: from its
+ * constructs' records, 'u' never names it, 'm' names it only in OpenMP
+ * clauses and device code, '-' anything else (3.9), and of several
+ * definitions of that name (static functions of several files, overloads
+ * of as many parameters) the least the letter allows. Raw: the letter as
+ * written (the 3.15 letters too), from any region of the function, calls
+ * included (a function with no construct of its own records it on its
+ * calls), '-' where two definitions disagree. */
+static char definition_letter(const ompdp_plan_t *p, const char *fn, size_t len, size_t nparams,
+                              size_t pos, int raw) {
   char use = 0;
   for (size_t i = 0; p && len && i < p->num_regions; ++i) {
     const ompdp_region_info_t *g = &p->regions[i].head;
-    if (!g->function || strlen(g->function) != len || strncmp(g->function, fn, len) ||
-        count_lines(g->fn_parameters) != nparams || !g->fn_param_uses ||
-        strlen(g->fn_param_uses) != nparams || pos >= nparams)
+    if ((!raw && g->construct == OMPDP_CK_CALL) || !g->function || strlen(g->function) != len ||
+        strncmp(g->function, fn, len) || count_lines(g->fn_parameters) != nparams ||
+        !g->fn_param_uses || strlen(g->fn_param_uses) != nparams || pos >= nparams)
       continue;
     char c = g->fn_param_uses[pos];
-    use = !use || use == c ? c : '-';
+    if (raw)
+      use = !use || use == c ? c : '-';
+    else
+      use = least_use(use, c == 'u' || c == 'm' ? c : '-');
   }
   return use;
 }
 
-/* Of a function whose parameter at pos has the letter 'e' (its one use
- * passes it to one call of a function defined elsewhere): whether the plan
- * holds that call and its callee leaves the data to its constructs, which
- * the run saw map it in that very call (k->mid), or never names it. */
-static int passes_on(const ompdp_rw_plan_t *c, const kept_t *k, const char *fn, size_t nparams,
+/* Of a function whose parameter at pos has the letter 'e' or 'b' (its one
+ * use as itself passes it to one call of a function defined elsewhere):
+ * whether the plan holds that call and its callee leaves the data to its
+ * constructs, which the run saw map it in that very call (mid, a handle),
+ * or never names it. */
+static int passes_on(const ompdp_rw_plan_t *c, uint32_t mid, const char *fn, size_t nparams,
                      size_t pos) {
   const ompdp_plan_t *p = c->facts;
   int found = 0, ok = 0;
@@ -547,11 +576,9 @@ static int passes_on(const ompdp_rw_plan_t *c, const kept_t *k, const char *fn, 
         count_lines(h->fn_parameters) != nparams)
       continue;
     /* The parameter's name, in the function's own list. */
-    const char *q = h->fn_parameters, *name = NULL;
-    size_t l = 0;
-    for (size_t n = 0; next_line(&q, &name, &l) && n < pos; ++n)
-      name = NULL;
-    if (!name || !l)
+    const char *name;
+    size_t l;
+    if (!nth_line(h->fn_parameters, pos, &name, &l) || !l)
       return 0;
     size_t nargs = count_lines(h->parameters);
     for (uint32_t j = 0; j < g->head.num_items && j < nargs; ++j) {
@@ -560,10 +587,33 @@ static int passes_on(const ompdp_rw_plan_t *c, const kept_t *k, const char *fn, 
         continue;
       ++found;
       char use = ompdp_rw_callee_param_use(p, h->callee, nargs, j);
-      ok = use == 'u' || (use == 'm' && g->handle == k->mid);
+      ok = use == 'u' || (use == 'm' && g->handle == mid);
     }
   }
   return found == 1 && ok;
+}
+
+/* Whether what the host sees of k's data is what the device holds, kept
+ * or not: nothing comes back from the device, nothing changes it there,
+ * and the host changed nothing between the calls. A host read then needs
+ * no `target update`. */
+static int host_copy_is_device_copy(const kept_t *k) {
+  return !k->from && !k->dev_changes && !k->host_changed && !k->to_written;
+}
+
+/* Whether the middle function's letter use for its parameter at pos (fn,
+ * of nparams parameters; mid the handle of its call that maps k's data)
+ * leaves that data to the call: 'u', 'm', 'e' passed on to that call, or
+ * 'r' or 'b' reads where the host's copy is the device's. */
+static int middle_leaves(const ompdp_rw_plan_t *c, const kept_t *k, uint32_t mid, char use,
+                         const char *fn, size_t nparams, size_t pos) {
+  if (use == 'u' || use == 'm')
+    return 1;
+  if (use == 'r')
+    return host_copy_is_device_copy(k);
+  if ((use != 'e' && use != 'b') || !passes_on(c, mid, fn, nparams, pos))
+    return 0;
+  return use == 'e' || host_copy_is_device_copy(k);
 }
 
 /* Text t with `*(&v)` turned into `v` and parentheses around a name or a
@@ -637,8 +687,8 @@ static int pointee_invariant(const ompdp_rw_plan_t *c, const kept_t *k,
       const ompdp_region_info_t *ci = &args[i].call->head;
       if (ci->indirect_callee || !ci->callee)
         return 0;
-      char use = raw_param_letter(c->facts, ci->callee, strlen(ci->callee),
-                                  count_lines(ci->parameters), args[i].pos);
+      char use = definition_letter(c->facts, ci->callee, strlen(ci->callee),
+                                   count_lines(ci->parameters), args[i].pos, 1);
       if (use != 'r' && use != 'u')
         return 0;
     }
@@ -671,9 +721,9 @@ static char *lift_words(const ompdp_rw_plan_t *c, const kept_t *k, const char *t
       continue;
     const char *in = k->mid_ri.items[pos].expr;
     if (!in[0]) {
-      const char *arg = m0->arguments, *line = NULL;
-      size_t len = 0;
-      for (int n = 0; next_line(&arg, &line, &len) && n < pos; ++n)
+      const char *line;
+      size_t len;
+      if (!nth_line(m0->arguments, (size_t)pos, &line, &len))
         line = NULL;
       ompdp_sb_printf(why,
                       "the call at %s:%" PRIu32 " passes `%.*s` for `%.*s`, which ompdp cannot "
@@ -809,14 +859,8 @@ static int lift(const ompdp_rw_plan_t *c, kept_t *k, ompdp_strbuf_t *why) {
   char use = m0->fn_param_uses && pp >= 0 && (size_t)pp < strlen(m0->fn_param_uses)
                  ? m0->fn_param_uses[pp]
                  : 0;
-  k->mid = k->first_call; /* (passes_on checks the call against it) */
-  int reads_alike = !k->from && !k->dev_changes && !k->host_changed && !k->to_written;
-  int passed = (use == 'e' || use == 'b') &&
-               passes_on(c, k, m0->function, count_lines(m0->fn_parameters), (size_t)pp);
-  int left = use == 'u' || use == 'm' || (use == 'e' && passed) ||
-             ((use == 'r' || (use == 'b' && passed)) && reads_alike);
-  k->mid = 0;
-  if (!left) {
+  if (!middle_leaves(c, k, k->first_call, use, m0->function, count_lines(m0->fn_parameters),
+                     (size_t)pp)) {
     ompdp_sb_printf(why,
                     "%s() calls %s() in the %s loop at %s:%" PRIu32 " every time, but the host "
                     "code of %s() uses `%s` besides passing it to %s() (or the compiler cannot "
@@ -1037,9 +1081,7 @@ static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *rem
     k->to |= ompdp_rw_has_to(it.map_type);
     k->to_read |= ompdp_rw_has_to(it.map_type) && !(it.access_flags & OMPDP_IA_WRITES_FIRST);
     k->from |= ompdp_rw_has_from(it.map_type);
-    if (ompdp_rw_has_from(it.map_type) &&
-        (s->dev_changed || !ompdp_rw_has_to(it.map_type) ||
-         (it.access_flags & OMPDP_IA_REDUCTION)))
+    if (ompdp_rw_device_changes(s, &it))
       k->dev_changes = 1;
     k->before += sc.h2d + sc.d2h;
     k->bytes_before += sc.bytes_h2d + sc.bytes_d2h;
@@ -1075,7 +1117,7 @@ static int check_buffer(const ompdp_rw_plan_t *c, uint32_t bi, const size_t *rem
   }
   if (!k->outer || k->allocs < 2)
     return -1;
-  if (k->fn_reads && (k->from || k->dev_changes || k->host_changed || k->to_written)) {
+  if (k->fn_reads && !host_copy_is_device_copy(k)) {
     ompdp_sb_printf(why,
                     "host code of %s reads `%s`, and what it reads would no longer be what the "
                     "device's copy holds",
@@ -1193,38 +1235,6 @@ static int row_braces(ompdp_rewrite_t *rw, const kept_t *k, ompdp_map_type_t typ
   return rc;
 }
 
-/* Of two letters of FnParamUses ('u' < 'm' < '-' in what they allow the
- * caller to assume; 0 none yet), the one that allows least. */
-static char least_use(char have, char c) {
-  int rank = c == 'u' ? 2 : c == 'm' ? 1 : 0;
-  int had = have == 'u' ? 2 : have == 'm' ? 1 : 0;
-  return !have || rank < had ? c : have;
-}
-
-/* What the definition of callee (a function of nparams parameters) does
- * on the host with its parameter at pos, as the tables of the run record it
- * (FnParamUses, 3.9): 'u' never names it, 'm' names it only in OpenMP
- * clauses and device code, '-' anything else; 0 when no region of the plan
- * is in such a function (no definition recorded: none of its constructs
- * ran, its file was built without the plugin, or by an older one). Of
- * several definitions of that name (static functions of several files,
- * overloads of as many parameters), the least the letter allows. */
-static char callee_param_use1(const ompdp_plan_t *p, const char *callee, size_t len,
-                              size_t nparams, size_t pos) {
-  char use = 0;
-  for (size_t i = 0; p && len && i < p->num_regions; ++i) {
-    const ompdp_region_info_t *g = &p->regions[i].head;
-    if (g->construct == OMPDP_CK_CALL || !g->function || strlen(g->function) != len ||
-        strncmp(g->function, callee, len) ||
-        count_lines(g->fn_parameters) != nparams || !g->fn_param_uses ||
-        strlen(g->fn_param_uses) != nparams || pos >= nparams)
-      continue;
-    char c = g->fn_param_uses[pos];
-    use = least_use(use, c == 'u' || c == 'm' ? c : '-');
-  }
-  return use;
-}
-
 /* Of a call through a pointer, callee names every function the run saw it
  * call, one per line: the least any of them allows, 0 when one of them has
  * no record. */
@@ -1234,7 +1244,7 @@ char ompdp_rw_callee_param_use(const ompdp_plan_t *p, const char *callee, size_t
   const char *q = callee, *name;
   size_t l;
   while (next_line(&q, &name, &l)) {
-    char c = callee_param_use1(p, name, l, nparams, pos);
+    char c = definition_letter(p, name, l, nparams, pos, 0);
     if (!c)
       return 0;
     use = least_use(use, c);
@@ -1244,17 +1254,13 @@ char ompdp_rw_callee_param_use(const ompdp_plan_t *p, const char *callee, size_t
 
 /* The name of a call's parameter at pos (params one per line), for words. */
 static void put_param(ompdp_strbuf_t *d, const char *params, size_t pos) {
-  const char *q = params ? params : "";
-  for (size_t i = 0; i < pos && q; ++i) {
-    q = strchr(q, '\n');
-    q = q ? q + 1 : NULL;
-  }
-  if (!q || !*q || *q == '\n' || *q == '#') {
+  const char *name;
+  size_t len;
+  if (!nth_line(params, pos, &name, &len) || !len || *name == '#') {
     ompdp_sb_printf(d, "its parameter %zu", pos + 1); /* unnamed (a pointer's type: #k) */
     return;
   }
-  const char *e = strchr(q, '\n');
-  ompdp_sb_printf(d, "its parameter `%.*s`", (int)(e ? (size_t)(e - q) : strlen(q)), q);
+  ompdp_sb_printf(d, "its parameter `%.*s`", (int)len, name);
 }
 
 size_t ompdp_rw_extern_args(const ompdp_plan_t *p, const char *source_file,
@@ -1321,7 +1327,7 @@ static int elsewhere(const ompdp_rw_plan_t *c, const kept_t *k, const ompdp_regi
                      ompdp_strbuf_t *why) {
   const ompdp_plan_t *p = c->facts;
   if (a->Flags & OMPDP_HA_UNNAMED)
-    return !k->from && !k->dev_changes && !k->host_changed && !k->to_written;
+    return host_copy_is_device_copy(k);
   if (!a->ExternArgs || !a->Length)
     return 0;
   ompdp_rw_extern_arg_t args[32];
@@ -1340,12 +1346,9 @@ static int elsewhere(const ompdp_rw_plan_t *c, const kept_t *k, const ompdp_regi
      * ('b'), a read where the device's copy is the host's throughout. */
     if (k->mid && args[i].call->handle == k->call && ci->callee && !ci->indirect_callee) {
       size_t np = count_lines(ci->parameters);
-      char raw = raw_param_letter(p, ci->callee, strlen(ci->callee), np, args[i].pos);
-      int reads_alike = !k->from && !k->dev_changes && !k->host_changed && !k->to_written;
-      if (raw == 'e' && passes_on(c, k, ci->callee, np, args[i].pos))
-        continue;
-      if ((raw == 'r' || (raw == 'b' && passes_on(c, k, ci->callee, np, args[i].pos))) &&
-          reads_alike)
+      char raw = definition_letter(p, ci->callee, strlen(ci->callee), np, args[i].pos, 1);
+      if ((raw == 'e' || raw == 'r' || raw == 'b') &&
+          middle_leaves(c, k, k->mid, raw, ci->callee, np, args[i].pos))
         continue;
       if (raw && use != 'm')
         use = raw == 'u' ? 'u' : '-'; /* (for the words: its definition is known) */

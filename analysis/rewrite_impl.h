@@ -147,6 +147,17 @@ static inline int ompdp_rw_has_to(ompdp_map_type_t t) {
 static inline int ompdp_rw_has_from(ompdp_map_type_t t) {
   return t == OMPDP_MT_FROM || t == OMPDP_MT_TOFROM;
 }
+/* Whether the device changes the data an item of site s brings back (its
+ * map has a from part): the run saw a copy back differ, or the item is
+ * only copied back (the device makes it), or it is a reduction's variable,
+ * which its kernel changes whatever one run's bytes say (contributions that
+ * summed to nothing say nothing of the next run). */
+static inline int ompdp_rw_device_changes(const ompdp_rw_site_t *s,
+                                          const ompdp_region_info_t *it) {
+  return ompdp_rw_has_from(it->map_type) &&
+         (s->dev_changed || !ompdp_rw_has_to(it->map_type) ||
+          (it->access_flags & OMPDP_IA_REDUCTION));
+}
 /* A construct that maps for a structured block: target, target data. */
 static inline int ompdp_rw_is_structured(ompdp_construct_kind_t k) {
   return k == OMPDP_CK_TARGET || k == OMPDP_CK_TARGET_DATA;

@@ -236,10 +236,7 @@ static int make_keep_plan(const ompdp_rw_plan_t *c, uint32_t si, keep_plan_t *p,
            "copy";
     goto no;
   }
-  /* A reduction's variable the kernel changes whatever this run's bytes
-   * (contributions that summed to nothing say nothing of the next run). */
-  int dev_changes = ompdp_rw_has_from(mt) && (s->dev_changed || !ompdp_rw_has_to(mt) ||
-                                              (it->access_flags & OMPDP_IA_REDUCTION));
+  int dev_changes = ompdp_rw_device_changes(s, it);
   uint64_t k = s->allocs; /* executions of the construct: iterations */
   uint64_t before = s->h2d + s->d2h;
   uint64_t in_first = ompdp_rw_has_to(mt) ? 1 : 0;
@@ -811,8 +808,7 @@ static int check_row(const ompdp_rw_plan_t *c, const uint32_t *sis, size_t n, ro
       }
     }
     w->to |= ompdp_rw_has_to(mt);
-    w->from |= ompdp_rw_has_from(mt) && (s->dev_changed || !ompdp_rw_has_to(mt) ||
-                                         (it->access_flags & OMPDP_IA_REDUCTION));
+    w->from |= ompdp_rw_device_changes(s, it);
     w->before += s->h2d + s->d2h;
     w->bytes_before += s->bytes_h2d + s->bytes_d2h;
     w->dur_before += s->dur_h2d + s->dur_d2h + s->dur_alloc + s->dur_delete;
