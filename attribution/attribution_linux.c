@@ -443,6 +443,31 @@ static void ident_fix(const void *codeptr, ompdp_loc_t *loc) {
   loc->column = col;
 }
 
+/* The ident_t alone, where DWARF could add nothing to it: C (no template
+ * arguments to add to the function's name), a file named by its full path
+ * (DWARF would give the same path: the compile directory adds nothing to
+ * it), a function that is the user's. Then libdw is never loaded: loading
+ * it and the libraries it needs, and reading the unit, cost 0.4 ms of a
+ * short run's 1 (benchmarks/results-host.md, issue 30). 0, or -1 with loc
+ * untouched. */
+static int ident_alone(const void *codeptr, ompdp_loc_t *loc) {
+  char *file = NULL, *func = NULL;
+  uint32_t line, col;
+  if (ident_position(codeptr, &file, &func, &line, &col))
+    return -1;
+  size_t fl = strlen(file);
+  if (file[0] != '/' || fl < 3 || strcmp(file + fl - 2, ".c") || !func || compiler_made(func)) {
+    free(file);
+    free(func);
+    return -1;
+  }
+  loc->file = file;
+  loc->function = func;
+  loc->line = line;
+  loc->column = col;
+  return 0;
+}
+
 /* The report asks for the same call site several times (a finding's site
  * and the related site of another, one site per finding kind): the answers
  * are kept until ompdp_attribution_done. A DWARF lookup costs tens of
@@ -469,8 +494,10 @@ void ompdp_attribute(const void *codeptr, int construct, ompdp_loc_t *loc) {
       loc->file = dup_or_null(memo[i].loc.file);
       return;
     }
-  attribute_dwarf(codeptr, construct, loc);
-  ident_fix(codeptr, loc);
+  if (ident_alone(codeptr, loc) != 0) {
+    attribute_dwarf(codeptr, construct, loc);
+    ident_fix(codeptr, loc);
+  }
   if (memo_n < MEMO_MAX) {
     memo_t *m = &memo[memo_n];
     m->codeptr = codeptr;
@@ -485,6 +512,29 @@ void ompdp_attribute(const void *codeptr, int construct, ompdp_loc_t *loc) {
       free(m->loc.file);
     }
   }
+}
+
+/* A line table's file as a path that names it from anywhere: one given
+ * relative to the compile directory (`clang -g ./x.c` writes `./x.c`)
+ * joined to the unit's DW_AT_comp_dir. */
+static char *full_path(Dwarf_Die *cu, const char *file) {
+  Dwarf_Attribute attr;
+  const char *dir;
+  if (file[0] == '/' || !(dir = dwarf_formstring(dwarf_attr_integrate(cu, DW_AT_comp_dir, &attr))) ||
+      dir[0] != '/')
+    return strdup(file);
+  while (file[0] == '.' && file[1] == '/')
+    file += 2;
+  size_t dl = strlen(dir), fl = strlen(file);
+  while (dl > 1 && dir[dl - 1] == '/')
+    --dl;
+  char *p = malloc(dl + 1 + fl + 1);
+  if (!p)
+    return NULL;
+  memcpy(p, dir, dl);
+  p[dl] = '/';
+  memcpy(p + dl + 1, file, fl + 1);
+  return p;
 }
 
 static void attribute_dwarf(const void *codeptr, int construct, ompdp_loc_t *loc) {
@@ -513,7 +563,7 @@ static void attribute_dwarf(const void *codeptr, int construct, ompdp_loc_t *loc
     if (file) {
       dwarf_lineno(line, &lineno);
       dwarf_linecol(line, &col);
-      loc->file = strdup(file);
+      loc->file = full_path(&cu, file);
       loc->line = lineno > 0 ? (uint32_t)lineno : 0;
       loc->column = col > 0 ? (uint32_t)col : 0;
       if (compiler_made(loc->function)) {
