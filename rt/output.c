@@ -236,8 +236,17 @@ static int write_in_place(const ompdp_report_t *r, const char *path) {
 
 /* Writes a new temporary file beside path and renames it over path.
  * Returns 0; 1 when no temporary file can be made there (nothing written);
- * -1 with errno set when writing or renaming failed. */
-static int replace_file(const char *path, emit_fn emit, const void *ctx) {
+ * -1 with errno set when writing or renaming failed.
+ *
+ * clear_first: an old regular file at path is removed before the rename.
+ * On ext4, renaming over a file makes the kernel allocate and write back
+ * the new file's blocks at once (the auto_da_alloc safeguard): 170 to 360
+ * us per report, a third of what the runtime costs a short program
+ * (issue 30; rename over a file against unlink and rename: 340 and 30
+ * us). A reader then sees the old report, no file, or the new one, never
+ * part of one. Not for the journal, which must survive a SIGKILL between
+ * the two calls. */
+static int replace_file(const char *path, emit_fn emit, const void *ctx, int clear_first) {
   char tmp[PATH_MAX + 64];
   if (snprintf(tmp, sizeof(tmp), "%s.ompdp-%ld.tmp", path, (long)getpid()) >= (int)sizeof(tmp)) {
     errno = ENAMETOOLONG;
@@ -247,6 +256,9 @@ static int replace_file(const char *path, emit_fn emit, const void *ctx) {
   if (fd < 0)
     return 1;
   int rc = emit_to(emit, ctx, fd);
+  struct stat st;
+  if (!rc && clear_first && lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+    unlink(path);
   if (!rc && rename(tmp, path) != 0)
     rc = -1;
   if (rc) {
@@ -261,7 +273,7 @@ static int write_to_file(const ompdp_report_t *r, const char *path) {
   struct stat st;
   if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
     return write_in_place(r, path); /* a device or a FIFO */
-  int rc = replace_file(path, emit_report, r);
+  int rc = replace_file(path, emit_report, r, 1);
   /* No temporary file here (a directory we may not create in, a name
    * taken): the file itself may still be writable. */
   return rc == 1 ? write_in_place(r, path) : rc;
@@ -347,7 +359,7 @@ int ompdp_output_finished(const ompdp_report_t *r, const char *path, uint64_t fa
   int rc = lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)
                ? emit_to(emit_final, r,
                          open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK))
-               : replace_file(path, emit_final, r);
+               : replace_file(path, emit_final, r, 1);
   if (rc)
     return -1;
   if (ompdp_alloc_failures() != failed) {
@@ -401,7 +413,7 @@ int ompdp_output_journal(const char *path, const char *data, size_t len) {
     return -1;
   }
   bytes_t b = {data, len};
-  int rc = replace_file(path, emit_bytes, &b);
+  int rc = replace_file(path, emit_bytes, &b, 0);
   if (rc == 1)
     rc = -1; /* errno from the failed open */
   return rc;
