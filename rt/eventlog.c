@@ -163,8 +163,14 @@ static thread_log_t *new_thread_log(void) {
     free(b);
     return NULL;
   }
-  if (journal_fn && background)
-    start_consumer(); /* flushes must come on time, even before a chunk fills */
+  /* Flushes must come on time, even before a chunk fills; but while the
+   * crash log keeps every event, the journal saves nothing (tool.c,
+   * journal_snapshot) and the consumer starts when a chunk fills, as
+   * without a journal: a short run under ompdp run starts no thread, and
+   * analyses its few events at exit. A log that stops growing does so when
+   * a chunk fills, and the poll after it starts the consumer. */
+  if (journal_fn && background && !(store.keeps_all && store.keeps_all()))
+    start_consumer();
   thread_log_t *old = atomic_load_explicit(&all_logs, memory_order_relaxed);
   do {
     b->next = old;

@@ -95,6 +95,9 @@ typedef struct ompdp_log_store {
   void *(*chunk)(uint32_t log, uint32_t index, size_t *bytes);
   void (*release)(void *chunk);
   void (*dropped)(void);
+  /* 1 while the store keeps every event (ompdp run's crash log, until it
+   * stops growing): no journal is needed meanwhile. NULL: never. */
+  int (*keeps_all)(void);
 } ompdp_log_store_t;
 void ompdp_log_set_store(const ompdp_log_store_t *s);
 void ompdp_log_note_dropped(void);

@@ -570,7 +570,8 @@ int ompdp_shm_init(void) {
     append_locked(OMPDP_CL_PROCESS, &cp, sizeof(cp), strs, 5);
   }
   ompdp_op_set_store(op_chunk, on_new_op);
-  ompdp_log_store_t store = {event_chunk, ompdp_shm_free, ompdp_shm_note_dropped};
+  ompdp_log_store_t store = {event_chunk, ompdp_shm_free, ompdp_shm_note_dropped,
+                             ompdp_shm_active};
   ompdp_log_set_store(&store);
   return 0;
 }
