@@ -165,6 +165,13 @@ static size_t find_orphans(orphan_t **out, int sweep) {
   drv_run_bases(bases, &nb);
   *out = NULL;
   for (size_t b = 0; b < nb; ++b) {
+    /* A folder with no folder in it (a link count of 2: itself and its
+     * entry in the parent) holds no run: one stat instead of listing it at
+     * every ompdp run. A file system that counts no links of folders (1)
+     * is listed. */
+    struct stat bst;
+    if (sweep && stat(bases[b], &bst) == 0 && S_ISDIR(bst.st_mode) && bst.st_nlink == 2)
+      continue;
     DIR *d = opendir(bases[b]);
     struct dirent *e;
     while (d && (e = readdir(d))) {

@@ -164,18 +164,27 @@ static char *find_runtime(void) {
     return NULL;
   }
   exe[n] = '\0';
+  /* The kernel's path has every link resolved: <prefix>/bin/ompdp, whose
+   * <prefix>/lib is found without realpath's walk (a readlink per
+   * component, a tenth of ompdp run's own work on /bin/true). */
   char *slash = strrchr(exe, '/');
   if (slash)
     *slash = '\0';
+  slash = strrchr(exe, '/');
+  if (slash)
+    *slash = '\0';
+  else
+    exe[0] = '\0'; /* /ompdp: the root's parent is the root */
   char path[PATH_MAX + 32];
-  snprintf(path, sizeof(path), "%s/../lib/libompdp-rt.so", exe);
-  char *real = realpath(path, NULL);
-  if (!real || access(real, R_OK) != 0) {
+  snprintf(path, sizeof(path), "%s/lib/libompdp-rt.so", exe);
+  if (access(path, R_OK) != 0) {
     drv_error("cannot find the ompdp runtime '%s': %s", path, strerror(errno));
-    free(real);
     return NULL;
   }
-  return real;
+  char *rt = strdup(path);
+  if (!rt)
+    drv_error("out of memory");
+  return rt;
 }
 
 /* This user's folder of run directories in base, <base>/ompdp-<uid>, into
