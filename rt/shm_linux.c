@@ -54,6 +54,13 @@
 
 #define META_BLOCK (64u << 10)
 #define EVENT_BLOCK (128u << 10) /* as eventlog.c's anonymous chunks */
+/* The first META block and each thread's first event block are smaller: a
+ * short run writes a few hundred bytes into each, and on tmpfs fallocate
+ * takes about a microsecond for every page it reserves (32 us of a
+ * one-region run for the 32 pages of a first event block, 17 for a META
+ * block's 16; issue 30). Readers take each block's size from its header. */
+#define META_FIRST (16u << 10)
+#define EVENT_FIRST (16u << 10)
 #define MAX_STRING 4096u
 
 static int cl_fd = -1;
@@ -233,8 +240,9 @@ static int append(uint16_t type, const void *fixed, size_t fixed_len, const char
   size_t room = META_BLOCK - sizeof(ompdp_cl_block_t);
   if (size > room)
     return -1;
-  if (!meta || meta->used + size > room) {
-    ompdp_cl_block_t *blk = new_block(OMPDP_CL_META, num_meta, 0, room);
+  if (!meta || meta->used + size > meta->size - sizeof(ompdp_cl_block_t)) {
+    size_t want = num_meta ? room : META_FIRST - sizeof(ompdp_cl_block_t);
+    ompdp_cl_block_t *blk = new_block(OMPDP_CL_META, num_meta, 0, size > want ? room : want);
     if (!blk)
       return -1;
     meta = blk;
@@ -378,7 +386,8 @@ static void on_new_op(const ompdp_op_t *op) {
 }
 
 static void *event_chunk(uint32_t log, uint32_t index, size_t *got) {
-  return ompdp_shm_alloc(OMPDP_CL_EVENTS, log, index, EVENT_BLOCK - sizeof(ompdp_cl_block_t), got);
+  return ompdp_shm_alloc(OMPDP_CL_EVENTS, log, index,
+                         (index ? EVENT_BLOCK : EVENT_FIRST) - sizeof(ompdp_cl_block_t), got);
 }
 
 static ompdp_op_t *op_chunk(uint32_t shard, uint32_t chunk) {
