@@ -4,9 +4,8 @@
 |* libdwfl), a library of its own because two programs need it: the
 |* runtime attributes the offload calls of its own process, and `ompdp run`
 |* those of a program that died, from the event log it left
-|* (driver/recover.c), through an object finder. Built twice from one
-|* source: ompdp-attribution-lazy for the runtime (libdw opened at the first
-|* lookup) and ompdp-attribution for the driver (which links libdw).
+|* (driver/recover.c), through an object finder. Both open libdw at the
+|* first lookup: neither has it in its image.
 |*
 \*===----------------------------------------------------------------------===*/
 #ifndef OMPDP_ATTRIBUTION_H

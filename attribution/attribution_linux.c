@@ -25,12 +25,11 @@
 #include <link.h>
 #include <unistd.h>
 
-#ifdef OMPDP_LAZY_LIBDW
-/* The runtime loads libdw (with libelf, zlib, liblzma and libbz2 under it)
- * only when a report needs a DWARF lookup: a program built with the plugin
- * never does (its region table names every operation), and loading them at
- * start-up cost 0.6 ms of every run. The driver, which links libdw
- * statically, calls it directly. */
+/* libdw (with libelf, zlib, liblzma and libbz2 under it) is loaded only
+ * when a report needs a DWARF lookup: a program built with the plugin never
+ * does (its region table names every operation), and loading them at
+ * start-up cost 0.6 ms of every run; the driver needs it only to rebuild
+ * the report of a program that died. */
 #define OMPDP_DW_FUNCTIONS(X)                                                                    \
   X(dwarf_attr_integrate) X(dwarf_child) X(dwarf_decl_file) X(dwarf_decl_line) X(dwarf_diename)  \
   X(dwarf_formstring) X(dwarf_getscopes) X(dwarf_getsrc_die) X(dwarf_getsrclines)               \
@@ -99,9 +98,6 @@ static int load_libdw(void) {
 #define dwfl_report_elf OMPDP_DW_RENAME(dwfl_report_elf)
 #define dwfl_report_end OMPDP_DW_RENAME(dwfl_report_end)
 #define dwfl_standard_find_debuginfo OMPDP_DW_RENAME(dwfl_standard_find_debuginfo)
-#else
-static int load_libdw(void) { return 1; }
-#endif
 
 static Dwfl *dwfl;
 static int dwfl_failed;

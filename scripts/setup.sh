@@ -40,7 +40,6 @@ OMPDP_REQUIRES=(
   "llvm-19            $OMPDP_LLVM/bin/llvm-readelf"
   "llvm-19-tools      $OMPDP_LLVM/bin/FileCheck $OMPDP_LLVM/bin/not $OMPDP_LLVM/bin/split-file $OMPDP_LLVM/build/utils/lit/lit.py"
   "libdw-dev          /usr/include/elfutils/libdwfl.h"
-  "libbz2-dev         /usr/lib/x86_64-linux-gnu/libbz2.a"
   "libxxhash-dev      /usr/include/xxhash.h"
   "libjansson-dev     /usr/include/jansson.h"
   "openmpi-bin        /usr/bin/mpirun"
