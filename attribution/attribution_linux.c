@@ -20,6 +20,7 @@
 #include <elfutils/libdwfl.h>
 #include <omp-tools.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <link.h>
@@ -521,15 +522,13 @@ static char *full_path(Dwarf_Die *cu, const char *file) {
     return strdup(file);
   while (file[0] == '.' && file[1] == '/')
     file += 2;
-  size_t dl = strlen(dir), fl = strlen(file);
+  size_t dl = strlen(dir);
   while (dl > 1 && dir[dl - 1] == '/')
     --dl;
-  char *p = malloc(dl + 1 + fl + 1);
-  if (!p)
-    return NULL;
-  memcpy(p, dir, dl);
-  p[dl] = '/';
-  memcpy(p + dl + 1, file, fl + 1);
+  size_t len = dl + strlen(file) + 2;
+  char *p = malloc(len);
+  if (p)
+    snprintf(p, len, "%.*s/%s", (int)dl, dir, file);
   return p;
 }
 

@@ -180,25 +180,16 @@ def build_tool(cc, outdir, name):
     return so
 
 
-def build_neighbour(cc, outdir):
-    """benchmarks/floortool/neighbour.c: memory-bound work for another core
-    (see bench_floor)."""
-    exe = os.path.join(outdir, "neighbour")
-    cmd = [cc, "-O2", os.path.join(HERE, "floortool", "neighbour.c"), "-o", exe]
+def build_floor_program(cc, outdir, name):
+    """benchmarks/floortool/<name>.c, a program rather than a tool:
+    neighbour (memory-bound work for another core, see bench_floor) or
+    spawnwait (a process that only starts the program and waits for it,
+    the floor of any driver, see bench_short)."""
+    exe = os.path.join(outdir, name)
+    cmd = [cc, "-O2", os.path.join(HERE, "floortool", f"{name}.c"), "-o", exe]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
-        die(f"cannot build neighbour:\n{' '.join(cmd)}\n{r.stderr}")
-    return exe
-
-
-def build_spawnwait(cc, outdir):
-    """benchmarks/floortool/spawnwait.c: a process that only starts the
-    program and waits for it, the floor of any driver (see bench_short)."""
-    exe = os.path.join(outdir, "spawnwait")
-    cmd = [cc, "-O2", os.path.join(HERE, "floortool", "spawnwait.c"), "-o", exe]
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        die(f"cannot build spawnwait:\n{' '.join(cmd)}\n{r.stderr}")
+        die(f"cannot build {name}:\n{' '.join(cmd)}\n{r.stderr}")
     return exe
 
 
@@ -514,7 +505,7 @@ def bench_short(cc, ompdp, nulltool, work, quick):
     tool = lambda lib, **o: dict(env, OMP_TOOL="enabled",
                                  OMP_TOOL_LIBRARIES=lib, **o)
     prog = [exe, str(SHORT_SIZE)]
-    spawnwait = build_spawnwait(cc, work)
+    spawnwait = build_floor_program(cc, work, "spawnwait")
     sides = [
         ("true_plain", [true], env, False),
         ("true_spawn", [spawnwait, true], env, False),
@@ -1275,7 +1266,7 @@ def main():
             res["programs"].append(r)
         if not a.only or "floor" in a.only:
             floortool = build_tool(a.cc, work, "floortool")
-            neighbour = build_neighbour(a.cc, work)
+            neighbour = build_floor_program(a.cc, work, "neighbour")
             rows = [("small_events", [built["small_events.c"],
                                       str(FLOOR_EVENTS[1] if a.quick
                                           else FLOOR_EVENTS[0])], None, True)]

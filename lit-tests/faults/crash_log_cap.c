@@ -31,20 +31,12 @@
 // JSON: "partial": true,
 // DIRECT: 5 updates; threads: 2
 //===----------------------------------------------------------------------===//
+#include "Inputs/journal_wait.h"
+
 #include <dirent.h>
 #include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 static int a[256];
-
-static void nap(int ms) {
-  struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-  nanosleep(&ts, NULL);
-}
 
 static int threads(void) {
   int n = 0;
@@ -55,38 +47,6 @@ static int threads(void) {
   if (d)
     closedir(d);
   return n;
-}
-
-// Waits (up to 20 s) until the journal beside the report (option output,
-// %p the process id, plus .journal) says it holds `events` events.
-static void wait_for_journal(long events) {
-  const char *opts = getenv("OMPDP_OPTIONS");
-  const char *o = opts ? strstr(opts, "output=") : NULL;
-  char path[4096], want[64];
-  size_t n = 0;
-  for (o = o ? o + 7 : ""; *o && *o != ' ' && n + 32 < sizeof(path); ++o) {
-    if (o[0] == '%' && o[1] == 'p') {
-      n += (size_t)snprintf(path + n, sizeof(path) - n, "%ld", (long)getpid());
-      ++o;
-    } else {
-      path[n++] = *o;
-    }
-  }
-  snprintf(path + n, sizeof(path) - n, ".journal");
-  snprintf(want, sizeof(want), " events=%ld ", events);
-  for (int waited = 0; waited < 20000; waited += 10) {
-    char head[256] = "";
-    FILE *f = fopen(path, "r");
-    if (f) {
-      if (!fgets(head, sizeof(head), f))
-        head[0] = 0;
-      fclose(f);
-    }
-    if (strstr(head, want))
-      return;
-    nap(10);
-  }
-  fprintf(stderr, "no journal with%s at %s\n", want, path);
 }
 
 int main(int argc, char **argv) {

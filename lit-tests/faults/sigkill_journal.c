@@ -61,13 +61,10 @@
 // RUN: env OMP_TOOL_LIBRARIES=%ompdp-rt OMPDP_OPTIONS="format=json output=%t.exit.json journal_ms=50" %t exit
 // RUN: test -e %t.exit.json && test ! -e %t.exit.json.journal
 //===----------------------------------------------------------------------===//
+#include "Inputs/journal_wait.h"
+
 #include <omp.h>
 #include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 // RC137: killing myself
 // RC137: rc=137
@@ -82,7 +79,7 @@
 // TEXT: summary: duplicate_transfers=5
 // TEXT: partial: recovered from the journal flushed at {{.*}} UTC (7 events); what happened after it is lost: {{.*}}
 // TEXT: warning: this report is incomplete
-// TEXT: duplicate_transfer {{.*}}sigkill_journal.c:[[#@LINE+68]]:1 in main  count=5
+// TEXT: duplicate_transfer {{.*}}sigkill_journal.c:[[#@LINE+26]]:1 in main  count=5
 
 // JSON: "exit_status": 137,
 // JSON: "duplicate_transfers": 5,
@@ -102,48 +99,6 @@
 // V2: ompdp: {{.*}}v2.journal: journal version 2 is not supported (this ompdp reads 1)
 
 static int a[256];
-
-static void nap(int ms) {
-  struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-  nanosleep(&ts, NULL);
-}
-
-// Waits (up to 20 s) until the journal says it holds `events` events. Its
-// path is the report's (option `output`, with %p for the process id) plus
-// `.journal`. Without a journal (journal_ms=0, or no output file) 300 ms.
-static void wait_for_journal(int events) {
-  const char *opts = getenv("OMPDP_OPTIONS");
-  const char *o = opts ? strstr(opts, "output=") : NULL;
-  if (!o || strstr(opts, "journal_ms=0")) {
-    nap(300);
-    return;
-  }
-  char path[4096], want[64];
-  size_t n = 0;
-  for (o += 7; *o && *o != ' ' && n + 32 < sizeof(path); ++o) {
-    if (o[0] == '%' && o[1] == 'p') {
-      n += (size_t)snprintf(path + n, sizeof(path) - n, "%ld", (long)getpid());
-      ++o;
-    } else {
-      path[n++] = *o;
-    }
-  }
-  snprintf(path + n, sizeof(path) - n, ".journal");
-  snprintf(want, sizeof(want), " events=%d ", events);
-  for (int waited = 0; waited < 20000; waited += 10) {
-    char head[256] = "";
-    FILE *f = fopen(path, "r");
-    if (f) {
-      if (!fgets(head, sizeof(head), f))
-        head[0] = 0;
-      fclose(f);
-    }
-    if (strstr(head, want))
-      return;
-    nap(10);
-  }
-  fprintf(stderr, "no journal with%s at %s\n", want, path);
-}
 
 int main(int argc, char **argv) {
   for (int i = 0; i < 256; ++i)

@@ -62,13 +62,10 @@
 // RUN: FileCheck %s --check-prefix=TEARDOWN-MERGE < %t.merge.err
 // RUN: FileCheck %s --check-prefix=TEARDOWN < %t.g/merged.json
 //===----------------------------------------------------------------------===//
+#include "../faults/Inputs/journal_wait.h"
+
 #include <omp.h>
 #include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 // ERR: ompdp: the program was killed by signal 9 (Killed) before it could write its report; its report is recovered from the journal flushed at {{[0-9:]+}} (5 events) and is partial
 // RANK1: "process": {"rank": 1, "size": 3,
@@ -119,48 +116,17 @@
 
 static int a[1024];
 
-static void nap(int ms) {
-  struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-  nanosleep(&ts, NULL);
-}
+// Up to 30 s for another rank's report or this rank's journal.
+static void wait_for(const char *path, const char *want) { wait_for_line(path, want, 30000); }
 
-// Waits (up to 30 s) until path exists and, when want is given, its first
-// line holds it.
-static void wait_for(const char *path, const char *want) {
-  for (int waited = 0; waited < 30000; waited += 10) {
-    char head[256] = "";
-    FILE *f = fopen(path, "r");
-    if (f) {
-      if (!fgets(head, sizeof(head), f))
-        head[0] = 0;
-      fclose(f);
-      if (!want || strstr(head, want))
-        return;
-    }
-    nap(10);
-  }
-  fprintf(stderr, "gave up waiting for %s\n", path);
-}
-
-// The journal's path: the report's (option `output`, %p the pid) plus
-// `.journal`; nothing to wait for when the journal is off, or not written
-// (the event log is on: it holds every event).
-static void wait_for_journal(const char *events) {
+// Nothing to wait for when the journal is off, or not written (the event
+// log is on: it holds every event).
+static void wait_for_rank_journal(const char *events) {
   const char *opts = getenv("OMPDP_OPTIONS");
-  const char *o = opts ? strstr(opts, "output=") : NULL;
-  if (!o || strstr(opts, "journal_ms=0") || !strstr(opts, "crash_log_mb=0"))
-    return;
   char path[4096];
-  size_t n = 0;
-  for (o += 7; *o && *o != ' ' && n + 32 < sizeof(path); ++o) {
-    if (o[0] == '%' && o[1] == 'p') {
-      n += (size_t)snprintf(path + n, sizeof(path) - n, "%ld", (long)getpid());
-      ++o;
-    } else {
-      path[n++] = *o;
-    }
-  }
-  snprintf(path + n, sizeof(path) - n, ".journal");
+  if (!opts || strstr(opts, "journal_ms=0") || !strstr(opts, "crash_log_mb=0") ||
+      journal_path(path, sizeof(path)))
+    return;
   wait_for(path, events);
 }
 
@@ -184,7 +150,7 @@ int main(int argc, char **argv) {
       snprintf(path, sizeof(path), "%s/report.%d.json", argv[1], other);
       wait_for(path, NULL);
     }
-    wait_for_journal(" events=5 ");
+    wait_for_rank_journal(" events=5 ");
     raise(SIGKILL);
   }
 #pragma omp target exit data map(delete : a) device(dev)
