@@ -471,8 +471,13 @@ static void detach_private(int old_fd, size_t from) {
 }
 
 static void on_child(void) {
-  pthread_mutex_init(&cl_lock, NULL);
-  pthread_mutex_init(&seen_lock, NULL);
+  /* This thread is the one on_prepare locked them in (the child's only
+   * thread is the forking one): released as on_parent releases them, not
+   * re-initialised while held, which ThreadSanitizer takes as held for
+   * good (a lock-order inversion with the interning shards' locks, in the
+   * child of a single-threaded parent, where TSan checks everything). */
+  pthread_mutex_unlock(&cl_lock);
+  pthread_mutex_unlock(&seen_lock);
   if (!cl_hdr)
     return;
   ompdp_cl_header_t *old = cl_hdr, *h = NULL;
