@@ -38,7 +38,8 @@ int main(void) {
   return 0;
 }
 
-// CHECK: repeated_alloc {{.*}}keep-resident-enter-data-loop.c:[[#]]:1 in main
+// The finding of `a` (the one of the reduction variable `s` may come first):
+// CHECK: repeated_alloc {{.*}}keep-resident-enter-data-loop.c:[[@LINE-12]]:1 in main
 // CHECK-NEXT: variable: a
 // CHECK: No rewrite: the allocations come from a `target enter data` in the loop, each freed by a `target exit data` before the next: keeping the data across iterations means moving both out of the loop together, which ompdp does not do.
 
