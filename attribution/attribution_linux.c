@@ -413,56 +413,47 @@ static const char *base_name(const char *path) {
   return s ? s + 1 : path;
 }
 
+/* The directive's position as the call's ident_t gives it (ident_position,
+ * parsed once per call site). */
+typedef struct ident {
+  char *file, *func; /* malloc'd */
+  uint32_t line, col;
+} ident_t;
+
+/* Whether the ident_t is the whole answer, DWARF could add nothing to it:
+ * C (no template arguments to add to the function's name), a file named by
+ * its full path (DWARF would give the same path: the compile directory adds
+ * nothing to it), a function that is the user's. Then libdw is never
+ * loaded: loading it and the libraries it needs, and reading the unit, cost
+ * 0.4 ms of a short run's 1 (benchmarks/results-host.md, issue 30). */
+static int ident_is_whole(const ident_t *id) {
+  size_t fl = strlen(id->file);
+  return id->file[0] == '/' && fl >= 3 && !strcmp(id->file + fl - 2, ".c") && id->func &&
+         !compiler_made(id->func);
+}
+
 /* The directive's own line and column where the call's ident_t has them;
  * the file stays DWARF's (a full path) when it names the same one, and the
  * function DWARF's when it is the ident's with template arguments (DWARF's
- * innermost scope may be a function inlined before the call instead). */
-static void ident_fix(const void *codeptr, ompdp_loc_t *loc) {
-  char *file = NULL, *func = NULL;
-  uint32_t line, col;
-  if (ident_position(codeptr, &file, &func, &line, &col))
-    return;
-  size_t fl = func ? strlen(func) : 0;
-  if (func && (!loc->function || strncmp(loc->function, func, fl) ||
-               (loc->function[fl] && loc->function[fl] != '<'))) {
+ * innermost scope may be a function inlined before the call instead).
+ * Takes id's strings. */
+static void ident_fix(ident_t *id, ompdp_loc_t *loc) {
+  size_t fl = id->func ? strlen(id->func) : 0;
+  if (id->func && (!loc->function || strncmp(loc->function, id->func, fl) ||
+                   (loc->function[fl] && loc->function[fl] != '<'))) {
     free(loc->function);
-    loc->function = func;
+    loc->function = id->func;
   } else {
-    free(func);
+    free(id->func);
   }
-  if (!loc->file || strcmp(base_name(loc->file), base_name(file))) {
+  if (!loc->file || strcmp(base_name(loc->file), base_name(id->file))) {
     free(loc->file);
-    loc->file = file;
+    loc->file = id->file;
   } else {
-    free(file);
+    free(id->file);
   }
-  loc->line = line;
-  loc->column = col;
-}
-
-/* The ident_t alone, where DWARF could add nothing to it: C (no template
- * arguments to add to the function's name), a file named by its full path
- * (DWARF would give the same path: the compile directory adds nothing to
- * it), a function that is the user's. Then libdw is never loaded: loading
- * it and the libraries it needs, and reading the unit, cost 0.4 ms of a
- * short run's 1 (benchmarks/results-host.md, issue 30). 0, or -1 with loc
- * untouched. */
-static int ident_alone(const void *codeptr, ompdp_loc_t *loc) {
-  char *file = NULL, *func = NULL;
-  uint32_t line, col;
-  if (ident_position(codeptr, &file, &func, &line, &col))
-    return -1;
-  size_t fl = strlen(file);
-  if (file[0] != '/' || fl < 3 || strcmp(file + fl - 2, ".c") || !func || compiler_made(func)) {
-    free(file);
-    free(func);
-    return -1;
-  }
-  loc->file = file;
-  loc->function = func;
-  loc->line = line;
-  loc->column = col;
-  return 0;
+  loc->line = id->line;
+  loc->column = id->col;
 }
 
 /* The report asks for the same call site several times (a finding's site
@@ -491,10 +482,12 @@ void ompdp_attribute(const void *codeptr, int construct, ompdp_loc_t *loc) {
       loc->file = dup_or_null(memo[i].loc.file);
       return;
     }
-  if (ident_alone(codeptr, loc) != 0) {
+  ident_t id = {0};
+  int have_id = ident_position(codeptr, &id.file, &id.func, &id.line, &id.col) == 0;
+  if (!have_id || !ident_is_whole(&id))
     attribute_dwarf(codeptr, construct, loc);
-    ident_fix(codeptr, loc);
-  }
+  if (have_id)
+    ident_fix(&id, loc); /* with no DWARF answer: the ident's own */
   if (memo_n < MEMO_MAX) {
     memo_t *m = &memo[memo_n];
     m->codeptr = codeptr;
