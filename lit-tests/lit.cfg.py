@@ -98,6 +98,7 @@ config.substitutions.append(("%ompdp-plugin-flags", plugin_flags))
 config.substitutions.append(("%ompdp-rt", os.path.join(libdir, "libompdp-rt.so")))
 config.substitutions.append(("%ompdp-so", plugin_so))
 config.substitutions.append(("%ompdp", os.path.join(bindir, "ompdp")))
+config.substitutions.append(("%logbench", os.path.join(config.ompdp_obj_root, "benchmarks", "logbench")))
 
 config.substitutions.append(("%llvm-libdir", config.llvm_libdir))
 config.substitutions.append(("%python", sys.executable))

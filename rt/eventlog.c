@@ -71,10 +71,7 @@ _Static_assert(offsetof(chunk_t, rec) == OMPDP_CL_EVENTS_OFFSET, "include/ompdp/
 typedef struct thread_log {
   struct thread_log *next;
   uint32_t id; /* order of first event: breaks ties between threads */
-  uint32_t nchunks; /* chunks made so far (numbers them in the crash log) */
-  chunk_t *head, *cur;
-  _Atomic uint64_t last_t;
-  atomic_int busy; /* stream mode: between reading the clock and publishing */
+  chunk_t *head;
   /* The stream consumer's position, and how far its search for the oldest
    * incomplete record got (every record before is complete, for good);
    * both under consumer_lock. */
@@ -82,6 +79,13 @@ typedef struct thread_log {
   uint32_t ci;
   chunk_t *sc;
   uint32_t si;
+  /* Written by the thread at every record, on a cache line of their own:
+   * the consumer reads them once a pass, and its writes above (and reads,
+   * were they on this line) would take the line from the thread's core. */
+  _Alignas(64) chunk_t *cur;
+  uint32_t nchunks; /* chunks made so far (numbers them in the crash log) */
+  _Atomic uint64_t last_t;
+  atomic_int busy; /* stream mode: between reading the clock and publishing */
 } thread_log_t;
 
 static _Atomic(thread_log_t *) all_logs;
@@ -216,9 +220,10 @@ static void free_chunk(chunk_t *c) {
 }
 
 static thread_log_t *new_thread_log(void) {
-  thread_log_t *b = calloc(1, sizeof(*b));
+  thread_log_t *b = aligned_alloc(_Alignof(thread_log_t), sizeof(*b));
   if (!b)
     return NULL;
+  memset(b, 0, sizeof(*b));
   b->id = atomic_fetch_add(&next_log_id, 1);
   b->head = b->cur = b->cc = new_chunk(b);
   if (!b->head) {
@@ -310,6 +315,7 @@ fail:
 
 typedef struct cursor {
   thread_log_t *log;
+  uint32_t id; /* log->id, read here for every record */
   chunk_t *c;
   uint32_t i;
   const ompdp_rec_t *r; /* the record at (c, i) when it can be handed over */
@@ -382,7 +388,7 @@ static void settle(merge_t *m, cursor_t *k) {
 static int before(const cursor_t *a, const cursor_t *b) {
   if (a->r->t_begin != b->r->t_begin)
     return a->r->t_begin < b->r->t_begin;
-  return a->log->id < b->log->id;
+  return a->id < b->id;
 }
 
 #define AHEAD 8
@@ -417,7 +423,7 @@ static int run_merge(merge_t *m, ompdp_log_sink_t sink, ompdp_log_ahead_t ahead,
     do {
       if (ahead && best->i + AHEAD < atomic_load_explicit(&best->c->used, memory_order_relaxed))
         ahead(ctx, &best->c->rec[best->i + AHEAD]);
-      sink_thread = best->log->id;
+      sink_thread = best->id;
       int rc = sink(ctx, best->r, best->w, (*seq)++);
       if (rc)
         return rc;
@@ -439,6 +445,7 @@ static int collect_cursors(merge_t *m, int stream) {
   for (thread_log_t *b = head; b; b = b->next) {
     cursor_t *k = &m->cur[m->n++];
     k->log = b;
+    k->id = b->id;
     k->c = stream ? b->cc : b->head;
     k->i = stream ? b->ci : 0;
   }

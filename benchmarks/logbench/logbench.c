@@ -23,6 +23,21 @@
 |*                         (stream mode, content tables capped at CAP MiB);
 |*                         prints the peak RSS.
 |*
+|*   logbench handover N WORK MODE
+|*                         what the stream mode's hand-over to the consumer
+|*                         thread costs the program's thread, without the
+|*                         noise of an OpenMP runtime and a process start:
+|*                         N events of the small_events pattern, each after
+|*                         WORK random read-modify-writes of a 256 KiB table
+|*                         of the thread's own (the OpenMP runtime's work
+|*                         between two updates; 64 is about small_events'
+|*                         0.5 us on host offload); MODE none (the work
+|*                         alone), full (the log kept, analysed after the
+|*                         timed part), stream (the runtime's default: a
+|*                         consumer thread analyses beside), drop (the same
+|*                         consumer, handing records to a sink that drops
+|*                         them). Prints the program thread's seconds.
+|*
 |* Output is one line of key=value pairs. Times are CLOCK_MONOTONIC.
 |*
 \*===----------------------------------------------------------------------===*/
@@ -259,8 +274,60 @@ static int cmd_stream(long n, int cap_mb) {
   return rc ? 1 : 0;
 }
 
+static int drop_sink(void *ctx, const ompdp_rec_t *r, uint32_t w, uint64_t seq) {
+  (void)ctx, (void)r, (void)w, (void)seq;
+  return 0;
+}
+
+static int cmd_handover(long n, long work, const char *mode) {
+  int none = !strcmp(mode, "none"), full = !strcmp(mode, "full");
+  int stream = !strcmp(mode, "stream"), drop = !strcmp(mode, "drop");
+  if (!(none || full || stream || drop) || work < 0)
+    return 2;
+  ompdp_engine_config_t cfg = {.host_device = HOST};
+  ompdp_engine_t *g = ompdp_engine_create(&cfg);
+  if (!g)
+    return 1;
+  if (stream || drop) {
+    ompdp_log_set_background(1);
+    ompdp_log_set_stream(stream ? ompdp_engine_sink : drop_sink,
+                         stream ? ompdp_engine_ahead : NULL, g, 0);
+  }
+  size_t tn = (256u << 10) / sizeof(uint64_t);
+  uint64_t *t = calloc(tn, sizeof(*t));
+  if (!t)
+    return 1;
+  uint64_t x = 1, sum = 0;
+  long v = 0;
+  double t0 = now_s();
+  for (long i = 0; i < n; ++i) {
+    for (long k = 0; k < work; ++k) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      sum += t[(x >> 33) % tn]++;
+    }
+    v = i / 2;
+    if (!none)
+      log_op(!(i & 1), &v, 0x7f0000000000ull);
+  }
+  double dt = now_s() - t0;
+  int rc = 0;
+  if (stream || drop)
+    rc = ompdp_log_stream_finish();
+  else if (full)
+    rc = ompdp_log_replay(ompdp_engine_sink, ompdp_engine_ahead, g, 1);
+  printf("mode=%s events=%ld work=%ld program_s=%.4f ns_per_event=%.1f check=%llu rc=%d\n", mode,
+         n, work, dt, dt * 1e9 / (double)n, (unsigned long long)(sum & 1), rc);
+  ompdp_engine_destroy(g);
+  free(t);
+  return rc ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
   ompdp_time_init();
+  int rc;
+  if (argc >= 5 && !strcmp(argv[1], "handover") &&
+      (rc = cmd_handover(atol(argv[2]), atol(argv[3]), argv[4])) != 2)
+    return rc;
   if (argc >= 3 && !strcmp(argv[1], "log"))
     return cmd_log(atol(argv[2]), argc > 3 ? atoi(argv[3]) : 1);
 #ifdef LOGBENCH_CALLBACKS
@@ -272,6 +339,6 @@ int main(int argc, char **argv) {
   if (argc >= 3 && !strcmp(argv[1], "stream"))
     return cmd_stream(atol(argv[2]), argc > 3 ? atoi(argv[3]) : 256);
   fprintf(stderr, "usage: logbench log N [THREADS] | callbacks N [THREADS] | analyze N | "
-                  "stream N [CAP_MIB]\n");
+                  "stream N [CAP_MIB] | handover N WORK none|full|stream|drop\n");
   return 2;
 }
