@@ -29,3 +29,25 @@ int ompdp_cpu_has_avx2(void) {
   return 0;
 #endif
 }
+
+int ompdp_cpu_has_avx512(void) {
+#if defined(OMPDP_GLIBC_CPU_FEATURES)
+  return CPU_FEATURE_ACTIVE(AVX512F) && CPU_FEATURE_ACTIVE(AVX512DQ);
+#elif defined(__x86_64__)
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
+#else
+  return 0;
+#endif
+}
+
+int ompdp_cpu_is_amd(void) {
+#if defined(OMPDP_GLIBC_CPU_FEATURES)
+  return CPU_FEATURE_PRESENT(SSE4A);
+#elif defined(__x86_64__)
+  __builtin_cpu_init();
+  return __builtin_cpu_is("amd");
+#else
+  return 0;
+#endif
+}

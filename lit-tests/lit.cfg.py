@@ -143,6 +143,16 @@ config.available_features.add("threads")
 # call site (attribution/attribution_linux.c).
 if platform.machine() in ("x86_64", "AMD64"):
     config.available_features.add("x86_64")
+    # avx512: the CPU has AVX-512F and DQ (the runtime's hash_isa=avx512).
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    if " avx512f " in line + " " and " avx512dq " in line + " ":
+                        config.available_features.add("avx512")
+                    break
+    except OSError:
+        pass
 if shutil.which("nvidia-smi"):
     try:
         if subprocess.run(["nvidia-smi", "-L"], capture_output=True, timeout=20).returncode == 0:

@@ -44,21 +44,39 @@
 #include <stdatomic.h>
 #include <sys/syscall.h>
 #include <time.h>
+#include <string.h>
 #include <unistd.h>
 
 uint64_t ompdp_xxh3_avx2(const void *p, size_t n);
+uint64_t ompdp_xxh3_avx512(const void *p, size_t n);
 
 static uint64_t hash_portable(const void *p, size_t n) { return XXH3_64bits(p, n); }
 
 static uint64_t (*hash_fn)(const void *, size_t) = hash_portable;
 static const char *hash_name = "xxh3-portable";
 
+/* Option hash_isa: the widest variant asked for that the CPU has. By
+ * default AVX-512 only on AMD's CPUs (analysis/cpu_features.h says why). */
 void ompdp_hash_init(void) {
-#if defined(__x86_64__) && defined(OMPDP_HAVE_AVX2_HASH)
-  if (ompdp_cpu_has_avx2()) {
+  hash_fn = hash_portable;
+  hash_name = "xxh3-portable";
+#if defined(__x86_64__)
+  const char *isa = ompdp_opts.hash_isa ? ompdp_opts.hash_isa : "auto";
+#if defined(OMPDP_HAVE_AVX512_HASH)
+  int wide = !strcmp(isa, "avx512") || (!strcmp(isa, "auto") && ompdp_cpu_is_amd());
+  if (wide && ompdp_cpu_has_avx512()) {
+    hash_fn = ompdp_xxh3_avx512;
+    hash_name = "xxh3-avx512";
+    return;
+  }
+#endif
+#if defined(OMPDP_HAVE_AVX2_HASH)
+  if (strcmp(isa, "portable") && ompdp_cpu_has_avx2()) {
     hash_fn = ompdp_xxh3_avx2;
     hash_name = "xxh3-avx2";
   }
+#endif
+  (void)isa;
 #endif
 }
 

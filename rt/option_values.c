@@ -52,10 +52,11 @@ int ompdp_option_int(const char *value, int *out) {
 
 /* The options of a few words; the first is the default. */
 static const struct {
-  const char *name, *words[4], *text;
+  const char *name, *words[5], *text;
 } Words[] = {
     {"mode", {"stream", "full", "check", NULL}, "stream, full or check"},
     {"timeline", {"bounded", "full", "off", NULL}, "bounded, full or off"},
+    {"hash_isa", {"auto", "avx512", "avx2", "portable", NULL}, "auto, avx512, avx2 or portable"},
 };
 
 const char *ompdp_option_words(const char *name, const char **first) {

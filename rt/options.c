@@ -146,8 +146,9 @@ int ompdp_options_parse(const char *text) {
   }
   /* The options whose value is one of a few words. The runtime goes on with
    * the default; `ompdp run` refuses the run before the program starts. */
-  static const char *const Worded[] = {"mode", "timeline"};
-  const char **const WordedValue[] = {&ompdp_opts.mode, &ompdp_opts.timeline};
+  static const char *const Worded[] = {"mode", "timeline", "hash_isa"};
+  const char **const WordedValue[] = {&ompdp_opts.mode, &ompdp_opts.timeline,
+                                      &ompdp_opts.hash_isa};
   for (size_t i = 0; i < sizeof(Worded) / sizeof(Worded[0]); ++i) {
     const char *first;
     if (ompdp_option_word_ok(Worded[i], *WordedValue[i]))

@@ -12,6 +12,7 @@
 #include "../rt/hash.c"
 
 #include "check.h"
+#include "cpu_features.h"
 #include "detect.h"
 
 #include <stdlib.h>
@@ -124,8 +125,25 @@ int main(void) {
     x ^= x << 13, x ^= x >> 7, x ^= x << 17;
     buf[i] = (unsigned char)x;
   }
-  inline_hash(buf);
-  helper_hash(buf);
+  /* Every variant the CPU has gives the reference's value; one it lacks
+   * falls back (option hash_isa). */
+  static const struct {
+    const char *isa, *name;
+    int (*has)(void);
+  } Isa[] = {{"portable", "xxh3-portable", NULL},
+#if defined(__x86_64__)
+             {"avx2", "xxh3-avx2", ompdp_cpu_has_avx2},
+             {"avx512", "xxh3-avx512", ompdp_cpu_has_avx512},
+#endif
+             {"auto", NULL, NULL}};
+  for (size_t i = 0; i < sizeof(Isa) / sizeof(Isa[0]); ++i) {
+    ompdp_opts.hash_isa = Isa[i].isa;
+    ompdp_hash_init();
+    if (Isa[i].name && (!Isa[i].has || Isa[i].has()))
+      CHECK(!strcmp(ompdp_hash_impl_name(), Isa[i].name));
+    inline_hash(buf);
+    helper_hash(buf);
+  }
   zero_hashes();
   free(buf);
   return CHECK_DONE();

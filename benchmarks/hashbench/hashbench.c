@@ -8,8 +8,9 @@
 |* Both go through a call that the compiler cannot inline or elide (as in the
 |* runtime, where the hash is reached through a dispatch and the copy through
 |* libomptarget), and each is timed by doubling the repetitions until a run
-|* lasts long enough, best of three. Built with -O2, and -mavx2 where the CPU
-|* has it, which is the variant the runtime picks on such a CPU.
+|* lasts long enough, best of three. Built with -O2 and the flags of the
+|* variant the runtime picks by default on the CPU (run.py: -O3 -mavx512f
+|* -mavx512dq on an AMD CPU with AVX-512, else -mavx2 where the CPU has it).
 |*
 |* A third number, read_gbps, is the floor of any hash: reading the bytes
 |* once and doing nothing else with them (the XOR of every 8-byte word,
