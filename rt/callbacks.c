@@ -151,6 +151,21 @@ int ompdp_constructs_elsewhere(void) {
   return 0;
 }
 
+/* When the last kernel on a host-memory device ended (ompdp_now_ns), or
+ * UINT64_MAX while one runs; 0: none yet. */
+static _Atomic uint64_t host_kernel_at;
+
+int ompdp_host_kernel_recent(void) {
+  uint64_t at = atomic_load_explicit(&host_kernel_at, memory_order_relaxed);
+  return at && (at == UINT64_MAX || ompdp_now_ns() - at < OMPDP_HOST_KERNEL_NS);
+}
+
+static void note_host_kernel(const construct_t *c, int running) {
+  if (c && ompdp_device_kind(c->device) == OMPDP_DEVKIND_HOSTMEM)
+    atomic_store_explicit(&host_kernel_at, running ? UINT64_MAX : ompdp_now_ns(),
+                          memory_order_relaxed);
+}
+
 static construct_t *take_slot(void) {
   construct_t *s = tls_slots;
   if (__builtin_expect(!s, 0)) {
@@ -260,6 +275,8 @@ void ompdp_cb_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, int
    * asynchronous launch returns earlier than that. */
   if (c->kernel)
     end_kernel(c->kernel, c->kernel_word);
+  if (!have_submit && (c->kind == (ompt_target & 0xf) || c->kind == (ompt_target_nowait & 0xf)))
+    note_host_kernel(c, 0);
   release_slot(c);
 }
 
@@ -272,6 +289,7 @@ void ompdp_cb_target_submit_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *tar
     if (c)
       ompdp_provision_launch_begin(c->codeptr, c->region, c->device, c->kind,
                                    requested_num_teams);
+    note_host_kernel(c, 1);
     int uses = c && ompdp_uses_ready(c->device);
     uint32_t w = kernel_word(c, NULL, uses);
     ompdp_rec_t *k = w == OMPDP_NONE ? NULL : ompdp_log_new();
@@ -295,8 +313,10 @@ void ompdp_cb_target_submit_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *tar
     }
     return;
   }
-  if (endpoint == ompt_scope_end)
+  if (endpoint == ompt_scope_end) {
     ompdp_provision_launch_end();
+    note_host_kernel(c, 0);
+  }
   if (endpoint != ompt_scope_end || !host_op_id || !*host_op_id)
     return;
   ompdp_rec_t *k = (ompdp_rec_t *)(uintptr_t)*host_op_id;

@@ -220,21 +220,24 @@ __attribute__((constructor)) static void register_fork_handler(void) {
  * goes to the helper when the process may run on two CPUs or more and the
  * transfer runs alone: no other large transfer in flight and no construct
  * on another thread, whose copies and kernels the helper would take CPU
- * from (on
- * threads_nowait, four threads on two cores, the helper cost 1.54x plain
- * against 1.44x inline); the others are hashed inline. On the 2-core
- * machine of benchmarks/results-host.md that is 1.04-1.14x plain against
- * 1.27-1.48x inline for the programs whose transfers run one at a time;
- * on an earlier 2-core AMD machine the helper bought nothing there
- * (docs/runtime.md, Hashing). Choosing the way by timing the run's own
- * transfers was tried, per transfer and in alternating epochs, and
- * dropped: both chose inline on programs that ran 1.1x plain with the
- * helper and 1.4x inline, since a transfer's cost depends on the way of
- * those long before it (a helper that slept, a CPU the hypervisor
- * descheduled). */
+ * from (on threads_nowait, four threads on two cores, the helper cost
+ * 1.54x plain against 1.44x inline); and no kernel of host offload running
+ * or ended within OMPDP_HOST_KERNEL_NS, whose threads are on the cores the
+ * helper would take (lu and patterns 1 Mi, whose kernels come between
+ * their transfers, were faster inline, transfer_torture, with none, on the
+ * helper: results-host.md, "Issue 30, nineteenth session"). The others are
+ * hashed inline. On the 2-core machine of benchmarks/results-host.md that
+ * is 1.04-1.14x plain against 1.27-1.48x inline for the programs whose
+ * transfers run one at a time; on an earlier 2-core AMD machine the helper
+ * bought nothing there (docs/runtime.md, Hashing). Choosing the way by
+ * timing the run's own transfers was tried, per transfer and in
+ * alternating epochs, and dropped: both chose inline on programs that ran
+ * 1.1x plain with the helper and 1.4x inline, since a transfer's cost
+ * depends on the way of those long before it (a helper that slept, a CPU
+ * the hypervisor descheduled). */
 static _Atomic int in_flight;
 static int cpus = -1;
-static _Atomic unsigned long long alone_count, shared_count;
+static _Atomic unsigned long long alone_count, shared_count, kernel_count;
 
 /* Whether this thread has a transfer between its begin and end callbacks
  * that counts in in_flight. */
@@ -264,17 +267,24 @@ static int want_helper(size_t n) {
   ticket = 1;
   int alone = atomic_fetch_add_explicit(&in_flight, 1, memory_order_relaxed) == 0 &&
               !ompdp_constructs_elsewhere();
-  atomic_fetch_add_explicit(alone ? &alone_count : &shared_count, 1, memory_order_relaxed);
-  return alone;
+  /* Host offload whose kernels come between its transfers: the kernels'
+   * threads are on the cores the helper would take (libomp's workers spin
+   * for its blocktime after each one), and hashing inline was faster. */
+  int after_kernel = alone && ompdp_host_kernel_recent();
+  atomic_fetch_add_explicit(after_kernel ? &kernel_count : alone ? &alone_count : &shared_count,
+                            1, memory_order_relaxed);
+  return alone && !after_kernel;
 }
 
 void ompdp_hash_say_choice(FILE *out) {
-  unsigned long long a = atomic_load(&alone_count), b = atomic_load(&shared_count);
-  if (ompdp_opts.hash_helper == 2 && (a || b))
+  unsigned long long a = atomic_load(&alone_count), b = atomic_load(&shared_count),
+                     k = atomic_load(&kernel_count);
+  if (ompdp_opts.hash_helper == 2 && (a || b || k))
     fprintf(out,
             "ompdp: hash_helper=2: %llu large transfers ran alone (hashed on the helper while "
-            "it was free), %llu beside others (hashed inline)\n",
-            a, b);
+            "it was free), %llu beside others (hashed inline), %llu within 200 ms of a kernel "
+            "on host cores (hashed inline)\n",
+            a, b, k);
 }
 
 void ompdp_hash_done(void) {

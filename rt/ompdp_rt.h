@@ -177,6 +177,11 @@ void ompdp_hash_done(void);
 void ompdp_hash_say_choice(FILE *out);
 /* 1 if another thread is inside a target construct (callbacks.c). */
 int ompdp_constructs_elsewhere(void);
+/* 1 if a kernel on a device whose memory is the host's (host offload: its
+ * threads are the host's cores) ended less than OMPDP_HOST_KERNEL_NS ago,
+ * or is running (callbacks.c). */
+int ompdp_host_kernel_recent(void);
+#define OMPDP_HOST_KERNEL_NS 200000000ull /* libomp's default KMP_BLOCKTIME */
 const char *ompdp_hash_impl_name(void);
 /* verify_hashes debug mode (hash_verify.c): remember the bytes behind each
  * hash and count the hashes that stand for different bytes. */
