@@ -158,14 +158,20 @@ void ompdp_sarif_put_spread(FILE *out, const ompdp_finding_t *f);
 int ompdp_process_read_json(const char *text, size_t len, ompdp_report_t *r, char *err,
                             size_t errlen);
 /* The same from a jansson document of the whole report (a json_t *), for a
- * report reader that has one already. */
+ * report reader that has one already. doc: the text the tree was loaded
+ * from by report/json_load.c, which keeps the integers of 10^18 and more
+ * aside and gives jansson placeholders for them (NULL: a tree of
+ * jansson's own, whose integers are what they say). */
 struct json_t;
-int ompdp_process_read_json_root(const struct json_t *root, ompdp_report_t *r, char *err,
-                                 size_t errlen);
+struct ompdp_json_doc;
+int ompdp_process_read_json_root(const struct json_t *root, const struct ompdp_json_doc *doc,
+                                 ompdp_report_t *r, char *err, size_t errlen);
 /* A finding's "spread" (its ranks, in a merged report) from the finding's
  * own tree, into f, whose rewrites are read already: for a reader that
- * reads findings one at a time, whose whole tree holds none. */
-int ompdp_process_read_finding_json(const struct json_t *finding, ompdp_finding_t *f, char *err,
-                                    size_t errlen);
+ * reads findings one at a time, whose whole tree holds none. doc: as
+ * above. */
+int ompdp_process_read_finding_json(const struct json_t *finding,
+                                    const struct ompdp_json_doc *doc, ompdp_finding_t *f,
+                                    char *err, size_t errlen);
 
 #endif /* OMPDP_PROCESS_H */

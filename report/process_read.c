@@ -12,13 +12,17 @@
 |* by the report reader; they are skipped here too, so that the n-th
 |* finding of the model gets the n-th known finding's spread.
 |*
-|* Integers above 2^63 (which jansson refuses) elsewhere in the report make
-|* it read every number as a double; the members here are then taken only
-|* while exact (below 2^53).
+|* Read with the report reader (report_json_read.c), integers of 10^18 and
+|* more are taken from the text, which json_load.c keeps aside from
+|* jansson's placeholders: exact up to 2^64 - 1. Read alone
+|* (ompdp_process_read_json), integers above 2^63 (which jansson refuses)
+|* elsewhere in the report make it read every number as a double; the
+|* members here are then taken only while exact (below 2^53).
 |*
 \*===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE /* memmem */
 #include "process.h"
+#include "json_load.h"
 
 #include <jansson.h>
 #include <limits.h>
@@ -30,6 +34,8 @@ typedef struct reader {
   char *err;
   size_t errlen;
   int failed;
+  /* Where the tree's integers of 10^18 and more are (json_load.c), or NULL. */
+  const ompdp_json_doc_t *doc;
 } reader_t;
 
 static int fail(reader_t *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -49,8 +55,15 @@ static int fail(reader_t *rd, const char *fmt, ...) {
 /* A non-negative integer up to max. */
 static int get_u64(reader_t *rd, const json_t *v, const char *name, uint64_t max,
                    uint64_t *out) {
-  if (json_is_integer(v) && json_integer_value(v) >= 0 &&
-      (uint64_t)json_integer_value(v) <= max) {
+  ompdp_json_num_t n;
+  if (rd->doc && json_is_integer(v)) {
+    /* Its digits, where jansson holds a placeholder for them. */
+    if (ompdp_json_as_int(rd->doc, v, &n) > 0 && !n.neg && !n.overflow && n.mag <= max) {
+      *out = n.mag;
+      return 0;
+    }
+  } else if (json_is_integer(v) && json_integer_value(v) >= 0 &&
+             (uint64_t)json_integer_value(v) <= max) {
     *out = (uint64_t)json_integer_value(v);
     return 0;
   }
@@ -285,16 +298,16 @@ static int read_findings(reader_t *rd, const json_t *arr, ompdp_report_t *r) {
   return 0;
 }
 
-int ompdp_process_read_finding_json(const json_t *finding, ompdp_finding_t *f, char *err,
-                                    size_t errlen) {
-  reader_t rd = {err, errlen, 0};
+int ompdp_process_read_finding_json(const json_t *finding, const ompdp_json_doc_t *doc,
+                                    ompdp_finding_t *f, char *err, size_t errlen) {
+  reader_t rd = {err, errlen, 0, doc};
   const json_t *s = json_object_get(finding, "spread");
   return s && !json_is_null(s) ? read_spread(&rd, s, f) : 0;
 }
 
 int ompdp_process_read_json(const char *text, size_t len, ompdp_report_t *r, char *err,
                             size_t errlen) {
-  reader_t rd = {err, errlen, 0};
+  reader_t rd = {err, errlen, 0, NULL};
   if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) {
     text += 3;
     len -= 3;
@@ -309,14 +322,14 @@ int ompdp_process_read_json(const char *text, size_t len, ompdp_report_t *r, cha
     root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &je);
   if (!root)
     return fail(&rd, "the report's ranks cannot be read: %s at line %d", je.text, je.line);
-  int rc = ompdp_process_read_json_root(root, r, err, errlen);
+  int rc = ompdp_process_read_json_root(root, NULL, r, err, errlen);
   json_decref(root);
   return rc;
 }
 
-int ompdp_process_read_json_root(const json_t *root, ompdp_report_t *r, char *err,
-                                 size_t errlen) {
-  reader_t rd = {err, errlen, 0};
+int ompdp_process_read_json_root(const json_t *root, const ompdp_json_doc_t *doc,
+                                 ompdp_report_t *r, char *err, size_t errlen) {
+  reader_t rd = {err, errlen, 0, doc};
   int rc = 0;
   const json_t *v = json_object_get(root, "process");
   if (v && !json_is_null(v))

@@ -520,7 +520,7 @@ static int read_one_finding(ompdp_json_doc_t *r, size_t at, size_t end, ompdp_fi
   if (!rc)
     rc = read_finding(&part, tree, f, kind_name);
   if (!rc && ompdp_finding_kind_from_json(*kind_name) != OMPDP_FK_COUNT &&
-      ompdp_process_read_finding_json(tree, f, r->err, r->errlen))
+      ompdp_process_read_finding_json(tree, &part, f, r->err, r->errlen))
     rc = -1;
   r->failed |= rc != 0;
   json_decref(tree);
@@ -918,7 +918,7 @@ int ompdp_report_read_json_doc(const char *text, size_t len, ompdp_report_t *rep
   if (!rc)
     rc = read_top(&r, top, rep);
   /* MPI: the rank, a merged report's ranks and spreads (report/process_read.c). */
-  if (!rc && ompdp_process_read_json_root(top, rep, err, errlen))
+  if (!rc && ompdp_process_read_json_root(top, &r, rep, err, errlen))
     rc = -1;
   /* A runtime's report (with its plan) is decided by the planner; any other
    * finding without a verdict is an older ompdp's: fix or advice. */

@@ -484,8 +484,43 @@ static void test_env(void) {
   CHECK(!strcmp(ompdp_format_ranks(buf, sizeof(buf), ranks, 0), ""));
 }
 
+/* Numbers of 10^18 and more (which the JSON reader keeps aside from
+ * jansson) in the ranks' entries and the findings' spreads read back as
+ * written: a merged report's per-rank time_saved_ns of 6.4e18 once read
+ * back as 10^18 (found by fuzz_merge). */
+static void test_big_numbers(void) {
+  char err[512];
+  ompdp_report_t reps[2], out;
+  for (int r = 0; r < 2; ++r) {
+    rank_report(&reps[r], r, 2, "ab12", "77");
+    reps[r].wall_time_ns = 7000000000000000000ull + (uint64_t)r;
+    ompdp_finding_t *f = add_trip(&reps[r], 0x1234, 1, "a");
+    f->time_saved_ns = 6376000025893024522ull - (uint64_t)r;
+    f->rewrites[0].time_saved_ns = f->time_saved_ns;
+    reps[r].time_saved_ns = f->time_saved_ns;
+  }
+  CHECK(merge(reps, 2, NULL, &out, err, sizeof(err)) == 0);
+  size_t l1 = 0, l2 = 0;
+  char *j1 = render(&out, ompdp_report_write_json, &l1);
+  CHECK(j1 && strstr(j1, "\"time_saved_ns\": 6376000025893024522"));
+  ompdp_report_t back;
+  CHECK(j1 && ompdp_report_read_json(j1, l1, &back, err, sizeof(err)) == 0);
+  char *j2 = render(&back, ompdp_report_write_json, &l2);
+  CHECK(j1 && j2 && l1 == l2 && !memcmp(j1, j2, l1));
+  CHECK(back.merge && back.merge->num_ranks == 2 &&
+        back.merge->ranks[0].time_saved_ns == 6376000025893024522ull &&
+        back.merge->ranks[1].wall_time_ns == 7000000000000000001ull);
+  CHECK(back.num_findings == 1 && back.findings[0].spread &&
+        back.findings[0].spread->time_saved_ns.max == 6376000025893024522ull);
+  free(j1);
+  free(j2);
+  ompdp_report_free(&back);
+  ompdp_report_free(&out);
+}
+
 int main(void) {
   test_same_finding();
+  test_big_numbers();
   test_disjoint();
   test_refused();
   test_partial();
