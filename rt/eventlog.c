@@ -103,8 +103,7 @@ static int stream_done; /* the final pass ran, or the stream stopped: no more pa
 /* What the merge writes for every record it hands over, on a cache line of
  * its own: beside the flags that every callback reads (stream_mode,
  * asym_fence), each of its stores took the line from the program's thread,
- * and the next callback a miss from the consumer's core: small_events spent
- * 40 ms more to the end of main with the consumer than without it. */
+ * whose next callback then missed in its cache. */
 static struct {
   _Alignas(64) uint64_t seq;
   uint32_t thread;
@@ -134,7 +133,7 @@ void ompdp_log_set_store(const ompdp_log_store_t *s) { store = *s; }
 /* Consumed anonymous chunks kept for the next new_chunk, at most
  * MAX_SPARE: unmapping each one (every 5,000 events) made the kernel flush
  * the other CPUs' TLBs by interrupt, every CPU running one of the program's
- * threads (small_events: 233 TLB shootdowns a run, 18 with the spares; see
+ * threads (small_events: 237 TLB shootdowns a run, 38 with the spares; see
  * /proc/interrupts), and mapping the next one zeroed 32 fresh pages on the
  * program's thread. They stay counted in chunks_mapped. */
 #define MAX_SPARE 4
