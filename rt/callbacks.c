@@ -160,6 +160,14 @@ int ompdp_host_kernel_recent(void) {
   return at && (at == UINT64_MAX || ompdp_now_ns() - at < OMPDP_HOST_KERNEL_NS);
 }
 
+/* Without the submit callback, a `target` construct stands for its kernel,
+ * from its begin to its end. kind: an ompt_target_t, or construct_t's kind
+ * (its low four bits, which tell them apart). */
+static int stands_for_kernel(int kind) {
+  kind &= 0xf;
+  return !have_submit && (kind == ompt_target || kind == (ompt_target_nowait & 0xf));
+}
+
 static void note_host_kernel(const construct_t *c, int running) {
   if (c && ompdp_device_kind(c->device) == OMPDP_DEVKIND_HOSTMEM)
     atomic_store_explicit(&host_kernel_at, running ? UINT64_MAX : ompdp_now_ns(),
@@ -237,9 +245,9 @@ void ompdp_cb_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, int
     construct_t *c = target_data ? take_slot() : NULL;
     if (target_data)
       target_data->ptr = c;
-    int stands_for_kernel = !have_submit && (kind == ompt_target || kind == ompt_target_nowait);
+    int for_kernel = stands_for_kernel(kind);
     if (!c) {
-      if (target_data && stands_for_kernel)
+      if (target_data && for_kernel)
         ompdp_log_note_dropped(); /* no memory for the construct: its kernel is lost */
       return;
     }
@@ -248,9 +256,7 @@ void ompdp_cb_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, int
     c->kind = (uint8_t)(kind & 0xf);
     c->device = device_num;
     c->kernel = NULL;
-    /* Without the submit callback, a `target` construct stands for its
-     * kernel, from its begin to its end. */
-    if (stands_for_kernel) {
+    if (for_kernel) {
       uint32_t w = kernel_word(c, codeptr_ra, 0);
       ompdp_rec_t *k = w == OMPDP_NONE ? NULL : ompdp_log_new();
       if (!k && w == OMPDP_NONE)
@@ -275,7 +281,7 @@ void ompdp_cb_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, int
    * asynchronous launch returns earlier than that. */
   if (c->kernel)
     end_kernel(c->kernel, c->kernel_word);
-  if (!have_submit && (c->kind == (ompt_target & 0xf) || c->kind == (ompt_target_nowait & 0xf)))
+  if (stands_for_kernel(c->kind))
     note_host_kernel(c, 0);
   release_slot(c);
 }
