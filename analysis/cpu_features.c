@@ -19,35 +19,23 @@
 #endif
 #endif
 
-int ompdp_cpu_has_avx2(void) {
+/* ASK(glibc's answer, libgcc's): the one this build can read; the other is
+ * never compiled. */
 #if defined(OMPDP_GLIBC_CPU_FEATURES)
-  return CPU_FEATURE_ACTIVE(AVX2);
+#define ASK(glibc, libgcc) (glibc)
 #elif defined(__x86_64__)
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2");
+#define ASK(glibc, libgcc) (__builtin_cpu_init(), (libgcc))
 #else
-  return 0;
+#define ASK(glibc, libgcc) 0
 #endif
+
+int ompdp_cpu_has_avx2(void) {
+  return ASK(CPU_FEATURE_ACTIVE(AVX2), __builtin_cpu_supports("avx2"));
 }
 
 int ompdp_cpu_has_avx512(void) {
-#if defined(OMPDP_GLIBC_CPU_FEATURES)
-  return CPU_FEATURE_ACTIVE(AVX512F) && CPU_FEATURE_ACTIVE(AVX512DQ);
-#elif defined(__x86_64__)
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
-#else
-  return 0;
-#endif
+  return ASK(CPU_FEATURE_ACTIVE(AVX512F) && CPU_FEATURE_ACTIVE(AVX512DQ),
+             __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq"));
 }
 
-int ompdp_cpu_is_amd(void) {
-#if defined(OMPDP_GLIBC_CPU_FEATURES)
-  return CPU_FEATURE_PRESENT(SSE4A);
-#elif defined(__x86_64__)
-  __builtin_cpu_init();
-  return __builtin_cpu_is("amd");
-#else
-  return 0;
-#endif
-}
+int ompdp_cpu_is_amd(void) { return ASK(CPU_FEATURE_PRESENT(SSE4A), __builtin_cpu_is("amd")); }
