@@ -13,8 +13,8 @@
 |*
 |* Full-log mode merges everything at exit, unmapping each chunk as soon as
 |* it is read when nothing needs the log afterwards. Stream mode merges while
-|* the program runs: the thread that fills a chunk takes the consumer lock
-|* if it is free (once per chunk, never per event) and hands over every
+|* the program runs: the thread that fills its WAKE_CHUNKS-th chunk takes the
+|* consumer lock if it is free (never per event) and hands over every
 |* record that no other record can precede any more. A record may be handed
 |* over when it is complete and begins before the watermark: the earliest of
 |* (a) the clock when the pass starts, (b) the begin time of every thread's
@@ -33,9 +33,9 @@
 |* record then costs a plain store and a plain clock read.
 |*
 |* In the runtime the passes run on a consumer thread of the tool's own,
-|* which a producer wakes (one futex call per chunk) and which sleeps when it
-|* has caught up, so the analysis runs beside the program instead of after
-|* it; tests run the passes inline.
+|* which a producer wakes (one futex call per WAKE_CHUNKS chunks) and which
+|* sleeps when it has caught up, so the analysis runs beside the program
+|* instead of after it; tests run the passes inline.
 |*
 \*===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE
@@ -55,6 +55,17 @@
 #include <unistd.h>
 
 #define CHUNK_BYTES (128u << 10)
+/* A thread hands its chunks to the consumer every WAKE_CHUNKS chunks
+ * (about 33,000 records), not at every one: each wake, and each pass's
+ * barrier, is an interrupt between CPUs, which on a VM costs the program's
+ * CPU far more than the pass costs the consumer's. small_events (10^6
+ * events, 150 alternated rounds, to the end of main over the null tool):
+ * a wake per chunk +43 ms, every 8 chunks +23, every 32 +17.5, no
+ * consumer at all +15; an idle consumer woken per chunk cost as much as a
+ * working one, a thread waking itself every 100 us nothing
+ * (benchmarks/results-host.md, "twentieth session"). Beyond 8, the backlog
+ * left for the end of the run grows faster than the gain. */
+#define WAKE_CHUNKS 8
 
 typedef struct chunk {
   struct chunk *_Atomic next;
@@ -131,12 +142,12 @@ static int asym_fence_off; /* tests: the per-record fence, whatever the kernel h
 void ompdp_log_set_store(const ompdp_log_store_t *s) { store = *s; }
 
 /* Consumed anonymous chunks kept for the next new_chunk, at most
- * MAX_SPARE: unmapping each one (every 5,000 events) made the kernel flush
+ * MAX_SPARE (what two passes free): unmapping each one (every 5,000 events) made the kernel flush
  * the other CPUs' TLBs by interrupt, every CPU running one of the program's
  * threads (small_events: 237 TLB shootdowns a run, 38 with the spares; see
  * /proc/interrupts), and mapping the next one zeroed 32 fresh pages on the
  * program's thread. They stay counted in chunks_mapped. */
-#define MAX_SPARE 4
+#define MAX_SPARE (2 * WAKE_CHUNKS)
 static pthread_mutex_t spare_lock = PTHREAD_MUTEX_INITIALIZER;
 static chunk_t *spare;
 static unsigned num_spare;
@@ -273,7 +284,7 @@ ompdp_rec_t *ompdp_log_new(void) {
     atomic_store_explicit(&c->next, nc, memory_order_release);
     b->cur = c = nc;
     used = 0;
-    if (stream_mode)
+    if (stream_mode && b->nchunks % WAKE_CHUNKS == 0)
       ompdp_log_poll();
   }
   ompdp_rec_t *r = &c->rec[used];
