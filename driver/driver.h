@@ -74,6 +74,9 @@ const char *drv_format_choices(void);
  * Returns 0, or -1 with errno set. */
 int drv_write_all(int fd, const void *data, size_t len);
 
+/* CLOCK_MONOTONIC, in nanoseconds. */
+uint64_t drv_monotonic_ns(void);
+
 /* Checks, before any work is done, that path can be written: opens it for
  * writing (creating it if need be) and removes it again if it was created
  * here. "-" (standard output) always passes. Prints an error and returns -1

@@ -3,14 +3,17 @@
 |* Entry point of `ompdp`: handles --help and --version and hands the rest
 |* of the command line to the subcommand named first. Also holds the small
 |* helpers every subcommand uses: the walk of its command line
-|* (drv_parse_args), matching a flag, errors, writing a whole buffer.
+|* (drv_parse_args), matching a flag, errors, writing a whole buffer, the
+|* monotonic clock.
 |*
 \*===----------------------------------------------------------------------===*/
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "driver.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef OMPDP_VERSION_STRING
@@ -98,6 +101,12 @@ int drv_parse_args(int argc, char **argv, const drv_args_t *a) {
     return -1;
   }
   return 0;
+}
+
+uint64_t drv_monotonic_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
 int drv_write_all(int fd, const void *data, size_t len) {

@@ -718,7 +718,6 @@ static size_t find_reports(const char *dir, pid_t main_pid, found_report_t **out
   return n;
 }
 
-/* 1 if the user turned the runtime option name off (--option name=0). */
 /* The last --option name=N, or dflt. */
 static int option_int(const run_args_t *a, const char *name, int dflt) {
   size_t n = strlen(name);
@@ -729,14 +728,9 @@ static int option_int(const run_args_t *a, const char *name, int dflt) {
   return v;
 }
 
+/* 1 if the user turned the runtime option name off (--option name=0). */
 static int option_off(const run_args_t *a, const char *name) {
   return option_int(a, name, 1) <= 0;
-}
-
-static uint64_t clock_us(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (uint64_t)t.tv_sec * 1000000u + (uint64_t)t.tv_nsec / 1000u;
 }
 
 /* Why there is no report, in one line. */
@@ -1121,7 +1115,7 @@ int drv_run_main(int argc, char **argv) {
   /* With --option verbose=1, where ompdp run's own time goes (the runtime
    * says where its time in the program goes): the short-run benchmark's
    * breakdown (benchmarks/run.py). */
-  uint64_t t_start = clock_us();
+  uint64_t t_start = drv_monotonic_ns();
   run_args_t a;
   memset(&a, 0, sizeof(a));
   a.format = OMPDP_RF_TEXT;
@@ -1219,7 +1213,7 @@ int drv_run_main(int argc, char **argv) {
               "there will be no report (unset OMP_TOOL to use ompdp)");
 
   int exec_status, status = 0;
-  uint64_t t_spawn = clock_us();
+  uint64_t t_spawn = drv_monotonic_ns();
   pid_t pid = start_program(a.program, &sigs, &exec_status);
   if (pid > 0) {
     info.program_pid = (long)pid;
@@ -1243,7 +1237,7 @@ int drv_run_main(int argc, char **argv) {
     }
   }
   child_pid = 0;
-  uint64_t t_ended = clock_us();
+  uint64_t t_ended = drv_monotonic_ns();
   struct timespec ended;
   clock_gettime(CLOCK_REALTIME, &ended);
   uint64_t ended_at_ns = (uint64_t)ended.tv_sec * 1000000000u + (uint64_t)ended.tv_nsec;
@@ -1258,15 +1252,15 @@ int drv_run_main(int argc, char **argv) {
     render(dir, pid, &a, status, ended_at_ns, disabled);
     sigaction(SIGPIPE, &old_pipe, NULL);
   }
-  uint64_t t_rendered = clock_us();
+  uint64_t t_rendered = drv_monotonic_ns();
   drv_remove_run_dir(dir);
   if (option_int(&a, "verbose", 0) > 0)
     fprintf(stderr,
             "ompdp: time in ompdp run: before the program %llu us, reading and printing the "
             "report %llu us, removing its directory %llu us\n",
-            (unsigned long long)(t_spawn - t_start),
-            (unsigned long long)(t_rendered - t_ended),
-            (unsigned long long)(clock_us() - t_rendered));
+            (unsigned long long)(t_spawn - t_start) / 1000,
+            (unsigned long long)(t_rendered - t_ended) / 1000,
+            (unsigned long long)(drv_monotonic_ns() - t_rendered) / 1000);
   close(run_fd); /* the lock goes with it */
   restore_signals(&sigs);
   free(crash_log);

@@ -142,11 +142,12 @@ static int asym_fence_off; /* tests: the per-record fence, whatever the kernel h
 void ompdp_log_set_store(const ompdp_log_store_t *s) { store = *s; }
 
 /* Consumed anonymous chunks kept for the next new_chunk, at most
- * MAX_SPARE (what two passes free): unmapping each one (every 5,000 events) made the kernel flush
- * the other CPUs' TLBs by interrupt, every CPU running one of the program's
- * threads (small_events: 237 TLB shootdowns a run, 38 with the spares; see
- * /proc/interrupts), and mapping the next one zeroed 32 fresh pages on the
- * program's thread. They stay counted in chunks_mapped. */
+ * MAX_SPARE (what two passes free): unmapping each one (every 5,000
+ * events) made the kernel flush the other CPUs' TLBs by interrupt, every
+ * CPU running one of the program's threads (small_events: 237 TLB
+ * shootdowns a run, 38 with the spares; see /proc/interrupts), and
+ * mapping the next one zeroed 32 fresh pages on the program's thread.
+ * They stay counted in chunks_mapped. */
 #define MAX_SPARE (2 * WAKE_CHUNKS)
 static pthread_mutex_t spare_lock = PTHREAD_MUTEX_INITIALIZER;
 static chunk_t *spare;
