@@ -506,7 +506,9 @@ static uint64_t tick_mult(const ompdp_cl_header_t *h) {
     uint32_t lo, hi;
     __asm__ __volatile__("lfence; rdtsc; lfence" : "=a"(lo), "=d"(hi)::"memory");
     uint64_t t = ((uint64_t)hi << 32) | lo;
-    uint64_t ns = drv_monotonic_ns();
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    uint64_t ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
     if (t > h->start_ticks && ns > h->start_ns)
       return (uint64_t)(((unsigned __int128)(ns - h->start_ns) << 32) / (t - h->start_ticks));
   }
