@@ -53,6 +53,7 @@ struct ompdp_allocs {
   ompdp_hmap_t devs;   /* device -> adev + 1 */
   adev_t **dv;
   size_t ndv;
+  adev_t *last;        /* the device dev_of found last */
   ompdp_hmap_t live;   /* (device address, device) -> alloc_ent_t * */
   ompdp_hmap_t first;  /* (host address, device, bytes) -> firsts[] + 1 */
   ompdp_xref_t *firsts;
@@ -117,12 +118,14 @@ static size_t allocs_memory(const void *p) {
 }
 
 static adev_t *dev_of(ompdp_allocs_t *a, int dev) {
+  if (a->last && a->last->dev == dev)
+    return a->last;
   int inserted;
   uint64_t *slot = ompdp_hmap_upsert(&a->devs, (uint64_t)(int64_t)dev, 0, 0, &inserted);
   if (!slot)
     return NULL;
   if (!inserted)
-    return a->dv[*slot - 1];
+    return a->last = a->dv[*slot - 1];
   adev_t *d = calloc(1, sizeof(*d));
   adev_t **v = realloc(a->dv, (a->ndv + 1) * sizeof(*v));
   if (!d || !v) {
@@ -136,7 +139,7 @@ static adev_t *dev_of(ompdp_allocs_t *a, int dev) {
   a->dv = v;
   a->dv[a->ndv++] = d;
   *slot = a->ndv;
-  return d;
+  return a->last = d;
 }
 
 static void list_remove(alloc_ent_t *x) {

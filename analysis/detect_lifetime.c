@@ -115,6 +115,7 @@ typedef struct ompdp_lifetime {
   uint64_t min_bytes;
   lt_dev_t **dv;
   size_t ndv;
+  lt_dev_t *last;     /* the device dev_of found last (a kernel asks twice) */
   ompdp_hmap_t devs;  /* device -> index + 1 */
   ompdp_hmap_t live;  /* (device address, device) -> lt_alloc_t * */
   ompdp_hmap_t sites; /* (codeptr, device, 1) -> allocations there */
@@ -169,12 +170,14 @@ static size_t lifetime_memory(const void *p) {
 }
 
 static lt_dev_t *dev_of(ompdp_lifetime_t *l, int dev) {
+  if (l->last && l->last->dev == dev)
+    return l->last;
   int inserted;
   uint64_t *slot = ompdp_hmap_upsert(&l->devs, (uint64_t)(int64_t)dev, 0, 0, &inserted);
   if (!slot)
     return NULL;
   if (!inserted)
-    return l->dv[*slot - 1];
+    return l->last = l->dv[*slot - 1];
   lt_dev_t *d = calloc(1, sizeof(*d));
   lt_dev_t **v = d ? realloc(l->dv, (l->ndv + 1) * sizeof(*v)) : NULL;
   if (!v) {
@@ -186,7 +189,7 @@ static lt_dev_t *dev_of(ompdp_lifetime_t *l, int dev) {
   l->dv = v;
   l->dv[l->ndv++] = d;
   *slot = l->ndv;
-  return d;
+  return l->last = d;
 }
 
 /* How many allocations construct site made on device dev so far. */

@@ -90,6 +90,7 @@ struct ompdp_memtrack {
   uint64_t t0, end;
   mt_dev_t **dv;
   size_t ndv;
+  mt_dev_t *last;       /* the device get_dev found last (find_dev reads it) */
   ompdp_hmap_t devs;    /* device -> index + 1 */
   mt_site_t *sites;
   size_t nsites, capsites;
@@ -160,6 +161,8 @@ static int reserve(void **v, size_t *cap, size_t n, size_t elem) {
 }
 
 static mt_dev_t *find_dev(const ompdp_memtrack_t *t, int dev) {
+  if (t->last && t->last->dev == dev)
+    return t->last;
   uint64_t *slot = ompdp_hmap_find(&t->devs, (uint64_t)(int64_t)dev, 0, 0);
   return slot ? t->dv[*slot - 1] : NULL;
 }
@@ -167,7 +170,7 @@ static mt_dev_t *find_dev(const ompdp_memtrack_t *t, int dev) {
 static mt_dev_t *get_dev(ompdp_memtrack_t *t, int dev) {
   mt_dev_t *d = find_dev(t, dev);
   if (d)
-    return d;
+    return t->last = d;
   d = calloc(1, sizeof(*d));
   mt_dev_t **v = d ? realloc(t->dv, (t->ndv + 1) * sizeof(*v)) : NULL;
   if (!v) {
@@ -184,7 +187,7 @@ static mt_dev_t *get_dev(ompdp_memtrack_t *t, int dev) {
   d->dev = dev;
   t->dv[t->ndv++] = d;
   *slot = t->ndv;
-  return d;
+  return t->last = d;
 }
 
 /*--- sites ---*/

@@ -61,6 +61,9 @@ struct ompdp_tlc {
   uint64_t t0;
   uint32_t threads;
   tl_ev_t *ring; /* bounded only */
+  /* Slots below ring_ready are zeroed or hold events; the others were
+   * never touched (ring_prepare). */
+  size_t ring_ready;
   /* The lowest and highest seq put in the ring (ring_any: one was): the
    * slots the end must look at. A short run touches a few of the ring's 40
    * pages; visiting all of them at the end faulted each in (0.1 ms). */
@@ -87,7 +90,9 @@ ompdp_tlc_t *ompdp_tlc_create(const ompdp_tlc_config_t *cfg) {
   t->bin_w = 1;
   t->kept_sorted = 1;
   if (!cfg->full) {
-    t->ring = calloc(OMPDP_TLC_RING, sizeof(*t->ring));
+    /* Not calloc: its zeroing faulted in all 40 pages of the ring at the
+     * start of every analysis (ring_prepare). */
+    t->ring = malloc(OMPDP_TLC_RING * sizeof(*t->ring));
     if (!t->ring || ompdp_hmap_init(&t->where, 64)) {
       free(t->ring);
       free(t);
@@ -221,6 +226,20 @@ static uint32_t keep(ompdp_tlc_t *t, const tl_ev_t *ev) {
   return idx;
 }
 
+/* Zeroes the ring up to slot i, a page at a time. A short run puts a few
+ * events in the ring: zeroing all of it when the engine was made faulted
+ * in its 40 pages, about three quarters of the analysis of a one-region
+ * run (issue 30). Slots at or above ring_ready are never read. */
+static void ring_prepare(ompdp_tlc_t *t, size_t i) {
+  const size_t step = 4096, all = OMPDP_TLC_RING * sizeof(tl_ev_t);
+  size_t from = t->ring_ready * sizeof(tl_ev_t);
+  size_t to = ((i + 1) * sizeof(tl_ev_t) + step - 1) / step * step;
+  if (to > all)
+    to = all;
+  memset((char *)t->ring + from, 0, to - from);
+  t->ring_ready = to / sizeof(tl_ev_t);
+}
+
 int ompdp_tlc_event(ompdp_tlc_t *t, const ompdp_xev_t *e, uint32_t thread) {
   if (!t->events++)
     t->t0 = e->start;
@@ -229,7 +248,10 @@ int ompdp_tlc_event(ompdp_tlc_t *t, const ompdp_xev_t *e, uint32_t thread) {
   tl_ev_t ev = {e->seq, e->start, e->end, e->op, thread, OMPDP_NONE, 1};
   if (t->cfg.full)
     return keep(t, &ev) == OMPDP_NONE ? -1 : 0;
-  tl_ev_t *slot = &t->ring[e->seq % OMPDP_TLC_RING];
+  size_t at = (size_t)(e->seq % OMPDP_TLC_RING);
+  if (__builtin_expect(at >= t->ring_ready, 0))
+    ring_prepare(t, at);
+  tl_ev_t *slot = &t->ring[at];
   if (slot->used && slot->kept == OMPDP_NONE && count_rest(t, slot))
     return -1;
   if (t->events <= t->cfg.first && (ev.kept = keep(t, &ev)) == OMPDP_NONE)
@@ -263,8 +285,9 @@ static tl_ev_t *find(ompdp_tlc_t *t, uint64_t seq, uint32_t *idx, tl_ev_t **ring
     *idx = (uint32_t)lo;
     return &t->kept[lo];
   }
-  tl_ev_t *s = &t->ring[seq % OMPDP_TLC_RING];
-  if (s->used && (uint32_t)s->seq == (uint32_t)seq) {
+  size_t at = (size_t)(seq % OMPDP_TLC_RING);
+  tl_ev_t *s = at < t->ring_ready ? &t->ring[at] : NULL;
+  if (s && s->used && (uint32_t)s->seq == (uint32_t)seq) {
     *ring = s;
     *idx = s->kept;
     return s->kept == OMPDP_NONE ? s : &t->kept[s->kept];
@@ -390,7 +413,7 @@ ompdp_timeline_t *ompdp_tlc_finish(ompdp_tlc_t *t, uint64_t mult) {
       }
     }
     for (int k = 0; k < 2; ++k) {
-      for (size_t i = span[k][0]; i < span[k][1]; ++i) {
+      for (size_t i = span[k][0]; i < span[k][1] && i < t->ring_ready; ++i) {
         tl_ev_t *s = &t->ring[i];
         if (s->used && s->kept == OMPDP_NONE && count_rest(t, s))
           return NULL;
