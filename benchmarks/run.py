@@ -485,14 +485,12 @@ GOAL_SHORT_MS = 1.0           # ompdp run over the program alone
 COST_RE = re.compile(r"time in the program: start-up (?P<startup>\d+) us, "
                      r"crash-log blocks (?P<blocks>\d+) us, analysis "
                      r"(?P<analysis>\d+) us \(of which source locations "
-                     r"(?P<attribution>\d+) us\), report (?P<report>\d+) us; "
-                     r"beside it, crash-log blocks made ahead (?P<ahead>\d+) us")
+                     r"(?P<attribution>\d+) us\), report (?P<report>\d+) us")
 COST_PARTS = (("startup", "start-up: options, callbacks, crash-log file, region tables"),
               ("blocks", "crash-log blocks (ompdp run's event log file), start-up's and later"),
               ("analysis", "at the end: analysis, findings, rewrites"),
               ("attribution", "  of which source locations (DWARF without the plugin)"),
-              ("report", "writing the report (the runtime's, and the finished one)"),
-              ("ahead", "beside the program: crash-log blocks made ahead by the consumer"))
+              ("report", "writing the report (the runtime's, and the finished one)"))
 # The driver's verbose line (driver/run.c): ompdp run's own time.
 DRIVER_RE = re.compile(r"time in ompdp run: before the program (?P<before>\d+) us, "
                        r"reading and printing the report (?P<render>\d+) us, "

@@ -300,8 +300,6 @@ static int open_log(const char *path, crash_log_t *L, char *err, size_t errlen) 
       rc = push((void **)&L->ops, &L->num_ops, &cap_o, sizeof(r), &r);
     else if (b.kind == OMPDP_CL_META)
       rc = push((void **)&L->metas, &L->num_metas, &cap_m, sizeof(r), &r);
-    /* Else skipped: a SPARE block (made ahead, never taken) or a kind this
-     * reader does not know. */
     if (rc)
       return fail(err, errlen, "out of memory");
     off += b.size;

@@ -614,11 +614,6 @@ static void *consumer_main(void *arg) {
     pthread_mutex_unlock(&consumer_lock);
     if (done)
       return NULL;
-    /* Chunks for the program's threads to take until the next wake (the
-     * crash log's: growing the file on their own thread cost them about
-     * 100 us a chunk). */
-    if (store.prepare)
-      store.prepare();
     struct timespec ts = {(time_t)(wait_ns / 1000000000u), (long)(wait_ns % 1000000000u)};
     if (atomic_load_explicit(&wake_word, memory_order_acquire) == w)
       syscall(SYS_futex, (uint32_t *)&wake_word, FUTEX_WAIT_PRIVATE, w, wait_ns ? &ts : NULL,

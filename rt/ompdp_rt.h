@@ -36,7 +36,6 @@ uint64_t ompdp_ticks_slow(void);
 enum {
   OMPDP_COST_STARTUP,     /* the tool's initialisation */
   OMPDP_COST_LOG_BLOCKS,  /* growing the crash log (ompdp run's file) */
-  OMPDP_COST_LOG_AHEAD,   /* its blocks made ahead, beside the program */
   OMPDP_COST_ANALYSIS,    /* at the end: analysis, findings, rewrites */
   OMPDP_COST_ATTRIBUTION, /* of which: source locations (DWARF, region tables) */
   OMPDP_COST_REPORT,      /* writing the report(s) */
@@ -99,9 +98,6 @@ typedef struct ompdp_log_store {
   /* 1 while the store keeps every event (ompdp run's crash log, until it
    * stops growing): no journal is needed meanwhile. NULL: never. */
   int (*keeps_all)(void);
-  /* Called by the stream's consumer thread after each pass: makes chunks
-   * ahead for the program's threads to take. NULL: none. */
-  void (*prepare)(void);
 } ompdp_log_store_t;
 void ompdp_log_set_store(const ompdp_log_store_t *s);
 void ompdp_log_note_dropped(void);

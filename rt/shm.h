@@ -26,11 +26,6 @@ int ompdp_shm_active(void);
  * *got. NULL when the log is off or cannot grow (the caller then uses its
  * own memory; the log stops holding every event). */
 void *ompdp_shm_alloc(int kind, uint32_t a, uint32_t b, size_t want, size_t *got);
-/* Makes event blocks ahead (up to a few), so that a thread whose chunk
- * fills takes one instead of growing the file itself; called by the
- * stream's consumer thread after each pass. Never stops the log: a block
- * it cannot make is left to the thread that needs it. */
-void ompdp_shm_prepare(void);
 /* Unmaps a block from ompdp_shm_alloc (the file keeps it). */
 void ompdp_shm_free(void *payload);
 

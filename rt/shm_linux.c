@@ -17,8 +17,7 @@
 |* The file grows by blocks (fallocate, then a shared mapping of just that
 |* block, populated at once unless it is the first of its series); a
 |* consumed event chunk is unmapped from the process but stays in the
-|* file. In stream mode the consumer thread makes event blocks ahead, which
-|* the program's threads take when a chunk fills (ompdp_shm_prepare). Space is reserved before a block is mapped, so a full tmpfs is an
+|* file. Space is reserved before a block is mapped, so a full tmpfs is an
 |* error here, never a SIGBUS in the program.
 |* When the file cannot grow (a full file system, the crash_log_mb cap), it
 |* stops: the time is noted, the callers fall back to their own memory, and
@@ -127,74 +126,51 @@ static int track(void *addr, uint64_t size, uint64_t off) {
   return 0;
 }
 
-/* Event blocks made ahead by the stream's consumer thread
- * (ompdp_shm_prepare), for the program's threads to take when a chunk
- * fills: growing the file (checks, fallocate, a populated mapping of 32
- * pages) took about 100 us of the program's thread at every chunk of
- * 5,461 records, 18 ms of small_events' 10^6 events (3.6% of its run;
- * issue 30). Their headers say OMPDP_CL_SPARE until taken: a reader skips
- * them. READY_MAX covers the chunks filled between two wakes of the
- * consumer (eventlog.c's WAKE_CHUNKS, 8) with two to spare; the blocks
- * waiting are mapped, 1.25 MiB at most. Under cl_lock. */
-#define READY_MAX 10
-static ompdp_cl_block_t *ready[READY_MAX];
-static unsigned num_ready;
-/* How many to keep waiting: 2 at first, doubled whenever the program's
- * threads took every one since the last call, up to READY_MAX, so that a
- * run of a few chunks leaves few unused (each one costs making, and
- * freeing with the run directory) and a long run waits for none. */
-static unsigned ready_want;
-
 /* Under cl_lock: a new block of the file, mapped, its header written and
- * published. NULL (and the log stopped) when the file cannot grow. ahead:
- * a block made ahead, which stops nothing: NULL unless the file has room
- * for it and READY_MAX more, so that making blocks ahead never stops the
- * log sooner than the program's own blocks would. */
-static ompdp_cl_block_t *new_block_timed(uint32_t kind, uint32_t a, uint32_t b, size_t want,
-                                         int ahead);
+ * published. NULL (and the log stopped) when the file cannot grow. */
+static ompdp_cl_block_t *new_block_timed(uint32_t kind, uint32_t a, uint32_t b, size_t want);
 
 static ompdp_cl_block_t *new_block(uint32_t kind, uint32_t a, uint32_t b, size_t want) {
   uint64_t t0 = ompdp_now_ns();
-  ompdp_cl_block_t *blk = new_block_timed(kind, a, b, want, 0);
+  ompdp_cl_block_t *blk = new_block_timed(kind, a, b, want);
   ompdp_cost_add(OMPDP_COST_LOG_BLOCKS, ompdp_now_ns() - t0);
   return blk;
 }
 
-/* The log stops for why (errno err), unless the block was to be made
- * ahead. */
-static ompdp_cl_block_t *refuse(int ahead, uint32_t why, int err) {
-  if (!ahead) {
-    errno = err;
-    stop(why);
-  }
-  return NULL;
-}
-
-static ompdp_cl_block_t *new_block_timed(uint32_t kind, uint32_t a, uint32_t b, size_t want,
-                                         int ahead) {
+static ompdp_cl_block_t *new_block_timed(uint32_t kind, uint32_t a, uint32_t b, size_t want) {
   if (!healthy())
     return NULL;
   uint64_t size = round_page(want + sizeof(ompdp_cl_block_t));
   uint64_t off = cl_hdr->next_off;
-  uint64_t room = ahead ? (READY_MAX + 1) * size : size;
-  if (cl_cap && off + room > cl_cap)
-    return refuse(ahead, OMPDP_CL_STOP_CAP, 0);
+  if (cl_cap && off + size > cl_cap) {
+    stop(OMPDP_CL_STOP_CAP);
+    return NULL;
+  }
   /* The file must still be ours; it must not take the space the program
    * may want in the same file system (a /dev/shm of its own segments), nor
    * grow past the program's RLIMIT_FSIZE (which would raise SIGXFSZ). */
   struct stat st;
   struct statvfs vfs;
   struct rlimit fsize;
-  if (fstat(cl_fd, &st) || st.st_dev != cl_dev || st.st_ino != cl_ino)
-    return refuse(ahead, OMPDP_CL_STOP_FULL, EBADF);
+  if (fstat(cl_fd, &st) || st.st_dev != cl_dev || st.st_ino != cl_ino) {
+    errno = EBADF;
+    stop(OMPDP_CL_STOP_FULL);
+    return NULL;
+  }
   if ((fstatvfs(cl_fd, &vfs) == 0 &&
-       (uint64_t)vfs.f_bavail * vfs.f_frsize < room + cl_keep_free) ||
+       (uint64_t)vfs.f_bavail * vfs.f_frsize < size + cl_keep_free) ||
       (getrlimit(RLIMIT_FSIZE, &fsize) == 0 && fsize.rlim_cur != RLIM_INFINITY &&
-       off + room > (uint64_t)fsize.rlim_cur))
-    return refuse(ahead, OMPDP_CL_STOP_FULL, ENOSPC);
+       off + size > (uint64_t)fsize.rlim_cur)) {
+    errno = ENOSPC;
+    stop(OMPDP_CL_STOP_FULL);
+    return NULL;
+  }
   int err = posix_fallocate(cl_fd, (off_t)off, (off_t)size);
-  if (err)
-    return refuse(ahead, OMPDP_CL_STOP_FULL, err);
+  if (err) {
+    errno = err;
+    stop(OMPDP_CL_STOP_FULL);
+    return NULL;
+  }
   /* The first block of a series (a thread's first event chunk, the first
    * operation chunk of a shard, the first META block) is not populated: the
    * space is reserved (above), so a page is mapped when first written, and
@@ -203,14 +179,18 @@ static ompdp_cl_block_t *new_block_timed(uint32_t kind, uint32_t a, uint32_t b, 
    * filled, as the one before it was: populated at once, one call for its
    * pages instead of a fault per page (benchmarks/faultbench: 6.6 against
    * 11.6 us a page on a VM whose faults leave the guest). */
-  int populate = ahead || (kind == OMPDP_CL_META ? a : b) > 0;
+  int populate = (kind == OMPDP_CL_META ? a : b) > 0;
   void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | (populate ? MAP_POPULATE : 0),
                  cl_fd, (off_t)off);
-  if (p == MAP_FAILED)
-    return refuse(ahead, OMPDP_CL_STOP_MEMORY, errno);
+  if (p == MAP_FAILED) {
+    stop(OMPDP_CL_STOP_MEMORY);
+    return NULL;
+  }
   if (track(p, size, off)) {
     munmap(p, size);
-    return refuse(ahead, OMPDP_CL_STOP_MEMORY, ENOMEM);
+    errno = ENOMEM;
+    stop(OMPDP_CL_STOP_MEMORY);
+    return NULL;
   }
   ompdp_cl_block_t *blk = p;
   blk->magic = OMPDP_CL_BLOCK_MAGIC;
@@ -222,58 +202,16 @@ static ompdp_cl_block_t *new_block_timed(uint32_t kind, uint32_t a, uint32_t b, 
   return blk;
 }
 
-/* Under cl_lock: a block made ahead, now chunk b of event log a; NULL when
- * none waits. The kind is stored last: a reader of the file of a process
- * that died meanwhile sees a spare block or a whole chunk header. */
-static ompdp_cl_block_t *take_ready(uint32_t a, uint32_t b) {
-  if (!num_ready)
-    return NULL;
-  ompdp_cl_block_t *blk = ready[--num_ready];
-  blk->a = a;
-  blk->b = b;
-  __atomic_store_n(&blk->kind, (uint32_t)OMPDP_CL_EVENTS, __ATOMIC_RELEASE);
-  return blk;
-}
-
 void *ompdp_shm_alloc(int kind, uint32_t a, uint32_t b, size_t want, size_t *got) {
   if (!healthy())
     return NULL;
   pthread_mutex_lock(&cl_lock);
-  ompdp_cl_block_t *blk = NULL;
-  if (kind == OMPDP_CL_EVENTS && round_page(want + sizeof(*blk)) == EVENT_BLOCK)
-    blk = take_ready(a, b);
-  if (!blk)
-    blk = new_block((uint32_t)kind, a, b, want);
+  ompdp_cl_block_t *blk = new_block((uint32_t)kind, a, b, want);
   pthread_mutex_unlock(&cl_lock);
   if (!blk)
     return NULL;
   *got = blk->size - sizeof(*blk);
   return blk + 1;
-}
-
-void ompdp_shm_prepare(void) {
-  pthread_mutex_lock(&cl_lock);
-  if (!ready_want)
-    ready_want = 2;
-  else if (!num_ready && ready_want < READY_MAX)
-    ready_want = 2 * ready_want < READY_MAX ? 2 * ready_want : READY_MAX;
-  pthread_mutex_unlock(&cl_lock);
-  for (;;) {
-    ompdp_cl_block_t *blk = NULL;
-    pthread_mutex_lock(&cl_lock);
-    if (healthy() && num_ready < ready_want) {
-      uint64_t t0 = ompdp_now_ns();
-      blk = new_block_timed(OMPDP_CL_SPARE, 0, 0, EVENT_BLOCK - sizeof(*blk), 1);
-      ompdp_cost_add(OMPDP_COST_LOG_AHEAD, ompdp_now_ns() - t0);
-      if (blk)
-        ready[num_ready++] = blk;
-    }
-    pthread_mutex_unlock(&cl_lock);
-    /* One block per hold of the lock: a thread that fills a chunk
-     * meanwhile waits for one block at most. */
-    if (!blk)
-      return;
-  }
 }
 
 void ompdp_shm_free(void *payload) {
@@ -647,7 +585,7 @@ int ompdp_shm_init(void) {
   }
   ompdp_op_set_store(op_chunk, on_new_op);
   ompdp_log_store_t store = {event_chunk, ompdp_shm_free, ompdp_shm_note_dropped,
-                             ompdp_shm_active, ompdp_shm_prepare};
+                             ompdp_shm_active};
   ompdp_log_set_store(&store);
   return 0;
 }

@@ -100,10 +100,9 @@ static void say_costs(FILE *f) {
     us[i] = atomic_load_explicit(&cost_ns[i], memory_order_relaxed) / 1e3;
   fprintf(f,
           "ompdp: time in the program: start-up %.0f us, crash-log blocks %.0f us, analysis "
-          "%.0f us (of which source locations %.0f us), report %.0f us; beside it, crash-log "
-          "blocks made ahead %.0f us\n",
+          "%.0f us (of which source locations %.0f us), report %.0f us\n",
           us[OMPDP_COST_STARTUP], us[OMPDP_COST_LOG_BLOCKS], us[OMPDP_COST_ANALYSIS],
-          us[OMPDP_COST_ATTRIBUTION], us[OMPDP_COST_REPORT], us[OMPDP_COST_LOG_AHEAD]);
+          us[OMPDP_COST_ATTRIBUTION], us[OMPDP_COST_REPORT]);
 }
 
 static int initialize(ompt_function_lookup_t lookup);

@@ -28,9 +28,6 @@
 |*           record names it.
 |*   META    records of ompdp_cl_meta_t, appended; `used` (release) says
 |*           how many bytes are whole. a = the block's number.
-|*   SPARE   an event block made ahead (a and b 0, populated); when a
-|*           thread takes it, a and b are written, then kind = EVENTS
-|*           (release). Readers skip it, as any kind they do not know.
 |*
 |* Records begun before skip_before_ticks belong to the parent of a forked
 |* child (whose file holds copies of its parent's blocks); readers skip
@@ -58,12 +55,7 @@
 #define OMPDP_CL_OPS_PER_BLOCK 1024u
 #define OMPDP_CL_HOST_UNKNOWN INT32_MIN
 
-enum ompdp_cl_block_kind {
-  OMPDP_CL_EVENTS = 1,
-  OMPDP_CL_OPS = 2,
-  OMPDP_CL_META = 3,
-  OMPDP_CL_SPARE = 4, /* an event block made ahead, not yet a chunk */
-};
+enum ompdp_cl_block_kind { OMPDP_CL_EVENTS = 1, OMPDP_CL_OPS = 2, OMPDP_CL_META = 3 };
 
 /* Why the file stopped growing (stopped). */
 enum ompdp_cl_stop {

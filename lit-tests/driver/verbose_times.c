@@ -5,9 +5,7 @@
 // (options, run directory, environment), reading and printing the report,
 // and removing the run directory. The short-run benchmark
 // (benchmarks/run.py) puts both in its breakdown of a one-region program's
-// cost. A one-region run starts no consumer thread, so none of its
-// crash-log blocks is made ahead (0 us; crash/ahead_blocks.c has some).
-// Without verbose, neither line is printed.
+// cost. Without verbose, neither line is printed.
 //
 // RUN: %clang-offload %s -o %t
 // RUN: %ompdp run --option verbose=1 -o %t.txt -- %t 2>&1 | FileCheck %s --check-prefix=VERBOSE
@@ -15,7 +13,7 @@
 // RUN: %ompdp run --option verbose=0 -o %t.zero.txt -- %t 2>&1 | FileCheck %s --check-prefix=QUIET --allow-empty
 // RUN: FileCheck %s --check-prefix=REPORT < %t.txt
 
-// VERBOSE: ompdp: time in the program: start-up {{[0-9]+}} us, crash-log blocks {{[0-9]+}} us, analysis {{[0-9]+}} us (of which source locations {{[0-9]+}} us), report {{[0-9]+}} us; beside it, crash-log blocks made ahead 0 us
+// VERBOSE: ompdp: time in the program: start-up {{[0-9]+}} us, crash-log blocks {{[0-9]+}} us, analysis {{[0-9]+}} us (of which source locations {{[0-9]+}} us), report {{[0-9]+}} us
 // VERBOSE: ompdp: time in ompdp run: before the program {{[0-9]+}} us, reading and printing the report {{[0-9]+}} us, removing its directory {{[0-9]+}} us
 // QUIET-NOT: time in
 // REPORT: observed: 2 transfers
