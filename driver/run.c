@@ -387,11 +387,6 @@ static void install_signals(saved_signals_t *s) {
    * here and its start. */
   sigprocmask(SIG_BLOCK, &block, &s->old_mask);
   for (size_t i = 0; i < NUM_HANDLED; ++i) {
-    sigaction(Handled[i], NULL, &s->old[i]);
-    /* A signal ompdp was started with ignored (nohup) stays ignored: the
-     * program inherits that, and there is nothing to pass on. */
-    if (s->old[i].sa_handler == SIG_IGN)
-      continue;
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
     sigemptyset(&sa.sa_mask);
@@ -399,7 +394,14 @@ static void install_signals(saved_signals_t *s) {
     sa.sa_handler = (Handled[i] == SIGINT || Handled[i] == SIGQUIT)
                         ? SIG_IGN
                         : forward_signal;
-    sigaction(Handled[i], &sa, NULL);
+    /* One call that also returns the old action (a query first was a
+     * second system call per signal, of a budget counted in tens of
+     * microseconds). A signal ompdp was started with ignored (nohup) stays
+     * ignored: the program inherits that, and there is nothing to pass on;
+     * it is blocked meanwhile, so none comes between the two calls. */
+    sigaction(Handled[i], &sa, &s->old[i]);
+    if (s->old[i].sa_handler == SIG_IGN)
+      sigaction(Handled[i], &s->old[i], NULL);
   }
 }
 
