@@ -406,8 +406,12 @@ static char cl_path[PATH_MAX];
 static int create_file(ompdp_cl_header_t **hdr) {
   if (ompdp_output_expand(ompdp_opts.crash_log, cl_path, sizeof(cl_path)))
     return -1;
-  unlink(cl_path); /* an earlier image of this pid (exec) */
-  int fd = open(cl_path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  const int flags = O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+  int fd = open(cl_path, flags, 0600);
+  if (fd < 0 && errno == EEXIST) {
+    unlink(cl_path); /* an earlier image of this pid (exec) */
+    fd = open(cl_path, flags, 0600);
+  }
   if (fd < 0)
     return -1;
   /* Out of the way of the low numbers a program reuses. */
