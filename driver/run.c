@@ -662,12 +662,36 @@ static size_t find_reports(const char *dir, pid_t main_pid, found_report_t **out
   if (!d)
     return 0;
   size_t n = 0, cap = 0;
+  /* Event logs, read in the same pass (a second one cost three system
+   * calls more of ompdp run's budget), placed once every report is known. */
+  typedef struct {
+    long pid;
+    char *path;
+  } log_t;
+  log_t *logs = NULL;
+  size_t nlogs = 0, caplogs = 0;
   struct dirent *e;
   while ((e = readdir(d))) {
     int journal;
     long pid = report_pid(e->d_name, &journal);
-    if (pid < 0)
+    if (pid < 0) {
+      long epid = events_pid(e->d_name);
+      if (epid < 0)
+        continue;
+      if (nlogs == caplogs) {
+        size_t ncap = caplogs ? 2 * caplogs : 4;
+        log_t *v = realloc(logs, ncap * sizeof(*v));
+        if (!v)
+          break;
+        logs = v;
+        caplogs = ncap;
+      }
+      logs[nlogs].pid = epid;
+      if (!(logs[nlogs].path = drv_path_join(dir, e->d_name)))
+        break;
+      ++nlogs;
       continue;
+    }
     char *path = drv_path_join(dir, e->d_name);
     found_report_t *f = path ? add_found(out, &n, &cap) : NULL;
     if (!f) {
@@ -691,21 +715,22 @@ static size_t find_reports(const char *dir, pid_t main_pid, found_report_t **out
       (*out)[kept++] = (*out)[i];
   }
   n = kept;
-  /* Event logs, in the same directory: of a process with no report (the
-   * runtime removes its log once the report is written, but may be killed
-   * in between). Known only once every report is. */
-  rewinddir(d);
-  while ((e = readdir(d))) {
-    long pid = events_pid(e->d_name);
-    if (pid < 0)
-      continue;
+  closedir(d);
+  /* The event logs of processes with no report (the runtime removes its log
+   * once the report is written, but may be killed in between), or only a
+   * journal. */
+  for (size_t k = 0; k < nlogs; ++k) {
+    long pid = logs[k].pid;
+    char *path = logs[k].path;
+    logs[k].path = NULL;
     size_t i = 0;
     while (i < n && (*out)[i].pid != pid)
       ++i;
-    if (i < n && !(*out)[i].journal)
+    if (i < n && !(*out)[i].journal) {
+      free(path);
       continue;
-    char *path = drv_path_join(dir, e->d_name);
-    found_report_t *f = !path ? NULL : i < n ? &(*out)[i] : add_found(out, &n, &cap);
+    }
+    found_report_t *f = i < n ? &(*out)[i] : add_found(out, &n, &cap);
     if (!f) {
       free(path);
       break;
@@ -713,7 +738,9 @@ static size_t find_reports(const char *dir, pid_t main_pid, found_report_t **out
     f->pid = pid;
     f->events = path;
   }
-  closedir(d);
+  for (size_t k = 0; k < nlogs; ++k)
+    free(logs[k].path);
+  free(logs);
   main_pid_for_sort = (long)main_pid;
   if (n > 1)
     qsort(*out, n, sizeof(**out), cmp_found);
