@@ -85,9 +85,16 @@ static void say(const char *fmt, ...) {
 typedef struct pipe_guard {
   sigset_t old_mask;
   int was_pending;
+  int on;
 } pipe_guard_t;
 
-static void guard_sigpipe(pipe_guard_t *g) {
+/* on: the descriptor may be a pipe or a socket. A file the runtime just
+ * made (replace_file) raises no SIGPIPE, and the guard's four system calls
+ * were a tenth of what a short run's two reports cost. */
+static void guard_sigpipe(pipe_guard_t *g, int on) {
+  g->on = on;
+  if (!on)
+    return;
   sigset_t set, pending;
   sigemptyset(&set);
   sigaddset(&set, SIGPIPE);
@@ -98,6 +105,8 @@ static void guard_sigpipe(pipe_guard_t *g) {
 /* Discards a SIGPIPE that our writes raised (one the program had pending
  * before stays), then restores the mask. */
 static void unguard_sigpipe(const pipe_guard_t *g) {
+  if (!g->on)
+    return;
   sigset_t set, pending;
   sigemptyset(&set);
   sigaddset(&set, SIGPIPE);
@@ -127,9 +136,9 @@ static int emit_report(const void *ctx, FILE *out) {
 }
 
 /* Emits into out and closes out. Returns 0, or -1 with errno set. */
-static int emit_and_close(emit_fn emit, const void *ctx, FILE *out) {
+static int emit_and_close(emit_fn emit, const void *ctx, FILE *out, int may_pipe) {
   pipe_guard_t g;
-  guard_sigpipe(&g);
+  guard_sigpipe(&g, may_pipe);
   errno = 0;
   int rc = emit(ctx, out);
   if (fflush(out) != 0)
@@ -160,7 +169,7 @@ void ompdp_output_reserve(void) {
 }
 
 /* Renders through the spare stream into fd, and closes fd. */
-static int emit_spare(emit_fn emit, const void *ctx, int fd) {
+static int emit_spare(emit_fn emit, const void *ctx, int fd, int may_pipe) {
   FILE *s = atomic_exchange(&spare, NULL);
   if (!s) {
     close(fd);
@@ -168,7 +177,7 @@ static int emit_spare(emit_fn emit, const void *ctx, int fd) {
     return -1;
   }
   pipe_guard_t g;
-  guard_sigpipe(&g);
+  guard_sigpipe(&g, may_pipe);
   errno = 0;
   int rc = emit(ctx, s);
   long len = rc || fflush(s) ? -1 : ftell(s);
@@ -197,20 +206,25 @@ static int emit_spare(emit_fn emit, const void *ctx, int fd) {
 
 /* Emits into fd through a stream of its own, or the spare one when there is
  * no memory for a stream (reports only: a journal can wait for the next
- * flush), and closes fd. Returns 0, or -1 with errno set. */
-static int emit_to(emit_fn emit, const void *ctx, int fd) {
+ * flush), and closes fd. may_pipe: guard against SIGPIPE (guard_sigpipe).
+ * Returns 0, or -1 with errno set. */
+static int emit_to_fd(emit_fn emit, const void *ctx, int fd, int may_pipe) {
   if (fd < 0)
     return -1;
   FILE *out = fdopen(fd, "w");
   if (out)
-    return emit_and_close(emit, ctx, out);
+    return emit_and_close(emit, ctx, out, may_pipe);
   if (errno == ENOMEM && emit == emit_report)
-    return emit_spare(emit, ctx, fd);
+    return emit_spare(emit, ctx, fd, may_pipe);
   int err = errno;
   close(fd);
   errno = err;
   return -1;
 }
+
+/* Into a descriptor that may be a pipe, a socket or a FIFO (stderr, a
+ * device named by the user): SIGPIPE guarded. */
+static int emit_to(emit_fn emit, const void *ctx, int fd) { return emit_to_fd(emit, ctx, fd, 1); }
 
 /* Through a private copy of fd 2: the program's own stderr FILE (its buffer,
  * its lock, maybe closed by the program) is never touched. */
@@ -257,7 +271,7 @@ static int replace_file(const char *path, emit_fn emit, const void *ctx, int cle
   int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
   if (fd < 0)
     return 1;
-  int rc = emit_to(emit, ctx, fd);
+  int rc = emit_to_fd(emit, ctx, fd, 0); /* a regular file, ours */
   if (!rc && clear_first)
     unlink(path); /* nothing there: ENOENT, and the rename goes on */
   if (!rc && rename(tmp, path) != 0)
@@ -272,9 +286,12 @@ static int replace_file(const char *path, emit_fn emit, const void *ctx, int cle
 
 static int write_to_file(const ompdp_report_t *r, const char *path) {
   struct stat st;
-  if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+  int there = lstat(path, &st) == 0;
+  if (there && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
     return write_in_place(r, path); /* a device or a FIFO */
-  int rc = replace_file(path, emit_report, r, 1);
+  /* Nothing there: nothing to remove first (one made meanwhile is
+   * replaced by the rename all the same). */
+  int rc = replace_file(path, emit_report, r, there);
   /* No temporary file here (a directory we may not create in, a name
    * taken): the file itself may still be writable. */
   return rc == 1 ? write_in_place(r, path) : rc;
@@ -357,10 +374,11 @@ int ompdp_output_finished(const ompdp_report_t *r, const char *path, uint64_t fa
     return emit_to(emit_final, r, fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3));
   }
   struct stat st;
-  int rc = lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)
+  int there = lstat(path, &st) == 0;
+  int rc = there && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)
                ? emit_to(emit_final, r,
                          open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK))
-               : replace_file(path, emit_final, r, 1);
+               : replace_file(path, emit_final, r, there);
   if (rc)
     return -1;
   if (ompdp_alloc_failures() != failed) {
