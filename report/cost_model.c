@@ -152,7 +152,8 @@ static int number(pstate_t *s, const char *tok, const char *what, int integral, 
     return perr(s, "%s is out of range: %.40s", what, tok);
   if (d < 0)
     return perr(s, "%s must not be negative: %.40s", what, tok);
-  if (integral && d != floor(d))
+  /* d is in [0, 1e18] here, where the conversion is exact. */
+  if (integral && d != (double)(uint64_t)d)
     return perr(s, "%s must be a whole number of bytes: %.40s", what, tok);
   *out = d;
   return 0;
@@ -596,7 +597,7 @@ static uint64_t to_ns(double d) {
     return 0;
   if (d >= 1.8e19)
     return UINT64_MAX;
-  return (uint64_t)llround(d);
+  return (uint64_t)(d + 0.5); /* d + 0.5 < 2^64: no overflow */
 }
 
 int ompdp_report_project(ompdp_report_t *r, const ompdp_device_profile_t *p,
