@@ -54,12 +54,12 @@ typedef struct prov {
 } prov_t;
 
 static prov_t slots[PROV_SLOTS];
-/* The slots claimed, in claim order, each as its index + 1 (0: being
- * written): the report reads these rather than all 512 slots, 24 KiB of
- * which a short run would otherwise fault in page by page at exit just to
- * find them empty (six page faults of a one-region run; issue 30). */
-static _Atomic uint16_t claimed[PROV_SLOTS];
-static _Atomic unsigned num_claimed;
+/* A bit for each slot claimed: the report reads the slots these name
+ * rather than all 512, 24 KiB that a short run would otherwise fault in
+ * page by page at exit just to find them empty (six page faults of a
+ * one-region run; issue 30). */
+_Static_assert(PROV_SLOTS % 64 == 0, "claimed: a whole word per 64 slots");
+static _Atomic uint64_t claimed[PROV_SLOTS / 64];
 static _Thread_local prov_t *current __attribute__((tls_model("initial-exec")));
 static long host_cpus;
 
@@ -90,8 +90,8 @@ static prov_t *slot_of(const void *codeptr, uint32_t region, int device, int kin
         __atomic_store_n(&p->region, region, __ATOMIC_RELAXED);
         __atomic_store_n(&p->device, device, __ATOMIC_RELAXED);
         __atomic_store_n(&p->kind, kind, __ATOMIC_RELAXED);
-        unsigned at = atomic_fetch_add_explicit(&num_claimed, 1, memory_order_relaxed);
-        atomic_store_explicit(&claimed[at], (uint16_t)(p - slots + 1), memory_order_release);
+        size_t at = (size_t)(p - slots);
+        atomic_fetch_or_explicit(&claimed[at / 64], 1ull << (at % 64), memory_order_release);
         return p;
       }
       k = expected;
@@ -238,31 +238,17 @@ static int add_line(line_t *lines, size_t *n, const prov_t *p) {
 
 int ompdp_provision_warn(ompdp_report_t *r) {
   static line_t lines[PROV_NAMED]; /* at exit: not on a small stack */
-  static uint16_t order[PROV_SLOTS];
-  size_t n = 0, more = 0, m = 0;
-  unsigned used = atomic_load_explicit(&num_claimed, memory_order_acquire);
-  for (unsigned i = 0; i < used && i < PROV_SLOTS; ++i) {
-    uint16_t at = atomic_load_explicit(&claimed[i], memory_order_acquire);
-    if (at)
-      order[m++] = (uint16_t)(at - 1);
-  }
-  /* In slot order, as a scan of every slot would find them (which kernels
-   * are named, when more than PROV_NAMED are short, does not change). */
-  for (size_t i = 1; i < m; ++i)
-    for (size_t j = i; j > 0 && order[j - 1] > order[j]; --j) {
-      uint16_t t = order[j];
-      order[j] = order[j - 1];
-      order[j - 1] = t;
+  size_t n = 0, more = 0;
+  /* In slot order, as a scan of every slot would find them. */
+  for (size_t w = 0; w < PROV_SLOTS / 64; ++w)
+    for (uint64_t bits = atomic_load_explicit(&claimed[w], memory_order_acquire); bits;
+         bits &= bits - 1) {
+      const prov_t *p = &slots[w * 64 + (size_t)__builtin_ctzll(bits)];
+      if (!short_of(p->teams_asked, p->teams_got) && !short_of(p->threads_asked, p->threads_got))
+        continue;
+      if (add_line(lines, &n, p))
+        ++more;
     }
-  for (size_t i = 0; i < m; ++i) {
-    const prov_t *p = &slots[order[i]];
-    if (!atomic_load_explicit(&p->key, memory_order_acquire))
-      continue;
-    if (!short_of(p->teams_asked, p->teams_got) && !short_of(p->threads_asked, p->threads_got))
-      continue;
-    if (add_line(lines, &n, p))
-      ++more;
-  }
   int rc = 0;
   for (size_t i = 0; i < n; ++i) {
     const line_t *l = &lines[i];
