@@ -19,6 +19,31 @@
 |* (benchmarks/run.py, "per event: the floor"): a tool that stays exact
 |* cannot cost less than this on the program's thread.
 |*
+|* That floor reads the TSC whatever the machine. Two variants, built with
+|* their macro, add what a tool that can be trusted on any machine pays:
+|*   - FLOOR_KERNEL_CLOCK: the clock as ompdp reads it (rt/time_linux.c):
+|*     rdtsc only where the kernel's clocksource is the TSC, else
+|*     clock_gettime(CLOCK_MONOTONIC). On a VM whose kernel distrusts the
+|*     TSC that is a vDSO call of 20-30 ns, at every begin and end.
+|*   - FLOOR_CONSUMER (with the kernel's clock): the records handed to an
+|*     analysis on a thread beside the program, as ompdp's stream mode
+|*     does: two buffers a thread, the full one passed to a consumer thread
+|*     (started when the first buffer fills) that reads every record of
+|*     it. The consumer analyses nothing; what this adds is what having a
+|*     second thread costs the program's: glibc's locks and malloc leave
+|*     their single-thread fast paths once a process has made a thread,
+|*     for the OpenMP runtime's every lock too, and the records' cache
+|*     lines move to another core.
+|*   - FLOOR_FILE (with the two above): every record kept where it outlives
+|*     the process, as `ompdp run`'s crash log keeps them (rt/shm_linux.c):
+|*     in 128 KiB blocks of a file in /dev/shm, each reserved (fallocate)
+|*     and mapped populated on the program's thread, never reused; the
+|*     consumer reads a full block and unmaps it (its pages stay in the
+|*     file). The record is 24 bytes here, as ompdp's (begin, hash, the
+|*     duration and the key in 32 bits each), so that the bytes written per
+|*     event are ompdp's; the file is unlinked as soon as it is made, and
+|*     its pages go at exit.
+|*
 |* Built by benchmarks/run.py as a shared library; depends on omp-tools.h
 |* and xxhash.h (inline).
 |*
@@ -31,43 +56,202 @@
 #include <xxhash.h>
 #if defined(__x86_64__)
 #include <x86intrin.h>
-#else
+#endif
 #include <time.h>
+#if defined(FLOOR_FILE)
+#define FLOOR_CONSUMER 1
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#endif
+#if defined(FLOOR_CONSUMER)
+#define FLOOR_KERNEL_CLOCK 1
+#include <linux/futex.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+#if defined(FLOOR_KERNEL_CLOCK)
+#include <stdio.h>
+#include <string.h>
 #endif
 
+#if defined(FLOOR_FILE)
+typedef struct rec {
+  uint64_t begin, hash;
+  uint32_t dur, key;
+} rec_t;
+#define BLOCK_BYTES (128u << 10) /* pages: it is mapped at its offset in the file */
+#define REC_MAX (BLOCK_BYTES / sizeof(rec_t))
+#define MAKE_REC(begin, end, hash, key, kind, device)                                      \
+  ((rec_t){(begin), (hash), (uint32_t)((end) - (begin)),                                   \
+           (uint32_t)((key) ^ (key) >> 32 ^ (kind) ^ (uint64_t)(device) << 8)})
+#else
 typedef struct rec {
   uint64_t begin, end, hash, key;
   uint32_t kind, device;
 } rec_t;
-
 #define REC_MAX ((1u << 20) / sizeof(rec_t))
+#define MAKE_REC(begin, end, hash, key, kind, device)                                      \
+  ((rec_t){(begin), (end), (hash), (key), (kind), (device)})
+#endif
 
 static _Thread_local rec_t *buf __attribute__((tls_model("initial-exec")));
 static _Thread_local uint32_t pos __attribute__((tls_model("initial-exec")));
+#if defined(FLOOR_CONSUMER) && !defined(FLOOR_FILE)
+static _Thread_local rec_t *other __attribute__((tls_model("initial-exec")));
+#endif
 /* The records must be observable, or the compiler could drop them. */
 volatile uint64_t floortool_records;
 
+#if defined(FLOOR_KERNEL_CLOCK)
+static int use_tsc;
+
+/* As rt/time_linux.c decides, once, when the tool is loaded. */
+__attribute__((constructor)) static void pick_clock(void) {
+  FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "re");
+  char cs[32] = {0};
+  if (f) {
+    use_tsc = fgets(cs, sizeof(cs), f) && !strncmp(cs, "tsc", 3) && (cs[3] == '\n' || !cs[3]);
+    fclose(f);
+  }
+}
+#endif
+
 static inline uint64_t now(void) {
 #if defined(__x86_64__)
-  return __rdtsc();
-#else
+#if defined(FLOOR_KERNEL_CLOCK)
+  if (use_tsc)
+#endif
+    return __rdtsc();
+#endif
+#if !defined(__x86_64__) || defined(FLOOR_KERNEL_CLOCK)
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 #endif
 }
 
+#if defined(FLOOR_CONSUMER)
+/* The last full buffer and how many were handed over; the consumer sleeps
+ * on the count. */
+static _Atomic(rec_t *) handed;
+static _Atomic uint32_t handed_count;
+static atomic_int consumer_started;
+volatile uint64_t floortool_read;
+
+static void *consume(void *arg) {
+  (void)arg;
+  uint32_t seen = 0;
+  for (;;) {
+    uint32_t n = atomic_load_explicit(&handed_count, memory_order_acquire);
+    if (n == seen) {
+      syscall(SYS_futex, (uint32_t *)&handed_count, FUTEX_WAIT_PRIVATE, n, NULL, NULL, 0);
+      continue;
+    }
+    seen = n;
+    const rec_t *b = atomic_load_explicit(&handed, memory_order_acquire);
+    uint64_t sum = 0;
+    for (uint32_t i = 0; b && i < REC_MAX; ++i)
+      sum += b[i].hash ^ b[i].key ^ b[i].begin;
+    floortool_read += sum;
+#if defined(FLOOR_FILE)
+    if (b)
+      munmap((void *)b, BLOCK_BYTES);
+#endif
+  }
+  return NULL;
+}
+
+static void hand_over(rec_t *full) {
+  int expected = 0;
+  if (atomic_compare_exchange_strong(&consumer_started, &expected, 1)) {
+    pthread_t t;
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    if (pthread_create(&t, NULL, consume, NULL) == 0)
+      pthread_detach(t);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+  }
+  atomic_store_explicit(&handed, full, memory_order_release);
+  atomic_fetch_add_explicit(&handed_count, 1, memory_order_release);
+  syscall(SYS_futex, (uint32_t *)&handed_count, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+#endif
+
+#if defined(FLOOR_FILE)
+static int file_fd = -1;
+static pthread_once_t file_once = PTHREAD_ONCE_INIT;
+static _Atomic uint64_t file_end;
+
+/* In /dev/shm, as `ompdp run`'s run directory, else in the temporary
+ * directory. A floor that kept nothing would be no floor: no file is an
+ * error that ends the program (run.py then says which side failed). */
+static void open_file(void) {
+  const char *tmp = getenv("TMPDIR");
+  const char *dirs[] = {"/dev/shm", tmp && *tmp ? tmp : "/tmp", "/tmp"};
+  char path[4096];
+  for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && file_fd < 0; ++i) {
+    snprintf(path, sizeof(path), "%s/ompdp-floor.%ld", dirs[i], (long)getpid());
+    file_fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  }
+  if (file_fd < 0) {
+    fprintf(stderr, "floortool: cannot make its file (%s): %s\n", path, strerror(errno));
+    _exit(1);
+  }
+  unlink(path);
+}
+
+/* The next block of the file: reserved, then mapped with its pages. */
+static rec_t *file_block(void) {
+  pthread_once(&file_once, open_file);
+  if (file_fd < 0)
+    return NULL;
+  const size_t size = BLOCK_BYTES;
+  uint64_t off = atomic_fetch_add(&file_end, size);
+  if (posix_fallocate(file_fd, (off_t)off, (off_t)size))
+    return NULL;
+  void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, file_fd,
+                 (off_t)off);
+  return p == MAP_FAILED ? NULL : p;
+}
+#endif
+
 static void store(uint64_t begin, uint64_t end, uint64_t hash, uint64_t key, uint32_t kind,
                   uint32_t device) {
   if (__builtin_expect(!buf, 0)) {
+#if defined(FLOOR_FILE)
+    buf = file_block();
+#elif defined(FLOOR_CONSUMER)
+    buf = malloc(2 * REC_MAX * sizeof(rec_t)); /* two buffers, one handed over */
+    other = buf ? buf + REC_MAX : NULL;
+#else
     buf = malloc(REC_MAX * sizeof(rec_t));
+#endif
     if (!buf)
       return;
   }
-  buf[pos] = (rec_t){begin, end, hash, key, kind, device};
+  buf[pos] = MAKE_REC(begin, end, hash, key, kind, device);
   if (++pos == REC_MAX) {
     pos = 0;
     floortool_records += REC_MAX;
+#if defined(FLOOR_FILE)
+    /* The block just filled goes to the consumer, the thread to a new one. */
+    rec_t *full = buf;
+    buf = file_block();
+    hand_over(full);
+#elif defined(FLOOR_CONSUMER)
+    /* The buffer just filled goes to the consumer; the thread goes on in
+     * the other (at the other's end the two swap back). */
+    rec_t *full = buf;
+    buf = other;
+    other = full;
+    hand_over(full);
+#endif
   }
 }
 
