@@ -4,8 +4,11 @@
 |* callbacks ompdp registers (as benchmarks/nulltool does) and does, on the
 |* program's thread, only what any tool that reports exact duplicate and
 |* round-trip transfers with their times must do for each event:
-|*   - read the clock when an operation, a kernel launch or a construct
-|*     begins and ends;
+|*   - read the clock when an operation or a kernel launch begins and
+|*     ends (a construct's own begin and end only where the runtime does
+|*     not deliver target_submit_emi and a `target` construct stands for
+|*     its kernel, as in ompdp, rt/callbacks.c: every other construct is
+|*     timed by its operations and kernels);
 |*   - hash every transferred byte (XXH3-64, as ompdp) when a copy ends;
 |*   - store what it saw: a 40-byte record (begin, end, hash, the addresses
 |*     and size folded into a key) in a per-thread buffer.
@@ -255,10 +258,14 @@ static void store(uint64_t begin, uint64_t end, uint64_t hash, uint64_t key, uin
   }
 }
 
+static int tool_have_submit; /* ../nulltool/tool_start.h */
+
 static void cb_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, int device_num,
                           ompt_data_t *task_data, ompt_data_t *target_task_data,
                           ompt_data_t *target_data, const void *codeptr_ra) {
   (void)task_data, (void)target_task_data;
+  if (tool_have_submit || (kind != ompt_target && kind != ompt_target_nowait))
+    return;
   if (endpoint == ompt_scope_begin)
     target_data->value = now();
   else
