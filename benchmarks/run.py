@@ -182,7 +182,7 @@ def build_tool(cc, outdir, name, variant=None):
     bodies: the floor any such tool pays) or the floor tool (the least an
     exact tool does per event on the program's thread: clock, XXH3 of every
     copy, a record). variant: a macro the source knows (the floor tool's
-    FLOOR_KERNEL_CLOCK, FLOOR_CONSUMER), built as lib<name>-<variant>.so."""
+    FLOOR_VARIANTS), built as lib<name>-<variant>.so."""
     so = os.path.join(outdir, f"lib{name}" +
                       (f"-{variant.lower()}" if variant else "") + ".so")
     cmd = [cc, "-O2", "-shared", "-fPIC"] + \
@@ -1041,8 +1041,8 @@ def render(res):
                 ["program", "the callbacks / null tool",
                  "callbacks + consumer / null tool",
                  "null tool + any neighbour / null tool",
-                "floor with the kernel's clock / null tool",
-                "+ a consumer / null tool"],
+                 "floor with the kernel's clock / null tool",
+                 "+ a consumer / null tool"],
                 [[f["name"], rr(f["full_main_over_null"]),
                   rr(f["runtime_main_over_null"]),
                   rr(f["neighbour_main_over_null"]),

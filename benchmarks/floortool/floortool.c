@@ -22,8 +22,8 @@
 |* (benchmarks/run.py, "per event: the floor"): a tool that stays exact
 |* cannot cost less than this on the program's thread.
 |*
-|* That floor reads the TSC whatever the machine. Two variants, built with
-|* their macro, add what a tool that can be trusted on any machine pays:
+|* That floor reads the TSC whatever the machine. Three variants, built
+|* with their macro, add what a tool that can be trusted on any machine pays:
 |*   - FLOOR_KERNEL_CLOCK: the clock as ompdp reads it (rt/time_linux.c):
 |*     rdtsc only where the kernel's clocksource is the TSC, else
 |*     clock_gettime(CLOCK_MONOTONIC). On a VM whose kernel distrusts the
@@ -32,7 +32,8 @@
 |*     analysis on a thread beside the program, as ompdp's stream mode
 |*     does: two buffers a thread, the full one passed to a consumer thread
 |*     (started when the first buffer fills) that reads every record of
-|*     it. The consumer analyses nothing; what this adds is what having a
+|*     the last one handed over (one it had no time for is skipped, which
+|*     can only lower the floor). The consumer analyses nothing; what this adds is what having a
 |*     second thread costs the program's: glibc's locks and malloc leave
 |*     their single-thread fast paths once a process has made a thread,
 |*     for the OpenMP runtime's every lock too, and the records' cache
@@ -65,7 +66,6 @@
 #define FLOOR_CONSUMER 1
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <sys/mman.h>
 #endif
 #if defined(FLOOR_CONSUMER)
@@ -211,9 +211,7 @@ static void open_file(void) {
 
 /* The next block of the file: reserved, then mapped with its pages. */
 static rec_t *file_block(void) {
-  pthread_once(&file_once, open_file);
-  if (file_fd < 0)
-    return NULL;
+  pthread_once(&file_once, open_file); /* it exits when it cannot */
   const size_t size = BLOCK_BYTES;
   uint64_t off = atomic_fetch_add(&file_end, size);
   if (posix_fallocate(file_fd, (off_t)off, (off_t)size))
