@@ -39,3 +39,6 @@ int ompdp_cpu_has_avx512(void) {
 }
 
 int ompdp_cpu_is_amd(void) { return ASK(CPU_FEATURE_PRESENT(SSE4A), __builtin_cpu_is("amd")); }
+
+/* libgcc has no name for it: without glibc's answer, no. */
+int ompdp_cpu_has_prefetchw(void) { return ASK(CPU_FEATURE_PRESENT(PREFETCHW), 0); }

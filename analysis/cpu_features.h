@@ -22,6 +22,9 @@ int ompdp_cpu_has_avx512(void);
  * Cascade Lake servers lower the core's clock for a while after 512-bit
  * multiplies (glibc's own string functions avoid AVX-512 there). */
 int ompdp_cpu_is_amd(void);
+/* Nonzero when PREFETCHW (a prefetch for writing: the line comes in owned,
+ * not shared) is there; 0 where it is not known. */
+int ompdp_cpu_has_prefetchw(void);
 
 #ifdef __cplusplus
 }

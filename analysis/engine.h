@@ -120,13 +120,20 @@ typedef struct ompdp_op_mru {
  * out of the small static surplus glibc keeps for such libraries. */
 extern _Thread_local ompdp_op_mru_t *ompdp_op_mru __attribute__((tls_model("initial-exec")));
 uint32_t ompdp_op_intern_slow(const ompdp_op_t *op);
+/* Field by field, each read as wide as it was written: b is most often an
+ * operation the callback has just stored field by field on its stack, and
+ * an 8-byte load of fields written by two or more narrower stores still
+ * in the store buffer cannot be forwarded from them (it waits for them to
+ * reach the cache: two such waits an operation, 8-byte words compared). The
+ * struct has no padding (48 bytes of fields), so this compares every byte. */
 static inline int ompdp_op_same(const ompdp_op_t *a, const ompdp_op_t *b) {
-  uint64_t x[6], y[6];
-  __builtin_memcpy(x, a, sizeof(x));
-  __builtin_memcpy(y, b, sizeof(y));
-  return !((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3]) | (x[4] ^ y[4]) |
-           (x[5] ^ y[5]));
+  return !((a->src_addr ^ b->src_addr) | (a->dst_addr ^ b->dst_addr) | (a->bytes ^ b->bytes) |
+           ((uint64_t)(uintptr_t)a->codeptr ^ (uint64_t)(uintptr_t)b->codeptr) |
+           (uint32_t)(a->src_dev ^ b->src_dev) | (uint32_t)(a->dst_dev ^ b->dst_dev) |
+           (a->region ^ b->region) | (uint16_t)(a->item ^ b->item) |
+           (uint8_t)(a->type ^ b->type) | (uint8_t)(a->construct ^ b->construct));
 }
+_Static_assert(sizeof(ompdp_op_t) == 48, "ompdp_op_same compares every field, no padding");
 static inline uint32_t ompdp_op_intern_fast(const ompdp_op_t *op) {
   ompdp_op_mru_t *m = ompdp_op_mru;
   if (__builtin_expect(!m, 0))
