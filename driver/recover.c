@@ -137,6 +137,16 @@ static const char *string_at(const char **p, const char *end) {
   return s;
 }
 
+/* The records an EVENTS block holds: those its count says were begun
+ * (a reused block keeps an earlier chunk's records past it), at most what
+ * fits. */
+static uint64_t events_begun(const block_ref_t *b) {
+  uint64_t fits = (b->bytes - OMPDP_CL_EVENTS_OFFSET) / sizeof(ompdp_rec_t);
+  uint32_t used;
+  memcpy(&used, b->payload + OMPDP_CL_EVENTS_USED_OFFSET, sizeof(used));
+  return used < fits ? used : fits;
+}
+
 static int cmp_block(const void *x, const void *y) {
   const block_ref_t *a = x, *b = y;
   if (a->a != b->a)
@@ -306,6 +316,19 @@ static int open_log(const char *path, crash_log_t *L, char *err, size_t errlen) 
   }
   if (L->num_events > 1)
     qsort(L->events, L->num_events, sizeof(*L->events), cmp_block);
+  /* One chunk in two blocks (a copy, and the block not yet reused or
+   * being reused): the one with more records begun. */
+  size_t kept = 0;
+  for (size_t i = 0; i < L->num_events; ++i) {
+    if (kept && L->events[kept - 1].a == L->events[i].a &&
+        L->events[kept - 1].b == L->events[i].b) {
+      if (events_begun(&L->events[i]) > events_begun(&L->events[kept - 1]))
+        L->events[kept - 1] = L->events[i];
+      continue;
+    }
+    L->events[kept++] = L->events[i];
+  }
+  L->num_events = kept;
   if (L->num_ops > 1)
     qsort(L->ops, L->num_ops, sizeof(*L->ops), cmp_block);
   if (L->num_metas > 1)
@@ -350,7 +373,7 @@ static void advance(const crash_log_t *L, log_cursor_t *k, uint64_t *bad) {
     const block_ref_t *b = &k->blocks[k->bi];
     if (k->ri >= k->nrec) {
       if (++k->bi < k->n)
-        k->nrec = (k->blocks[k->bi].bytes - OMPDP_CL_EVENTS_OFFSET) / sizeof(ompdp_rec_t);
+        k->nrec = events_begun(&k->blocks[k->bi]);
       k->ri = 0;
       continue;
     }
@@ -399,7 +422,7 @@ static int64_t replay(crash_log_t *L, ompdp_engine_t *g, uint64_t *last_end) {
     while (j < L->num_events && L->events[j].a == L->events[i].a)
       ++j;
     k[n] = (log_cursor_t){.blocks = &L->events[i], .n = j - i, .id = L->events[i].a};
-    k[n].nrec = (L->events[i].bytes - OMPDP_CL_EVENTS_OFFSET) / sizeof(ompdp_rec_t);
+    k[n].nrec = events_begun(&L->events[i]);
     advance(L, &k[n], &L->bad_records);
     ++n;
     i = j;

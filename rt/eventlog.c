@@ -77,6 +77,7 @@ typedef struct chunk {
   ompdp_rec_t rec[];
 } chunk_t;
 _Static_assert(offsetof(chunk_t, rec) == OMPDP_CL_EVENTS_OFFSET, "include/ompdp/crashlog.h");
+_Static_assert(offsetof(chunk_t, used) == OMPDP_CL_EVENTS_USED_OFFSET, "include/ompdp/crashlog.h");
 
 #define CHUNK_RECS ((CHUNK_BYTES - sizeof(chunk_t)) / sizeof(ompdp_rec_t))
 
@@ -189,6 +190,10 @@ static chunk_t *new_chunk(thread_log_t *b) {
   void *p = store.chunk ? store.chunk(b->id, n, &got) : NULL;
   if (p) {
     chunk_t *c = p;
+    /* A block the store reuses holds an earlier chunk's records, past
+     * `used` (which it set to 0 first, for readers of the file). */
+    atomic_init(&c->next, NULL);
+    atomic_init(&c->used, 0);
     c->cap = (uint32_t)((got - sizeof(chunk_t)) / sizeof(ompdp_rec_t));
     c->shm = 1;
     atomic_fetch_add_explicit(&chunks_mapped, 1, memory_order_relaxed);

@@ -26,7 +26,9 @@ int ompdp_shm_active(void);
  * *got. NULL when the log is off or cannot grow (the caller then uses its
  * own memory; the log stops holding every event). */
 void *ompdp_shm_alloc(int kind, uint32_t a, uint32_t b, size_t want, size_t *got);
-/* Unmaps a block from ompdp_shm_alloc (the file keeps it). */
+/* Gives back a block from ompdp_shm_alloc: a consumed event block is
+ * copied to the end of the file and kept for a later chunk; otherwise, or
+ * when it cannot be copied, unmapped (the file keeps it). */
 void ompdp_shm_free(void *payload);
 
 /* What the report needs besides events: the host's device number, a
@@ -45,6 +47,9 @@ int ompdp_shm_abandon(uint32_t why);
  * written where no ompdp run will remove it (rt/orphan_linux.c). */
 void ompdp_shm_remove(void);
 
+/* Consumed event blocks copied to the end of the file so that their pages
+ * take later chunks, and how often a chunk got such pages (verbose=1). */
+void ompdp_shm_reuse_stats(uint64_t *copied, uint64_t *reused);
 /* Bytes of the file so far (verbose=1 says, at exit). */
 uint64_t ompdp_shm_bytes(void);
 

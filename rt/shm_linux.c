@@ -15,10 +15,13 @@
 |* (driver/recover.c). The format is include/ompdp/crashlog.h.
 |*
 |* The file grows by blocks (fallocate, then a shared mapping of just that
-|* block, populated at once unless it is the first of its series); a
-|* consumed event chunk is unmapped from the process but stays in the
-|* file. Space is reserved before a block is mapped, so a full tmpfs is an
-|* error here, never a SIGBUS in the program.
+|* block, populated at once unless it is the first of its series). A
+|* consumed event chunk is copied to the end of the file with pwrite, and
+|* its mapped pages take the thread's next chunk: on a VM, mapping fresh
+|* pages was most of what the file cost the program (ompdp_shm_alloc);
+|* when it cannot be copied it is unmapped and stays where it is. Space is
+|* reserved before a block is mapped, so a full tmpfs is an error here,
+|* never a SIGBUS in the program (a pwrite that finds no room fails).
 |* When the file cannot grow (a full file system, the crash_log_mb cap), it
 |* stops: the time is noted, the callers fall back to their own memory, and
 |* the journal and the signal handler take over as without `ompdp run`.
@@ -126,6 +129,24 @@ static int track(void *addr, uint64_t size, uint64_t off) {
   return 0;
 }
 
+/* Under cl_lock: whether the file may grow to off + size: 0, or an errno.
+ * The file must still be ours; it must not take the space the program may
+ * want in the same file system (a /dev/shm of its own segments), nor grow
+ * past the program's RLIMIT_FSIZE (which would raise SIGXFSZ). */
+static int file_has_room(uint64_t off, uint64_t size) {
+  struct stat st;
+  struct statvfs vfs;
+  struct rlimit fsize;
+  if (fstat(cl_fd, &st) || st.st_dev != cl_dev || st.st_ino != cl_ino)
+    return EBADF;
+  if ((fstatvfs(cl_fd, &vfs) == 0 &&
+       (uint64_t)vfs.f_bavail * vfs.f_frsize < size + cl_keep_free) ||
+      (getrlimit(RLIMIT_FSIZE, &fsize) == 0 && fsize.rlim_cur != RLIM_INFINITY &&
+       off + size > (uint64_t)fsize.rlim_cur))
+    return ENOSPC;
+  return 0;
+}
+
 /* Under cl_lock: a new block of the file, mapped, its header written and
  * published. NULL (and the log stopped) when the file cannot grow. */
 static ompdp_cl_block_t *new_block_timed(uint32_t kind, uint32_t a, uint32_t b, size_t want);
@@ -146,26 +167,13 @@ static ompdp_cl_block_t *new_block_timed(uint32_t kind, uint32_t a, uint32_t b, 
     stop(OMPDP_CL_STOP_CAP);
     return NULL;
   }
-  /* The file must still be ours; it must not take the space the program
-   * may want in the same file system (a /dev/shm of its own segments), nor
-   * grow past the program's RLIMIT_FSIZE (which would raise SIGXFSZ). */
-  struct stat st;
-  struct statvfs vfs;
-  struct rlimit fsize;
-  if (fstat(cl_fd, &st) || st.st_dev != cl_dev || st.st_ino != cl_ino) {
-    errno = EBADF;
+  int err = file_has_room(off, size);
+  if (err) {
+    errno = err;
     stop(OMPDP_CL_STOP_FULL);
     return NULL;
   }
-  if ((fstatvfs(cl_fd, &vfs) == 0 &&
-       (uint64_t)vfs.f_bavail * vfs.f_frsize < size + cl_keep_free) ||
-      (getrlimit(RLIMIT_FSIZE, &fsize) == 0 && fsize.rlim_cur != RLIM_INFINITY &&
-       off + size > (uint64_t)fsize.rlim_cur)) {
-    errno = ENOSPC;
-    stop(OMPDP_CL_STOP_FULL);
-    return NULL;
-  }
-  int err = posix_fallocate(cl_fd, (off_t)off, (off_t)size);
+  err = posix_fallocate(cl_fd, (off_t)off, (off_t)size);
   if (err) {
     errno = err;
     stop(OMPDP_CL_STOP_FULL);
@@ -202,11 +210,61 @@ static ompdp_cl_block_t *new_block_timed(uint32_t kind, uint32_t a, uint32_t b, 
   return blk;
 }
 
+/* Consumed event blocks whose pages are mapped and can take a later chunk
+ * (under cl_lock). Mapping fresh pages of the file is what the crash log
+ * cost the program: 11-17 us a page on the PVM guests of issue 30, about
+ * 70 ns an event of small_events, where writing the same bytes into the
+ * file with pwrite costs 1.2 us a page (no page of ours is mapped). So a
+ * consumed block is copied to the end of the file (on the thread that
+ * consumed it: the stream consumer) and its pages take the thread's next
+ * chunk. The copy is published before the block is reused, and a reused
+ * block says it has begun no record before its header names its new chunk:
+ * a reader keeps, of two blocks of one chunk, the one with more records
+ * (crashlog.h). */
+#define RING_MAX 16u
+static ompdp_cl_block_t *ring[RING_MAX];
+static unsigned num_ring;
+static uint64_t ring_copied, ring_reused; /* ompdp_shm_reuse_stats */
+
+/* Under cl_lock: blk (consumed, complete) copied to the end of the file and
+ * published there; 0, or -1 (nothing published: the block must stay). */
+static int copy_to_end(const ompdp_cl_block_t *blk) {
+  uint64_t size = blk->size, off = cl_hdr->next_off;
+  if ((cl_cap && off + size > cl_cap) || file_has_room(off, size))
+    return -1;
+  for (uint64_t done = 0; done < size;) {
+    ssize_t n = pwrite(cl_fd, (const char *)blk + done, size - done, (off_t)(off + done));
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return -1; /* a partial copy beyond next_off is never read */
+    done += (uint64_t)n;
+  }
+  __atomic_store_n(&cl_hdr->next_off, off + size, __ATOMIC_RELEASE);
+  ++ring_copied;
+  return 0;
+}
+
 void *ompdp_shm_alloc(int kind, uint32_t a, uint32_t b, size_t want, size_t *got) {
   if (!healthy())
     return NULL;
   pthread_mutex_lock(&cl_lock);
-  ompdp_cl_block_t *blk = new_block((uint32_t)kind, a, b, want);
+  ompdp_cl_block_t *blk = NULL;
+  if (kind == OMPDP_CL_EVENTS && num_ring &&
+      round_page(want + sizeof(ompdp_cl_block_t)) == ring[num_ring - 1]->size) {
+    uint64_t t0 = ompdp_now_ns();
+    blk = ring[--num_ring];
+    /* No record begun, then the chunk it now holds; the old records stay
+     * until overwritten, past what `used` counts. */
+    __atomic_store_n((uint32_t *)((char *)(blk + 1) + OMPDP_CL_EVENTS_USED_OFFSET), 0,
+                     __ATOMIC_RELEASE);
+    __atomic_store_n(&blk->a, a, __ATOMIC_RELEASE);
+    __atomic_store_n(&blk->b, b, __ATOMIC_RELEASE);
+    ++ring_reused;
+    ompdp_cost_add(OMPDP_COST_LOG_BLOCKS, ompdp_now_ns() - t0);
+  } else {
+    blk = new_block((uint32_t)kind, a, b, want);
+  }
   pthread_mutex_unlock(&cl_lock);
   if (!blk)
     return NULL;
@@ -218,6 +276,18 @@ void ompdp_shm_free(void *payload) {
   ompdp_cl_block_t *blk = (ompdp_cl_block_t *)payload - 1;
   uint64_t size = blk->size;
   pthread_mutex_lock(&cl_lock);
+  if (blk->kind == OMPDP_CL_EVENTS && size == EVENT_BLOCK && num_ring < RING_MAX &&
+      healthy()) {
+    uint64_t t0 = ompdp_now_ns();
+    int kept = copy_to_end(blk) == 0;
+    if (kept)
+      ring[num_ring++] = blk;
+    ompdp_cost_add(OMPDP_COST_LOG_BLOCKS, ompdp_now_ns() - t0);
+    if (kept) {
+      pthread_mutex_unlock(&cl_lock);
+      return;
+    }
+  }
   for (size_t i = 0; i < num_maps; ++i)
     if (maps[i].addr == blk) {
       maps[i] = maps[--num_maps];
@@ -599,6 +669,13 @@ int ompdp_shm_abandon(uint32_t why) {
     return 0;
   __atomic_store_n(&cl_hdr->gave_up, why, __ATOMIC_RELEASE);
   return 1;
+}
+
+void ompdp_shm_reuse_stats(uint64_t *copied, uint64_t *reused) {
+  pthread_mutex_lock(&cl_lock);
+  *copied = ring_copied;
+  *reused = ring_reused;
+  pthread_mutex_unlock(&cl_lock);
 }
 
 uint64_t ompdp_shm_bytes(void) {

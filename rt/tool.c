@@ -613,9 +613,15 @@ void ompdp_write_report_once(int signo) {
     ompdp_devhash_say(stderr);
     fprintf(stderr, "ompdp: the runtime made %llu allocations, %llu failed\n",
             (unsigned long long)ompdp_alloc_calls(), (unsigned long long)ompdp_alloc_failures());
-    if (ompdp_shm_bytes())
-      fprintf(stderr, "ompdp: crash log: %.1f MiB%s\n", ompdp_shm_bytes() / 1048576.0,
-              ompdp_shm_active() ? "" : " (stopped growing)");
+    if (ompdp_shm_bytes()) {
+      uint64_t copied, reused;
+      ompdp_shm_reuse_stats(&copied, &reused);
+      fprintf(stderr,
+              "ompdp: crash log: %.1f MiB%s; %llu event blocks copied to its end, their pages "
+              "taken %llu times by later chunks\n",
+              ompdp_shm_bytes() / 1048576.0, ompdp_shm_active() ? "" : " (stopped growing)",
+              (unsigned long long)copied, (unsigned long long)reused);
+    }
   }
   if (ompdp_opts.verbose && ompdp_opts.journal_ms > 0) {
     uint64_t n, total, max;

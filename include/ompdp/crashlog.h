@@ -18,10 +18,19 @@
 |*   EVENTS  one chunk of a thread's event log: a = the log's id, b = the
 |*           chunk's number in that log. The records (ompdp_rec_t, 24
 |*           bytes) start OMPDP_CL_EVENTS_OFFSET bytes after the block
-|*           header. A record counts when its operation word has
+|*           header; the uint32_t OMPDP_CL_EVENTS_USED_OFFSET bytes after
+|*           it counts the records begun (release), and only those are
+|*           read. A record counts when its operation word has
 |*           OMPDP_REC_COMPLETE (bit 31), stored last, with release order,
 |*           by whoever completes it: a record half-written at death, or
 |*           never finished (the operation in flight), is not complete.
+|*           A block whose records have all been analysed is copied
+|*           whole to the end of the file (published by next_off), and
+|*           then takes a later chunk: its count set to 0 first, then its
+|*           a and b; the earlier chunk's records stay in it, past the
+|*           count. So one chunk may be in two blocks, a copy and the
+|*           block not yet reused (or being reused, count 0): readers keep
+|*           the one with the larger count (the copies are the same).
 |*   OPS     1024 operations (ompdp_op_t, 48 bytes) of one shard of the
 |*           operation table: a = shard, b = chunk number. Operation id =
 |*           (b * 1024 + index) << 4 | a. An entry is written before any
@@ -47,11 +56,14 @@
 #define OMPDP_CL_MAGIC 0x474f4c4850444d4full /* "OMDPHLOG" little-endian */
 /* 2: a record's event type has three bits (OMPDP_EV_USE), its operation
  * id 27 (analysis/engine.h); header fields peak_min_bytes and
- * lifetime_all (were reserved). */
-#define OMPDP_CL_VERSION 2
+ * lifetime_all (were reserved). 3: an EVENTS block's count of records
+ * begun bounds its records; a chunk may be in two blocks (reused blocks,
+ * above). */
+#define OMPDP_CL_VERSION 3
 #define OMPDP_CL_PAGE 4096u
 #define OMPDP_CL_BLOCK_MAGIC 0x4b4c4250u /* "PBLK" */
 #define OMPDP_CL_EVENTS_OFFSET 64u       /* eventlog.c's chunk header */
+#define OMPDP_CL_EVENTS_USED_OFFSET 8u   /* ... its count of records begun */
 #define OMPDP_CL_OPS_PER_BLOCK 1024u
 #define OMPDP_CL_HOST_UNKNOWN INT32_MIN
 
