@@ -40,13 +40,16 @@
 |*     lines move to another core.
 |*   - FLOOR_FILE (with the two above): every record kept where it outlives
 |*     the process, as `ompdp run`'s crash log keeps them (rt/shm_linux.c):
-|*     in 128 KiB blocks of a file in /dev/shm, each reserved (fallocate)
-|*     and mapped populated on the program's thread, never reused; the
-|*     consumer reads a full block and unmaps it (its pages stay in the
-|*     file). The record is 24 bytes here, as ompdp's (begin, hash, the
-|*     duration and the key in 32 bits each), so that the bytes written per
-|*     event are ompdp's; the file is unlinked as soon as it is made, and
-|*     its pages go at exit.
+|*     the two buffers are 128 KiB blocks of a file in /dev/shm, reserved
+|*     (fallocate) and mapped populated once; the consumer reads the full
+|*     block it is handed and copies it to the end of the file (pwrite),
+|*     after which the program's thread fills it again. (Until the
+|*     twenty-fourth session each block was a fresh one, mapped on the
+|*     program's thread and never reused, as ompdp did then: on a VM
+|*     whose page mappings leave the guest, 11-17 us a page.) The record is
+|*     24 bytes here, as ompdp's (begin, hash, the duration and the key in
+|*     32 bits each), so that the bytes written per event are ompdp's; the
+|*     file is unlinked as soon as it is made, and its pages go at exit.
 |*
 |* Built by benchmarks/run.py as a shared library; depends on omp-tools.h
 |* and xxhash.h (inline).
@@ -104,7 +107,7 @@ typedef struct rec {
 
 static _Thread_local rec_t *buf __attribute__((tls_model("initial-exec")));
 static _Thread_local uint32_t pos __attribute__((tls_model("initial-exec")));
-#if defined(FLOOR_CONSUMER) && !defined(FLOOR_FILE)
+#if defined(FLOOR_CONSUMER)
 static _Thread_local rec_t *other __attribute__((tls_model("initial-exec")));
 #endif
 /* The records must be observable, or the compiler could drop them. */
@@ -138,6 +141,10 @@ static inline uint64_t now(void) {
 #endif
 }
 
+#if defined(FLOOR_FILE)
+static void copy_to_end(const rec_t *block);
+#endif
+
 #if defined(FLOOR_CONSUMER)
 /* The last full buffer and how many were handed over; the consumer sleeps
  * on the count. */
@@ -163,7 +170,7 @@ static void *consume(void *arg) {
     floortool_read += sum;
 #if defined(FLOOR_FILE)
     if (b)
-      munmap((void *)b, BLOCK_BYTES);
+      copy_to_end(b);
 #endif
   }
   return NULL;
@@ -220,13 +227,30 @@ static rec_t *file_block(void) {
                  (off_t)off);
   return p == MAP_FAILED ? NULL : p;
 }
+
+/* A block the consumer has read, kept at the end of the file. */
+static void copy_to_end(const rec_t *block) {
+  uint64_t off = atomic_fetch_add(&file_end, BLOCK_BYTES);
+  for (size_t done = 0; done < BLOCK_BYTES;) {
+    ssize_t n = pwrite(file_fd, (const char *)block + done, BLOCK_BYTES - done,
+                       (off_t)(off + done));
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return; /* no room: kept nothing more, as ompdp then does */
+    done += (size_t)n;
+  }
+}
 #endif
 
 static void store(uint64_t begin, uint64_t end, uint64_t hash, uint64_t key, uint32_t kind,
                   uint32_t device) {
   if (__builtin_expect(!buf, 0)) {
 #if defined(FLOOR_FILE)
-    buf = file_block();
+    buf = file_block(); /* two blocks, one handed over and copied */
+    other = buf ? file_block() : NULL;
+    if (!other)
+      buf = NULL;
 #elif defined(FLOOR_CONSUMER)
     buf = malloc(2 * REC_MAX * sizeof(rec_t)); /* two buffers, one handed over */
     other = buf ? buf + REC_MAX : NULL;
@@ -240,12 +264,7 @@ static void store(uint64_t begin, uint64_t end, uint64_t hash, uint64_t key, uin
   if (++pos == REC_MAX) {
     pos = 0;
     floortool_records += REC_MAX;
-#if defined(FLOOR_FILE)
-    /* The block just filled goes to the consumer, the thread to a new one. */
-    rec_t *full = buf;
-    buf = file_block();
-    hand_over(full);
-#elif defined(FLOOR_CONSUMER)
+#if defined(FLOOR_CONSUMER)
     /* The buffer just filled goes to the consumer; the thread goes on in
      * the other (at the other's end the two swap back). */
     rec_t *full = buf;
