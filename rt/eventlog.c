@@ -217,9 +217,9 @@ static chunk_t *new_chunk(thread_log_t *b) {
   return c;
 }
 
-static void free_chunk(chunk_t *c) {
+static void free_chunk(chunk_t *c, int reuse) {
   if (c->shm) {
-    store.release(c);
+    store.release(c, reuse);
   } else {
     pthread_mutex_lock(&spare_lock);
     int keep = num_spare < MAX_SPARE;
@@ -393,7 +393,7 @@ static void settle(merge_t *m, cursor_t *k) {
       if (m->release && !k->pinned) {
         if (k->log->head == c)
           k->log->head = next;
-        free_chunk(c);
+        free_chunk(c, !m->final); /* at the end, no later chunk will take it */
       }
       k->c = next;
       k->i = 0;
@@ -757,7 +757,7 @@ void ompdp_log_reset(void) {
     chunk_t *c = b->head;
     while (c) {
       chunk_t *n = atomic_load(&c->next);
-      free_chunk(c);
+      free_chunk(c, 0);
       c = n;
     }
     free(b);

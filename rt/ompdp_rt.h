@@ -89,11 +89,13 @@ static inline void ompdp_log_complete(ompdp_rec_t *r, uint32_t word) {
 uint64_t ompdp_log_dropped(void);
 /* Where chunks come from besides anonymous memory (rt/shm_linux.c: the
  * crash log): chunk gives a zeroed one of at least 64 bytes of header and
- * a record, and its length (NULL: mmap); release unmaps it; dropped is told
- * of every event lost. Set once, before any event. */
+ * a record, and its length (NULL: mmap); release takes back one whose
+ * records are all analysed (reuse: a later chunk may take its memory; 0
+ * at the end, when none will); dropped is told of every event lost. Set
+ * once, before any event. */
 typedef struct ompdp_log_store {
   void *(*chunk)(uint32_t log, uint32_t index, size_t *bytes);
-  void (*release)(void *chunk);
+  void (*release)(void *chunk, int reuse);
   void (*dropped)(void);
   /* 1 while the store keeps every event (ompdp run's crash log, until it
    * stops growing): no journal is needed meanwhile. NULL: never. */

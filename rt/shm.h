@@ -27,10 +27,11 @@ int ompdp_shm_active(void);
  * its count of records begun is 0, its old records are past it. NULL when the log is off or cannot grow (the caller then uses its
  * own memory; the log stops holding every event). */
 void *ompdp_shm_alloc(int kind, uint32_t a, uint32_t b, size_t want, size_t *got);
-/* Gives back a block from ompdp_shm_alloc: a consumed event block is
- * copied to the end of the file and kept for a later chunk; otherwise, or
- * when it cannot be copied, unmapped (the file keeps it). */
-void ompdp_shm_free(void *payload);
+/* Gives back a block from ompdp_shm_alloc: an event block whose records
+ * are all analysed, when reuse is set, is copied to the end of the file
+ * and kept for a later chunk; otherwise, or when it cannot be copied,
+ * unmapped (the file keeps it). */
+void ompdp_shm_free(void *payload, int reuse);
 
 /* What the report needs besides events: the host's device number, a
  * warning, an event dropped, an allocation of the runtime that failed. */

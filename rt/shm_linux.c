@@ -272,11 +272,11 @@ void *ompdp_shm_alloc(int kind, uint32_t a, uint32_t b, size_t want, size_t *got
   return blk + 1;
 }
 
-void ompdp_shm_free(void *payload) {
+void ompdp_shm_free(void *payload, int reuse) {
   ompdp_cl_block_t *blk = (ompdp_cl_block_t *)payload - 1;
   uint64_t size = blk->size;
   pthread_mutex_lock(&cl_lock);
-  if (blk->kind == OMPDP_CL_EVENTS && size == EVENT_BLOCK && num_ring < RING_MAX &&
+  if (reuse && blk->kind == OMPDP_CL_EVENTS && size == EVENT_BLOCK && num_ring < RING_MAX &&
       healthy()) {
     uint64_t t0 = ompdp_now_ns();
     int kept = copy_to_end(blk) == 0;
