@@ -24,8 +24,9 @@ int ompdp_shm_active(void);
 /* A block of the file for kind (OMPDP_CL_EVENTS, OMPDP_CL_OPS) holding at
  * least want bytes, zeroed, mapped shared: its payload, and its length in
  * *got. An event block may be one given back and copied (ompdp_shm_free):
- * its count of records begun is 0, its old records are past it. NULL when the log is off or cannot grow (the caller then uses its
- * own memory; the log stops holding every event). */
+ * its count of records begun is 0, its old records are past it. NULL when
+ * the log is off or cannot grow (the caller then uses its own memory; the
+ * log stops holding every event). */
 void *ompdp_shm_alloc(int kind, uint32_t a, uint32_t b, size_t want, size_t *got);
 /* Gives back a block from ompdp_shm_alloc: an event block whose records
  * are all analysed, when reuse is set, is copied to the end of the file

@@ -33,11 +33,11 @@
 |*     does: two buffers a thread, the full one passed to a consumer thread
 |*     (started when the first buffer fills) that reads every record of
 |*     the last one handed over (one it had no time for is skipped, which
-|*     can only lower the floor). The consumer analyses nothing; what this adds is what having a
-|*     second thread costs the program's: glibc's locks and malloc leave
-|*     their single-thread fast paths once a process has made a thread,
-|*     for the OpenMP runtime's every lock too, and the records' cache
-|*     lines move to another core.
+|*     can only lower the floor). The consumer analyses nothing; what this
+|*     adds is what having a second thread costs the program's: glibc's
+|*     locks and malloc leave their single-thread fast paths once a process
+|*     has made a thread, for the OpenMP runtime's every lock too, and the
+|*     records' cache lines move to another core.
 |*   - FLOOR_FILE (with the two above): every record kept where it outlives
 |*     the process, as `ompdp run`'s crash log keeps them (rt/shm_linux.c):
 |*     the two buffers are 128 KiB blocks of a file in /dev/shm, reserved
